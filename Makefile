@@ -1,0 +1,52 @@
+# Thin convenience wrapper around CMake. The real build is CMakeLists.txt.
+#   make demo   install missing Debian packages (as root), build in Release, play a full game
+#   make test   the same set-up, then every test through ctest
+#   make bench  build the benchmarks in Release and print the summary table
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev
+DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
+
+.PHONY: all deps configure build demo test bench sanitize install clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "Missing Debian packages. Run as root:"; \
+	    echo "  apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame
+	$(BUILD_DIR)/examples/wargame/wargame $(DEMO_ARGS)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: deps
+	cmake -S . -B $(BUILD_DIR)-bench -DCMAKE_BUILD_TYPE=Release -DWG_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR)-bench -j $(JOBS) --target wg_benchmarks wargame
+	$(BUILD_DIR)-bench/benchmarks/run_benchmarks.sh $(BUILD_DIR)-bench
+
+sanitize:
+	$(MAKE) test BUILD_DIR=build-asan BUILD_TYPE=Debug CMAKE_FLAGS=-DWG_SANITIZE=ON
+
+clean:
+	rm -rf $(BUILD_DIR) $(BUILD_DIR)-bench build-asan
