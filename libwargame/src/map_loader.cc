@@ -459,18 +459,22 @@ void MapCompiler::ReadPaths(const YAML::Node& node) {
     for (size_t i = 0; i < list.size(); ++i) {
       const YAML::Node p = list[i];
       const std::string ppath = YamlReader::Item(path, i);
-      if (!p.IsSequence() || p.size() < 2) {
-        r_.Fail(p, ppath, "expected a list of at least two hexes");
+      if (!p.IsSequence()) {
+        r_.Fail(p, ppath, "expected a list of hexes");
         continue;
       }
       int prev = -1;
+      size_t count = 0;  // hexes in the path, runs expanded
+      bool bad_item = false;
       for (size_t k = 0; k < p.size(); ++k) {
         const std::string kpath = YamlReader::Item(ppath, k);
         std::vector<int> hexes;
         if (!ReadHexItem(p[k], kpath, &hexes)) {
           prev = -1;  // do not report a jump over a bad label
+          bad_item = true;
           continue;
         }
+        count += hexes.size();
         for (int h : hexes) {
           if (prev >= 0) {
             const int d = DirectionTo(grid.HexAt(prev), grid.HexAt(h));
@@ -484,6 +488,7 @@ void MapCompiler::ReadPaths(const YAML::Node& node) {
           prev = h;
         }
       }
+      if (count < 2 && !bad_item) r_.Fail(p, ppath, "a path needs at least two hexes");
     }
   }
 }
