@@ -248,6 +248,16 @@ TEST(MapErrors, HeadAloneLoads) {
   EXPECT_TRUE(r.ok()) << r.errors().ToString();
 }
 
+TEST(MapErrors, EmptySectionsLoad) {
+  auto r = LoadMapFromString(std::string(kHead) + "terrain:\nhexsides:\npaths:\nplaces:\n", "t.yaml");
+  EXPECT_TRUE(r.ok()) << r.errors().ToString();
+}
+
+TEST(MapErrors, PathOfOneHex) {
+  EXPECT_EQ(Errors(std::string(kHead) + "paths:\n  road:\n    - [0101]\n"),
+            "t.yaml:13:7: paths.road[0]: a path needs at least two hexes\n");
+}
+
 TEST(MapErrors, UnknownTopLevelKey) {
   EXPECT_EQ(Errors(std::string(kHead) + "terain:\n  woods: [0101]\n"),
             "t.yaml:11:1: terain: unknown key (expected one of: name, provenance, layout, "

@@ -604,10 +604,11 @@ Result<Map> MapCompiler::Compile(const MapVocabulary* vocabulary) {
   map_.enter_dirs.assign(n, kAllDirections);
   map_.exit_dirs.assign(n, kAllDirections);
 
-  if (const YAML::Node t = root["terrain"]) ReadTerrain(t);
-  if (const YAML::Node h = root["hexsides"]) ReadHexsides(h);
-  if (const YAML::Node p = root["paths"]) ReadPaths(p);
-  if (const YAML::Node p = root["places"]) ReadPlaces(p);
+  // An empty section ("terrain:" with nothing under it) is the same as none.
+  if (const YAML::Node t = root["terrain"]; t && !t.IsNull()) ReadTerrain(t);
+  if (const YAML::Node h = root["hexsides"]; h && !h.IsNull()) ReadHexsides(h);
+  if (const YAML::Node p = root["paths"]; p && !p.IsNull()) ReadPaths(p);
+  if (const YAML::Node p = root["places"]; p && !p.IsNull()) ReadPlaces(p);
 
   if (!r_.ok()) return r_.errors();
   return std::move(map_);
