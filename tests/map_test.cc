@@ -492,5 +492,16 @@ TEST(MapVocabularyPassedIn, IsUsedAndRefusesOtherTerrain) {
             "forest, town)\n");
 }
 
+TEST(MapVocabularyPassedIn, BadDefaultTerrainIsAnError) {
+  MapVocabulary v;
+  v.terrain = {"open"};
+  v.default_terrain = "clear";
+  EXPECT_EQ(Errors("name: R\nprovenance: p\n"
+                   "layout: {orientation: flat, offset: odd, label: col_row, cols: 4, rows: 4}\n",
+                   &v),
+            "t.yaml: vocabulary.default_terrain: the ruleset's default terrain \"clear\" is not "
+            "one of its terrain names\n");
+}
+
 }  // namespace
 }  // namespace wg

@@ -11,6 +11,7 @@
 // Every error is collected (file:line:col: key.path: message); when there is
 // any, no map is returned.
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
