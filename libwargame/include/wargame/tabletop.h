@@ -180,7 +180,8 @@ struct Table {
   double DistanceToEdge(Vec2 p, Edge e) const;
 
   // Moves a point `inches` along a direction (normalised here), stopping
-  // where it would leave the table.
+  // where it would leave the table (a start off the table is clamped onto it
+  // first; zero or negative inches do not move).
   Move MoveAlong(Vec2 p, Vec2 direction, double inches) const;
   Move MoveAlong(Vec2 p, Heading h, double inches) const {
     return MoveAlong(p, HeadingVector(h), inches);
