@@ -213,12 +213,17 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
       CrtColumn c;
       c.label = *label;
       bool ok = false;
+      // A trailing "+" marks the open end ("6-1+", "+7+"): last column only.
+      std::string_view s = *label;
+      const bool open = s.size() > 1 && s.back() == '+';
+      if (open) s.remove_suffix(1);
       if (t.kind == CrtKind::kOdds) {
-        const size_t dash = label->find('-');
-        if (dash != std::string::npos) {
-          auto a = internal::ParseIntText(std::string_view(*label).substr(0, dash));
-          auto d = internal::ParseIntText(std::string_view(*label).substr(dash + 1));
-          if (a && d && *a > 0 && *d > 0 && (*label)[0] != '+' && (*label)[dash + 1] != '+') {
+        const size_t dash = s.find('-');
+        if (dash != std::string_view::npos) {
+          const std::string_view left = s.substr(0, dash), right = s.substr(dash + 1);
+          auto a = internal::ParseIntText(left);
+          auto d = internal::ParseIntText(right);
+          if (a && d && *a > 0 && *d > 0 && left[0] != '+' && right[0] != '+') {
             c.attack = *a;
             c.defense = *d;
             ok = true;
@@ -226,24 +231,22 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
         }
         if (!ok) {
           reader.Fail(cols[i], ip,
-                      "bad odds column \"" + *label + "\": expected a-d with positive integers, such as 3-2");
+                      "bad odds column \"" + *label +
+                          "\": expected a-d with positive integers, such as 3-2");
         }
       } else {
-        std::string_view s = *label;
-        const bool open = s.size() > 1 && s.back() == '+';
-        if (open) s.remove_suffix(1);
         if (auto v = internal::ParseIntText(s)) {
           c.attack = *v;
           ok = true;
-          if (open && i + 1 != cols.size()) {
-            reader.Fail(cols[i], ip,
-                        "open-ended column \"" + *label + "\" must be the last column");
-            ok = false;
-          }
         } else {
           reader.Fail(cols[i], ip,
-                      "bad differential column \"" + *label + "\": expected an integer such as -3, 0 or +4");
+                      "bad differential column \"" + *label +
+                          "\": expected an integer such as -3, 0 or +4");
         }
+      }
+      if (ok && open && i + 1 != cols.size()) {
+        reader.Fail(cols[i], ip, "open-ended column \"" + *label + "\" must be the last column");
+        ok = false;
       }
       if (!ok) {
         columns_ok = false;

@@ -19,9 +19,10 @@
 // defender's favour; special columns such as 3-4 and 3-2 need nothing extra).
 // Columns must be strictly increasing. Above the highest column the highest is
 // used; below the lowest, `below_lowest` decides.
-// Differential columns are signed integers ("-3", "0", "+4"; a trailing "+"
-// as in "+7+" is accepted on the last column); a column applies when
-// attack - defense >= its value, the highest such column is used.
+// Differential columns are signed integers ("-3", "0", "+4"); a column
+// applies when attack - defense >= its value, the highest such column is used.
+// Either kind accepts a trailing "+" on the last column only, as printed
+// ("6-1+", "+7+"); it changes nothing since the highest column is open anyway.
 //
 // Result cells: "A/D" with separate attacker and defender parts
 // ("E2R/-", "-/D1W"), or a single part ("AR", "DE", "EX", Blue & Gray's "DR")
