@@ -1,7 +1,6 @@
 #include "wargame/combat_table.h"
 
 #include <algorithm>
-#include <climits>
 
 #include "table_parse.h"
 
