@@ -192,6 +192,19 @@ TEST(DiceStream, RollSumNeedsAllDiceBeforeConsumingAny) {
   EXPECT_EQ(dice.record().size(), 2u);
 }
 
+TEST(DiceStream, RollSumRefusesBadSuppliedValueWithoutConsumingOthers) {
+  DiceStream dice;
+  dice.Supply({4, 9, 2});
+  const DieRoll bad = dice.RollSum(DiceSpec{2, 6}, "2d6");
+  EXPECT_EQ(bad.status, RollStatus::kBadValue);
+  EXPECT_EQ(bad.value, 9);
+  EXPECT_EQ(dice.queued(), 2u);
+  EXPECT_TRUE(dice.record().empty());
+  const DieRoll ok = dice.RollSum(DiceSpec{2, 6}, "2d6");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok.value, 6);
+}
+
 TEST(DiceStream, RollSumSeededIsSumOfIndividualDice) {
   RngState state = SeedRng(1);
   DiceStream dice(&state);
