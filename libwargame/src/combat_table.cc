@@ -1,0 +1,374 @@
+#include "wargame/combat_table.h"
+
+#include <algorithm>
+
+#include "table_parse.h"
+
+namespace wg {
+
+std::string ResultToken::ToString() const {
+  return has_number ? code + std::to_string(number) : code;
+}
+
+namespace {
+
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Parses one part ("-", "E2R", "D1 W"); returns a reason on failure.
+std::optional<std::string> ParsePart(std::string_view s, std::vector<ResultToken>& out) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  if (s.empty()) return std::string("empty part (write \"-\" for no effect)");
+  if (s == "-") return std::nullopt;
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ' ') {
+      ++i;
+      continue;
+    }
+    if (!IsUpper(s[i])) {
+      return "unexpected '" + std::string(1, s[i]) + "' (a token is upper-case letters and an optional number)";
+    }
+    ResultToken t;
+    while (i < s.size() && IsUpper(s[i])) t.code += s[i++];
+    if (i < s.size() && IsDigit(s[i])) {
+      t.has_number = true;
+      while (i < s.size() && IsDigit(s[i])) {
+        t.number = t.number * 10 + (s[i++] - '0');
+        if (t.number > 1000000) return std::string("number too large");
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<CombatResult> ParseCombatResult(std::string_view text) {
+  CombatResult r;
+  r.text = std::string(text);
+  auto fail = [&](const std::string& why) {
+    return Error{"", 0, 0, "", "bad result \"" + std::string(text) + "\": " + why, ""};
+  };
+  const size_t slash = text.find('/');
+  if (slash == std::string_view::npos) {
+    if (auto why = ParsePart(text, r.tokens)) return fail(*why);
+    return r;
+  }
+  if (text.find('/', slash + 1) != std::string_view::npos) return fail("more than one '/'");
+  r.two_sided = true;
+  if (auto why = ParsePart(text.substr(0, slash), r.attacker)) return fail("attacker part: " + *why);
+  if (auto why = ParsePart(text.substr(slash + 1), r.defender)) return fail("defender part: " + *why);
+  return r;
+}
+
+int CombatTable::ColumnFor(int attack, int defense) const {
+  WG_CHECK(!columns.empty(), "CRT without columns");
+  int best = -1;
+  if (kind == CrtKind::kOdds) {
+    if (defense <= 0) return num_columns() - 1;
+    for (int i = 0; i < num_columns(); ++i) {
+      const CrtColumn& c = columns[static_cast<size_t>(i)];
+      // attack / defense >= c.attack / c.defense, in exact integer arithmetic.
+      if (int64_t{attack} * c.defense >= int64_t{c.attack} * defense) best = i;
+    }
+  } else {
+    const int64_t diff = int64_t{attack} - defense;
+    for (int i = 0; i < num_columns(); ++i) {
+      if (diff >= columns[static_cast<size_t>(i)].attack) best = i;
+    }
+  }
+  if (best < 0) return below_is_result ? kBelowLowest : 0;
+  return best;
+}
+
+int CombatTable::ColumnByLabel(std::string_view label) const {
+  for (int i = 0; i < num_columns(); ++i) {
+    if (columns[static_cast<size_t>(i)].label == label) return i;
+  }
+  return -2;
+}
+
+bool CombatTable::IsValidReduction(int computed_column, int chosen_column) const {
+  if (computed_column == kBelowLowest) return chosen_column == kBelowLowest;
+  if (computed_column < 0 || computed_column >= num_columns()) return false;
+  if (chosen_column == kBelowLowest) return false;
+  return chosen_column >= 0 && chosen_column <= computed_column;
+}
+
+int CombatTable::ClampRoll(int modified_roll) const {
+  return std::clamp(modified_roll, min_row, max_row);
+}
+
+const CombatResult& CombatTable::Lookup(int column, int modified_roll) const {
+  if (column == kBelowLowest) {
+    WG_CHECK(below_is_result, "kBelowLowest on a table without a below_lowest result");
+    return below_result;
+  }
+  WG_CHECK(column >= 0 && column < num_columns(), "CRT column out of range");
+  const int row = ClampRoll(modified_roll) - min_row;
+  return cells[static_cast<size_t>(row) * columns.size() + static_cast<size_t>(column)];
+}
+
+int ModifiedStrength(int base, std::span<const int> multipliers, int cap) {
+  int64_t factor = 1;
+  for (int m : multipliers) {
+    WG_CHECK(m >= 1, "strength multipliers are >= 1");
+    factor = std::min<int64_t>(factor * m, std::max(cap, 1));
+  }
+  return static_cast<int>(base * factor);
+}
+
+int ModifiedRoll(const CombatTable& table, int roll, std::span<const int> drms) {
+  int64_t r = roll;
+  for (int d : drms) r += d;
+  r = std::clamp<int64_t>(r, table.min_row, table.max_row);
+  return static_cast<int>(r);
+}
+
+std::vector<CrtOutcome> Distribution(const CombatTable& table, int column, int drm,
+                                     const DiceSpec& die) {
+  const std::vector<uint64_t> counts = DiceSumCounts(die);
+  const uint64_t total = die.Outcomes();
+  std::vector<CrtOutcome> out;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const int roll = die.Min() + static_cast<int>(i);
+    const CombatResult& r = table.Lookup(column, roll + drm);
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const CrtOutcome& o) { return o.result->text == r.text; });
+    if (it == out.end()) {
+      out.push_back(CrtOutcome{counts[i], total, &r});
+    } else {
+      it->numerator += counts[i];
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Records an error about a cell/label at `node`.
+void FailText(YamlReader& reader, const YAML::Node& node, const std::string& path,
+              const ErrorList& errors) {
+  for (const Error& e : errors.errors()) reader.Fail(node, path, e.message);
+}
+
+}  // namespace
+
+Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
+                                    const std::string& path) {
+  const size_t before = reader.errors().size();
+  CombatTable t;
+  if (!reader.CheckKeys(node, path,
+                        {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results"})) {
+    return internal::ErrorsSince(reader, before);
+  }
+  t.provenance = reader.OptionalString(node, path, "provenance", "");
+
+  // kind
+  const std::string kind_path = YamlReader::Child(path, "kind");
+  if (auto kind = reader.RequiredString(node, path, "kind")) {
+    if (*kind == "odds") {
+      t.kind = CrtKind::kOdds;
+    } else if (*kind == "differential") {
+      t.kind = CrtKind::kDifferential;
+    } else {
+      reader.Fail(node["kind"], kind_path,
+                  "expected odds or differential, got \"" + *kind + "\"");
+    }
+  }
+
+  // die
+  if (auto die = reader.RequiredString(node, path, "die")) {
+    auto spec = ParseDiceSpec(*die);
+    if (spec.ok()) {
+      t.die = *spec;
+    } else {
+      FailText(reader, node["die"], YamlReader::Child(path, "die"), spec.errors());
+    }
+  }
+
+  // columns
+  const std::string cols_path = YamlReader::Child(path, "columns");
+  const YAML::Node cols = node["columns"];
+  bool columns_ok = false;
+  if (!cols) {
+    reader.Fail(node, cols_path, "missing required key");
+  } else if (reader.ExpectSequence(cols, cols_path)) {
+    columns_ok = true;
+    if (cols.size() == 0) {
+      reader.Fail(cols, cols_path, "expected at least one column");
+      columns_ok = false;
+    }
+    for (size_t i = 0; i < cols.size(); ++i) {
+      const std::string ip = YamlReader::Item(cols_path, i);
+      auto label = reader.String(cols[i], ip);
+      if (!label) {
+        columns_ok = false;
+        continue;
+      }
+      CrtColumn c;
+      c.label = *label;
+      bool ok = false;
+      // A trailing "+" marks the open end ("6-1+", "+7+"): last column only.
+      std::string_view s = *label;
+      const bool open = s.size() > 1 && s.back() == '+';
+      if (open) s.remove_suffix(1);
+      if (t.kind == CrtKind::kOdds) {
+        const size_t dash = s.find('-');
+        if (dash != std::string_view::npos) {
+          const std::string_view left = s.substr(0, dash), right = s.substr(dash + 1);
+          auto a = internal::ParseIntText(left);
+          auto d = internal::ParseIntText(right);
+          if (a && d && *a > 0 && *d > 0 && left[0] != '+' && right[0] != '+') {
+            c.attack = *a;
+            c.defense = *d;
+            ok = true;
+          }
+        }
+        if (!ok) {
+          reader.Fail(cols[i], ip,
+                      "bad odds column \"" + *label +
+                          "\": expected a-d with positive integers, such as 3-2");
+        }
+      } else {
+        if (auto v = internal::ParseIntText(s)) {
+          c.attack = *v;
+          ok = true;
+        } else {
+          reader.Fail(cols[i], ip,
+                      "bad differential column \"" + *label +
+                          "\": expected an integer such as -3, 0 or +4");
+        }
+      }
+      if (ok && open && i + 1 != cols.size()) {
+        reader.Fail(cols[i], ip, "open-ended column \"" + *label + "\" must be the last column");
+        ok = false;
+      }
+      if (!ok) {
+        columns_ok = false;
+        continue;
+      }
+      if (!t.columns.empty()) {
+        const CrtColumn& p = t.columns.back();
+        const bool increasing = t.kind == CrtKind::kOdds
+                                    ? int64_t{c.attack} * p.defense > int64_t{p.attack} * c.defense
+                                    : c.attack > p.attack;
+        if (!increasing) {
+          reader.Fail(cols[i], ip,
+                      "columns must be in increasing order: \"" + c.label + "\" is not above \"" +
+                          p.label + "\"");
+          columns_ok = false;
+        }
+      }
+      t.columns.push_back(std::move(c));
+    }
+  }
+
+  // below_lowest
+  const YAML::Node below = node["below_lowest"];
+  const std::string below_path = YamlReader::Child(path, "below_lowest");
+  if (below && reader.CheckKeys(below, below_path, {"result", "column"})) {
+    const bool has_result = static_cast<bool>(below["result"]);
+    const bool has_column = static_cast<bool>(below["column"]);
+    if (has_result == has_column) {
+      reader.Fail(below, below_path, "expected exactly one of result or column");
+    } else if (has_result) {
+      const std::string rp = YamlReader::Child(below_path, "result");
+      if (auto text = reader.String(below["result"], rp)) {
+        auto r = ParseCombatResult(*text);
+        if (r.ok()) {
+          t.below_is_result = true;
+          t.below_result = std::move(*r);
+        } else {
+          FailText(reader, below["result"], rp, r.errors());
+        }
+      }
+    } else {
+      const std::string cp = YamlReader::Child(below_path, "column");
+      if (auto label = reader.String(below["column"], cp)) {
+        if (columns_ok && t.ColumnByLabel(*label) != 0) {
+          reader.Fail(below["column"], cp,
+                      "below the lowest column only the lowest column (\"" +
+                          t.columns.front().label + "\") can apply, got \"" + *label + "\"");
+        }
+      }
+    }
+  }
+
+  // rows
+  const std::string rows_path = YamlReader::Child(path, "rows");
+  const YAML::Node rows = node["rows"];
+  bool rows_ok = false;
+  if (!rows) {
+    reader.Fail(node, rows_path, "missing required key");
+  } else if (reader.ExpectSequence(rows, rows_path)) {
+    if (rows.size() != 2) {
+      reader.Fail(rows, rows_path, "expected [lowest, highest] modified roll");
+    } else {
+      auto lo = reader.Int(rows[0], YamlReader::Item(rows_path, 0));
+      auto hi = reader.Int(rows[1], YamlReader::Item(rows_path, 1));
+      if (lo && hi) {
+        if (*lo > *hi) {
+          reader.Fail(rows, rows_path, "lowest roll " + std::to_string(*lo) +
+                                           " is above highest roll " + std::to_string(*hi));
+        } else if (int64_t{*hi} - *lo >= 1000) {
+          reader.Fail(rows, rows_path, "more than 1000 rows");
+        } else {
+          t.min_row = *lo;
+          t.max_row = *hi;
+          rows_ok = true;
+        }
+      }
+    }
+  }
+
+  // results
+  const std::string res_path = YamlReader::Child(path, "results");
+  const YAML::Node results = node["results"];
+  if (!results) {
+    reader.Fail(node, res_path, "missing required key");
+  } else if (reader.ExpectSequence(results, res_path) && rows_ok && columns_ok) {
+    const size_t want_rows = static_cast<size_t>(t.num_rows());
+    if (results.size() != want_rows) {
+      reader.Fail(results, res_path,
+                  "expected " + std::to_string(want_rows) + " rows (modified rolls " +
+                      std::to_string(t.min_row) + " to " + std::to_string(t.max_row) + "), got " +
+                      std::to_string(results.size()));
+    } else {
+      t.cells.reserve(want_rows * t.columns.size());
+      for (size_t r = 0; r < results.size(); ++r) {
+        const std::string rp = YamlReader::Item(res_path, r);
+        const YAML::Node row = results[r];
+        if (!reader.ExpectSequence(row, rp)) continue;
+        if (row.size() != t.columns.size()) {
+          reader.Fail(row, rp,
+                      "expected " + std::to_string(t.columns.size()) +
+                          " cells (one per column), got " + std::to_string(row.size()));
+          continue;
+        }
+        for (size_t c = 0; c < row.size(); ++c) {
+          const std::string cp = YamlReader::Item(rp, c);
+          auto text = reader.String(row[c], cp);
+          if (!text) continue;
+          auto cell = ParseCombatResult(*text);
+          if (!cell.ok()) {
+            FailText(reader, row[c], cp, cell.errors());
+            continue;
+          }
+          t.cells.push_back(std::move(*cell));
+        }
+      }
+    }
+  }
+
+  ErrorList errors = internal::ErrorsSince(reader, before);
+  if (!errors.ok()) return errors;
+  WG_CHECK(t.cells.size() == static_cast<size_t>(t.num_rows()) * t.columns.size(),
+           "CRT cells counted");
+  return t;
+}
+
+}  // namespace wg
