@@ -687,11 +687,21 @@ TEST(MovementRandom, FastSearchEqualsBoostReferenceOnRandomMaps) {
     zr.no_infiltration = (seed % 2) == 0;
     ZocField field;
     field.Compute(m, zr, sources);
+    std::vector<uint8_t> over(enemy.size(), 0);
+    over[static_cast<size_t>(sources[1].hex)] = 1;  // one enemy hex may be overrun
+    std::vector<int> west_edge;
+    for (int row = 0; row < 11; ++row) west_edge.push_back(row * 14);
     int compared = 0;
-    for (int trial = 0; trial < 24; ++trial) {
+    for (int trial = 0; trial < 28; ++trial) {
       MoveQuery q;
       q.start = static_cast<int>(rng() % static_cast<uint32_t>(m.size()));
       if (enemy[static_cast<size_t>(q.start)]) continue;
+      if (trial % 7 == 6) {  // reinforcements from the west edge
+        q.start = -1;
+        q.entry_hexes = west_edge;
+        q.entry_cost = trial % 2 ? -1 : 3;
+      }
+      if (trial % 4 == 1) q.overrunnable = over.data();
       q.classes = MoveClassBit(static_cast<int>(rng() % 4));
       if (trial % 5 == 0) q.classes |= MoveClassBit(kCav);
       q.allowance = trial % 3 == 0 ? kUnboundedAllowance : 4 + static_cast<int>(rng() % 14);
@@ -699,7 +709,7 @@ TEST(MovementRandom, FastSearchEqualsBoostReferenceOnRandomMaps) {
       if (trial % 2) {
         q.zoc = &field;
         q.zoc_rules = &zr;
-        q.started_in_ezoc = field.InEzoc(q.start);
+        q.started_in_ezoc = q.start >= 0 && field.InEzoc(q.start);
       }
       const std::vector<int> ref = ReferenceCosts(pf, q);
       const Reachable& r = pf.Search(q);

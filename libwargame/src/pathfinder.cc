@@ -409,7 +409,9 @@ void ReferenceGraph::Run(int start, std::vector<int>* costs) {
   const size_t src = static_cast<size_t>(m.n);
   boost::clear_vertex(src, m.g);
   if (start >= 0) {
-    m.AddOutEdges(start, m.n, m.q.zoc && m.q.zoc_rules && m.q.started_in_ezoc, /*at_start=*/true);
+    const bool started = start == m.q.start ? (m.q.zoc && m.q.zoc_rules && m.q.started_in_ezoc)
+                                            : m.Ezoc(start);
+    m.AddOutEdges(start, m.n, started, /*at_start=*/true);
   } else {
     for (int e : m.q.entry_hexes) {
       if (e < 0 || e >= m.n || m.Enemy(e)) continue;

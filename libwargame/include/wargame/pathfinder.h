@@ -180,7 +180,8 @@ class Pathfinder {
 std::vector<int> ReferenceCosts(const Pathfinder& pathfinder, const MoveQuery& query);
 
 // The reference graph built once for a query's class set, occupancy and ZOC,
-// rerun from several starts (for benchmarks). Run() writes unbounded costs (-1 unreachable).
+// rerun from several starts (for benchmarks). Run() writes unbounded costs (-1 unreachable);
+// a start other than the query's counts as "started in an EZOC" if the ZocField says so.
 class ReferenceGraph {
  public:
   ReferenceGraph(const Pathfinder& pathfinder, const MoveQuery& query);
