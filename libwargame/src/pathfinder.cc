@@ -1,0 +1,450 @@
+#include "wargame/pathfinder.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <limits>
+
+namespace wg {
+
+// --- ZocField ------------------------------------------------------------------
+
+void ZocField::Compute(const Map& map, const ZocRules& rules, std::span<const ZocSource> enemies) {
+  bits_.assign(static_cast<size_t>(map.size()), 0);
+  for (const ZocSource& e : enemies) {
+    if (e.kind == ZocKind::kNone || e.hex < 0 || e.hex >= map.size()) continue;
+    bits_[static_cast<size_t>(e.hex)] = 1;
+    if (e.kind != ZocKind::kSix) continue;
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int n = map.grid.NeighborIndex(e.hex, d);
+      if (n < 0) continue;
+      const FeatureMask side = map.Side(e.hex, d);
+      if ((side & rules.blocked_by) && !(side & rules.unblocked_by)) continue;
+      if (map.terrain[static_cast<size_t>(n)] & rules.not_into) continue;
+      bits_[static_cast<size_t>(n)] = 1;
+    }
+  }
+}
+
+// --- Stack ---------------------------------------------------------------------
+
+MoveQuery StackQuery(MoveQuery base, std::span<const StackMember> members) {
+  if (members.empty()) return base;
+  base.allowance = members.front().allowance;
+  base.classes = 0;
+  for (const StackMember& m : members) {
+    base.allowance = std::min(base.allowance, m.allowance);
+    base.classes |= MoveClassBit(m.move_class);
+  }
+  base.moving_count = static_cast<int>(members.size());
+  return base;
+}
+
+// --- Pathfinder ----------------------------------------------------------------
+
+Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), rules_(rules) {
+  const size_t n = static_cast<size_t>(map.size());
+  reach_.stamp_.assign(n, 0);
+  reach_.cost_.assign(n, 0);
+  reach_.pred_.assign(n, -1);
+  reach_.flags_.assign(n, 0);
+  reach_.order_.reserve(n);
+  next_.assign(n, -1);
+  prev_.assign(n, -1);
+  head_.assign(64, -1);
+  tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
+  for (int c = 0; c < rules.num_classes(); ++c) TableFor(MoveClassBit(c));
+}
+
+int Pathfinder::StepCostFor(uint32_t classes, int from, int dir, std::string* why) const {
+  int worst = 0;
+  for (int c = 0; c < rules_.num_classes(); ++c) {
+    if (!((classes >> c) & 1u)) continue;
+    const int w = StepCost(map_, rules_, c, from, dir, why);
+    if (w < 0) return kProhibitedCost;
+    worst = std::max(worst, w);
+  }
+  return worst;
+}
+
+const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
+  for (const Table& t : tables_) {
+    if (t.classes == classes) return t;
+  }
+  WG_CHECK(classes != 0 && (rules_.num_classes() >= 32 || (classes >> rules_.num_classes()) == 0),
+           "MoveQuery.classes names no valid movement class");
+  Table t;
+  t.classes = classes;
+  t.cost.assign(static_cast<size_t>(map_.size()) * 6, kProhibitedCost);
+  for (int h = 0; h < map_.size(); ++h) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int w = StepCostFor(classes, h, d);
+      t.cost[static_cast<size_t>(h) * 6 + static_cast<size_t>(d)] = static_cast<int16_t>(w);
+      t.max_cost = std::max(t.max_cost, w);
+    }
+  }
+  tables_.push_back(std::move(t));
+  return tables_.back();
+}
+
+const std::vector<int16_t>& Pathfinder::CostTable(uint32_t classes) {
+  return TableFor(classes).cost;
+}
+
+int Pathfinder::EntryCostFor(const MoveQuery& q, int hex) const {
+  if (q.entry_cost >= 0) return q.entry_cost;
+  int worst = 0;
+  for (int c = 0; c < rules_.num_classes(); ++c) {
+    if (!((q.classes >> c) & 1u)) continue;
+    const int w = EntryCost(map_, rules_, c, hex);
+    if (w < 0) return kProhibitedCost;
+    worst = std::max(worst, w);
+  }
+  return worst;
+}
+
+const Reachable& Pathfinder::Search(const MoveQuery& q) {
+  const Table& table = TableFor(q.classes);
+  Reachable& R = reach_;
+  if (++R.generation_ == 0) {
+    std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
+    R.generation_ = 1;
+  }
+  R.order_.clear();
+  start_ = q.start;
+  const uint32_t gen = R.generation_;
+  const int16_t* cost_table = table.cost.data();
+  const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
+  const uint8_t* ezoc = zr ? q.zoc->data() : nullptr;
+  const int leave = zr ? zr->leave_cost : 0;
+  const uint8_t* enemy = q.enemy;
+  const uint8_t* over = q.overrunnable;
+
+  auto must_stop = [&](int h) {
+    return ezoc && zr->stop_on_entry && h != q.start && ezoc[h];
+  };
+  auto can_end = [&](int h) {
+    return h == q.start || !q.friendly_count || q.stack_limit <= 0 ||
+           q.friendly_count[h] + q.moving_count <= q.stack_limit;
+  };
+  auto blocked_by_enemy = [&](int n) { return enemy && enemy[n] && !(over && over[n]); };
+
+  // Seeds.
+  int max_seed = 0;
+  if (q.start < 0) {
+    for (int e : q.entry_hexes) {
+      if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
+      const int c = EntryCostFor(q, e);
+      if (c >= 0) max_seed = std::max(max_seed, c);
+    }
+  }
+  const int k = std::max(table.max_cost + leave, max_seed) + 1;
+  if (static_cast<int>(head_.size()) < k) head_.assign(static_cast<size_t>(k), -1);
+  int32_t* next = next_.data();
+  int32_t* prev = prev_.data();
+  int32_t* head = head_.data();
+  int queued = 0;
+
+  auto link = [&](int n, int c) {
+    const int b = c % k;
+    next[n] = head[b];
+    prev[n] = -1;
+    if (head[b] >= 0) prev[head[b]] = n;
+    head[b] = n;
+    ++queued;
+  };
+  auto unlink = [&](int n) {
+    const int b = R.cost_[static_cast<size_t>(n)] % k;
+    if (prev[n] >= 0) {
+      next[prev[n]] = next[n];
+    } else {
+      head[b] = next[n];
+    }
+    if (next[n] >= 0) prev[next[n]] = prev[n];
+    --queued;
+  };
+  // Offers cost c to hex n from `from`; true if it improved.
+  auto relax = [&](int n, int c, int from) {
+    const size_t un = static_cast<size_t>(n);
+    if (R.stamp_[un] == gen) {
+      if ((R.flags_[un] & Reachable::kSettled) || R.cost_[un] <= c) return;
+      unlink(n);
+    } else {
+      R.stamp_[un] = gen;
+      R.flags_[un] = 0;
+    }
+    R.cost_[un] = c;
+    R.pred_[un] = from;
+    link(n, c);
+  };
+
+  if (q.start >= 0) {
+    relax(q.start, 0, -1);
+  } else {
+    for (int e : q.entry_hexes) {
+      if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
+      const int c = EntryCostFor(q, e);
+      if (c >= 0 && c <= q.allowance) relax(e, c, -1);
+    }
+  }
+
+  // Expands h (cost c); with bounded == false only offers hexes not yet reached
+  // (minimum-one-hex moves), marking them must-stop.
+  auto expand = [&](int h, int c, bool bounded) {
+    const bool h_ezoc = ezoc && (h == q.start ? q.started_in_ezoc : ezoc[h] != 0);
+    int extra = 0;
+    if (h_ezoc) {
+      if (zr->rigid) return;
+      if (zr->leave_only_if_started && !(h == q.start && q.started_in_ezoc)) return;
+      extra = leave;
+    }
+    const int32_t* nb = map_.grid.Neighbors(h);
+    const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int w = w6[d];
+      if (w < 0) continue;
+      const int n = nb[d];
+      if (blocked_by_enemy(n)) continue;
+      if (h_ezoc && zr->no_infiltration && ezoc[n]) continue;
+      const int nc = c + w + extra;
+      if (bounded) {
+        if (nc <= q.allowance) relax(n, nc, h);
+      } else if (R.stamp_[static_cast<size_t>(n)] != gen) {
+        const size_t un = static_cast<size_t>(n);
+        R.stamp_[un] = gen;
+        R.cost_[un] = nc;
+        R.pred_[un] = h;
+        R.flags_[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+                                            (can_end(n) ? Reachable::kCanEnd : 0));
+        R.order_.push_back(n);
+      }
+    }
+  };
+
+  for (int cur = 0; queued > 0; ++cur) {
+    const int b = cur % k;
+    while (head[b] >= 0) {
+      const int h = head[b];
+      head[b] = next[h];
+      if (head[b] >= 0) prev[head[b]] = -1;
+      --queued;
+      const size_t uh = static_cast<size_t>(h);
+      const bool stop = must_stop(h);
+      R.flags_[uh] = static_cast<uint8_t>(Reachable::kSettled |
+                                          (stop ? Reachable::kMustStop : 0) |
+                                          (can_end(h) ? Reachable::kCanEnd : 0));
+      R.order_.push_back(h);
+      if (!stop) expand(h, cur, true);
+    }
+  }
+
+  if (q.minimum_one_hex) {
+    if (q.start >= 0) {
+      expand(q.start, 0, false);
+    } else {
+      for (int e : q.entry_hexes) {
+        if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
+        const size_t ue = static_cast<size_t>(e);
+        const int c = EntryCostFor(q, e);
+        if (c < 0 || R.stamp_[ue] == gen) continue;
+        R.stamp_[ue] = gen;
+        R.cost_[ue] = c;
+        R.pred_[ue] = -1;
+        R.flags_[ue] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+                                            (can_end(e) ? Reachable::kCanEnd : 0));
+        R.order_.push_back(e);
+      }
+    }
+  }
+  return R;
+}
+
+std::vector<int> Pathfinder::Path(int hex) const {
+  std::vector<int> out;
+  if (hex < 0 || hex >= map_.size() || !reach_.Reached(hex)) return out;
+  for (int h = hex; h >= 0 && h != start_; h = reach_.Predecessor(h)) out.push_back(h);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
+                                const MoveRuleLabels& labels) const {
+  PathCheck r;
+  auto fail = [&r](size_t i, std::string message, const std::string& rule) {
+    r.ok = false;
+    r.failed_step = static_cast<int>(i);
+    r.message = std::move(message);
+    r.rule = rule;
+    return r;
+  };
+  const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
+  auto in_ezoc = [&](int h) { return zr && q.zoc->InEzoc(h); };
+  int prev = q.start;
+  int cost = 0;
+  for (size_t i = 0; i < path.size(); ++i) {
+    const int h = path[i];
+    if (h < 0 || h >= map_.size()) return fail(i, "step " + std::to_string(i) + ": not a hex of the map", labels.adjacency);
+    const std::string hl = map_.Label(h);
+    int w = 0;
+    if (prev < 0) {
+      if (std::find(q.entry_hexes.begin(), q.entry_hexes.end(), h) == q.entry_hexes.end()) {
+        return fail(i, "hex " + hl + " is not an entry hex", labels.entry);
+      }
+      w = EntryCostFor(q, h);
+      if (w < 0) {
+        std::string why = "hex " + hl + ": cannot be entered from off the map";
+        for (int c = 0; c < rules_.num_classes(); ++c) {
+          if (((q.classes >> c) & 1u) && EntryCost(map_, rules_, c, h) < 0) {
+            why = "hex " + hl + ": " + "prohibited to " + rules_.classes[static_cast<size_t>(c)];
+            break;
+          }
+        }
+        return fail(i, why, labels.prohibited);
+      }
+    } else {
+      const std::string pl = map_.Label(prev);
+      const int d = DirectionTo(map_.grid.HexAt(prev), map_.grid.HexAt(h));
+      if (d < 0) return fail(i, pl + " and " + hl + " are not adjacent", labels.adjacency);
+      const bool at_start = i == 0;
+      const bool prev_ezoc = at_start ? (zr && q.started_in_ezoc) : in_ezoc(prev);
+      if (!at_start && prev_ezoc && zr->stop_on_entry) {
+        return fail(i, "hex " + pl + ": must stop on entering an enemy zone of control",
+                    labels.zoc_stop);
+      }
+      if (prev_ezoc) {
+        if (zr->rigid || (zr->leave_only_if_started && !(at_start && q.started_in_ezoc))) {
+          return fail(i, "hex " + pl + ": cannot leave an enemy zone of control", labels.zoc_leave);
+        }
+        if (zr->no_infiltration && in_ezoc(h)) {
+          return fail(i, "hex " + hl + ": cannot move directly from one enemy zone of control to another",
+                      labels.infiltration);
+        }
+        w += zr->leave_cost;
+      }
+      std::string why;
+      const int s = StepCostFor(q.classes, prev, d, &why);
+      if (s < 0) return fail(i, why, labels.prohibited);
+      w += s;
+    }
+    if (q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h])) {
+      return fail(i, "hex " + hl + " is occupied by the enemy", labels.enemy);
+    }
+    cost += w;
+    prev = h;
+  }
+  const bool minimum_move = q.minimum_one_hex && path.size() == 1;
+  if (cost > q.allowance && !minimum_move) {
+    return fail(path.size() - 1,
+                "insufficient movement points: path costs " + FormatHalfPoints(cost) +
+                    ", allowance " + FormatHalfPoints(q.allowance),
+                labels.allowance);
+  }
+  if (!path.empty() && q.friendly_count && q.stack_limit > 0) {
+    const int last = path.back();
+    if (last != q.start && q.friendly_count[last] + q.moving_count > q.stack_limit) {
+      return fail(path.size() - 1,
+                  "hex " + map_.Label(last) + ": stacking limit of " +
+                      std::to_string(q.stack_limit) + " exceeded",
+                  labels.stacking);
+    }
+  }
+  r.ok = true;
+  r.cost = cost;
+  return r;
+}
+
+// --- Boost.Graph reference -----------------------------------------------------
+
+struct ReferenceGraph::Impl {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                      boost::property<boost::edge_weight_t, int>>;
+  Impl(const Pathfinder& p, const MoveQuery& query)
+      : pf(&p), q(query), g(static_cast<size_t>(p.map().size()) + 1), n(p.map().size()) {}
+  const Pathfinder* pf;
+  MoveQuery q;
+  Graph g;  // vertex n is the source
+  int n;
+  std::vector<int> dist;
+  std::vector<Graph::vertex_descriptor> pred;
+
+  bool Ezoc(int h) const { return q.zoc && q.zoc_rules && q.zoc->InEzoc(h); }
+  bool Enemy(int h) const {
+    return q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h]);
+  }
+  // Adds the out-edges of hex h to vertex `from` (h itself or the source vertex).
+  void AddOutEdges(int h, int from, bool h_ezoc, bool at_start) {
+    const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
+    int extra = 0;
+    if (h_ezoc) {
+      if (zr->rigid || (zr->leave_only_if_started && !at_start)) return;
+      extra = zr->leave_cost;
+    }
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int w = pf->StepCostFor(q.classes, h, d);
+      if (w < 0) continue;
+      const int to = pf->map().grid.NeighborIndex(h, d);
+      if (Enemy(to)) continue;
+      if (h_ezoc && zr->no_infiltration && Ezoc(to)) continue;
+      boost::add_edge(static_cast<size_t>(from), static_cast<size_t>(to), w + extra, g);
+    }
+  }
+};
+
+ReferenceGraph::ReferenceGraph(const Pathfinder& pf, const MoveQuery& q)
+    : impl_(std::make_unique<Impl>(pf, q)) {
+  Impl& m = *impl_;
+  const bool stop = q.zoc && q.zoc_rules && q.zoc_rules->stop_on_entry;
+  for (int h = 0; h < m.n; ++h) {
+    if (stop && m.Ezoc(h)) continue;  // terminal
+    m.AddOutEdges(h, h, m.Ezoc(h), /*at_start=*/false);
+  }
+  m.dist.resize(static_cast<size_t>(m.n) + 1);
+  m.pred.resize(static_cast<size_t>(m.n) + 1);
+}
+
+ReferenceGraph::~ReferenceGraph() = default;
+
+void ReferenceGraph::Run(int start, std::vector<int>* costs) {
+  Impl& m = *impl_;
+  const size_t src = static_cast<size_t>(m.n);
+  boost::clear_vertex(src, m.g);
+  if (start >= 0) {
+    const bool started = start == m.q.start ? (m.q.zoc && m.q.zoc_rules && m.q.started_in_ezoc)
+                                            : m.Ezoc(start);
+    m.AddOutEdges(start, m.n, started, /*at_start=*/true);
+  } else {
+    for (int e : m.q.entry_hexes) {
+      if (e < 0 || e >= m.n || m.Enemy(e)) continue;
+      int c = m.q.entry_cost;
+      if (c < 0) {
+        c = 0;
+        for (int k = 0; k < m.pf->rules().num_classes(); ++k) {
+          if (!((m.q.classes >> k) & 1u)) continue;
+          const int w = EntryCost(m.pf->map(), m.pf->rules(), k, e);
+          c = (w < 0 || c < 0) ? -1 : std::max(c, w);
+        }
+      }
+      if (c >= 0) boost::add_edge(src, static_cast<size_t>(e), c, m.g);
+    }
+  }
+  boost::dijkstra_shortest_paths(
+      m.g, src, boost::predecessor_map(m.pred.data()).distance_map(m.dist.data()));
+  costs->assign(static_cast<size_t>(m.n), -1);
+  for (int h = 0; h < m.n; ++h) {
+    const int d = m.dist[static_cast<size_t>(h)];
+    if (d != std::numeric_limits<int>::max()) (*costs)[static_cast<size_t>(h)] = d;
+  }
+  if (start >= 0) (*costs)[static_cast<size_t>(start)] = 0;
+}
+
+std::vector<int> ReferenceCosts(const Pathfinder& pf, const MoveQuery& q) {
+  ReferenceGraph graph(pf, q);
+  std::vector<int> costs;
+  graph.Run(q.start, &costs);
+  for (int& c : costs) {
+    if (c > q.allowance) c = -1;
+  }
+  return costs;
+}
+
+}  // namespace wg
