@@ -97,7 +97,9 @@ class Reachable {
   bool MustStop(int hex) const { return flags_[static_cast<size_t>(hex)] & kMustStop; }
   bool CanEnd(int hex) const { return flags_[static_cast<size_t>(hex)] & kCanEnd; }
   // Reached hexes in the order they were settled (the start first).
-  std::span<const int> hexes() const { return {order_.data(), order_.size()}; }
+  std::span<const int> hexes() const {
+    return {order_.data(), static_cast<size_t>(order_size_)};
+  }
 
  private:
   friend class Pathfinder;
@@ -107,7 +109,8 @@ class Reachable {
   std::vector<int32_t> cost_;
   std::vector<int32_t> pred_;
   std::vector<uint8_t> flags_;
-  std::vector<int> order_;
+  std::vector<int> order_;  // sized to the map; the first order_size_ are valid
+  int order_size_ = 0;
 };
 
 // Labels (rule numbers) that CheckPath attaches to each kind of refusal.
