@@ -135,7 +135,10 @@ struct PathCheck {
 };
 
 // Fast movement search over one map and cost model. Owns buffers sized to the map;
-// after the first query for a class set, Search allocates nothing.
+// after the first query for a class set, Search allocates nothing. Keeps references
+// to the map and rules (they must outlive it). One Pathfinder per thread.
+// Step costs are precomputed per class set into a (hex * 6 + dir) table, so the search
+// loop only reads that table, the neighbour table and the caller's occupancy/ZOC arrays.
 class Pathfinder {
  public:
   Pathfinder(const Map& map, const MovementRules& rules);
