@@ -48,7 +48,7 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   reach_.cost_.assign(n, 0);
   reach_.pred_.assign(n, -1);
   reach_.flags_.assign(n, 0);
-  reach_.order_.reserve(n);
+  reach_.order_.assign(n, -1);
   next_.assign(n, -1);
   prev_.assign(n, -1);
   head_.assign(64, -1);
@@ -110,9 +110,15 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
     R.generation_ = 1;
   }
-  R.order_.clear();
   start_ = q.start;
   const uint32_t gen = R.generation_;
+  // Raw pointers: stores through uint8_t would otherwise force reloading vector internals.
+  uint32_t* const stamp = R.stamp_.data();
+  int32_t* const cost = R.cost_.data();
+  int32_t* const pred = R.pred_.data();
+  uint8_t* const flags = R.flags_.data();
+  int* const order = R.order_.data();
+  int order_size = 0;
   const int16_t* cost_table = table.cost.data();
   const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
   const uint8_t* ezoc = zr ? q.zoc->data() : nullptr;
@@ -138,7 +144,10 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
       if (c >= 0) max_seed = std::max(max_seed, c);
     }
   }
-  const int k = std::max(table.max_cost + leave, max_seed) + 1;
+  // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
+  int k = 1;
+  while (k <= std::max(table.max_cost + leave, max_seed)) k *= 2;
+  const int mask = k - 1;
   if (static_cast<int>(head_.size()) < k) head_.assign(static_cast<size_t>(k), -1);
   int32_t* next = next_.data();
   int32_t* prev = prev_.data();
@@ -146,7 +155,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   int queued = 0;
 
   auto link = [&](int n, int c) {
-    const int b = c % k;
+    const int b = c & mask;
     next[n] = head[b];
     prev[n] = -1;
     if (head[b] >= 0) prev[head[b]] = n;
@@ -154,7 +163,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     ++queued;
   };
   auto unlink = [&](int n) {
-    const int b = R.cost_[static_cast<size_t>(n)] % k;
+    const int b = cost[n] & mask;
     if (prev[n] >= 0) {
       next[prev[n]] = next[n];
     } else {
@@ -163,18 +172,18 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     if (next[n] >= 0) prev[next[n]] = prev[n];
     --queued;
   };
-  // Offers cost c to hex n from `from`; true if it improved.
+  // Offers cost c to hex n from `from` (queues it or lowers its queued cost).
   auto relax = [&](int n, int c, int from) {
     const size_t un = static_cast<size_t>(n);
-    if (R.stamp_[un] == gen) {
-      if ((R.flags_[un] & Reachable::kSettled) || R.cost_[un] <= c) return;
+    if (stamp[un] == gen) {
+      if ((flags[un] & Reachable::kSettled) || cost[un] <= c) return;
       unlink(n);
     } else {
-      R.stamp_[un] = gen;
-      R.flags_[un] = 0;
+      stamp[un] = gen;
+      flags[un] = 0;
     }
-    R.cost_[un] = c;
-    R.pred_[un] = from;
+    cost[un] = c;
+    pred[un] = from;
     link(n, c);
   };
 
@@ -209,20 +218,20 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
       const int nc = c + w + extra;
       if (bounded) {
         if (nc <= q.allowance) relax(n, nc, h);
-      } else if (R.stamp_[static_cast<size_t>(n)] != gen) {
+      } else if (stamp[n] != gen) {
         const size_t un = static_cast<size_t>(n);
-        R.stamp_[un] = gen;
-        R.cost_[un] = nc;
-        R.pred_[un] = h;
-        R.flags_[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+        stamp[un] = gen;
+        cost[un] = nc;
+        pred[un] = h;
+        flags[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
                                             (can_end(n) ? Reachable::kCanEnd : 0));
-        R.order_.push_back(n);
+        order[order_size++] = n;
       }
     }
   };
 
   for (int cur = 0; queued > 0; ++cur) {
-    const int b = cur % k;
+    const int b = cur & mask;
     while (head[b] >= 0) {
       const int h = head[b];
       head[b] = next[h];
@@ -230,10 +239,10 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
       --queued;
       const size_t uh = static_cast<size_t>(h);
       const bool stop = must_stop(h);
-      R.flags_[uh] = static_cast<uint8_t>(Reachable::kSettled |
+      flags[uh] = static_cast<uint8_t>(Reachable::kSettled |
                                           (stop ? Reachable::kMustStop : 0) |
                                           (can_end(h) ? Reachable::kCanEnd : 0));
-      R.order_.push_back(h);
+      order[order_size++] = h;
       if (!stop) expand(h, cur, true);
     }
   }
@@ -246,16 +255,17 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
         if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
         const size_t ue = static_cast<size_t>(e);
         const int c = EntryCostFor(q, e);
-        if (c < 0 || R.stamp_[ue] == gen) continue;
-        R.stamp_[ue] = gen;
-        R.cost_[ue] = c;
-        R.pred_[ue] = -1;
-        R.flags_[ue] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+        if (c < 0 || stamp[ue] == gen) continue;
+        stamp[ue] = gen;
+        cost[ue] = c;
+        pred[ue] = -1;
+        flags[ue] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
                                             (can_end(e) ? Reachable::kCanEnd : 0));
-        R.order_.push_back(e);
+        order[order_size++] = e;
       }
     }
   }
+  R.order_size_ = order_size;
   return R;
 }
 

@@ -97,7 +97,9 @@ class Reachable {
   bool MustStop(int hex) const { return flags_[static_cast<size_t>(hex)] & kMustStop; }
   bool CanEnd(int hex) const { return flags_[static_cast<size_t>(hex)] & kCanEnd; }
   // Reached hexes in the order they were settled (the start first).
-  std::span<const int> hexes() const { return {order_.data(), order_.size()}; }
+  std::span<const int> hexes() const {
+    return {order_.data(), static_cast<size_t>(order_size_)};
+  }
 
  private:
   friend class Pathfinder;
@@ -107,7 +109,8 @@ class Reachable {
   std::vector<int32_t> cost_;
   std::vector<int32_t> pred_;
   std::vector<uint8_t> flags_;
-  std::vector<int> order_;
+  std::vector<int> order_;  // sized to the map; the first order_size_ are valid
+  int order_size_ = 0;
 };
 
 // Labels (rule numbers) that CheckPath attaches to each kind of refusal.
@@ -132,7 +135,10 @@ struct PathCheck {
 };
 
 // Fast movement search over one map and cost model. Owns buffers sized to the map;
-// after the first query for a class set, Search allocates nothing.
+// after the first query for a class set, Search allocates nothing. Keeps references
+// to the map and rules (they must outlive it). One Pathfinder per thread.
+// Step costs are precomputed per class set into a (hex * 6 + dir) table, so the search
+// loop only reads that table, the neighbour table and the caller's occupancy/ZOC arrays.
 class Pathfinder {
  public:
   Pathfinder(const Map& map, const MovementRules& rules);
