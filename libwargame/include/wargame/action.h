@@ -1,0 +1,74 @@
+// Action: one player decision, as a small flat value. The same vocabulary is
+// the script language, the save file and what an AI returns (action_text.h
+// converts to and from YAML; docs/scripting.md documents it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "wargame/state.h"
+
+namespace wg {
+
+enum class ActionType : uint8_t {
+  kEndPhase = 0,  // end the current phase (or the current sub-step, e.g. no more attacks)
+  kMove,          // move units (a stack) along a path of hexes
+  kEnter,         // bring a reinforcement onto the map along a path (path[0] is the entry hex)
+  kChangeMode,    // flip a unit (limber/unlimber, formation...)
+  kAttack,        // units attack the defenders in target hexes
+  kBombard,       // artillery units bombard a target hex
+  kLoss,          // assign `value` losses of kind `value2` to unit units[0]
+  kStand,         // take the stand option instead of retreating
+  kRetreat,       // retreat units[0] along path
+  kAdvance,       // advance units into the vacated hex (no units = decline)
+  kChoice,        // answer a kChoice decision with option `value`
+  kDetach,        // detach a sub-unit: units[0] parent, units[1] detachment
+  kRecombine,     // recombine: units[0] parent, units[1] detachment
+  kDestroy,       // voluntarily destroy units[0]
+  kConvert,       // convert `value` disruption to permanent loss on units[0]
+  kOddsReduction, // attack at a lower column: value = column shift (negative)
+  kCustom,        // ruleset-specific: value = ruleset code
+  kConcede,       // the deciding side concedes
+};
+inline constexpr int kNumActionTypes = 18;
+
+std::string_view ActionTypeName(ActionType t);
+// -1 if unknown.
+int ActionTypeFromName(std::string_view name);
+
+inline constexpr int kMaxActionUnits = 8;
+inline constexpr int kMaxActionHexes = 24;
+
+struct Action {
+  ActionType type = ActionType::kEndPhase;
+  uint8_t num_units = 0;
+  uint8_t num_hexes = 0;
+  uint8_t pad = 0;
+  int32_t value = 0;
+  int32_t value2 = 0;
+  std::array<UnitId, kMaxActionUnits> units{};
+  std::array<int16_t, kMaxActionHexes> hexes{};  // path, or target hexes (grid indices)
+
+  static Action EndPhase() { return Action{}; }
+  static Action Of(ActionType t) {
+    Action a;
+    a.type = t;
+    return a;
+  }
+  Action& AddUnit(UnitId u) {
+    if (num_units < kMaxActionUnits) units[num_units++] = u;
+    return *this;
+  }
+  Action& AddHex(int h) {
+    if (num_hexes < kMaxActionHexes) hexes[num_hexes++] = static_cast<int16_t>(h);
+    return *this;
+  }
+  Action& Value(int v) {
+    value = v;
+    return *this;
+  }
+  bool operator==(const Action& o) const;
+};
+
+}  // namespace wg

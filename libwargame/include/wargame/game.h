@@ -1,0 +1,282 @@
+// Game: the immutable, compiled ruleset + scenario, shared by every State of
+// one game (std::shared_ptr<const Game>), and Rules, the ruleset's hooks.
+//
+// A Game is built once by a ruleset factory (registry.h) from the ruleset's
+// YAML (game_loader.h) and never changes; many threads may play it at once.
+// Rules is the ruleset's C++: named hook points the engine calls while it
+// applies actions. Everything a hook needs to mutate lives in the State or in
+// the Context passed to it (dice, event sink, scratch buffers).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wargame/action.h"
+#include "wargame/dice.h"
+#include "wargame/error.h"
+#include "wargame/event.h"
+#include "wargame/map.h"
+#include "wargame/state.h"
+
+namespace wg {
+
+class Game;
+
+// Reusable per-thread buffers (pathfinder, action lists) a ruleset's hooks use
+// while applying actions. Never shared between threads; Rules::NewScratch makes one.
+class Scratch {
+ public:
+  virtual ~Scratch() = default;
+};
+
+// --- Catalog ----------------------------------------------------------------
+
+struct SideDef {
+  std::string id;    // "union"
+  std::string name;  // "Union"
+};
+
+struct KindDef {
+  std::string id;               // "infantry"
+  int movement_class = 0;       // index into the movement rules' classes
+  bool counts_for_stacking = true;
+};
+
+// A marker reduces the listed attributes by its count (permanent loss and
+// disruption reduce attack and defense, 7.4).
+struct MarkerDef {
+  std::string id;
+  std::string name;
+  std::vector<int> reduces;  // attribute indices
+};
+
+struct Formation {
+  std::string id, name, corps;
+  int side = 0;
+  std::string hq;  // unit id of its HQ
+};
+
+struct UnitDef {
+  std::string id;    // unique, used in scripts and saves
+  std::string name;  // as printed
+  int side = 0;
+  int kind = 0;
+  std::string size;
+  int16_t front[kMaxAttributes] = {};
+  int16_t back[kMaxAttributes] = {};
+  bool has_back = false;
+  bool trained = true;
+  std::string corps;
+  int formation = -1;       // index into Game::formations
+  int setup_hex = -1;       // grid index, -1 if not on the map at start
+  uint8_t face = 0;
+  int release_turn = 0;     // 0: released from the start
+  int reinforcement_turn = 0;
+  int entry_place = -1;     // index into map.places
+  uint8_t markers[kMaxMarkers] = {};
+  std::string optional_rule;  // present only when this optional rule is on
+};
+
+// --- Turn record track --------------------------------------------------------
+
+struct TurnDef {
+  std::string label;  // "3:00 AM"
+  bool night = false;
+};
+
+struct TurnTrack {
+  std::vector<TurnDef> turns;           // turn i+1 is turns[i]
+  std::vector<int> order;               // side index per player-turn (Union first...)
+  std::vector<std::string> phases;      // phase names per player-turn, in order
+  int num_turns() const { return static_cast<int>(turns.size()); }
+  int PhaseIndex(const std::string& name) const;
+};
+
+// --- Victory -------------------------------------------------------------------
+
+struct VictoryLevel {
+  std::string name;   // "Union Decisive Victory"
+  int min = -100000;  // differential range, inclusive
+  int max = 100000;
+  int winner = -1;    // side index, -1 draw
+};
+
+struct VictoryRules {
+  enum class Kind { kThresholds, kDifferential } kind = Kind::kThresholds;
+  int thresholds[2] = {0, 0};        // kThresholds: minimum VPs a side needs to be able to win
+  std::vector<VictoryLevel> levels;  // kDifferential: side 0 VPs minus side 1 VPs
+};
+
+struct StackingRules {
+  int limit = 2;  // units that count, per hex, at the checkpoints
+};
+
+// Optional rules the ruleset offers, switchable by name.
+struct OptionalRule {
+  std::string id;     // "12.1"
+  std::string title;  // "Advance after combat: untrained units"
+};
+
+// key=value parameters a game was made with (scenario, optional rules...).
+struct GameParams {
+  std::string ruleset;
+  std::string scenario;
+  std::vector<std::string> optional;  // enabled optional rule ids
+  std::vector<std::pair<std::string, std::string>> extra;
+  std::string ToString() const;  // "name(scenario=x,optional=12.1+12.6)"
+};
+Result<GameParams> ParseGameSpec(const std::string& spec);
+
+// --- Applying actions -----------------------------------------------------------
+
+// What Rules::Apply returns: success, or the rule the action breaks and why.
+class Status {
+ public:
+  static Status Ok() { return Status(); }
+  static Status Refused(std::string rule, std::string message) {
+    Status s;
+    s.ok_ = false;
+    s.error_.rule = std::move(rule);
+    s.error_.message = std::move(message);
+    return s;
+  }
+  bool ok() const { return ok_; }
+  const Error& error() const { return error_; }
+  std::string ToString() const { return ok_ ? "ok" : error_.ToString(); }
+
+ private:
+  bool ok_ = true;
+  Error error_;
+};
+
+// Everything a hook may touch besides the State: dice, events, scratch space.
+class Context {
+ public:
+  Context(const Game& game, DiceStream* dice, EventSink* sink, Scratch* scratch)
+      : game_(game), dice_(dice), sink_(sink), scratch_(scratch) {}
+
+  const Game& game() const { return game_; }
+  Scratch& scratch() { return *scratch_; }
+  EventSink* sink() const { return sink_; }
+  void Emit(const Event& e) {
+    if (sink_) sink_->OnEvent(e);
+  }
+  // Rolls one die: from supplied values first, else from state.rng. If a value
+  // is needed and none was supplied, records that and returns 1; the session
+  // then refuses the whole action ("needs a die value") and restores the state.
+  int Roll(State& s, int sides, const char* label);
+  int RollSum(State& s, int count, int sides, const char* label);
+  bool missing_die() const { return missing_die_; }
+  const std::vector<RollRecord>* record() const { return dice_ ? &dice_->record() : nullptr; }
+
+ private:
+  const Game& game_;
+  DiceStream* dice_;
+  EventSink* sink_;
+  Scratch* scratch_;
+  bool missing_die_ = false;
+};
+
+// The ruleset's hooks. The engine calls these; a ruleset overrides what it needs.
+class Rules {
+ public:
+  virtual ~Rules() = default;
+
+  // Called once after the generic set-up (units placed from the scenario).
+  virtual void Start(State& s, Context& ctx) const = 0;
+  // Legal actions where they can be listed (every action a random player may
+  // take). Actions that cannot be listed exhaustively are still checked by Apply.
+  virtual void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const = 0;
+  // Validates and applies one action. On refusal the caller restores the state.
+  virtual Status Apply(State& s, const Action& a, Context& ctx) const = 0;
+  // Invariants the conformance harness checks after every action.
+  virtual void CheckInvariants(const State& s, ErrorList* out) const;
+  // A readable line for a ruleset-specific event, or "" for the generic one.
+  virtual std::string DescribeEvent(const Event& /*e*/) const { return ""; }
+  // A short text for the current decision (for prompts and --json).
+  virtual std::string DescribeDecision(const State& s) const;
+  // Buffers for one thread playing this game.
+  virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
+};
+
+inline constexpr int kUnchangedHex = -100;
+// A scenario's start: turn, player-turn, phase, and unit placements that
+// override the order of battle's set-up (rule tests and what-if set-ups).
+struct Placement {
+  int unit = -1;
+  int hex = kUnchangedHex;  // grid index; kEliminated / kNotYetEntered / kWithdrawn allowed
+  int face = -1;
+  uint8_t markers[kMaxMarkers] = {};
+  bool set_markers = false;
+  int released = -1;  // -1 unchanged, 0 no, 1 yes
+};
+struct ScenarioStart {
+  int turn = 1;
+  int player_turn = 0;
+  int phase = 0;
+  bool only_placed = false;  // units not placed are withdrawn
+  std::vector<Placement> placements;
+};
+
+// --- The game ------------------------------------------------------------------
+
+class Game {
+ public:
+  GameParams params;
+  std::string title;
+  std::string folder;  // where the ruleset's files are
+  std::vector<SideDef> sides;
+  std::vector<KindDef> kinds;
+  std::vector<std::string> attributes;
+  std::vector<MarkerDef> markers;
+  std::vector<OptionalRule> optional_rules;
+  std::vector<Formation> formations;
+  std::vector<UnitDef> units;
+  Map map;
+  TurnTrack turns;
+  VictoryRules victory;
+  StackingRules stacking;
+  ScenarioStart start;  // where the scenario begins and what it places
+  std::unique_ptr<Rules> rules;
+  // Ruleset-specific compiled data (tables, movement rules, ...), owned here.
+  std::shared_ptr<const void> data;
+
+  int num_units() const { return static_cast<int>(units.size()); }
+  int SideIndex(const std::string& id) const;
+  int KindIndex(const std::string& id) const;
+  int AttributeIndex(const std::string& id) const;
+  int MarkerIndex(const std::string& id) const;
+  int FormationIndex(const std::string& id) const;
+  // Unit index by id, -1 if none.
+  int UnitIndex(const std::string& id) const;
+  bool OptionOn(const std::string& optional_rule_id) const;
+  // The value of a unit's attribute on its current face, before markers.
+  int Printed(const State& s, UnitId u, int attribute) const;
+  // Printed value minus the markers that reduce it, not below zero.
+  int Current(const State& s, UnitId u, int attribute) const;
+  // Sum of the markers that reduce `attribute`.
+  int Reduction(const State& s, UnitId u, int attribute) const;
+  std::string UnitLabel(UnitId u) const;  // "Harris"
+  std::string HexLabel(int hex) const { return hex >= 0 ? map.Label(hex) : "off-map"; }
+
+  template <typename T>
+  const T& Data() const {
+    return *static_cast<const T*>(data.get());
+  }
+};
+
+// Makes the initial State: units placed per the unit definitions (optional
+// units only if their rule is on), markers, faces, release flags; then the
+// scenario's start (turn, phase, placements); then rules->Start.
+State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSink* sink,
+                      Scratch* scratch);
+
+// Applies a scenario's start (turn, phase, placements) to a state.
+void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s);
+
+// Clears a State to all zero bytes (including padding) and the defaults.
+void ResetState(State* s);
+
+}  // namespace wg

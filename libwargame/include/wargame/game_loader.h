@@ -1,0 +1,73 @@
+// Loading a ruleset folder into a Game.
+//
+// A ruleset folder holds ruleset.yaml, whose top-level keys are sections:
+//   name, title           strings
+//   sides                 [{id, name}] (exactly two)
+//   kinds                 [{id, class, stacking: true}]   class = movement class name
+//   attributes            [attack, defense, movement, ...]
+//   markers               [{id, name, reduces: [attack, defense]}]
+//   optional_rules        [{id, title}]
+//   terrain               {types, features, directed, paths, place_kinds, default}
+//   stacking              {limit}
+//   turns                 {count, labels, night, order, phases}
+//   victory               {kind: thresholds, thresholds: {side: n}} or
+//                         {kind: differential, levels: [{name, min, max, winner}]}
+//   map, units            file names (relative to the file that names them)
+//   scenarios             {name: file}, default_scenario: name
+//   ... and any section the ruleset itself reads (movement, zoc, los, crt,
+//   tables, ...), declared in the allowed-keys list the ruleset passes in.
+// A scenario file has the same sections; each one it gives replaces the
+// ruleset's (this is how Chattanooga extends the Blue & Gray standard rules),
+// plus `extends:` (another scenario file) and `start`/`place` for set-ups that
+// begin at any turn and phase with units anywhere (see ScenarioStart).
+//
+// units.yaml: {provenance, formations: [{id, name, side, corps, hq}],
+//   units: [{id, name, side, kind, size, values: {attr: n}, back: {attr: n},
+//            trained, corps, parent, setup, face, release,
+//            reinforcement: {turn, entry}, markers: {marker: n}, optional}]}
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/game.h"
+#include "wargame/yaml_reader.h"
+
+namespace wg {
+
+// Where each section of the merged document came from, so that errors name
+// the right file.
+class RulesetDocument {
+ public:
+  // The section's node (null if absent) and the reader of its file.
+  YAML::Node Section(const std::string& key) const;
+  YamlReader* ReaderFor(const std::string& key);
+  // Directory of the file that gave the section, for relative file names.
+  std::string DirFor(const std::string& key) const;
+  bool Has(const std::string& key) const { return sections_.count(key) > 0; }
+  // Collects the errors of every file read.
+  ErrorList Errors() const;
+
+  struct Entry {
+    YAML::Node node;
+    size_t reader = 0;
+  };
+  std::vector<std::unique_ptr<YamlReader>> readers;
+  std::map<std::string, Entry> sections_;
+};
+
+// Reads ruleset.yaml (+ the scenario's overrides) and the generic sections
+// into `game`. `extra_keys` are the sections the ruleset reads itself.
+// The scenario is a name from `scenarios:` or a path to a file.
+Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(
+    const std::string& folder, const std::string& scenario, const std::vector<std::string>& extra_keys);
+ErrorList LoadGenericSections(RulesetDocument& doc, Game* game);
+
+// The folder holding rulesets' data: $WARGAME_RULESETS if set, else the
+// source tree's rulesets/ (compiled in), else the installed share directory.
+std::string RulesetsRoot();
+
+
+}  // namespace wg

@@ -1,0 +1,223 @@
+// HexRules: the standard game flow of a hex-and-counter wargame, which a
+// ruleset subclasses and adjusts through named hooks.
+//
+// It runs the turn record track (turns, player-turns, phases), and the two
+// phases every hex game has:
+//   movement  move a unit or a stack along a path (checked by the Pathfinder
+//             with zones of control, stacking, terrain and hexside costs),
+//             bring reinforcements on at their entry areas, change mode, end.
+//   combat    declare attacks (attackers, defender hexes; adjacency, once per
+//             phase, mandatory attacks), odds from the CRT with defender
+//             multipliers and die-roll modifiers, voluntary odds reduction,
+//             the die roll, then results as follow-up decisions: dividing
+//             losses, stand or retreat, retreat paths, advance after combat.
+// Phases it does not know (bombardment, reorganization, ...) are the ruleset's:
+// OnPhaseStart / ApplyPhaseAction / ListPhaseActions.
+//
+// Data it reads from ruleset.yaml (beyond the generic sections):
+//   movement   MovementRules (movement.h)
+//   zoc        {blocked_by: [river], unblocked_by: [bridge, ford], not_into: [river_hex],
+//               stop_on_entry: true, leave_only_if_started: true, leave_cost: 1,
+//               no_infiltration: true, rigid: false}
+//   los        LosRules (los.h)
+//   crt        CombatTable (combat_table.h)
+//   tables     DieTables (die_table.h)
+//   combat     {attack: attack, defense: defense, movement: movement,
+//               mandatory: true, retreat_hexes: 2, retreat_through_ezoc: false,
+//               advance: stacking | one | none, stacking_check: eliminate | refuse,
+//               control_kinds: [objective], artillery_kind: artillery, artillery_range: 3}
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/combat_table.h"
+#include "wargame/die_table.h"
+#include "wargame/game.h"
+#include "wargame/game_loader.h"
+#include "wargame/los.h"
+#include "wargame/movement.h"
+#include "wargame/pathfinder.h"
+
+namespace wg {
+
+// The compiled data of a hex game (Game::data).
+struct HexGameData {
+  MovementRules movement;
+  ZocRules zoc;
+  LosRules los_rules;
+  std::unique_ptr<LineOfSight> los;
+  CombatTable crt;
+  DieTables tables;
+  int attack = -1, defense = -1, movement_attribute = -1;  // attribute indices
+  bool mandatory = true;
+  int retreat_hexes = 1;
+  bool retreat_through_ezoc = false;
+  enum class Advance { kStacking, kOne, kNone } advance = Advance::kStacking;
+  enum class StackingCheck { kEliminate, kRefuse } stacking_check = StackingCheck::kRefuse;
+  std::vector<std::string> control_kinds;  // place kinds whose control is tracked
+  int artillery_kind = -1;
+  int artillery_range = 0;
+  int phase_movement = -1, phase_combat = -1;
+  MoveRuleLabels move_labels;
+};
+
+// Loads the hex engine's sections of a ruleset document into game->data.
+// `extra` lets a ruleset read more sections itself afterwards.
+ErrorList LoadHexGameData(RulesetDocument& doc, Game* game);
+
+// Per-thread buffers.
+class HexScratch : public Scratch {
+ public:
+  explicit HexScratch(const Game& game);
+  Pathfinder pathfinder;
+  ZocField zoc;
+  std::vector<uint8_t> enemy, overrun, friendly;
+  std::vector<ZocSource> sources;
+  std::vector<int> path;
+  std::vector<Action> actions;
+};
+
+// Defender strength multipliers and die-roll modifiers of one combat.
+struct CombatMods {
+  int multipliers[4] = {1, 1, 1, 1};
+  int num_multipliers = 0;
+  int drm = 0;
+  int column_shift = 0;  // beyond the attacker's voluntary reduction
+  const char* notes[4] = {"", "", "", ""};
+  int num_notes = 0;
+  void Multiply(int m, const char* why) {
+    if (num_multipliers < 4) multipliers[num_multipliers++] = m;
+    Note(why);
+  }
+  void Drm(int d, const char* why) {
+    drm += d;
+    Note(why);
+  }
+  void Note(const char* why) {
+    if (num_notes < 4) notes[num_notes++] = why;
+  }
+};
+
+class HexRules : public Rules {
+ public:
+  explicit HexRules(const Game& game) : game_(game) {}
+
+  void Start(State& s, Context& ctx) const override;
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  Status Apply(State& s, const Action& a, Context& ctx) const override;
+  void CheckInvariants(const State& s, ErrorList* out) const override;
+  std::unique_ptr<Scratch> NewScratch() const override;
+
+  const HexGameData& data() const { return game_.Data<HexGameData>(); }
+  const Game& game() const { return game_; }
+
+  // --- Queries any hook may use ------------------------------------------------
+  int PhaseOf(const State& s) const { return s.phase; }
+  const std::string& PhaseName(const State& s) const;
+  bool IsPhase(const State& s, int phase) const { return phase >= 0 && s.phase == phase; }
+  int Opponent(int side) const { return 1 - side; }
+  // Units of a side in a hex (in play), into out; returns the count.
+  int UnitsIn(const State& s, int hex, int side, UnitId* out, int max) const;
+  int CountIn(const State& s, int hex, int side) const;
+  int StackingCount(const State& s, int hex, int side) const;
+  bool EnemyIn(const State& s, int hex, int side) const { return CountIn(s, hex, 1 - side) > 0; }
+  // Enemy ZOC of the side's opponent, in the scratch field.
+  const ZocField& EnemyZoc(const State& s, Context& ctx, int side) const;
+  bool InEnemyZoc(const State& s, Context& ctx, int side, int hex) const;
+  bool Adjacent(int a, int b) const;
+  int DistanceBetween(int a, int b) const { return game_.map.grid.DistanceIdx(a, b); }
+
+  // --- Effects any hook may use ---------------------------------------------------
+  void Eliminate(State& s, Context& ctx, UnitId u, const char* rule, const char* why) const;
+  void AddMarker(State& s, Context& ctx, UnitId u, int marker, int amount, const char* rule) const;
+  void AwardVp(State& s, Context& ctx, int side, int points, const char* rule, const char* why) const;
+  // Marks a place controlled by side if the hex belongs to a tracked place.
+  void TouchHex(State& s, Context& ctx, int hex, int side) const;
+  void MoveUnit(State& s, Context& ctx, UnitId u, int to, EventType type, const char* rule) const;
+
+ protected:
+  // --- Sequence hooks --------------------------------------------------------------
+  // Whether a phase happens at all this player-turn (night turns skip combat...).
+  virtual bool PhaseApplies(const State& s, int phase) const;
+  // Called when a phase begins: set s.decision / s.decision_side. The default
+  // handles movement and combat and ends other phases at once.
+  virtual void OnPhaseStart(State& s, Context& ctx) const;
+  // Called before the phase is left (stacking checkpoints, forced eliminations).
+  virtual void OnPhaseEnd(State& s, Context& ctx) const;
+  virtual void OnTurnStart(State& s, Context& ctx) const;
+  // End-of-game awards; the default does none.
+  virtual void OnGameEnd(State& s, Context& ctx) const;
+  // Actions in phases the core does not know, or ruleset-specific actions in
+  // any phase. Return Refused("", "") with an empty message to fall through.
+  virtual Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const;
+  virtual void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const;
+
+  // --- Unit hooks --------------------------------------------------------------------
+  virtual int MovementAllowance(const State& s, UnitId u) const;  // half points
+  virtual Status CanMove(const State& s, UnitId u) const;
+  virtual ZocKind ZocOf(const State& s, UnitId u) const;
+  virtual bool CountsForStacking(const State& s, UnitId u) const;
+  virtual int AttackStrength(const State& s, UnitId u) const;
+  virtual int DefenseStrength(const State& s, UnitId u) const;
+  // May the moving side's units pass through/enter this enemy hex (overrun)?
+  virtual bool Overrunnable(const State& s, int hex, int moving_side) const;
+  // Called for each overrun hex the path enters.
+  virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
+  virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;
+  virtual void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const;
+  // Extra checks of a move (beyond the Pathfinder's).
+  virtual Status CheckMove(const State& s, const Action& a, Context& ctx) const;
+  virtual void AfterMove(State& s, const Action& a, Context& ctx) const;
+
+  // --- Combat hooks ------------------------------------------------------------------
+  virtual Status CheckAttack(const State& s, const Action& a, Context& ctx) const;
+  virtual void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const;
+  // Applies the CRT result of s.combat; may set follow-up decisions. The default
+  // implements the AE/AR/DR/DE/EX family (Blue & Gray).
+  virtual void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const;
+  // Units that still must attack / be attacked (mandatory combat).
+  virtual bool MustAttack(const State& s, Context& ctx, UnitId u) const;
+  virtual bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const;
+  // A retreat path for u: hexes entered. The default checks length, adjacency,
+  // terrain, enemy units and enemy ZOCs.
+  virtual Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const;
+  virtual void AfterCombat(State& s, Context& ctx) const;
+
+  // --- Engine steps rulesets call ----------------------------------------------------
+  void AdvancePhase(State& s, Context& ctx) const;
+  void EndGame(State& s, Context& ctx, const char* rule) const;
+  // Starts the follow-up of a resolved combat: retreats (one unit at a time),
+  // then advance. Called by ApplyCombatResult implementations.
+  void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
+  void NextCombatStep(State& s, Context& ctx) const;
+  void BeginAdvance(State& s, Context& ctx) const;
+  // Lists every retreat path of exactly `hexes` steps for u.
+  void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
+  // Builds the move query for u (or a stack) and runs the search.
+  const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const;
+  MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const;
+  void RefreshOccupancy(const State& s, Context& ctx, int side) const;
+
+  Status ApplyMove(State& s, const Action& a, Context& ctx) const;
+  Status ApplyEnter(State& s, const Action& a, Context& ctx) const;
+  Status ApplyAttack(State& s, const Action& a, Context& ctx) const;
+  Status ApplyRetreat(State& s, const Action& a, Context& ctx) const;
+  Status ApplyAdvance(State& s, const Action& a, Context& ctx) const;
+  Status EndCombatPhase(State& s, Context& ctx) const;
+  void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;
+
+  const Game& game_;
+};
+
+// Loads a hex game: the document, the generic sections, the hex sections;
+// then `make_rules` builds the ruleset's Rules for the finished Game.
+Result<std::shared_ptr<const Game>> LoadHexGame(
+    const std::string& folder, const GameParams& params, const std::vector<std::string>& extra_sections,
+    const std::function<std::unique_ptr<Rules>(const Game&, RulesetDocument&, ErrorList*)>& make_rules);
+
+}  // namespace wg

@@ -1,0 +1,93 @@
+// Session: one game being played. Holds the shared Game, the current State,
+// the dice (seeded or supplied), the event log, the actions taken, and undo
+// snapshots. A game is fully described by (game spec, seed, supplied dice,
+// actions), which is what Save() writes and Load() replays.
+//
+// Apply() is the public entry point around Rules::Apply (OpenSpiel's
+// ApplyAction/DoApplyAction split): it rejects actions when the game is over,
+// backs up the State, and restores it byte for byte if the ruleset refuses
+// the action or a die value is missing, so a refused action changes nothing.
+//
+// Save file (YAML):
+//   game: "stars_and_bars(scenario=perryville)"
+//   seed: 1
+//   dice: seeded            # or supplied: every value below was entered by hand
+//   supplied: [3, 5, 1]     # die values supplied from outside, in the order used
+//   actions:                # in the script language (action_text.h)
+//     - {move: [harris], path: [2302, 2303]}
+//     - end
+//   hash: "a1b2c3d4e5f60718"  # state hash after the last action, checked on load
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/action.h"
+#include "wargame/dice.h"
+#include "wargame/event.h"
+#include "wargame/game.h"
+
+namespace wg {
+
+class Session {
+ public:
+  // seed: the dice seed. supplied_dice: every die must be supplied (a referee).
+  Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice = false);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const Game& game() const { return *game_; }
+  std::shared_ptr<const Game> game_ptr() const { return game_; }
+  const State& state() const { return state_; }
+  bool over() const { return state_.game_over != 0; }
+  uint64_t seed() const { return seed_; }
+
+  // Applies an action or returns why it is refused (state unchanged).
+  Status Apply(const Action& a);
+  // Listable legal actions now.
+  std::vector<Action> LegalActions();
+  // Undoes the last applied action. False if there is none.
+  bool Undo();
+  // Die values from outside, used before the seeded generator (or instead of it).
+  void SupplyDice(const std::vector<int>& values);
+  size_t dice_queued() const { return queue_.size(); }
+
+  const std::vector<Event>& events() const { return log_.events; }
+  const std::vector<Action>& actions() const { return actions_; }
+  // Die values supplied from outside and used so far, in order.
+  const std::vector<int>& supplied_used() const { return supplied_used_; }
+  // Events since the given index, as readable lines.
+  std::vector<std::string> DescribeEvents(size_t from = 0) const;
+  std::string DescribeDecision() const { return game_->rules->DescribeDecision(state_); }
+
+  std::string Save() const;
+  // Replays a saved game; refuses a file whose actions do not replay or whose
+  // hash does not match. `name` is the file name for messages.
+  static Result<std::unique_ptr<Session>> Load(const std::string& text, const std::string& name);
+  // Same, stopping after `max_actions` actions (replay --to N).
+  static Result<std::unique_ptr<Session>> Load(const std::string& text, const std::string& name,
+                                               size_t max_actions);
+
+  Scratch& scratch() { return *scratch_; }
+
+ private:
+  struct Snapshot {
+    State state;
+    size_t events;
+    size_t supplied;
+  };
+  std::shared_ptr<const Game> game_;
+  uint64_t seed_;
+  bool supplied_only_;
+  std::deque<int> queue_;  // supplied values not used yet
+  EventLog log_;
+  std::unique_ptr<Scratch> scratch_;
+  State state_;
+  std::vector<Action> actions_;
+  std::vector<Snapshot> undo_;
+  std::vector<int> supplied_used_;
+};
+
+}  // namespace wg

@@ -1,0 +1,156 @@
+// State: the flat, trivially copyable position of a game in progress.
+//
+// No strings, no pointers, no heap: copying a State is a memcpy, which is what
+// makes cloning for AI search, undo snapshots and "refused actions leave the
+// state byte-for-byte unchanged" cheap. Everything immutable (map, tables,
+// unit catalog, names) lives in the shared Game; a State refers to it by index.
+//
+// Rulesets extend the state without touching the core: per-unit `flags` has
+// bits reserved for them (kUnitRulesetFlag0...), `markers` are named by the
+// ruleset, and `ext` is a byte block a ruleset views as its own trivially
+// copyable struct through Ext<T>(state).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "wargame/dice.h"
+
+namespace wg {
+
+inline constexpr int kMaxUnits = 192;
+inline constexpr int kMaxMarkers = 6;
+inline constexpr int kMaxAttributes = 8;
+inline constexpr int kMaxTurns = 40;
+inline constexpr int kMaxPlaces = 48;
+inline constexpr int kMaxCombatUnits = 12;
+inline constexpr int kStateExtBytes = 512;
+
+using UnitId = int16_t;
+inline constexpr UnitId kNoUnit = -1;
+
+// Special values of UnitState::hex besides grid indices.
+inline constexpr int16_t kNotYetEntered = -1;  // a reinforcement waiting off the map
+inline constexpr int16_t kEliminated = -2;     // removed by combat or rule
+inline constexpr int16_t kWithdrawn = -3;      // not in play (an optional unit left out, a recombined detachment)
+
+// Per-unit flags. Bits 0-7 are the core's; 8-15 belong to the ruleset.
+enum UnitFlag : uint16_t {
+  kUnitReleased = 1u << 0,      // may move (release schedules)
+  kUnitMoved = 1u << 1,         // moved in the current movement phase
+  kUnitAttacked = 1u << 2,      // attacked in the current combat phase
+  kUnitDefended = 1u << 3,      // was attacked in the current combat phase
+  kUnitBombarded = 1u << 4,     // bombarded (or fired) this phase
+  kUnitMovedLastPhase = 1u << 5,  // moved in the most recent friendly movement phase
+  kUnitEnteredEzoc = 1u << 6,   // ended its move by entering an enemy zone of control
+  kUnitCoreSpare = 1u << 7,
+  kUnitRulesetFlag0 = 1u << 8,
+};
+
+struct UnitState {
+  int16_t hex = kNotYetEntered;  // grid index, or one of the special values above
+  uint8_t face = 0;              // 0 = front, 1 = back (unlimbered, captured...)
+  uint8_t side = 0;              // controlling side (capture changes it)
+  uint16_t flags = 0;
+  uint8_t markers[kMaxMarkers] = {};  // counts per ruleset-named marker
+  int16_t spare = 0;             // ruleset scratch (e.g. movement points spent)
+
+  bool OnMap() const { return hex >= 0; }
+  bool Has(uint16_t f) const { return (flags & f) != 0; }
+};
+static_assert(sizeof(UnitState) == 14);
+
+// Kinds of decision the engine asks of a side.
+enum class DecisionType : uint8_t {
+  kNone = 0,       // game over
+  kMovement,       // move a unit/stack, enter a reinforcement, change mode, or end the phase
+  kCombat,         // declare an attack or end the phase
+  kBombard,        // bombard or end the phase
+  kLosses,         // divide losses among the units of a combat
+  kStandOrRetreat, // take extra losses or retreat
+  kRetreat,        // choose a retreat path for a unit
+  kAdvance,        // advance after combat (a unit, or decline)
+  kChoice,         // a ruleset-specific choice among numbered options
+  kSetup,          // place or adjust units before play
+};
+
+// The combat in progress (declared, resolved, waiting for follow-up decisions).
+struct PendingCombat {
+  uint8_t active = 0;
+  uint8_t num_attackers = 0;
+  uint8_t num_defenders = 0;
+  uint8_t stage = 0;           // ruleset/engine-defined sub-step
+  int16_t column = -1;         // odds column used
+  int8_t drm = 0;
+  int8_t roll = 0;
+  int16_t attacker_losses = 0; // outstanding losses to divide (units of the ruleset's choice)
+  int16_t defender_losses = 0;
+  int16_t retreat_hexes = 0;   // retreat length owed
+  int16_t vacated_hex = -1;    // hex the defender left, for advance after combat
+  uint8_t result_attacker = 0; // indices into the CRT's token lists, ruleset-interpreted
+  uint8_t result_defender = 0;
+  UnitId attackers[kMaxCombatUnits] = {};
+  UnitId defenders[kMaxCombatUnits] = {};
+  int16_t defender_hexes[6] = {-1, -1, -1, -1, -1, -1};
+  uint8_t num_defender_hexes = 0;
+  uint8_t spare = 0;
+  UnitId current = kNoUnit;    // unit whose retreat/advance is being decided
+};
+
+struct State {
+  // --- Sequence of play
+  uint8_t turn = 1;            // 1-based game-turn
+  uint8_t player_turn = 0;     // index into the turn order (0 = first player)
+  uint8_t phase = 0;           // index into the player-turn's phases
+  uint8_t phasing_side = 0;
+  uint8_t decision_side = 0;   // who decides now
+  DecisionType decision = DecisionType::kNone;
+  uint8_t game_over = 0;
+  int8_t winner = -1;          // side index, -1 draw / undecided
+  uint8_t conceded_by = 0xFF;
+  uint8_t level = 0;           // index of the level of victory, when the game is over
+  uint16_t num_units = 0;
+  uint32_t action_count = 0;   // actions applied so far
+  uint32_t combat_count = 0;   // combats resolved so far (some rules start after the first)
+  uint32_t pad0_ = 0;          // explicit padding: the State has no hidden bytes
+
+  RngState rng;                // seeded dice; values supplied from outside bypass it
+
+  // --- Victory points: totals and a ledger per turn
+  int16_t vp[2] = {0, 0};
+  int16_t vp_by_turn[2][kMaxTurns] = {};
+  int16_t pad1_[2] = {};
+  uint64_t once_awarded = 0;   // bit i: one-time award i already given (raids)
+  uint8_t place_control[kMaxPlaces] = {};  // 0 nobody, side + 1 = last to occupy or move through
+
+  PendingCombat combat;
+  std::array<UnitState, kMaxUnits> units{};
+  uint8_t pad2_[6] = {};
+  alignas(8) std::array<uint8_t, kStateExtBytes> ext{};
+
+  UnitState& unit(UnitId id) { return units[static_cast<size_t>(id)]; }
+  const UnitState& unit(UnitId id) const { return units[static_cast<size_t>(id)]; }
+  bool Equals(const State& o) const { return std::memcmp(this, &o, sizeof(State)) == 0; }
+};
+static_assert(std::is_trivially_copyable_v<State>);
+// No padding anywhere: memcmp equality and hashing see only real data.
+static_assert(std::has_unique_object_representations_v<State>);
+
+// A ruleset's own per-game state, stored in State::ext.
+template <typename T>
+T& Ext(State& s) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kStateExtBytes);
+  return *reinterpret_cast<T*>(s.ext.data());
+}
+template <typename T>
+const T& Ext(const State& s) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kStateExtBytes);
+  return *reinterpret_cast<const T*>(s.ext.data());
+}
+
+// 64-bit FNV-1a hash of the whole state (save/load and replay checks).
+uint64_t HashState(const State& s);
+
+}  // namespace wg

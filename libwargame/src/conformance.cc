@@ -1,0 +1,118 @@
+#include "wargame/conformance.h"
+
+#include <cstring>
+
+#include "wargame/players.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg {
+
+namespace {
+
+void Fail(ConformanceReport* r, int game, long action, const std::string& what) {
+  r->errors.Add(Error{"", 0, 0, "game " + std::to_string(game) + " action " + std::to_string(action), what,
+                      "conformance"});
+}
+
+}  // namespace
+
+ConformanceReport RunConformance(const std::string& spec, const ConformanceOptions& opt) {
+  ConformanceReport report;
+  auto game = LoadGame(spec);
+  if (!game.ok()) {
+    report.errors.Append(game.errors());
+    return report;
+  }
+  for (int g = 0; g < opt.games && report.errors.size() < 20; ++g) {
+    const uint64_t seed = opt.seed + static_cast<uint64_t>(g);
+    Session s(*game, seed);
+    RandomPlayer player(seed * 7919 + 1);
+    long n = 0;
+    const long save_at = opt.save_load && g == 0 ? 40 : -1;
+    while (!s.over() && n < opt.max_actions) {
+      std::vector<Action> legal = s.LegalActions();
+      if (legal.empty()) {
+        Fail(&report, g, n, "no legal action but the game is not over (" + s.DescribeDecision() + ")");
+        break;
+      }
+      // A refused action leaves the state byte for byte unchanged.
+      if (n % 50 == 7) {
+        State before;
+        std::memcpy(static_cast<void*>(&before), &s.state(), sizeof(State));
+        Action bad = Action::Of(ActionType::kAdvance);
+        bad.AddUnit(0).AddUnit(0).AddUnit(0);
+        bad.AddHex(0);
+        const Status st = s.Apply(bad);
+        if (st.ok()) {
+          s.Undo();
+        } else if (!before.Equals(s.state())) {
+          Fail(&report, g, n, "a refused action changed the state");
+        }
+      }
+      const Action a = player.Choose(s.game(), s.state(), legal);
+      const Status st = s.Apply(a);
+      if (!st.ok()) {
+        Fail(&report, g, n, "a listed legal action was refused: " + st.ToString());
+        break;
+      }
+      ++n;
+      ErrorList inv;
+      s.game().rules->CheckInvariants(s.state(), &inv);
+      for (const auto& e : inv.errors()) Fail(&report, g, n, e.message);
+      // A clone equals the original.
+      State clone;
+      std::memcpy(static_cast<void*>(&clone), &s.state(), sizeof(State));
+      if (!clone.Equals(s.state()) || HashState(clone) != HashState(s.state())) {
+        Fail(&report, g, n, "clone differs from the original");
+      }
+      if (n == save_at) {
+        const std::string text = s.Save();
+        auto loaded = Session::Load(text, "conformance-save");
+        if (!loaded.ok()) {
+          Fail(&report, g, n, "save/load failed: " + loaded.errors().ToString());
+        } else if (!(*loaded)->state().Equals(s.state())) {
+          Fail(&report, g, n, "loaded state differs from the saved one");
+        } else {
+          // Continue both for a while with the same choices: they stay equal.
+          RandomPlayer p1(99), p2(99);
+          Session& other = **loaded;
+          for (int k = 0; k < 60 && !s.over(); ++k) {
+            auto l1 = s.LegalActions();
+            auto l2 = other.LegalActions();
+            if (l1.size() != l2.size()) {
+              Fail(&report, g, n, "loaded game lists different legal actions");
+              break;
+            }
+            if (l1.empty()) break;
+            const Action a1 = p1.Choose(s.game(), s.state(), l1);
+            const Action a2 = p2.Choose(other.game(), other.state(), l2);
+            if (!s.Apply(a1).ok() || !other.Apply(a2).ok()) {
+              Fail(&report, g, n, "continuing after load refused an action");
+              break;
+            }
+            ++n;
+            if (!s.state().Equals(other.state())) {
+              Fail(&report, g, n, "saved-and-loaded game diverged from the original");
+              break;
+            }
+          }
+        }
+      }
+    }
+    report.actions += n;
+    if (!s.over()) {
+      Fail(&report, g, n, "the game did not end within " + std::to_string(opt.max_actions) + " actions");
+      continue;
+    }
+    ++report.games_finished;
+    if (s.state().winner >= 0) {
+      ++report.wins[s.state().winner];
+    } else {
+      ++report.draws;
+    }
+  }
+  return report;
+}
+
+}  // namespace wg

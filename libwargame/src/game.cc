@@ -1,0 +1,243 @@
+#include "wargame/game.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace wg {
+
+namespace {
+template <typename V, typename F>
+int FindIndex(const V& v, F&& pred) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (pred(v[i])) return static_cast<int>(i);
+  }
+  return -1;
+}
+}  // namespace
+
+int TurnTrack::PhaseIndex(const std::string& name) const {
+  return FindIndex(phases, [&](const std::string& p) { return p == name; });
+}
+
+std::string GameParams::ToString() const {
+  std::string out = ruleset;
+  std::vector<std::string> kv;
+  if (!scenario.empty()) kv.push_back("scenario=" + scenario);
+  if (!optional.empty()) {
+    std::string o;
+    for (const auto& x : optional) o += (o.empty() ? "" : "+") + x;
+    kv.push_back("optional=" + o);
+  }
+  for (const auto& [k, v] : extra) kv.push_back(k + "=" + v);
+  if (!kv.empty()) {
+    out += "(";
+    for (size_t i = 0; i < kv.size(); ++i) out += (i ? "," : "") + kv[i];
+    out += ")";
+  }
+  return out;
+}
+
+Result<GameParams> ParseGameSpec(const std::string& spec) {
+  GameParams p;
+  const size_t open = spec.find('(');
+  p.ruleset = spec.substr(0, open);
+  if (p.ruleset.empty()) return Error{"", 0, 0, "", "empty game name in \"" + spec + "\"", ""};
+  if (open == std::string::npos) return p;
+  if (spec.back() != ')') {
+    return Error{"", 0, 0, "", "expected ')' at the end of \"" + spec + "\"", ""};
+  }
+  const std::string body = spec.substr(open + 1, spec.size() - open - 2);
+  size_t pos = 0;
+  while (pos < body.size()) {
+    size_t comma = body.find(',', pos);
+    if (comma == std::string::npos) comma = body.size();
+    const std::string item = body.substr(pos, comma - pos);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      return Error{"", 0, 0, "", "expected key=value, got \"" + item + "\"", ""};
+    }
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "scenario") {
+      p.scenario = value;
+    } else if (key == "optional") {
+      size_t q = 0;
+      while (q <= value.size() && !value.empty()) {
+        size_t plus = value.find('+', q);
+        if (plus == std::string::npos) plus = value.size();
+        if (plus > q) p.optional.push_back(value.substr(q, plus - q));
+        q = plus + 1;
+      }
+    } else {
+      p.extra.emplace_back(key, value);
+    }
+    pos = comma + 1;
+  }
+  return p;
+}
+
+void Rules::CheckInvariants(const State&, ErrorList*) const {}
+
+std::string Rules::DescribeDecision(const State& s) const {
+  switch (s.decision) {
+    case DecisionType::kNone: return "game over";
+    case DecisionType::kMovement: return "move units or end the movement phase";
+    case DecisionType::kCombat: return "declare an attack or end the combat phase";
+    case DecisionType::kBombard: return "bombard or end the bombardment phase";
+    case DecisionType::kLosses: return "divide losses";
+    case DecisionType::kStandOrRetreat: return "stand or retreat";
+    case DecisionType::kRetreat: return "choose a retreat path";
+    case DecisionType::kAdvance: return "advance after combat or decline";
+    case DecisionType::kChoice: return "choose an option";
+    case DecisionType::kSetup: return "set up";
+  }
+  return "";
+}
+
+int Context::Roll(State& s, int sides, const char* label) {
+  int value = 1;
+  if (dice_) {
+    const DieRoll r = dice_->Roll(RollRequest{sides, label});
+    if (!r.ok()) {
+      missing_die_ = true;
+      return 1;
+    }
+    value = r.value;
+  } else {
+    value = RollDie(s.rng, sides);
+  }
+  Event e;
+  e.type = EventType::kDieRoll;
+  e.a = sides;
+  e.b = value;
+  e.text = label;
+  Emit(e);
+  return value;
+}
+
+int Context::RollSum(State& s, int count, int sides, const char* label) {
+  int sum = 0;
+  for (int i = 0; i < count; ++i) sum += Roll(s, sides, label);
+  return sum;
+}
+
+int Game::SideIndex(const std::string& id) const {
+  return FindIndex(sides, [&](const SideDef& d) { return d.id == id; });
+}
+int Game::KindIndex(const std::string& id) const {
+  return FindIndex(kinds, [&](const KindDef& d) { return d.id == id; });
+}
+int Game::AttributeIndex(const std::string& id) const {
+  return FindIndex(attributes, [&](const std::string& d) { return d == id; });
+}
+int Game::MarkerIndex(const std::string& id) const {
+  return FindIndex(markers, [&](const MarkerDef& d) { return d.id == id; });
+}
+int Game::FormationIndex(const std::string& id) const {
+  return FindIndex(formations, [&](const Formation& d) { return d.id == id; });
+}
+int Game::UnitIndex(const std::string& id) const {
+  return FindIndex(units, [&](const UnitDef& d) { return d.id == id; });
+}
+bool Game::OptionOn(const std::string& id) const {
+  return std::find(params.optional.begin(), params.optional.end(), id) != params.optional.end();
+}
+
+int Game::Printed(const State& s, UnitId u, int attribute) const {
+  const UnitDef& d = units[static_cast<size_t>(u)];
+  const bool back = s.unit(u).face == 1 && d.has_back;
+  return (back ? d.back : d.front)[attribute];
+}
+
+int Game::Reduction(const State& s, UnitId u, int attribute) const {
+  int r = 0;
+  for (size_t m = 0; m < markers.size(); ++m) {
+    for (int a : markers[m].reduces) {
+      if (a == attribute) r += s.unit(u).markers[m];
+    }
+  }
+  return r;
+}
+
+int Game::Current(const State& s, UnitId u, int attribute) const {
+  return std::max(0, Printed(s, u, attribute) - Reduction(s, u, attribute));
+}
+
+std::string Game::UnitLabel(UnitId u) const {
+  if (u < 0 || u >= num_units()) return "?";
+  return units[static_cast<size_t>(u)].name;
+}
+
+void ResetState(State* s) {
+  std::memset(static_cast<void*>(s), 0, sizeof(State));
+  s->turn = 1;
+  s->winner = -1;
+  s->conceded_by = 0xFF;
+  s->combat.column = -1;
+  s->combat.vacated_hex = -1;
+  s->combat.current = kNoUnit;
+  for (auto& h : s->combat.defender_hexes) h = -1;
+}
+
+State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSink* sink,
+                      Scratch* scratch) {
+  State s;
+  ResetState(&s);
+  s.rng = SeedRng(seed);
+  WG_CHECK(game.num_units() <= kMaxUnits, "too many units for kMaxUnits");
+  s.num_units = static_cast<uint16_t>(game.num_units());
+  for (int i = 0; i < game.num_units(); ++i) {
+    const UnitDef& d = game.units[static_cast<size_t>(i)];
+    UnitState& u = s.units[static_cast<size_t>(i)];
+    u.side = static_cast<uint8_t>(d.side);
+    u.face = d.face;
+    std::memcpy(u.markers, d.markers, sizeof u.markers);
+    if (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) {
+      u.hex = kWithdrawn;
+    } else if (d.setup_hex >= 0) {
+      u.hex = static_cast<int16_t>(d.setup_hex);
+    } else {
+      u.hex = kNotYetEntered;
+    }
+    if (d.release_turn <= 1) u.flags |= kUnitReleased;
+  }
+  ApplyScenarioStart(game, game.start, &s);
+  Context ctx(game, dice, sink, scratch);
+  Event start;
+  start.type = EventType::kGameStart;
+  ctx.Emit(start);
+  game.rules->Start(s, ctx);
+  return s;
+}
+
+void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s) {
+  s->turn = static_cast<uint8_t>(start.turn);
+  s->player_turn = static_cast<uint8_t>(start.player_turn);
+  s->phase = static_cast<uint8_t>(start.phase);
+  if (!game.turns.order.empty()) {
+    s->phasing_side = static_cast<uint8_t>(game.turns.order[static_cast<size_t>(start.player_turn)]);
+    s->decision_side = s->phasing_side;
+  }
+  if (start.only_placed) {
+    for (int i = 0; i < game.num_units(); ++i) s->units[static_cast<size_t>(i)].hex = kWithdrawn;
+  }
+  for (const auto& p : start.placements) {
+    UnitState& u = s->units[static_cast<size_t>(p.unit)];
+    if (p.hex != kUnchangedHex) u.hex = static_cast<int16_t>(p.hex);
+    if (p.face >= 0) u.face = static_cast<uint8_t>(p.face);
+    if (p.set_markers) std::memcpy(u.markers, p.markers, sizeof u.markers);
+    if (p.released == 1) u.flags |= kUnitReleased;
+    if (p.released == 0) u.flags &= static_cast<uint16_t>(~kUnitReleased);
+  }
+}
+
+uint64_t HashState(const State& s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(&s);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < sizeof(State); ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace wg

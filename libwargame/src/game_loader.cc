@@ -1,0 +1,622 @@
+#include "wargame/game_loader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+namespace wg {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kGenericKeys = {
+    "name",    "title",   "provenance", "sides",     "kinds",   "attributes", "markers",
+    "optional_rules", "terrain", "stacking", "turns",   "victory", "map",        "units",
+    "scenarios", "default_scenario", "extends", "start", "place", "only_placed"};
+
+std::string DirOf(const std::string& file) { return fs::path(file).parent_path().string(); }
+
+std::string Join(const std::string& dir, const std::string& name) {
+  if (name.empty() || name[0] == '/') return name;
+  return (fs::path(dir) / name).lexically_normal().string();
+}
+
+// Adds the top-level sections of one file to the document (later files win).
+bool AddFile(RulesetDocument& doc, const std::string& path, const std::vector<std::string>& allowed,
+             int depth) {
+  auto reader = std::make_unique<YamlReader>(YamlReader::FromFile(path));
+  YamlReader* r = reader.get();
+  doc.readers.push_back(std::move(reader));
+  const size_t index = doc.readers.size() - 1;
+  if (!r->ok()) return false;
+  const YAML::Node root = r->root();
+  if (!r->ExpectMap(root, "")) return false;
+  // A scenario may extend another scenario file: load that first.
+  if (root["extends"]) {
+    if (depth > 8) {
+      r->Fail(root["extends"], "extends", "scenarios extend each other too deeply");
+      return false;
+    }
+    if (auto base = r->String(root["extends"], "extends")) {
+      if (!AddFile(doc, Join(DirOf(path), *base), allowed, depth + 1)) return false;
+    }
+  }
+  for (const auto& kv : root) {
+    const std::string key = kv.first.Scalar();
+    bool ok = false;
+    for (const auto& a : kGenericKeys) ok = ok || a == key;
+    for (const auto& a : allowed) ok = ok || a == key;
+    if (!ok) {
+      std::string list;
+      for (const auto& a : kGenericKeys) list += (list.empty() ? "" : ", ") + a;
+      for (const auto& a : allowed) list += ", " + a;
+      r->Fail(kv.first, key, "unknown section (expected one of: " + list + ")");
+      continue;
+    }
+    if (key == "extends") continue;
+    doc.sections_[key] = RulesetDocument::Entry{kv.second, index};
+  }
+  return true;
+}
+
+std::vector<std::string> ReadNames(YamlReader& r, const YAML::Node& n, const std::string& path) {
+  if (!n) return {};
+  return r.StringList(n, path);
+}
+
+}  // namespace
+
+YAML::Node RulesetDocument::Section(const std::string& key) const {
+  auto it = sections_.find(key);
+  return it == sections_.end() ? YAML::Node() : it->second.node;
+}
+
+YamlReader* RulesetDocument::ReaderFor(const std::string& key) {
+  auto it = sections_.find(key);
+  return it == sections_.end() ? readers.front().get() : readers[it->second.reader].get();
+}
+
+std::string RulesetDocument::DirFor(const std::string& key) const {
+  auto it = sections_.find(key);
+  const YamlReader& r = *(it == sections_.end() ? readers.front() : readers[it->second.reader]);
+  return DirOf(r.file());
+}
+
+ErrorList RulesetDocument::Errors() const {
+  ErrorList all;
+  for (const auto& r : readers) all.Append(r->errors());
+  return all;
+}
+
+std::string RulesetsRoot() {
+  if (const char* env = std::getenv("WARGAME_RULESETS"); env && *env) return env;
+#ifdef WG_RULESETS_SOURCE_DIR
+  if (fs::exists(WG_RULESETS_SOURCE_DIR)) return WG_RULESETS_SOURCE_DIR;
+#endif
+#ifdef WG_RULESETS_INSTALL_DIR
+  return WG_RULESETS_INSTALL_DIR;
+#else
+  return "rulesets";
+#endif
+}
+
+Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& folder,
+                                                             const std::string& scenario,
+                                                             const std::vector<std::string>& extra) {
+  auto doc = std::make_unique<RulesetDocument>();
+  const std::string main = Join(folder, "ruleset.yaml");
+  AddFile(*doc, main, extra, 0);
+  if (!doc->Errors().ok()) return doc->Errors();
+  // Resolve the scenario: a name listed under `scenarios:`, else a file path.
+  std::string name = scenario;
+  if (name.empty() && doc->Has("default_scenario")) {
+    name = doc->Section("default_scenario").Scalar();
+  }
+  if (!name.empty()) {
+    std::string file;
+    const YAML::Node list = doc->Section("scenarios");
+    if (list && list.IsMap() && list[name]) {
+      file = Join(folder, list[name].Scalar());
+    } else if (fs::exists(name)) {
+      file = name;
+    } else {
+      std::string known;
+      if (list && list.IsMap()) {
+        for (const auto& kv : list) known += (known.empty() ? "" : ", ") + kv.first.Scalar();
+      }
+      return Error{main, 0, 0, "scenarios",
+                   "unknown scenario \"" + name + "\" (known: " + known + "; or give a file path)", ""};
+    }
+    AddFile(*doc, file, extra, 0);
+    if (!doc->Errors().ok()) return doc->Errors();
+  }
+  return doc;
+}
+
+namespace {
+
+void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
+  if (!doc.Has("units")) return;
+  YamlReader* owner = doc.ReaderFor("units");
+  const std::string file = Join(doc.DirFor("units"), doc.Section("units").Scalar());
+  YamlReader r = YamlReader::FromFile(file);
+  if (!r.ok()) {
+    errors->Append(r.errors());
+    return;
+  }
+  (void)owner;
+  const YAML::Node root = r.root();
+  r.CheckKeys(root, "", {"provenance", "formations", "units"});
+  if (const YAML::Node f = root["formations"]) {
+    if (r.ExpectSequence(f, "formations")) {
+      for (size_t i = 0; i < f.size(); ++i) {
+        const std::string p = YamlReader::Item("formations", i);
+        r.CheckKeys(f[i], p, {"id", "name", "side", "corps", "hq"});
+        Formation fm;
+        fm.id = r.RequiredString(f[i], p, "id").value_or("");
+        fm.name = r.OptionalString(f[i], p, "name", fm.id);
+        fm.corps = r.OptionalString(f[i], p, "corps", "");
+        fm.hq = r.OptionalString(f[i], p, "hq", "");
+        const std::string side = r.RequiredString(f[i], p, "side").value_or("");
+        fm.side = game->SideIndex(side);
+        if (fm.side < 0) r.Fail(f[i]["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
+        if (game->FormationIndex(fm.id) >= 0) {
+          r.Fail(f[i]["id"], YamlReader::Child(p, "id"), "duplicate formation id \"" + fm.id + "\"");
+        }
+        game->formations.push_back(fm);
+      }
+    }
+  }
+  const YAML::Node units = root["units"];
+  if (!units) {
+    r.Fail(root, "units", "missing required key");
+  } else if (r.ExpectSequence(units, "units")) {
+    for (size_t i = 0; i < units.size(); ++i) {
+      const YAML::Node n = units[i];
+      const std::string p = YamlReader::Item("units", i);
+      r.CheckKeys(n, p, {"id", "name", "side", "kind", "size", "values", "back", "trained", "corps",
+                         "parent", "setup", "face", "release", "reinforcement", "markers", "optional"});
+      UnitDef u;
+      u.id = r.RequiredString(n, p, "id").value_or("");
+      u.name = r.OptionalString(n, p, "name", u.id);
+      if (game->UnitIndex(u.id) >= 0) {
+        r.Fail(n["id"], YamlReader::Child(p, "id"), "duplicate unit id \"" + u.id + "\"");
+      }
+      const std::string side = r.RequiredString(n, p, "side").value_or("");
+      u.side = game->SideIndex(side);
+      if (u.side < 0 && n["side"]) r.Fail(n["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
+      const std::string kind = r.RequiredString(n, p, "kind").value_or("");
+      u.kind = game->KindIndex(kind);
+      if (u.kind < 0 && n["kind"]) r.Fail(n["kind"], YamlReader::Child(p, "kind"), "unknown kind \"" + kind + "\"");
+      u.size = r.OptionalString(n, p, "size", "");
+      auto read_values = [&](const char* key, int16_t* out) {
+        const YAML::Node v = n[key];
+        if (!v) return false;
+        const std::string vp = YamlReader::Child(p, key);
+        if (!r.ExpectMap(v, vp)) return false;
+        for (const auto& kv : v) {
+          const std::string a = kv.first.Scalar();
+          const int idx = game->AttributeIndex(a);
+          if (idx < 0) {
+            r.Fail(kv.first, YamlReader::Child(vp, a), "unknown attribute \"" + a + "\"");
+            continue;
+          }
+          if (auto x = r.Int(kv.second, YamlReader::Child(vp, a))) {
+            if (*x < 0) r.Fail(kv.second, YamlReader::Child(vp, a), "must not be negative");
+            out[idx] = static_cast<int16_t>(*x);
+          }
+        }
+        return true;
+      };
+      if (!read_values("values", u.front)) {
+        if (!n["values"]) r.Fail(n, YamlReader::Child(p, "values"), "missing required key");
+      }
+      u.has_back = read_values("back", u.back);
+      u.trained = r.OptionalBool(n, p, "trained", true);
+      u.corps = r.OptionalString(n, p, "corps", "");
+      if (n["parent"]) {
+        const std::string parent = r.String(n["parent"], YamlReader::Child(p, "parent")).value_or("");
+        u.formation = game->FormationIndex(parent);
+        if (u.formation < 0) {
+          r.Fail(n["parent"], YamlReader::Child(p, "parent"), "unknown formation \"" + parent + "\"");
+        }
+      }
+      if (n["setup"]) {
+        const std::string label = r.String(n["setup"], YamlReader::Child(p, "setup")).value_or("");
+        u.setup_hex = game->map.Index(label);
+        if (u.setup_hex < 0) {
+          r.Fail(n["setup"], YamlReader::Child(p, "setup"), "hex \"" + label + "\" is not on the map");
+        }
+      }
+      const std::string face = r.OptionalString(n, p, "face", "front");
+      if (face == "back") {
+        u.face = 1;
+      } else if (face != "front") {
+        r.Fail(n["face"], YamlReader::Child(p, "face"), "expected front or back");
+      }
+      u.release_turn = r.OptionalInt(n, p, "release", 0);
+      if (const YAML::Node re = n["reinforcement"]) {
+        const std::string rp = YamlReader::Child(p, "reinforcement");
+        r.CheckKeys(re, rp, {"turn", "entry"});
+        u.reinforcement_turn = r.RequiredInt(re, rp, "turn").value_or(0);
+        const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
+        for (size_t k = 0; k < game->map.places.size(); ++k) {
+          if (game->map.places[k].name == entry) u.entry_place = static_cast<int>(k);
+        }
+        if (u.entry_place < 0 && re["entry"]) {
+          r.Fail(re["entry"], YamlReader::Child(rp, "entry"), "no place named \"" + entry + "\" on the map");
+        }
+        if (u.setup_hex >= 0) r.Fail(re, rp, "a unit with a set-up hex cannot also be a reinforcement");
+      }
+      if (const YAML::Node m = n["markers"]) {
+        const std::string mp = YamlReader::Child(p, "markers");
+        if (r.ExpectMap(m, mp)) {
+          for (const auto& kv : m) {
+            const int idx = game->MarkerIndex(kv.first.Scalar());
+            if (idx < 0) {
+              r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
+              continue;
+            }
+            u.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar())).value_or(0));
+          }
+        }
+      }
+      u.optional_rule = r.OptionalString(n, p, "optional", "");
+      if (!u.optional_rule.empty()) {
+        bool known = false;
+        for (const auto& o : game->optional_rules) known = known || o.id == u.optional_rule;
+        if (!known) r.Fail(n["optional"], YamlReader::Child(p, "optional"), "unknown optional rule \"" + u.optional_rule + "\"");
+      }
+      game->units.push_back(u);
+    }
+  }
+  if (game->units.size() > static_cast<size_t>(kMaxUnits)) {
+    r.Fail(units, "units", "too many units (at most " + std::to_string(kMaxUnits) + ")");
+  }
+  errors->Append(r.errors());
+}
+
+}  // namespace
+
+ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
+  ScenarioStart* start = &game->start;
+  ErrorList errors;
+  auto reader = [&](const char* key) { return doc.ReaderFor(key); };
+
+  // Title.
+  if (doc.Has("title")) game->title = doc.Section("title").Scalar();
+
+  // Sides.
+  {
+    YamlReader& r = *reader("sides");
+    const YAML::Node n = doc.Section("sides");
+    if (!n) {
+      r.Fail(r.root(), "sides", "missing required section");
+    } else if (r.ExpectSequence(n, "sides")) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        const std::string p = YamlReader::Item("sides", i);
+        r.CheckKeys(n[i], p, {"id", "name"});
+        SideDef s;
+        s.id = r.RequiredString(n[i], p, "id").value_or("");
+        s.name = r.OptionalString(n[i], p, "name", s.id);
+        game->sides.push_back(s);
+      }
+      if (game->sides.size() != 2) r.Fail(n, "sides", "expected exactly two sides");
+    }
+  }
+  // Attributes.
+  if (doc.Has("attributes")) {
+    YamlReader& r = *reader("attributes");
+    game->attributes = r.StringList(doc.Section("attributes"), "attributes");
+    if (game->attributes.size() > static_cast<size_t>(kMaxAttributes)) {
+      r.Fail(doc.Section("attributes"), "attributes", "at most " + std::to_string(kMaxAttributes) + " attributes");
+    }
+  }
+  // Markers.
+  if (doc.Has("markers")) {
+    YamlReader& r = *reader("markers");
+    const YAML::Node n = doc.Section("markers");
+    if (r.ExpectSequence(n, "markers")) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        const std::string p = YamlReader::Item("markers", i);
+        r.CheckKeys(n[i], p, {"id", "name", "reduces"});
+        MarkerDef m;
+        m.id = r.RequiredString(n[i], p, "id").value_or("");
+        m.name = r.OptionalString(n[i], p, "name", m.id);
+        for (const auto& a : ReadNames(r, n[i]["reduces"], YamlReader::Child(p, "reduces"))) {
+          const int idx = game->AttributeIndex(a);
+          if (idx < 0) {
+            r.Fail(n[i]["reduces"], YamlReader::Child(p, "reduces"), "unknown attribute \"" + a + "\"");
+          } else {
+            m.reduces.push_back(idx);
+          }
+        }
+        game->markers.push_back(m);
+      }
+      if (game->markers.size() > static_cast<size_t>(kMaxMarkers)) {
+        r.Fail(n, "markers", "at most " + std::to_string(kMaxMarkers) + " markers");
+      }
+    }
+  }
+  // Optional rules.
+  if (doc.Has("optional_rules")) {
+    YamlReader& r = *reader("optional_rules");
+    const YAML::Node n = doc.Section("optional_rules");
+    if (r.ExpectSequence(n, "optional_rules")) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        const std::string p = YamlReader::Item("optional_rules", i);
+        r.CheckKeys(n[i], p, {"id", "title"});
+        OptionalRule o;
+        o.id = r.RequiredString(n[i], p, "id").value_or("");
+        o.title = r.OptionalString(n[i], p, "title", "");
+        game->optional_rules.push_back(o);
+      }
+    }
+    for (const auto& want : game->params.optional) {
+      bool known = false;
+      for (const auto& o : game->optional_rules) known = known || o.id == want;
+      if (!known) errors.Add(Error{"", 0, 0, "optional", "unknown optional rule \"" + want + "\"", ""});
+    }
+  } else {
+    for (const auto& want : game->params.optional) {
+      errors.Add(Error{"", 0, 0, "optional", "this ruleset has no optional rule \"" + want + "\"", ""});
+    }
+  }
+  // Terrain vocabulary.
+  MapVocabulary vocab;
+  {
+    YamlReader& r = *reader("terrain");
+    const YAML::Node n = doc.Section("terrain");
+    if (!n) {
+      r.Fail(r.root(), "terrain", "missing required section");
+    } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
+      vocab.terrain = ReadNames(r, n["types"], "terrain.types");
+      vocab.features = ReadNames(r, n["features"], "terrain.features");
+      vocab.directed = ReadNames(r, n["directed"], "terrain.directed");
+      vocab.paths = ReadNames(r, n["paths"], "terrain.paths");
+      vocab.place_kinds = ReadNames(r, n["place_kinds"], "terrain.place_kinds");
+      vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
+    }
+  }
+  // Kinds (need the movement classes' names: the ruleset's `movement.classes`).
+  {
+    YamlReader& r = *reader("kinds");
+    const YAML::Node n = doc.Section("kinds");
+    std::vector<std::string> classes;
+    if (const YAML::Node mv = doc.Section("movement"); mv && mv.IsMap() && mv["classes"]) {
+      for (const auto& c : mv["classes"]) classes.push_back(c.Scalar());
+    }
+    if (!n) {
+      r.Fail(r.root(), "kinds", "missing required section");
+    } else if (r.ExpectSequence(n, "kinds")) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        const std::string p = YamlReader::Item("kinds", i);
+        r.CheckKeys(n[i], p, {"id", "class", "stacking"});
+        KindDef k;
+        k.id = r.RequiredString(n[i], p, "id").value_or("");
+        const std::string cls = r.OptionalString(n[i], p, "class", k.id);
+        k.movement_class = 0;
+        if (!classes.empty()) {
+          k.movement_class = -1;
+          for (size_t c = 0; c < classes.size(); ++c) {
+            if (classes[c] == cls) k.movement_class = static_cast<int>(c);
+          }
+          if (k.movement_class < 0) {
+            r.Fail(n[i], YamlReader::Child(p, "class"), "unknown movement class \"" + cls + "\"");
+            k.movement_class = 0;
+          }
+        }
+        k.counts_for_stacking = r.OptionalBool(n[i], p, "stacking", true);
+        game->kinds.push_back(k);
+      }
+    }
+  }
+  // Stacking.
+  if (doc.Has("stacking")) {
+    YamlReader& r = *reader("stacking");
+    const YAML::Node n = doc.Section("stacking");
+    r.CheckKeys(n, "stacking", {"limit"});
+    game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2);
+  }
+  // Turn record track.
+  {
+    YamlReader& r = *reader("turns");
+    const YAML::Node n = doc.Section("turns");
+    if (!n) {
+      r.Fail(r.root(), "turns", "missing required section");
+    } else if (r.CheckKeys(n, "turns", {"count", "labels", "night", "order", "phases"})) {
+      const int count = r.RequiredInt(n, "turns", "count").value_or(1);
+      if (count < 1 || count > kMaxTurns) {
+        r.Fail(n["count"], "turns.count", "must be between 1 and " + std::to_string(kMaxTurns));
+      }
+      game->turns.turns.resize(static_cast<size_t>(std::clamp(count, 1, kMaxTurns)));
+      const auto labels = ReadNames(r, n["labels"], "turns.labels");
+      if (!labels.empty() && labels.size() != game->turns.turns.size()) {
+        r.Fail(n["labels"], "turns.labels", "expected " + std::to_string(count) + " labels, got " +
+                                                std::to_string(labels.size()));
+      }
+      for (size_t i = 0; i < labels.size() && i < game->turns.turns.size(); ++i) {
+        game->turns.turns[i].label = labels[i];
+      }
+      if (const YAML::Node night = n["night"]) {
+        if (r.ExpectSequence(night, "turns.night")) {
+          for (size_t i = 0; i < night.size(); ++i) {
+            const auto t = r.Int(night[i], YamlReader::Item("turns.night", i));
+            if (t && (*t < 1 || *t > count)) {
+              r.Fail(night[i], YamlReader::Item("turns.night", i), "no such turn");
+            } else if (t) {
+              game->turns.turns[static_cast<size_t>(*t - 1)].night = true;
+            }
+          }
+        }
+      }
+      for (const auto& side : ReadNames(r, n["order"], "turns.order")) {
+        const int s = game->SideIndex(side);
+        if (s < 0) r.Fail(n["order"], "turns.order", "unknown side \"" + side + "\"");
+        game->turns.order.push_back(std::max(s, 0));
+      }
+      if (game->turns.order.empty()) r.Fail(n, "turns.order", "missing required key");
+      game->turns.phases = ReadNames(r, n["phases"], "turns.phases");
+      if (game->turns.phases.empty()) r.Fail(n, "turns.phases", "missing required key");
+    }
+  }
+  // Victory.
+  if (doc.Has("victory")) {
+    YamlReader& r = *reader("victory");
+    const YAML::Node n = doc.Section("victory");
+    if (r.CheckKeys(n, "victory", {"kind", "thresholds", "levels"})) {
+      const std::string kind = r.OptionalString(n, "victory", "kind", "thresholds");
+      if (kind == "thresholds") {
+        game->victory.kind = VictoryRules::Kind::kThresholds;
+        if (const YAML::Node t = n["thresholds"]; t && r.ExpectMap(t, "victory.thresholds")) {
+          for (const auto& kv : t) {
+            const int s = game->SideIndex(kv.first.Scalar());
+            const std::string p = "victory.thresholds." + kv.first.Scalar();
+            if (s < 0) {
+              r.Fail(kv.first, p, "unknown side");
+            } else {
+              game->victory.thresholds[s] = r.Int(kv.second, p).value_or(0);
+            }
+          }
+        }
+      } else if (kind == "differential") {
+        game->victory.kind = VictoryRules::Kind::kDifferential;
+        const YAML::Node levels = n["levels"];
+        if (!levels) {
+          r.Fail(n, "victory.levels", "missing required key");
+        } else if (r.ExpectSequence(levels, "victory.levels")) {
+          for (size_t i = 0; i < levels.size(); ++i) {
+            const std::string p = YamlReader::Item("victory.levels", i);
+            r.CheckKeys(levels[i], p, {"name", "min", "max", "winner"});
+            VictoryLevel l;
+            l.name = r.RequiredString(levels[i], p, "name").value_or("");
+            l.min = r.OptionalInt(levels[i], p, "min", -100000);
+            l.max = r.OptionalInt(levels[i], p, "max", 100000);
+            const std::string w = r.OptionalString(levels[i], p, "winner", "");
+            l.winner = w.empty() || w == "draw" ? -1 : game->SideIndex(w);
+            if (!w.empty() && w != "draw" && l.winner < 0) {
+              r.Fail(levels[i]["winner"], YamlReader::Child(p, "winner"), "unknown side \"" + w + "\"");
+            }
+            game->victory.levels.push_back(l);
+          }
+        }
+      } else {
+        r.Fail(n["kind"], "victory.kind", "expected thresholds or differential");
+      }
+    }
+  }
+  // Map.
+  {
+    YamlReader& r = *reader("map");
+    if (!doc.Has("map")) {
+      r.Fail(r.root(), "map", "missing required section");
+    } else if (auto name = r.String(doc.Section("map"), "map")) {
+      auto map = LoadMap(Join(doc.DirFor("map"), *name), &vocab);
+      if (map.ok()) {
+        game->map = std::move(map.value());
+      } else {
+        errors.Append(map.errors());
+      }
+    }
+  }
+  errors.Append(doc.Errors());
+  if (!errors.ok()) return errors;
+  // Units (need the map for set-up hexes and entry places).
+  LoadUnits(doc, game, &errors);
+  if (!errors.ok()) return errors;
+
+  // Scenario start: turn/phase and placements.
+  if (start) {
+    if (doc.Has("start")) {
+      YamlReader& r = *reader("start");
+      const YAML::Node n = doc.Section("start");
+      if (r.CheckKeys(n, "start", {"turn", "side", "phase"})) {
+        start->turn = r.OptionalInt(n, "start", "turn", 1);
+        if (start->turn < 1 || start->turn > game->turns.num_turns()) {
+          r.Fail(n["turn"], "start.turn", "no such turn");
+        }
+        if (n["side"]) {
+          const std::string side = r.String(n["side"], "start.side").value_or("");
+          const int s = game->SideIndex(side);
+          start->player_turn = -1;
+          for (size_t i = 0; i < game->turns.order.size(); ++i) {
+            if (game->turns.order[i] == s) start->player_turn = static_cast<int>(i);
+          }
+          if (start->player_turn < 0) {
+            r.Fail(n["side"], "start.side", "unknown side \"" + side + "\"");
+            start->player_turn = 0;
+          }
+        }
+        if (n["phase"]) {
+          const std::string ph = r.String(n["phase"], "start.phase").value_or("");
+          start->phase = game->turns.PhaseIndex(ph);
+          if (start->phase < 0) {
+            r.Fail(n["phase"], "start.phase", "unknown phase \"" + ph + "\"");
+            start->phase = 0;
+          }
+        }
+      }
+    }
+    if (doc.Has("only_placed")) {
+      YamlReader& r = *reader("only_placed");
+      start->only_placed = r.Bool(doc.Section("only_placed"), "only_placed").value_or(false);
+    }
+    if (doc.Has("place")) {
+      YamlReader& r = *reader("place");
+      const YAML::Node n = doc.Section("place");
+      if (r.ExpectSequence(n, "place")) {
+        for (size_t i = 0; i < n.size(); ++i) {
+          const std::string p = YamlReader::Item("place", i);
+          if (!r.CheckKeys(n[i], p, {"unit", "hex", "face", "markers", "released"})) continue;
+          Placement pl;
+          const std::string id = r.RequiredString(n[i], p, "unit").value_or("");
+          pl.unit = game->UnitIndex(id);
+          if (pl.unit < 0 && n[i]["unit"]) r.Fail(n[i]["unit"], YamlReader::Child(p, "unit"), "unknown unit \"" + id + "\"");
+          if (n[i]["hex"]) {
+            const std::string h = r.String(n[i]["hex"], YamlReader::Child(p, "hex")).value_or("");
+            if (h == "eliminated") {
+              pl.hex = kEliminated;
+            } else if (h == "offmap") {
+              pl.hex = kNotYetEntered;
+            } else if (h == "withdrawn") {
+              pl.hex = kWithdrawn;
+            } else {
+              pl.hex = game->map.Index(h);
+              if (pl.hex < 0) r.Fail(n[i]["hex"], YamlReader::Child(p, "hex"), "hex \"" + h + "\" is not on the map");
+            }
+          }
+          if (n[i]["face"]) {
+            const std::string f = r.String(n[i]["face"], YamlReader::Child(p, "face")).value_or("");
+            pl.face = f == "back" ? 1 : 0;
+            if (f != "back" && f != "front") r.Fail(n[i]["face"], YamlReader::Child(p, "face"), "expected front or back");
+          }
+          if (const YAML::Node m = n[i]["markers"]) {
+            const std::string mp = YamlReader::Child(p, "markers");
+            pl.set_markers = true;
+            if (r.ExpectMap(m, mp)) {
+              for (const auto& kv : m) {
+                const int idx = game->MarkerIndex(kv.first.Scalar());
+                if (idx < 0) {
+                  r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
+                } else {
+                  pl.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar())).value_or(0));
+                }
+              }
+            }
+          }
+          if (n[i]["released"]) {
+            pl.released = r.Bool(n[i]["released"], YamlReader::Child(p, "released")).value_or(false) ? 1 : 0;
+          }
+          start->placements.push_back(pl);
+        }
+      }
+    }
+    errors.Append(doc.Errors());
+  }
+  return errors;
+}
+
+}  // namespace wg

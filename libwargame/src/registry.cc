@@ -1,0 +1,58 @@
+#include "wargame/registry.h"
+
+#include <filesystem>
+
+#include "wargame/game_loader.h"
+
+namespace wg {
+
+RulesetRegistry& RulesetRegistry::Get() {
+  static RulesetRegistry* registry = new RulesetRegistry();
+  return *registry;
+}
+
+void RulesetRegistry::Register(const RulesetInfo& info, RulesetFactory factory) {
+  WG_CHECK(Find(info.name) == nullptr, "ruleset registered twice: " + info.name);
+  entries_.push_back(Entry{info, std::move(factory)});
+}
+
+std::vector<RulesetInfo> RulesetRegistry::List() const {
+  std::vector<RulesetInfo> out;
+  for (const auto& e : entries_) out.push_back(e.info);
+  return out;
+}
+
+const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
+  for (const auto& e : entries_) {
+    if (e.info.name == name) return &e.info;
+  }
+  return nullptr;
+}
+
+Result<std::shared_ptr<const Game>> RulesetRegistry::Make(const GameParams& params) const {
+  for (const auto& e : entries_) {
+    if (e.info.name == params.ruleset) return e.factory(params);
+  }
+  std::string known;
+  for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.info.name;
+  return Error{"", 0, 0, "", "unknown ruleset \"" + params.ruleset + "\" (registered: " + known + ")", ""};
+}
+
+Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec) {
+  auto params = ParseGameSpec(spec);
+  if (!params.ok()) return params.errors();
+  return RulesetRegistry::Get().Make(*params);
+}
+
+std::vector<std::string> ListScenarios(const RulesetInfo& info) {
+  std::vector<std::string> out;
+  const std::string folder = (std::filesystem::path(RulesetsRoot()) / info.folder).string();
+  YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
+  if (!r.ok() || !r.root().IsMap()) return out;
+  if (const YAML::Node s = r.root()["scenarios"]; s && s.IsMap()) {
+    for (const auto& kv : s) out.push_back(kv.first.Scalar());
+  }
+  return out;
+}
+
+}  // namespace wg

@@ -1,0 +1,254 @@
+// The game flow through the public API, on the tiny "skirmish" ruleset:
+// loading, the sequence of play, movement, combat, retreats, advance,
+// reinforcements, victory, save/load/replay and undo, scripts.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "skirmish.h"
+#include "wargame/action_text.h"
+#include "wargame/session.h"
+
+namespace wg {
+namespace {
+
+std::shared_ptr<const Game> Skirmish(const std::string& spec = "skirmish") {
+  auto g = LoadGame(spec);
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.errors().ToString());
+  return g.ok() ? *g : nullptr;
+}
+
+Action Parse(const Game& g, const std::string& text) {
+  auto a = ParseActionText(g, text);
+  EXPECT_TRUE(a.ok()) << text << ": " << (a.ok() ? "" : a.errors().ToString());
+  return a.ok() ? *a : Action{};
+}
+
+TEST(GameSpec, ParsesNameScenarioAndOptions) {
+  auto p = ParseGameSpec("stars_and_bars(scenario=perryville,optional=12.1+12.6,seed=3)");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->ruleset, "stars_and_bars");
+  EXPECT_EQ(p->scenario, "perryville");
+  EXPECT_EQ(p->optional, (std::vector<std::string>{"12.1", "12.6"}));
+  ASSERT_EQ(p->extra.size(), 1u);
+  EXPECT_EQ(p->ToString(), "stars_and_bars(scenario=perryville,optional=12.1+12.6,seed=3)");
+  EXPECT_FALSE(ParseGameSpec("x(scenario").ok());
+  EXPECT_FALSE(ParseGameSpec("x(novalue)").ok());
+}
+
+TEST(Registry, UnknownRulesetAndOptionAreErrors) {
+  auto g = LoadGame("no_such_game");
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.errors().ToString().find("unknown ruleset \"no_such_game\""), std::string::npos);
+  auto o = LoadGame("skirmish(optional=Z.9)");
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.errors().ToString().find("unknown optional rule \"Z.9\""), std::string::npos);
+  auto sc = LoadGame("skirmish(scenario=nowhere)");
+  ASSERT_FALSE(sc.ok());
+  EXPECT_NE(sc.errors().ToString().find("unknown scenario \"nowhere\""), std::string::npos);
+}
+
+TEST(Game, LoadsCatalogAndInitialState) {
+  auto g = Skirmish();
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->sides.size(), 2u);
+  EXPECT_EQ(g->num_units(), 10);
+  EXPECT_EQ(g->turns.num_turns(), 5);
+  Session s(g, 1);
+  const State& st = s.state();
+  EXPECT_EQ(st.turn, 1);
+  EXPECT_EQ(st.decision, DecisionType::kMovement);
+  EXPECT_EQ(st.decision_side, 0);
+  EXPECT_EQ(g->map.Label(st.unit(g->UnitIndex("b1")).hex), "0203");
+  // A reinforcement waits off the map; an optional unit is withdrawn unless its rule is on.
+  EXPECT_EQ(st.unit(g->UnitIndex("b5")).hex, kNotYetEntered);
+  EXPECT_EQ(st.unit(g->UnitIndex("r5")).hex, kWithdrawn);
+  Session with(Skirmish("skirmish(optional=X.1)"), 1);
+  EXPECT_EQ(with.game().map.Label(with.state().unit(with.game().UnitIndex("r5")).hex), "0805");
+  // Release schedule.
+  EXPECT_FALSE(st.unit(g->UnitIndex("r2")).Has(kUnitReleased));
+  EXPECT_TRUE(st.unit(g->UnitIndex("r1")).Has(kUnitReleased));
+}
+
+TEST(Game, StateIsFlatAndSmall) {
+  static_assert(std::is_trivially_copyable_v<State>);
+  EXPECT_LT(sizeof(State), 8192u);
+}
+
+TEST(Game, MoveAlongRoadAndRefusedMoveChangesNothing) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  State before;
+  std::memcpy(static_cast<void*>(&before), &s.state(), sizeof(State));
+  // 0204 -> 0304 -> 0404 along the road costs 1 MP.
+  Status bad = s.Apply(Parse(*g, "{move: [b2], path: [0304, 0504]}"));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_TRUE(before.Equals(s.state()));
+  ASSERT_TRUE(s.Apply(Parse(*g, "{move: [b2], path: [0304, 0404]}")).ok());
+  EXPECT_EQ(g->map.Label(s.state().unit(g->UnitIndex("b2")).hex), "0404");
+  // Moving through the crossroads gives Blue control of it.
+  EXPECT_EQ(s.state().place_control[0], 1);
+  // A unit moves once per phase.
+  Status again = s.Apply(Parse(*g, "{move: [b2], path: [0304]}"));
+  EXPECT_FALSE(again.ok());
+  EXPECT_NE(again.error().message.find("already moved"), std::string::npos);
+}
+
+TEST(Game, ProhibitedTerrainIsRefusedWithReason) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  // Artillery may not enter woods, even with the minimum-one-hex rule.
+  Status st = s.Apply(Parse(*g, "{move: [r4], path: [0603]}"));
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("woods"), std::string::npos) << st.ToString();
+  // Infantry may.
+  EXPECT_TRUE(s.Apply(Parse(*g, "{move: [r1], path: [0503]}")).ok());
+}
+
+TEST(Game, UnreleasedUnitCannotMove) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());  // Blue movement
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());  // Blue combat
+  ASSERT_EQ(s.state().decision_side, 1);
+  Status st = s.Apply(Parse(*g, "{move: [r2], path: [0504]}"));
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "release");
+}
+
+TEST(Game, ScenarioStartsAtAnyTurnAndPhaseWithPlacedUnits) {
+  auto g = Skirmish("skirmish(scenario=" + std::string(WG_TEST_DATA_DIR) +
+                    "/rulesets/skirmish/scenarios/duel.yaml)");
+  ASSERT_TRUE(g);
+  Session s(g, 1);
+  EXPECT_EQ(s.state().turn, 2);
+  EXPECT_EQ(s.state().decision, DecisionType::kCombat);
+  EXPECT_EQ(s.state().unit(g->UnitIndex("b2")).hex, kWithdrawn);
+  EXPECT_EQ(s.state().unit(g->UnitIndex("r1")).markers[0], 1);
+  EXPECT_EQ(g->Current(s.state(), static_cast<UnitId>(g->UnitIndex("r1")), 0), 3);
+  // b1 (4) against r1 (4 - 1 hit = 3): 4 to 3 rounds down to 1-1.
+  // Mandatory: the phase cannot end before b1 attacks.
+  Status end = s.Apply(Action::EndPhase());
+  EXPECT_FALSE(end.ok());
+  EXPECT_NE(end.error().message.find("must attack"), std::string::npos);
+  s.SupplyDice({1});  // 1-1, roll 1: DR
+  ASSERT_TRUE(s.Apply(Parse(*g, "{attack: [b1], target: [0503]}")).ok());
+  bool odds_logged = false;
+  for (const auto& line : s.DescribeEvents()) odds_logged = odds_logged || line.find("odds 1-1") != std::string::npos;
+  EXPECT_TRUE(odds_logged);
+  // Red must retreat one hex, not into Blue's zone of control.
+  ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
+  EXPECT_EQ(s.state().decision_side, 1);
+  const auto legal = s.LegalActions();
+  ASSERT_FALSE(legal.empty());
+  Status into_zoc = s.Apply(Parse(*g, "{retreat: r1, path: [0403]}"));
+  EXPECT_FALSE(into_zoc.ok());
+  ASSERT_TRUE(s.Apply(legal.front()).ok());
+  // Blue may advance one unit into the vacated hex.
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Parse(*g, "{advance: [b1]}")).ok());
+  EXPECT_EQ(g->map.Label(s.state().unit(g->UnitIndex("b1")).hex), "0503");
+  EXPECT_EQ(s.state().decision, DecisionType::kCombat);
+}
+
+TEST(Game, SuppliedDiceAreRequiredInRefereeMode) {
+  auto g = Skirmish("skirmish(scenario=" + std::string(WG_TEST_DATA_DIR) +
+                    "/rulesets/skirmish/scenarios/duel.yaml)");
+  Session s(g, 1, /*supplied_dice=*/true);
+  State before;
+  std::memcpy(static_cast<void*>(&before), &s.state(), sizeof(State));
+  Status st = s.Apply(Parse(*g, "{attack: [b1], target: [0503]}"));
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("needs a die value"), std::string::npos);
+  EXPECT_TRUE(before.Equals(s.state()));
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Parse(*g, "{attack: [b1], target: [0503]}")).ok());
+  ASSERT_EQ(s.supplied_used().size(), 1u);
+  // 1-1 on a 6: AR, the attacker retreats.
+  EXPECT_EQ(s.state().decision, DecisionType::kRetreat);
+  EXPECT_EQ(s.state().decision_side, 0);
+}
+
+TEST(Game, UndoRestoresTheStateAndSuppliedDice) {
+  auto g = Skirmish("skirmish(scenario=" + std::string(WG_TEST_DATA_DIR) +
+                    "/rulesets/skirmish/scenarios/duel.yaml)");
+  Session s(g, 1);
+  const uint64_t h0 = HashState(s.state());
+  s.SupplyDice({1});
+  ASSERT_TRUE(s.Apply(Parse(*g, "{attack: [b1], target: [0503]}")).ok());
+  EXPECT_NE(HashState(s.state()), h0);
+  EXPECT_EQ(s.dice_queued(), 0u);
+  ASSERT_TRUE(s.Undo());
+  EXPECT_EQ(HashState(s.state()), h0);
+  EXPECT_EQ(s.dice_queued(), 1u);
+  EXPECT_FALSE(s.Undo());
+}
+
+TEST(Game, SaveLoadReplaysToTheSameState) {
+  auto g = Skirmish();
+  Session s(g, 42);
+  ASSERT_TRUE(s.Apply(Parse(*g, "{move: [b2], path: [0304, 0404]}")).ok());
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  const std::string text = s.Save();
+  auto loaded = Session::Load(text, "save.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.errors().ToString();
+  EXPECT_TRUE((*loaded)->state().Equals(s.state()));
+  EXPECT_EQ((*loaded)->actions().size(), 2u);
+  // A tampered hash is refused with its position.
+  std::string bad = text;
+  bad.replace(bad.find("hash: \"") + 7, 4, "ffff");
+  auto refused = Session::Load(bad, "save.yaml");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.errors().ToString().find("save.yaml:"), std::string::npos);
+  // Replay stops at action N.
+  auto partial = Session::Load(text, "save.yaml", 1);
+  ASSERT_TRUE(partial.ok());
+  EXPECT_EQ((*partial)->actions().size(), 1u);
+}
+
+TEST(Game, ActionTextRoundTrips) {
+  auto g = Skirmish();
+  for (const char* text : {"end", "stand", "concede", "{move: [b1, b2], path: [0304, 0404]}",
+                           "{attack: [b1], target: [0503, 0504]}", "{retreat: [r1], path: [0602]}",
+                           "{advance: []}", "{choose: 2}", "{loss: [b1], amount: 2, marker: hit}",
+                           "{detach: b1, unit: b2}", "{reduce_odds: -1}"}) {
+    const Action a = Parse(*g, text);
+    const std::string back = ActionToText(*g, a);
+    EXPECT_TRUE(Parse(*g, back) == a) << text << " -> " << back;
+  }
+  auto bad = ParseActionText(*g, "{move: [zz], path: [9999]}");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.errors().size(), 2u);
+  EXPECT_NE(bad.errors().ToString().find("input:1:9: action.move[0]: unknown unit \"zz\""), std::string::npos);
+}
+
+TEST(Game, ConcessionEndsTheGame) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Action::Of(ActionType::kConcede)).ok());
+  EXPECT_TRUE(s.over());
+  EXPECT_EQ(s.state().winner, 1);
+  EXPECT_FALSE(s.Apply(Action::EndPhase()).ok());
+}
+
+TEST(Game, EndingEveryPhasePlaysToTheLastTurn) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  int guard = 0;
+  while (!s.over() && guard++ < 100) {
+    auto legal = s.LegalActions();
+    ASSERT_FALSE(legal.empty());
+    // End phases; attack when the rules demand it.
+    Action pick = legal.back();
+    ASSERT_TRUE(s.Apply(pick).ok());
+  }
+  EXPECT_TRUE(s.over());
+  EXPECT_EQ(s.state().turn, 5);
+  // The log names the result.
+  EXPECT_NE(s.DescribeEvents().back().find("Game over"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wg
