@@ -8,6 +8,7 @@
 #include "skirmish.h"
 #include "wargame/action_text.h"
 #include "wargame/session.h"
+#include "wargame/hex_rules.h"
 
 namespace wg {
 namespace {
@@ -151,6 +152,33 @@ TEST(Game, ScenarioStartsAtAnyTurnAndPhaseWithPlacedUnits) {
   ASSERT_TRUE(s.Apply(Parse(*g, "{advance: [b1]}")).ok());
   EXPECT_EQ(g->map.Label(s.state().unit(g->UnitIndex("b1")).hex), "0503");
   EXPECT_EQ(s.state().decision, DecisionType::kCombat);
+}
+
+TEST(Game, AnalyzeAttackGivesTheExactDistributionBeforeTheRoll) {
+  auto g = Skirmish("skirmish(scenario=" + std::string(WG_TEST_DATA_DIR) +
+                    "/rulesets/skirmish/scenarios/duel.yaml)");
+  Session s(g, 1);
+  const auto& rules = static_cast<const HexRules&>(*g->rules);
+  Context ctx(*g, nullptr, nullptr, &s.scratch());
+  const AttackAnalysis an = rules.AnalyzeAttack(s.state(), ctx, Parse(*g, "{attack: [b1], target: [0503]}"));
+  ASSERT_TRUE(an.status.ok()) << an.status.ToString();
+  EXPECT_EQ(an.plan.attack, 4);
+  EXPECT_EQ(an.plan.defense, 3);
+  EXPECT_EQ(rules.ColumnLabel(an.plan.column), "1-1");
+  // 1-1 column: DR on 1-3 (1/2), AR on 4-6 (1/2).
+  ASSERT_EQ(an.outcomes.size(), 2u);
+  EXPECT_EQ(an.outcomes[0].result->text, "DR");
+  EXPECT_EQ(an.outcomes[0].numerator * 2, an.outcomes[0].denominator);
+  // Voluntary reduction by one column gives 1-2; raising is refused.
+  EXPECT_EQ(rules.ColumnLabel(rules.AnalyzeAttack(s.state(), ctx, Parse(*g, "{attack: [b1], target: [0503], value: -1}")).plan.column), "1-2");
+  EXPECT_FALSE(rules.AnalyzeAttack(s.state(), ctx, Parse(*g, "{attack: [b1], target: [0503], value: 1}")).status.ok());
+  EXPECT_FALSE(rules.AnalyzeAttack(s.state(), ctx, Parse(*g, "{attack: [b1], target: [0403]}")).status.ok());
+}
+
+TEST(Registry, AFolderWithoutHooksPlaysOnTheStandardFlow) {
+  auto g = LoadGame(std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  EXPECT_EQ((*g)->num_units(), 10);
 }
 
 TEST(Game, SuppliedDiceAreRequiredInRefereeMode) {

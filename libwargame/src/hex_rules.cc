@@ -7,19 +7,19 @@ namespace wg {
 
 namespace {
 
-const std::vector<std::string> kHexSections = {"movement", "zoc", "los", "crt", "tables", "combat"};
+const std::vector<std::string> kHexSections = {"movement", "zoc", "los", "crt", "tables", "combat", "rule_numbers"};
 
-MoveRuleLabels DefaultLabels() {
+MoveRuleLabels LabelsFrom(const HexGameData& d) {
   MoveRuleLabels l;
-  l.adjacency = "movement";
-  l.prohibited = "movement";
-  l.enemy = "movement";
-  l.zoc_stop = "zoc";
-  l.zoc_leave = "zoc";
-  l.infiltration = "zoc";
-  l.allowance = "movement";
-  l.stacking = "stacking";
-  l.entry = "reinforcements";
+  l.adjacency = d.Rule("movement");
+  l.prohibited = d.Rule("terrain");
+  l.enemy = d.Rule("enemy_hex");
+  l.zoc_stop = d.Rule("zoc");
+  l.zoc_leave = d.Rule("zoc_leave");
+  l.infiltration = d.Rule("infiltration");
+  l.allowance = d.Rule("allowance");
+  l.stacking = d.Rule("stacking");
+  l.entry = d.Rule("reinforcements");
   return l;
 }
 
@@ -161,7 +161,23 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   }
   data->phase_movement = game->turns.PhaseIndex("movement");
   data->phase_combat = game->turns.PhaseIndex("combat");
-  data->move_labels = DefaultLabels();
+  if (doc.Has("rule_numbers")) {
+    YamlReader& r = *doc.ReaderFor("rule_numbers");
+    const YAML::Node n = doc.Section("rule_numbers");
+    if (r.ExpectMap(n, "rule_numbers")) {
+      for (const auto& kv : n) {
+        const std::string key = kv.first.Scalar();
+        if (std::find(std::begin(kRuleKeys), std::end(kRuleKeys), key) == std::end(kRuleKeys)) {
+          std::string list;
+          for (const char* k : kRuleKeys) list += (list.empty() ? "" : ", ") + std::string(k);
+          r.Fail(kv.first, "rule_numbers." + key, "unknown rule key (expected one of: " + list + ")");
+          continue;
+        }
+        data->rule_numbers[key] = r.String(kv.second, "rule_numbers." + key).value_or(key);
+      }
+    }
+  }
+  data->move_labels = LabelsFrom(*data);
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Kinds' movement classes must exist in the movement rules.
@@ -208,6 +224,16 @@ HexScratch::HexScratch(const Game& game)
 }
 
 std::unique_ptr<Scratch> HexRules::NewScratch() const { return std::make_unique<HexScratch>(game_); }
+
+const char* HexGameData::Rule(const std::string& key) const {
+  auto it = rule_numbers.find(key);
+  if (it != rule_numbers.end()) return it->second.c_str();
+  // Keys without a number print as themselves; the strings are static.
+  for (const char* k : kRuleKeys) {
+    if (key == k) return k;
+  }
+  return "";
+}
 
 namespace {
 HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
@@ -363,7 +389,7 @@ void HexRules::OnPhaseStart(State& s, Context& ctx) const {
         Event e;
         e.type = EventType::kRelease;
         e.unit = static_cast<UnitId>(i);
-        e.rule = "release";
+        e.rule = data().Rule("release");
         ctx.Emit(e);
       }
     }
@@ -387,8 +413,8 @@ void HexRules::OnPhaseStart(State& s, Context& ctx) const {
 void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
   if (data().stacking_check == HexGameData::StackingCheck::kEliminate &&
       (IsPhase(s, data().phase_movement) || IsPhase(s, data().phase_combat))) {
-    EnforceStacking(s, ctx, 0, "stacking");
-    EnforceStacking(s, ctx, 1, "stacking");
+    EnforceStacking(s, ctx, 0, data().Rule("stacking"));
+    EnforceStacking(s, ctx, 1, data().Rule("stacking"));
   }
 }
 
@@ -473,7 +499,7 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
       if (s.player_turn >= game_.turns.order.size()) {
         s.player_turn = 0;
         if (s.turn >= game_.turns.num_turns()) {
-          EndGame(s, ctx, "victory");
+          EndGame(s, ctx, data().Rule("victory"));
           return;
         }
         ++s.turn;
@@ -721,7 +747,7 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     e.side = static_cast<int8_t>(s.decision_side);
     e.text = "concedes";
     ctx.Emit(e);
-    EndGame(s, ctx, "concession");
+    EndGame(s, ctx, data().Rule("concession"));
     return Status::Ok();
   }
   {
@@ -866,7 +892,7 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     e.type = EventType::kEnter;
     e.unit = u;
     e.hex = static_cast<int16_t>(first);
-    e.rule = "reinforcements";
+    e.rule = data().Rule("reinforcements");
     ctx.Emit(e);
     if (to != first) {
       Event m;
@@ -885,7 +911,7 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
-Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
+Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
   const HexGameData& d = data();
   const int side = s.phasing_side;
   if (a.num_units == 0) return Status::Refused("combat", "an attack needs at least one attacking unit");
@@ -940,7 +966,40 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
     Status st = CheckAttack(s, a, ctx);
     if (!st.ok()) return st;
   }
-  // Record the combat.
+  *plan = AttackPlan{};
+  plan->num_defenders = nd;
+  for (int i = 0; i < nd; ++i) plan->defenders[i] = defenders[i];
+  for (int i = 0; i < a.num_units; ++i) plan->attack += AttackStrength(s, a.units[static_cast<size_t>(i)]);
+  for (int i = 0; i < nd; ++i) plan->defense += DefenseStrength(s, defenders[i]);
+  {
+    // Modifiers see the combat as declared.
+    State view;
+    std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+    FillCombat(view, a, defenders, nd);
+    CombatModifiers(view, ctx, &plan->mods);
+  }
+  const CombatMods& mods = plan->mods;
+  plan->modified_defense =
+      ModifiedStrength(plan->defense, std::span<const int>(mods.multipliers, static_cast<size_t>(mods.num_multipliers)));
+  int column = d.crt.ColumnFor(plan->attack, plan->modified_defense);
+  if (column != CombatTable::kBelowLowest && mods.column_shift != 0) {
+    column = std::clamp(column + mods.column_shift, 0, d.crt.num_columns() - 1);
+  }
+  plan->computed_column = column;
+  if (a.value < 0) {
+    const int chosen = column == CombatTable::kBelowLowest ? column : column + a.value;
+    if (chosen < 0 || !d.crt.IsValidReduction(column, chosen)) {
+      return Status::Refused(data().Rule("odds"), "cannot reduce the odds by " + std::to_string(-a.value) + " columns");
+    }
+    column = chosen;
+  } else if (a.value > 0) {
+    return Status::Refused(data().Rule("odds"), "the attacker may only reduce the odds");
+  }
+  plan->column = column;
+  return Status::Ok();
+}
+
+void HexRules::FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const {
   PendingCombat& c = s.combat;
   c = PendingCombat{};
   for (auto& h : c.defender_hexes) h = -1;
@@ -953,26 +1012,42 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
   for (int i = 0; i < nd; ++i) c.defenders[i] = defenders[i];
   c.num_defender_hexes = static_cast<uint8_t>(std::min<int>(a.num_hexes, 6));
   for (int k = 0; k < c.num_defender_hexes; ++k) c.defender_hexes[k] = a.hexes[static_cast<size_t>(k)];
+}
 
-  int att = 0, def = 0;
-  for (int i = 0; i < c.num_attackers; ++i) att += AttackStrength(s, c.attackers[i]);
-  for (int i = 0; i < c.num_defenders; ++i) def += DefenseStrength(s, c.defenders[i]);
-  CombatMods mods;
-  CombatModifiers(s, ctx, &mods);
-  const int def_mod = ModifiedStrength(def, std::span<const int>(mods.multipliers, static_cast<size_t>(mods.num_multipliers)));
-  int column = d.crt.ColumnFor(att, def_mod);
-  if (column != CombatTable::kBelowLowest && mods.column_shift != 0) {
-    column = std::clamp(column + mods.column_shift, 0, d.crt.num_columns() - 1);
+AttackAnalysis HexRules::AnalyzeAttack(const State& s, Context& ctx, const Action& a) const {
+  AttackAnalysis out;
+  out.status = PrepareAttack(s, a, ctx, &out.plan);
+  if (!out.status.ok()) return out;
+  const CombatTable& crt = data().crt;
+  if (out.plan.column == CombatTable::kBelowLowest) {
+    CrtOutcome o;
+    o.numerator = 1;
+    o.denominator = 1;
+    o.result = &crt.below_result;
+    out.outcomes.push_back(o);
+  } else {
+    out.outcomes = Distribution(crt, out.plan.column, out.plan.mods.drm, crt.die);
   }
-  if (a.value < 0) {
-    const int chosen = column == CombatTable::kBelowLowest ? column : column + a.value;
-    if (!d.crt.IsValidReduction(column, chosen) || chosen < 0) {
-      return Status::Refused("odds", "cannot reduce the odds by " + std::to_string(-a.value) + " columns");
-    }
-    column = chosen;
-  } else if (a.value > 0) {
-    return Status::Refused("odds", "the attacker may only reduce the odds");
+  return out;
+}
+
+std::string HexRules::ColumnLabel(int column) const {
+  return column == CombatTable::kBelowLowest ? "below the lowest column"
+                                             : data().crt.columns[static_cast<size_t>(column)].label;
+}
+
+Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
+  const HexGameData& d = data();
+  const int side = s.phasing_side;
+  AttackPlan plan;
+  {
+    Status st = PrepareAttack(s, a, ctx, &plan);
+    if (!st.ok()) return st;
   }
+  FillCombat(s, a, plan.defenders, plan.num_defenders);
+  PendingCombat& c = s.combat;
+  const CombatMods& mods = plan.mods;
+  const int att = plan.attack, def_mod = plan.modified_defense, column = plan.column;
   for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags |= kUnitAttacked;
   for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags |= kUnitDefended;
   c.column = static_cast<int16_t>(column);
@@ -983,7 +1058,7 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
   e.hex = c.defender_hexes[0];
   e.a = att;
   e.b = def_mod;
-  e.rule = "combat";
+  e.rule = data().Rule("combat");
   e.text = column == CombatTable::kBelowLowest ? "below the lowest column"
                                                 : d.crt.columns[static_cast<size_t>(column)].label.c_str();
   ctx.Emit(e);
@@ -1005,7 +1080,7 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
   }
   Event r;
   r.type = EventType::kCombatResult;
-  r.rule = "combat";
+  r.rule = data().Rule("combat");
   r.text = result->text.c_str();
   ctx.Emit(r);
   ++s.combat_count;
@@ -1021,7 +1096,7 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
   bool attacker_retreat = false, defender_retreat = false;
   for (const auto& t : (r.two_sided ? r.attacker : r.tokens)) {
     if (t.code == "AE") {
-      for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], "combat", "AE");
+      for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], data().Rule("combat"), "AE");
     } else if (t.code == "AR") {
       attacker_retreat = true;
     }
@@ -1030,7 +1105,7 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
     if (t.code == "DE" || t.code == "EX") {
       int printed = 0;
       for (int i = 0; i < c.num_defenders; ++i) printed += game_.Printed(s, c.defenders[i], data().defense);
-      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], "combat", t.code == "EX" ? "EX" : "DE");
+      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], data().Rule("combat"), t.code == "EX" ? "EX" : "DE");
       if (t.code == "EX") {
         // The attacker loses units whose strength totals at least the
         // defenders' printed strength: eliminate the weakest first (the
@@ -1045,7 +1120,7 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
           }
           if (best < 0) break;
           lost += game_.Printed(s, c.attackers[best], data().attack);
-          Eliminate(s, ctx, c.attackers[best], "combat", "EX");
+          Eliminate(s, ctx, c.attackers[best], data().Rule("combat"), "EX");
         }
       }
     } else if (t.code == "DR") {
@@ -1086,7 +1161,7 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
       RetreatPaths(s, ctx, u, c.retreat_hexes, &hs.actions);
       if (hs.actions.empty()) {
         us.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
-        Eliminate(s, ctx, u, "retreat", "cannot retreat");
+        Eliminate(s, ctx, u, data().Rule("retreat"), "cannot retreat");
         continue;
       }
       c.current = u;
@@ -1203,7 +1278,7 @@ Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
     const int h = a.hexes[static_cast<size_t>(i)];
     if (EnemyIn(s, h, s.unit(u).side)) OnOverrun(s, ctx, h, s.unit(u).side);
   }
-  MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, "retreat");
+  MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule("retreat"));
   s.unit(u).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
   NextCombatStep(s, ctx);
   return Status::Ok();
@@ -1230,7 +1305,7 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
   if (counted > limit) return Status::Refused("advance", "at most " + std::to_string(limit) + " units may advance");
   for (int i = 0; i < a.num_units; ++i) {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
-    MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, "advance");
+    MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));
   }
   c.stage = 2;
   NextCombatStep(s, ctx);

@@ -1,8 +1,10 @@
 #include "wargame/registry.h"
 
 #include <filesystem>
+#include <memory>
 
 #include "wargame/game_loader.h"
+#include "wargame/hex_rules.h"
 
 namespace wg {
 
@@ -32,6 +34,14 @@ const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
 Result<std::shared_ptr<const Game>> RulesetRegistry::Make(const GameParams& params) const {
   for (const auto& e : entries_) {
     if (e.info.name == params.ruleset) return e.factory(params);
+  }
+  // A folder with a ruleset.yaml and no C++ hooks plays on the standard
+  // hex-game flow: a ruleset author can try data before writing hooks.
+  if (std::filesystem::exists(std::filesystem::path(params.ruleset) / "ruleset.yaml")) {
+    return LoadHexGame(params.ruleset, params, {},
+                       [](const Game& g, RulesetDocument&, ErrorList*) -> std::unique_ptr<Rules> {
+                         return std::make_unique<HexRules>(g);
+                       });
   }
   std::string known;
   for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.info.name;

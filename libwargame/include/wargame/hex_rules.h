@@ -26,8 +26,12 @@
 //               mandatory: true, retreat_hexes: 2, retreat_through_ezoc: false,
 //               advance: stacking | one | none, stacking_check: eliminate | refuse,
 //               control_kinds: [objective], artillery_kind: artillery, artillery_range: 3}
+//   rule_numbers {movement: "5.1", zoc: "6.1", stacking: "5.5", ...}: the ruleset's
+//               numbers for the generic rules, cited by events and refusals
+//               (keys: kRuleKeys below); a key without a number cites itself.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,7 +65,17 @@ struct HexGameData {
   int artillery_range = 0;
   int phase_movement = -1, phase_combat = -1;
   MoveRuleLabels move_labels;
+  // The ruleset's numbers for the engine's generic rules (rule_numbers:
+  // {movement: "5.1", zoc: "6.1", ...}); events and refusals cite them.
+  std::map<std::string, std::string> rule_numbers;
+  const char* Rule(const std::string& key) const;
 };
+
+// Keys of `rule_numbers:`.
+inline constexpr const char* kRuleKeys[] = {
+    "movement", "terrain", "enemy_hex", "zoc", "zoc_leave", "infiltration", "allowance", "stacking",
+    "reinforcements", "release", "combat", "odds", "retreat", "advance", "sequence", "victory",
+    "concession", "mode"};
 
 // Loads the hex engine's sections of a ruleset document into game->data.
 // `extra` lets a ruleset read more sections itself afterwards.
@@ -100,6 +114,21 @@ struct CombatMods {
   }
 };
 
+// An attack worked out before the die is cast.
+struct AttackPlan {
+  UnitId defenders[kMaxCombatUnits] = {};
+  int num_defenders = 0;
+  int attack = 0, defense = 0, modified_defense = 0;
+  int computed_column = 0;  // before voluntary reduction
+  int column = 0;           // CombatTable::kBelowLowest possible
+  CombatMods mods;
+};
+struct AttackAnalysis {
+  Status status;  // refused: why the attack is illegal
+  AttackPlan plan;
+  std::vector<CrtOutcome> outcomes;  // exact distribution of results
+};
+
 class HexRules : public Rules {
  public:
   explicit HexRules(const Game& game) : game_(game) {}
@@ -112,6 +141,11 @@ class HexRules : public Rules {
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
+
+  // The odds column, modifiers and exact result distribution of an attack
+  // (ActionType::kAttack), before the die is cast; nothing is changed.
+  AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const;
+  std::string ColumnLabel(int column) const;
 
   // --- Queries any hook may use ------------------------------------------------
   int PhaseOf(const State& s) const { return s.phase; }
@@ -202,6 +236,8 @@ class HexRules : public Rules {
 
   Status ApplyMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyEnter(State& s, const Action& a, Context& ctx) const;
+  Status PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const;
+  void FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const;
   Status ApplyAttack(State& s, const Action& a, Context& ctx) const;
   Status ApplyRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyAdvance(State& s, const Action& a, Context& ctx) const;
