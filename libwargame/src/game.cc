@@ -93,6 +93,14 @@ std::string Rules::DescribeDecision(const State& s) const {
   return "";
 }
 
+std::string Rules::PositionText(const State& s, UnitId u) const {
+  const int16_t h = s.unit(u).hex;
+  if (h >= 0) return std::to_string(h);
+  if (h == kNotYetEntered) return "off-map";
+  if (h == kEliminated) return "eliminated";
+  return "withdrawn";
+}
+
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;
   if (dice_) {

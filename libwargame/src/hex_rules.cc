@@ -225,6 +225,11 @@ HexScratch::HexScratch(const Game& game)
 
 std::unique_ptr<Scratch> HexRules::NewScratch() const { return std::make_unique<HexScratch>(game_); }
 
+std::string HexRules::PositionText(const State& s, UnitId u) const {
+  const int16_t h = s.unit(u).hex;
+  return h >= 0 ? game_.map.Label(h) : Rules::PositionText(s, u);
+}
+
 const char* HexGameData::Rule(const std::string& key) const {
   auto it = rule_numbers.find(key);
   if (it != rule_numbers.end()) return it->second.c_str();

@@ -197,6 +197,12 @@ class Rules {
   virtual std::string DescribeEvent(const Event& /*e*/) const { return ""; }
   // A short text for the current decision (for prompts and --json).
   virtual std::string DescribeDecision(const State& s) const;
+  // Where a unit is, in words ("2302", "12.5, 30.0 in"), for logs and --json.
+  virtual std::string PositionText(const State& s, UnitId u) const;
+  // A ruleset that is not played on the hex map (a tabletop measured in inches)
+  // draws its own picture: fills `svg` and returns true. Hex games return false
+  // and the generic renderer draws the map.
+  virtual bool RenderSvg(const State& /*s*/, std::string* /*svg*/) const { return false; }
   // Buffers for one thread playing this game.
   virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
 };

@@ -138,6 +138,7 @@ class HexRules : public Rules {
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   void CheckInvariants(const State& s, ErrorList* out) const override;
   std::unique_ptr<Scratch> NewScratch() const override;
+  std::string PositionText(const State& s, UnitId u) const override;
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
