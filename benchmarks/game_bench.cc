@@ -6,6 +6,8 @@
 //   BM_RandomGameQueries/<r>   baseline: only the reachable-set queries those 8 games made
 //                              (one per movable unit at each movement decision, as
 //                              HexRules::ListMoves does), replayed on the recorded states
+//   BM_FastRandomGame/<r>      the same 8 seeds with FastRandomPlayer (one unit's search per
+//                              movement decision instead of listing every move)
 //   BM_LegalMoves/<r>          LegalActions at every movement decision of game 1
 //   BM_LegalMovesQueries/<r>   baseline: the sum of the units' reachable-set queries there
 //   BM_StateCopy / BM_StateMemcpy   copy of a mid-game State vs memcpy of sizeof(State)
@@ -160,6 +162,18 @@ void BM_RandomGame(benchmark::State& state, int index) {
       static_cast<double>(actions) / static_cast<double>(state.iterations() * kGames));
 }
 
+void BM_FastRandomGame(benchmark::State& state, int index) {
+  const Loaded* l = Need(state, index, false);
+  if (!l) return;
+  long actions = 0;
+  for (auto _ : state) {
+    for (int k = 0; k < kGames; ++k) actions += PlayFastRandomGame(l->game, static_cast<uint64_t>(k + 1)).actions;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kGames);
+  state.counters["actions_per_game"] = benchmark::Counter(
+      static_cast<double>(actions) / static_cast<double>(state.iterations() * kGames));
+}
+
 void BM_RandomGameQueries(benchmark::State& state, int index) {
   const Loaded* l = Need(state, index, true);
   if (!l) return;
@@ -268,6 +282,7 @@ void BM_Signature(benchmark::State& state, int index) {
   BENCHMARK_CAPTURE(fn, chattanooga, 2) tail
 
 WG_GAME_BENCH(BM_RandomGame, ->Unit(benchmark::kMillisecond));
+WG_GAME_BENCH(BM_FastRandomGame, ->Unit(benchmark::kMillisecond));
 WG_GAME_BENCH(BM_RandomGameQueries, ->Unit(benchmark::kMillisecond));
 WG_GAME_BENCH(BM_LegalMoves, ->Unit(benchmark::kMicrosecond));
 WG_GAME_BENCH(BM_LegalMovesQueries, ->Unit(benchmark::kMicrosecond));

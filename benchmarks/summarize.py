@@ -7,6 +7,7 @@ simulate.txt (optional, written by run_benchmarks.sh): lines "threads=N seconds=
 Times are medians of the repetitions, CPU time (the machine is shared and noisy).
 """
 import json
+import re
 import sys
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -18,9 +19,10 @@ def load(path):
         data = json.load(f)
     med, skipped, labels = {}, {}, {}
     for b in data.get("benchmarks", []):
-        name = b.get("run_name", b["name"])
+        name = re.sub(r"/(iterations|repeats):\d+", "", b.get("run_name", b["name"]))
         if b.get("error_occurred"):
-            skipped[name] = b.get("error_message", "skipped")
+            msg = b.get("error_message", "skipped").strip().splitlines()[0]
+            skipped[name] = msg if len(msg) <= 70 else msg[:67] + "..."
             continue
         agg = b.get("aggregate_name")
         if agg not in (None, "", "median"):

@@ -7,6 +7,15 @@
 // should not alter play (a faster search, a refactoring) must keep it, which
 // tests/determinism_test.cc pins and the benchmark run prints.
 //
+// FastRandomPlayer is the cheap playout policy for game-throughput work: at a
+// movement decision of a HexRules game it does not list every move of every
+// unit; it picks one of {each unit that may move or enter now, end the phase}
+// uniformly, searches only that unit's moves, and picks one destination
+// uniformly. Other decisions choose uniformly among Session::LegalActions. It is
+// a different policy from RandomPlayer (not uniform over all actions) and does
+// not sample ruleset-specific movement-phase actions (ListPhaseActions, e.g. a
+// mode change); it never changes the signature above, which uses RandomPlayer.
+//
 // Reads no YAML.
 #pragma once
 
@@ -15,6 +24,8 @@
 #include <memory>
 #include <vector>
 
+#include "wargame/action.h"
+#include "wargame/dice.h"
 #include "wargame/event.h"
 #include "wargame/game.h"
 
@@ -43,5 +54,25 @@ PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t s
 // and the marker 0 for "not finished", so it still changes the signature.
 uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games,
                               uint64_t first_seed = 1);
+
+class Session;
+
+class FastRandomPlayer {
+ public:
+  explicit FastRandomPlayer(uint64_t seed) : rng_(SeedRng(seed)) {}
+  // A legal action for the session's deciding side; false if there is none.
+  bool Choose(Session& session, Action* out);
+
+ private:
+  bool ChooseMove(Session& session, Action* out);
+  RngState rng_;
+  std::vector<UnitId> candidates_;
+  std::vector<int> destinations_;
+  std::vector<Action> legal_;
+};
+
+// PlayRandomGame with FastRandomPlayer (seeded with seed * 7919 + 1).
+PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed,
+                                 long max_actions = 50000);
 
 }  // namespace wg
