@@ -9,9 +9,11 @@ build="${1:-build-bench}"
 src="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
 out="$build/benchmarks/bench.json"
 sim="$build/benchmarks/simulate.txt"
+log="$build/benchmarks/bench.log"
+echo "running $build/benchmarks/wg_bench (5 repetitions; console output in $log) ..."
 "$build/benchmarks/wg_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_filter="${WG_BENCH_FILTER:-.}" \
-  --benchmark_out="$out" --benchmark_out_format=json
+  --benchmark_out="$out" --benchmark_out_format=json > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
 
 # wargame simulate: the same games with 1 and 2 threads (wall time).
 : > "$sim"
@@ -36,4 +38,4 @@ fi
 
 echo
 python3 "$src/benchmarks/summarize.py" "$out" "$sim"
-echo "raw results: $out ($sim)"
+echo "raw results: $out (simulate: $sim, console: $log)"

@@ -85,7 +85,7 @@ def main():
             met = ("MET" if f < 50 else "NOT MET") if rng == 20 else "-"
             rows.append(("line of sight, range %d" % rng, fmt_time(f), fmt_time(b), "%.2fx" % (b / f), target, met))
     for r in RULESETS:
-        ratio_row("all legal moves of a side, %s (per phase set)" % r, "BM_LegalMoves/%s" % r,
+        ratio_row("all legal moves of a side, %s" % r, "BM_LegalMoves/%s" % r,
                   "BM_LegalMovesQueries/%s" % r, "<= 1.5x the queries", 1.5, higher_is_better=False)
     f, b = get("BM_StateCopy/skirmish"), get("BM_StateMemcpy/skirmish")
     if f is not None and b is not None:
@@ -111,6 +111,19 @@ def main():
         rows.append(("random-play game, %s (%.0f games/s, %.0f actions%s)" % (r, games_s, actions, share),
                      fmt_time(per_game), fmt_time(base), "-" if base is None else "%.2fx" % (per_game / base),
                      target, met))
+    for r in RULESETS:
+        g, q = "BM_FastRandomGame/%s" % r, "BM_RandomGameQueries/%s" % r
+        target = ">= 300 games/s" if r == "stars_and_bars" else "(report)"
+        if get(g) is None:
+            rows.append(("fast random playout (FastRandomPlayer), %s" % r, "-", "-", "-", target, why_missing(g)))
+            continue
+        per_game = get(g) / 8.0
+        games_s = 1e9 / per_game
+        slow = get("BM_RandomGame/%s" % r)
+        vs = "" if slow is None else ", %.1fx the listing player's speed" % (slow / get(g))
+        met = ("MET" if games_s >= 300 else "NOT MET") if r == "stars_and_bars" else "-"
+        rows.append(("fast random playout, %s (%.0f games/s, %.0f actions%s)" % (
+            r, games_s, med[g].get("actions_per_game", 0), vs), fmt_time(per_game), "-", "-", target, met))
     for r in RULESETS:
         n = "BM_LoadRuleset/%s" % r
         t = get(n)
