@@ -128,7 +128,14 @@ PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64
   FastRandomPlayer player(seed * 7919 + 1);
   while (!s.over() && r.actions < max_actions) {
     Action a;
-    if (!player.Choose(s, &a) || !s.Apply(a).ok()) break;
+    if (!player.Choose(s, &a)) break;
+    if (!s.Apply(a).ok()) {
+      // A ruleset hook refused the sampled move (Session restored the state): pick from the list.
+      const std::vector<Action> legal = s.LegalActions();
+      if (legal.empty()) break;
+      RngState pick = SeedRng(seed + static_cast<uint64_t>(r.actions));
+      if (!s.Apply(legal[UniformBelow(pick, static_cast<uint32_t>(legal.size()))]).ok()) break;
+    }
     ++r.actions;
   }
   r.finished = s.over();

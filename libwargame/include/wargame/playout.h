@@ -71,7 +71,8 @@ class FastRandomPlayer {
   std::vector<Action> legal_;
 };
 
-// PlayRandomGame with FastRandomPlayer (seeded with seed * 7919 + 1).
+// PlayRandomGame with FastRandomPlayer (seeded with seed * 7919 + 1). If a
+// ruleset hook refuses a sampled move, that turn picks from the listed actions.
 PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed,
                                  long max_actions = 50000);
 
