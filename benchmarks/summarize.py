@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Reads the Google Benchmark JSON of wg_bench (run with --benchmark_repetitions)
+and prints the issue-7 summary table: metric, median, baseline, ratio, target, met.
+
+usage: summarize.py bench.json [simulate.txt]
+simulate.txt (optional, written by run_benchmarks.sh): lines "threads=N seconds=S".
+Times are medians of the repetitions, CPU time (the machine is shared and noisy).
+"""
+import json
+import re
+import sys
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+RULESETS = ["skirmish", "stars_and_bars", "chattanooga"]
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    med, skipped, labels = {}, {}, {}
+    for b in data.get("benchmarks", []):
+        name = re.sub(r"/(iterations|repeats):\d+", "", b.get("run_name", b["name"]))
+        if b.get("error_occurred"):
+            msg = b.get("error_message", "skipped").strip().splitlines()[0]
+            skipped[name] = msg if len(msg) <= 70 else msg[:67] + "..."
+            continue
+        agg = b.get("aggregate_name")
+        if agg not in (None, "", "median"):
+            continue
+        if agg is None and name in med:  # single runs: keep the first
+            continue
+        ns = b["cpu_time"] * UNIT_NS[b.get("time_unit", "ns")]
+        med[name] = dict(b, ns=ns)
+        if b.get("label"):
+            labels[name] = b["label"]
+    return med, skipped, labels
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return "%.3g %s" % (ns / scale, unit)
+    return "%.3g ns" % ns
+
+
+def main():
+    med, skipped, labels = load(sys.argv[1])
+    rows = []
+
+    def get(name):
+        return med.get(name, {}).get("ns")
+
+    def why_missing(*names):
+        for n in names:
+            if n in skipped:
+                return "skipped: " + skipped[n]
+        return "not run"
+
+    def ratio_row(metric, fast, base, target_text, target, higher_is_better=True):
+        f, b = get(fast), get(base)
+        if f is None or b is None:
+            rows.append((metric, "-", "-", "-", target_text, why_missing(fast, base)))
+            return
+        if higher_is_better:  # baseline / engine, e.g. "20x faster"
+            r = b / f
+            ok = r >= target
+        else:  # engine / baseline, e.g. "within 1.5x"
+            r = f / b
+            ok = r <= target
+        rows.append((metric, fmt_time(f), fmt_time(b), "%.2fx" % r, target_text, "MET" if ok else "NOT MET"))
+
+    for ma in (4, 6, 8):
+        ratio_row("reachable set MA %d, Perryville (Dial vs BGL)" % ma, "BM_PerryReachableFast/%d" % ma,
+                  "BM_PerryReachableBoost/%d" % ma, ">= 20x faster", 20.0)
+    ratio_row("full-map cost field, Perryville", "BM_PerryCostFieldFast", "BM_PerryCostFieldBoost",
+              ">= 2x faster", 2.0)
+    for rng in (3, 20):
+        f, b = get("BM_LosFast/%d" % rng), get("BM_LosBaseline/%d" % rng)
+        if f is None or b is None:
+            rows.append(("line of sight, range %d" % rng, "-", "-", "-", "", why_missing("BM_LosFast/%d" % rng)))
+        else:
+            target = "< 50 ns" if rng == 20 else "(report)"
+            met = ("MET" if f < 50 else "NOT MET") if rng == 20 else "-"
+            rows.append(("line of sight, range %d" % rng, fmt_time(f), fmt_time(b), "%.2fx" % (b / f), target, met))
+    for r in RULESETS:
+        ratio_row("all legal moves of a side, %s" % r, "BM_LegalMoves/%s" % r,
+                  "BM_LegalMovesQueries/%s" % r, "<= 1.5x the queries", 1.5, higher_is_better=False)
+    f, b = get("BM_StateCopy/skirmish"), get("BM_StateMemcpy/skirmish")
+    if f is not None and b is not None:
+        size = med["BM_StateCopy/skirmish"].get("state_bytes", 0)
+        ok = f / b <= 2.0 and size < 8192
+        rows.append(("copy of a mid-game State (%d bytes)" % size, fmt_time(f), fmt_time(b), "%.2fx" % (f / b),
+                     "<= 2x memcpy, < 8 KB", "MET" if ok else "NOT MET"))
+    else:
+        rows.append(("copy of a mid-game State", "-", "-", "-", "<= 2x memcpy, < 8 KB", why_missing("BM_StateCopy/skirmish")))
+    for r in RULESETS:
+        g, q = "BM_RandomGame/%s" % r, "BM_RandomGameQueries/%s" % r
+        if get(g) is None:
+            rows.append(("random-play game, %s" % r, "-", "-", "-", ">= 300 games/s" if r == "stars_and_bars" else "(report)",
+                         why_missing(g)))
+            continue
+        per_game = get(g) / 8.0  # each iteration plays 8 games
+        games_s = 1e9 / per_game
+        base = get(q) / 8.0 if get(q) is not None else None
+        share = "" if base is None else ", %.0f%% outside movement search" % (100.0 * max(0.0, 1 - base / per_game))
+        actions = med[g].get("actions_per_game", 0)
+        target = ">= 300 games/s" if r == "stars_and_bars" else "(report)"
+        met = ("MET" if games_s >= 300 else "NOT MET") if r == "stars_and_bars" else "-"
+        rows.append(("random-play game, %s (%.0f games/s, %.0f actions%s)" % (r, games_s, actions, share),
+                     fmt_time(per_game), fmt_time(base), "-" if base is None else "%.2fx" % (per_game / base),
+                     target, met))
+    for r in RULESETS:
+        g, q = "BM_FastRandomGame/%s" % r, "BM_RandomGameQueries/%s" % r
+        target = ">= 300 games/s" if r == "stars_and_bars" else "(report)"
+        if get(g) is None:
+            rows.append(("fast random playout (FastRandomPlayer), %s" % r, "-", "-", "-", target, why_missing(g)))
+            continue
+        per_game = get(g) / 8.0
+        games_s = 1e9 / per_game
+        slow = get("BM_RandomGame/%s" % r)
+        vs = "" if slow is None else ", %.1fx the listing player's speed" % (slow / get(g))
+        met = ("MET" if games_s >= 300 else "NOT MET") if r == "stars_and_bars" else "-"
+        rows.append(("fast random playout, %s (%.0f games/s, %.0f actions%s)" % (
+            r, games_s, med[g].get("actions_per_game", 0), vs), fmt_time(per_game), "-", "-", target, met))
+    for r in RULESETS:
+        n = "BM_LoadRuleset/%s" % r
+        t = get(n)
+        if t is None:
+            rows.append(("load+validate+compile, %s" % r, "-", "-", "-", "< 25 ms", why_missing(n)))
+        else:
+            rows.append(("load+validate+compile, %s" % r, fmt_time(t), "-", "-", "< 25 ms",
+                         "MET" if t < 25e6 else "NOT MET"))
+    sim = {}
+    if len(sys.argv) > 2:
+        try:
+            with open(sys.argv[2]) as f:
+                for line in f:
+                    kv = dict(p.split("=", 1) for p in line.split() if "=" in p)
+                    if "threads" in kv and "seconds" in kv:
+                        sim[int(kv["threads"])] = float(kv["seconds"])
+                    elif "skipped" in kv:
+                        sim["skipped"] = kv["skipped"]
+        except OSError:
+            pass
+    if 1 in sim and 2 in sim:
+        r = sim[1] / sim[2]
+        rows.append(("wargame simulate, 2 threads vs 1", "%.3g s" % sim[2], "%.3g s" % sim[1], "%.2fx" % r,
+                     ">= 1.8x", "MET" if r >= 1.8 else "NOT MET"))
+    else:
+        rows.append(("wargame simulate, 2 threads vs 1", "-", "-", "-", ">= 1.8x",
+                     "skipped: " + str(sim.get("skipped", "wargame simulate not available"))))
+
+    headers = ("metric", "median", "baseline", "ratio", "target", "met")
+    widths = [max(len(str(x[i])) for x in rows + [headers]) for i in range(6)]
+    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, headers))
+    print(line)
+    print("-" * len(line))
+    for row in rows:
+        print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, row)))
+    print()
+    print("determinism signatures (100 seeded random games each):")
+    for r in RULESETS:
+        n = "BM_Signature/%s" % r
+        print("  %-16s %s" % (r, labels.get(n, why_missing(n)).replace("signature=", "")))
+
+
+if __name__ == "__main__":
+    main()

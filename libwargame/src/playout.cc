@@ -1,0 +1,194 @@
+#include "wargame/playout.h"
+
+#include <cstring>
+
+#include "wargame/hex_rules.h"
+#include "wargame/players.h"
+#include "wargame/session.h"
+#include "wargame/state.h"
+
+namespace wg {
+
+namespace {
+
+constexpr uint64_t kFnvPrime = 0x100000001b3ull;
+
+uint64_t Mix(uint64_t h, const void* data, size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= kFnvPrime;
+  }
+  return h;
+}
+
+template <typename T>
+uint64_t MixValue(uint64_t h, T v) {
+  return Mix(h, &v, sizeof(v));
+}
+
+uint64_t MixString(uint64_t h, const char* s) {
+  if (s != nullptr) h = Mix(h, s, std::strlen(s));
+  return MixValue<uint8_t>(h, 0);  // terminator: "ab"+"c" differs from "a"+"bc"
+}
+
+// HexRules' query steps are protected hooks; a member pointer named through a
+// derived class may be applied to any HexRules (no change to HexRules needed).
+struct HexAccess : HexRules {
+  static const Reachable& Search(const HexRules& r, const State& s, Context& ctx, UnitId u) {
+    return (r.*(&HexAccess::SearchMoves))(s, ctx, &u, 1);
+  }
+  static MoveQuery Query(const HexRules& r, const State& s, Context& ctx, UnitId u) {
+    return (r.*(&HexAccess::BuildQuery))(s, ctx, &u, 1);
+  }
+  static bool Movable(const HexRules& r, const State& s, UnitId u) {
+    return (r.*(&HexAccess::CanMove))(s, u).ok() && (r.*(&HexAccess::MovementAllowance))(s, u) > 0;
+  }
+};
+
+// May u move (on the map) or enter (a reinforcement due) now? Same tests as HexRules::ListMoves.
+bool MayMoveNow(const Game& game, const HexRules& rules, const State& s, UnitId u) {
+  const UnitState& us = s.unit(u);
+  if (us.side != s.phasing_side || us.Has(kUnitMoved)) return false;
+  if (us.OnMap()) return HexAccess::Movable(rules, s, u);
+  if (us.hex != kNotYetEntered) return false;
+  const UnitDef& d = game.units[static_cast<size_t>(u)];
+  return d.entry_place >= 0 && d.reinforcement_turn <= s.turn && d.reinforcement_turn != 0;
+}
+
+}  // namespace
+
+bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
+  const Game& game = session.game();
+  const auto* rules = dynamic_cast<const HexRules*>(game.rules.get());
+  const State& s = session.state();
+  if (rules == nullptr || s.decision != DecisionType::kMovement) return false;
+  candidates_.clear();
+  for (int i = 0; i < s.num_units; ++i) {
+    if (MayMoveNow(game, *rules, s, static_cast<UnitId>(i))) candidates_.push_back(static_cast<UnitId>(i));
+  }
+  Context ctx(game, nullptr, nullptr, &session.scratch());
+  Pathfinder& pf = static_cast<HexScratch&>(session.scratch()).pathfinder;
+  while (true) {
+    // One slot per candidate unit and one for ending the phase.
+    const uint32_t pick = UniformBelow(rng_, static_cast<uint32_t>(candidates_.size() + 1));
+    if (pick == candidates_.size()) {
+      *out = Action::EndPhase();
+      return true;
+    }
+    const UnitId u = candidates_[pick];
+    const UnitState& us = s.unit(u);
+    const Reachable* r = nullptr;
+    int start = us.hex;
+    if (us.OnMap()) {
+      r = &HexAccess::Search(*rules, s, ctx, u);
+    } else {
+      const Place& place = game.map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
+      MoveQuery q = HexAccess::Query(*rules, s, ctx, u);
+      q.start = -1;
+      q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
+      q.started_in_ezoc = false;
+      r = &pf.Search(q);
+      start = -1;
+    }
+    destinations_.clear();
+    for (int h : r->hexes()) {
+      if (h == start || !r->CanEnd(h)) continue;
+      int len = 0;
+      for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) ++len;
+      if (len > 0 && len <= kMaxActionHexes) destinations_.push_back(h);
+    }
+    if (destinations_.empty()) {  // this unit has nowhere to go: drop it and pick again
+      candidates_.erase(candidates_.begin() + pick);
+      continue;
+    }
+    const int h = destinations_[UniformBelow(rng_, static_cast<uint32_t>(destinations_.size()))];
+    int16_t path[kMaxActionHexes];
+    int n = 0;
+    for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) path[n++] = static_cast<int16_t>(p);
+    Action a = Action::Of(us.OnMap() ? ActionType::kMove : ActionType::kEnter);
+    a.AddUnit(u);
+    while (n > 0) a.AddHex(path[--n]);
+    *out = a;
+    return true;
+  }
+}
+
+bool FastRandomPlayer::Choose(Session& session, Action* out) {
+  if (ChooseMove(session, out)) return true;
+  session.LegalActions().swap(legal_);
+  if (legal_.empty()) return false;
+  *out = legal_[UniformBelow(rng_, static_cast<uint32_t>(legal_.size()))];
+  return true;
+}
+
+PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed, long max_actions) {
+  PlayoutResult r;
+  Session s(game, seed);
+  FastRandomPlayer player(seed * 7919 + 1);
+  while (!s.over() && r.actions < max_actions) {
+    Action a;
+    if (!player.Choose(s, &a)) break;
+    if (!s.Apply(a).ok()) {
+      // A ruleset hook refused the sampled move (Session restored the state): pick from the list.
+      const std::vector<Action> legal = s.LegalActions();
+      if (legal.empty()) break;
+      RngState pick = SeedRng(seed + static_cast<uint64_t>(r.actions));
+      if (!s.Apply(legal[UniformBelow(pick, static_cast<uint32_t>(legal.size()))]).ok()) break;
+    }
+    ++r.actions;
+  }
+  r.finished = s.over();
+  r.winner = s.state().winner;
+  r.event_hash = HashEvents(s.events().data(), s.events().size());
+  r.state_hash = HashState(s.state());
+  return r;
+}
+
+uint64_t HashEvents(const Event* events, size_t count, uint64_t h) {
+  for (size_t i = 0; i < count; ++i) {
+    const Event& e = events[i];
+    h = MixValue(h, static_cast<uint32_t>(e.type));
+    h = MixValue(h, e.side);
+    h = MixValue(h, e.unit);
+    h = MixValue(h, e.unit2);
+    h = MixValue(h, e.hex);
+    h = MixValue(h, e.hex2);
+    h = MixValue(h, e.a);
+    h = MixValue(h, e.b);
+    h = MixString(h, e.rule);
+    h = MixString(h, e.text);
+  }
+  return h;
+}
+
+PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed, long max_actions) {
+  PlayoutResult r;
+  Session s(game, seed);
+  RandomPlayer player(seed * 7919 + 1);
+  while (!s.over() && r.actions < max_actions) {
+    const std::vector<Action> legal = s.LegalActions();
+    if (legal.empty()) break;
+    if (!s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
+    ++r.actions;
+  }
+  r.finished = s.over();
+  r.winner = s.state().winner;
+  r.event_hash = HashEvents(s.events().data(), s.events().size());
+  r.state_hash = HashState(s.state());
+  return r;
+}
+
+uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games, uint64_t first_seed) {
+  uint64_t h = kFnvBasis;
+  for (int g = 0; g < games; ++g) {
+    const PlayoutResult r = PlayRandomGame(game, first_seed + static_cast<uint64_t>(g));
+    h = MixValue(h, r.event_hash);
+    h = MixValue(h, r.state_hash);
+    h = MixValue(h, static_cast<int64_t>(r.actions));
+    h = MixValue<uint8_t>(h, r.finished ? 1 : 0);
+  }
+  return h;
+}
+
+}  // namespace wg
