@@ -1,0 +1,77 @@
+// AiPlayer: a generic heuristic computer opponent for any ruleset.
+//
+// One-ply greedy search: for each legal action (sampled down to a cap when
+// there are many), it copies the State (a memcpy), applies the action through
+// the ruleset with a Context that has no event sink, plays the forced
+// follow-ups of a combat (losses, retreats, advance) with the first listed
+// option, and scores the result from the deciding side's point of view. An
+// action that rolls dice is scored by its exact expectation over the first
+// die (every face supplied in turn; later dice come from a seeded stream).
+//
+// The evaluation (Evaluation()) weighs: the victory-point difference, the
+// material of both sides (current attack + defense values, so losses and
+// disruption count; eliminated units count nothing and a little extra),
+// control of the tracked places (objectives), the distance of the side's
+// units to the nearest enemy or uncontrolled objective (move toward the
+// fight), and threatened units (a unit adjacent to enemies whose total attack
+// is at least three times its defense). A ruleset may add its own knowledge
+// through Rules::Evaluate(state, side). Attacks at poor odds lose material in
+// expectation and are avoided unless mandatory; attacks at good odds gain.
+//
+// Deterministic: the same seed and the same positions give the same choices.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/dice.h"
+#include "wargame/game.h"
+#include "wargame/players.h"
+
+namespace wg {
+
+struct AiOptions {
+  int max_candidates = 160;  // actions evaluated per decision (moves are sampled beyond this)
+  int max_followups = 16;    // forced follow-up decisions played out after an action
+  double vp_weight = 8.0;
+  double material_weight = 1.0;
+  double eliminated_penalty = 2.0;  // per unit eliminated, on top of its lost material
+  double control_weight = 3.0;
+  double approach_weight = 0.15;    // per hex of distance to the nearest enemy/objective
+  double threat_weight = 0.5;       // fraction of a threatened unit's value
+};
+
+// The combat strength of a unit now: its current attack value (0 when not in
+// play). For HexRules games the `combat: attack:` attribute, else attribute 0.
+int UnitStrength(const Game& game, const State& s, UnitId u);
+
+class AiPlayer : public Player {
+ public:
+  AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions options = {});
+  std::string name() const override { return "ai"; }
+  Action Choose(const Game& game, const State& state, const std::vector<Action>& legal) override;
+
+  // The static evaluation of a state for `side` (higher is better).
+  double Evaluation(const State& s, int side) const;
+  // The score of one action (expected evaluation after it); -inf if refused.
+  double Score(const State& s, const Action& a, int side);
+
+ private:
+  double Value(const State& s, UnitId u) const;
+  void PlayFollowups(State& s, DiceStream* dice);
+
+  std::shared_ptr<const Game> game_;
+  AiOptions options_;
+  RngState rng_;
+  std::unique_ptr<Scratch> scratch_;
+  int attack_attr_ = 0, defense_attr_ = -1;
+  std::vector<int> objective_places_;  // indices into map.places
+  std::vector<Action> followups_;      // reused buffer
+  std::vector<int> order_;             // reused buffer
+  mutable std::vector<int16_t> enemy_attack_;  // per hex: enemy attack adjacent (reused)
+  mutable std::vector<uint8_t> enemy_here_;    // per hex: enemy present (reused)
+};
+
+}  // namespace wg
