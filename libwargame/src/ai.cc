@@ -35,6 +35,7 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
     attack_attr_ = h->data().attack >= 0 ? h->data().attack : 0;
     defense_attr_ = h->data().defense;
     if (!h->data().control_kinds.empty()) kinds = h->data().control_kinds;
+    mandatory_ = h->data().mandatory;
   }
   if (attack_attr_ >= static_cast<int>(game_->attributes.size())) attack_attr_ = -1;
   if (defense_attr_ == attack_attr_) defense_attr_ = -1;
@@ -43,8 +44,10 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
       objective_places_.push_back(static_cast<int>(p));
     }
   }
-  enemy_attack_.assign(static_cast<size_t>(std::max(0, game_->map.size())), 0);
-  enemy_here_.assign(enemy_attack_.size(), 0);
+  const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->map.size()));
+  att_.assign(cells, 0.0);
+  def_.assign(cells, 0.0);
+  val_.assign(cells, 0.0);
 }
 
 double AiPlayer::Value(const State& s, UnitId u) const {
@@ -54,6 +57,18 @@ double AiPlayer::Value(const State& s, UnitId u) const {
   if (attack_attr_ < 0 && defense_attr_ < 0) v = 1;
   return v + 0.5;  // even a unit with no values is worth something
 }
+
+namespace {
+
+// Expected gain of an attack at attack/defense ratio r, as a fraction of the
+// defender's value (r >= 2) or, negative, of the attackers' value (r < 1).
+double GainAt(double r, double defender_value, double attacker_value) {
+  if (r >= 2.0) return 0.15 * (std::min(r, 5.0) - 1.0) * defender_value;
+  if (r < 1.0) return -0.4 * (1.0 - r) * attacker_value;
+  return 0.0;
+}
+
+}  // namespace
 
 double AiPlayer::Evaluation(const State& s, int side) const {
   const Game& g = *game_;
@@ -66,10 +81,9 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   score += g.rules->Evaluate(s, side);
 
   const int nh = g.map.size();
-  auto& enemy_attack = enemy_attack_;
-  auto& enemy_here = enemy_here_;
-  std::fill(enemy_attack.begin(), enemy_attack.end(), 0);
-  std::fill(enemy_here.begin(), enemy_here.end(), 0);
+  // Per hex and side: attack, defense and value of the units there.
+  for (auto* v : {&att_, &def_, &val_}) std::fill(v->begin(), v->end(), 0.0);
+  auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
@@ -79,14 +93,14 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       score -= sign * options_.eliminated_penalty;
       continue;
     }
-    score += sign * options_.material_weight * Value(s, u);
-    if (us.OnMap() && us.side != side && us.hex < nh) {
-      enemy_here[static_cast<size_t>(us.hex)] = 1;
-      const int a = attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1;
-      const int32_t* nb = g.map.grid.Neighbors(us.hex);
-      for (int d = 0; d < 6; ++d) {
-        if (nb[d] >= 0) enemy_attack[static_cast<size_t>(nb[d])] = static_cast<int16_t>(enemy_attack[static_cast<size_t>(nb[d])] + a);
-      }
+    const double value = Value(s, u);
+    score += sign * options_.material_weight * value;
+    if (us.OnMap() && us.hex < nh) {
+      const int sd = us.side == side ? 0 : 1;
+      att_[at(sd, us.hex)] += attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1;
+      def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
+                                                 : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
+      val_[at(sd, us.hex)] += value;
     }
   }
   // Places: control, and targets for the approach term.
@@ -95,11 +109,34 @@ double AiPlayer::Evaluation(const State& s, int side) const {
     if (s.place_control[p] == side + 1) score += options_.control_weight;
     if (s.place_control[p] == opp + 1) score -= options_.control_weight;
   }
+  for (int h = 0; h < nh; ++h) {
+    for (int sd = 0; sd < 2; ++sd) {
+      if (val_[at(sd, h)] <= 0) continue;
+      // Engagement: the other side's units adjacent to this hex could attack it.
+      double adj_att = 0, adj_val = 0;
+      const int32_t* nb = g.map.grid.Neighbors(h);
+      for (int d = 0; d < 6; ++d) {
+        if (nb[d] < 0) continue;
+        adj_att += att_[at(1 - sd, nb[d])];
+        adj_val += val_[at(1 - sd, nb[d])];
+      }
+      if (adj_att > 0) {
+        const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
+        const double gain = GainAt(r, val_[at(sd, h)], adj_val);
+        // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
+        // me (mandatory combat) is my gain only when combat is mandatory.
+        if (sd == 1) {
+          score += options_.engagement_weight * gain;
+        } else if (gain > 0 || mandatory_) {
+          score -= options_.engagement_weight * gain * (gain > 0 ? 1.0 : 0.5);
+        }
+      }
+    }
+  }
+  // Approach: each of my units toward the nearest enemy or objective not held.
   for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    const UnitState& us = s.unit(u);
+    const UnitState& us = s.units[static_cast<size_t>(i)];
     if (us.side != side || !us.OnMap() || us.hex >= nh) continue;
-    // Approach: nearest enemy unit or objective hex not held.
     int best = 1 << 20;
     for (int j = 0; j < s.num_units; ++j) {
       const UnitState& e = s.units[static_cast<size_t>(j)];
@@ -111,13 +148,6 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       for (int h : g.map.places[static_cast<size_t>(p)].hexes) best = std::min(best, g.map.grid.DistanceIdx(us.hex, h));
     }
     if (best < (1 << 20)) score -= options_.approach_weight * best;
-    // Threat: enemies around could attack it at 3-1 or better.
-    const int ea = enemy_attack[static_cast<size_t>(us.hex)];
-    if (ea > 0) {
-      const int def = defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
-                                         : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
-      if (ea >= 3 * std::max(1, def)) score -= options_.threat_weight * Value(s, u);
-    }
   }
   return score;
 }
@@ -187,15 +217,14 @@ double AiPlayer::Score(const State& s, const Action& a, int side) {
   return n ? total / n : kRefused;
 }
 
-Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal) {
-  if (legal.size() == 1) return legal[0];
+int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int cap, bool keep) {
   const int side = state.decision_side;
   order_.clear();
-  const int cap = std::max(1, options_.max_candidates);
+  cap = std::max(1, cap);
   if (static_cast<int>(legal.size()) <= cap) {
     for (size_t i = 0; i < legal.size(); ++i) order_.push_back(static_cast<int>(i));
   } else {
-    // Every non-move action, then a sample of the moves.
+    // Every action that is not a move, then a sample of the moves.
     std::vector<int> moves;
     for (size_t i = 0; i < legal.size(); ++i) {
       const ActionType t = legal[i].type;
@@ -207,11 +236,13 @@ Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Actio
     }
     const int room = std::max(0, cap - static_cast<int>(order_.size()));
     for (int k = 0; k < room && k < static_cast<int>(moves.size()); ++k) {
-      const uint32_t j = k + UniformBelow(rng_, static_cast<uint32_t>(moves.size() - static_cast<size_t>(k)));
+      const uint32_t j = static_cast<uint32_t>(k) +
+                         UniformBelow(rng_, static_cast<uint32_t>(moves.size() - static_cast<size_t>(k)));
       std::swap(moves[static_cast<size_t>(k)], moves[j]);
       order_.push_back(moves[static_cast<size_t>(k)]);
     }
   }
+  if (keep) scores_.clear();
   int best = order_.front();
   double best_score = -std::numeric_limits<double>::infinity();
   for (int i : order_) {
@@ -219,12 +250,78 @@ Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Actio
     if (a.type == ActionType::kConcede) continue;
     // A small bias toward ending a phase breaks ties with aimless moves.
     const double sc = Score(state, a, side) + (a.type == ActionType::kEndPhase ? 0.01 : 0.0);
+    if (keep) scores_.emplace_back(sc, i);
     if (sc > best_score) {
       best_score = sc;
       best = i;
     }
   }
-  return legal[static_cast<size_t>(best)];
+  return best;
+}
+
+double AiPlayer::Playout(State& s, int side, uint64_t seed) {
+  const Game& g = *game_;
+  RngState rng = SeedRng(seed);
+  for (int step = 0; step < options_.playout_steps && !s.game_over; ++step) {
+    const bool mine = s.decision_side == side;
+    if (!mine && !IsFollowup(s.decision)) break;
+    Context lc(g, nullptr, nullptr, scratch_.get());
+    g.rules->LegalActions(s, lc, &playout_legal_);
+    if (playout_legal_.empty()) break;
+    const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
+    const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
+    DiceStream dice(&rng);
+    Context ctx(g, &dice, nullptr, scratch_.get());
+    State copy;
+    std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+    if (!g.rules->Apply(copy, legal[static_cast<size_t>(pick)], ctx).ok()) break;
+    std::memcpy(static_cast<void*>(&s), &copy, sizeof(State));
+  }
+  return Evaluation(s, side);
+}
+
+Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal) {
+  if (legal.size() == 1) return legal[0];
+  const int side = state.decision_side;
+  const int best = Greedy(state, legal, options_.max_candidates, true);
+  const bool main_decision = state.decision == DecisionType::kMovement || state.decision == DecisionType::kCombat ||
+                             state.decision == DecisionType::kBombard;
+  if (options_.lookahead <= 0 || !main_decision || scores_.size() < 2) return legal[static_cast<size_t>(best)];
+  // Look ahead from the best few actions that roll no dice (an attack's
+  // expectation is already exact one ply deep).
+  std::vector<std::pair<double, int>> top = scores_;
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const uint64_t seed = NextU64(rng_);
+  int pick = best;
+  double pick_score = -std::numeric_limits<double>::infinity();
+  int tried = 0;
+  for (const auto& [sc, i] : top) {
+    if (tried >= options_.lookahead) break;
+    if (sc == -std::numeric_limits<double>::infinity()) break;
+    const Action& a = legal[static_cast<size_t>(i)];
+    State work;
+    std::memcpy(static_cast<void*>(&work), &state, sizeof(State));
+    DiceStream dice;  // supplied-only and empty: an action that rolls is skipped
+    Context ctx(*game_, &dice, nullptr, scratch_.get());
+    if (!game_->rules->Apply(work, a, ctx).ok() || ctx.missing_die()) continue;
+    ++tried;
+    const double v = Playout(work, side, seed);
+    if (v > pick_score) {
+      pick_score = v;
+      pick = i;
+    }
+  }
+  // An attack whose expectation beats every playout is still taken.
+  if (legal[static_cast<size_t>(best)].type != legal[static_cast<size_t>(pick)].type) {
+    double best_one_ply = -std::numeric_limits<double>::infinity();
+    for (const auto& [sc, i] : scores_) {
+      if (i == best) best_one_ply = sc;
+    }
+    if (best_one_ply > pick_score) return legal[static_cast<size_t>(best)];
+  }
+  return legal[static_cast<size_t>(pick)];
 }
 
 }  // namespace wg

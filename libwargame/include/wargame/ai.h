@@ -13,8 +13,10 @@
 // disruption count; eliminated units count nothing and a little extra),
 // control of the tracked places (objectives), the distance of the side's
 // units to the nearest enemy or uncontrolled objective (move toward the
-// fight), and threatened units (a unit adjacent to enemies whose total attack
-// is at least three times its defense). A ruleset may add its own knowledge
+// fight), and engagements: for every hex adjacent to the other side's units,
+// the expected gain of attacking it at the odds those units would get (good
+// odds 2-1 and better gain a share of the defender's value; odds below 1-1
+// cost a share of the attackers' value when combat is mandatory). A ruleset may add its own knowledge
 // through Rules::Evaluate(state, side). Attacks at poor odds lose material in
 // expectation and are avoided unless mandatory; attacks at good odds gain.
 //
@@ -37,10 +39,17 @@ struct AiOptions {
   int max_followups = 16;    // forced follow-up decisions played out after an action
   double vp_weight = 8.0;
   double material_weight = 1.0;
-  double eliminated_penalty = 2.0;  // per unit eliminated, on top of its lost material
-  double control_weight = 3.0;
+  double eliminated_penalty = 4.0;  // per unit eliminated, on top of its lost material
+  double control_weight = 1.0;
   double approach_weight = 0.15;    // per hex of distance to the nearest enemy/objective
-  double threat_weight = 0.5;       // fraction of a threatened unit's value
+  double engagement_weight = 1.0;   // adjacent enemies: expected gain/loss of attacks by odds
+  // Lookahead: the best `lookahead` actions by one-ply score (those that roll
+  // no dice) are each followed by a greedy playout of the rest of the side's
+  // turn (candidates capped at `playout_candidates`, at most `playout_steps`
+  // decisions), and the one whose playout ends best is chosen. 0 disables it.
+  int lookahead = 4;
+  int playout_candidates = 24;
+  int playout_steps = 24;
 };
 
 // The combat strength of a unit now: its current attack value (0 when not in
@@ -61,6 +70,11 @@ class AiPlayer : public Player {
  private:
   double Value(const State& s, UnitId u) const;
   void PlayFollowups(State& s, DiceStream* dice);
+  // The index into `legal` of the best action by one-ply score, at most `cap`
+  // candidates; fills scores_ (score per considered index) when `keep`.
+  int Greedy(const State& s, const std::vector<Action>& legal, int cap, bool keep);
+  // Plays the rest of `side`'s turn greedily from s; returns the evaluation.
+  double Playout(State& s, int side, uint64_t seed);
 
   std::shared_ptr<const Game> game_;
   AiOptions options_;
@@ -70,8 +84,11 @@ class AiPlayer : public Player {
   std::vector<int> objective_places_;  // indices into map.places
   std::vector<Action> followups_;      // reused buffer
   std::vector<int> order_;             // reused buffer
-  mutable std::vector<int16_t> enemy_attack_;  // per hex: enemy attack adjacent (reused)
-  mutable std::vector<uint8_t> enemy_here_;    // per hex: enemy present (reused)
+  std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
+  std::vector<Action> playout_legal_;  // reused buffer
+  bool mandatory_ = false;             // combat is mandatory (HexRules data)
+  // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
+  mutable std::vector<double> att_, def_, val_;
 };
 
 }  // namespace wg
