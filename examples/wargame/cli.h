@@ -39,8 +39,9 @@ struct ScriptQueue {
 };
 
 // "ai", "random", "human", "script"; nullptr and an error message otherwise.
+// `ai_budget` > 0 overrides the AI's work cap per decision (AiOptions::budget).
 std::unique_ptr<Player> MakePlayer(const std::string& kind, std::shared_ptr<const Game> game, uint64_t seed,
-                                   ScriptQueue* script, std::string* error);
+                                   ScriptQueue* script, std::string* error, int ai_budget = 0);
 bool IsPlayerKind(const std::string& kind);
 
 // Outputs.

@@ -101,8 +101,12 @@ class HumanPlayer : public Player {
 bool IsPlayerKind(const std::string& k) { return k == "ai" || k == "random" || k == "human" || k == "script"; }
 
 std::unique_ptr<Player> MakePlayer(const std::string& kind, std::shared_ptr<const Game> game, uint64_t seed,
-                                   ScriptQueue* script, std::string* error) {
-  if (kind == "ai") return std::make_unique<AiPlayer>(std::move(game), seed);
+                                   ScriptQueue* script, std::string* error, int ai_budget) {
+  if (kind == "ai") {
+    AiOptions options;
+    if (ai_budget > 0) options.budget = ai_budget;
+    return std::make_unique<AiPlayer>(std::move(game), seed, options);
+  }
   if (kind == "random") return std::make_unique<RandomPlayer>(seed);
   if (kind == "human") return std::make_unique<HumanPlayer>();
   if (kind == "script") {
@@ -144,6 +148,7 @@ int CmdPlay(int argc, char** argv) {
       "dice", po::value<std::string>(), "die values to use first, comma separated (3,5,1)")(
       "until", po::value<std::string>(), "stop when TURN[:PHASE] is reached (phase by name or number)")(
       "max-actions", po::value<long>()->default_value(100000), "stop after this many actions")(
+      "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
       "save", po::value<std::string>(), "write the saved game (replayable) here")(
       "json", po::value<std::string>(), "write the final state as JSON here")(
       "svg", po::value<std::string>(), "draw the final position here")("quiet,q", "print only the result");
@@ -247,7 +252,7 @@ int CmdPlay(int argc, char** argv) {
   for (int i = 0; i < 2; ++i) {
     std::string err;
     players[i] = MakePlayer(kinds[static_cast<size_t>(i)], *game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
-                            &script, &err);
+                            &script, &err, vm["ai-budget"].as<int>());
     if (!players[i]) {
       std::cerr << "wargame play: " << err << "\n";
       return kExitUsage;

@@ -48,7 +48,7 @@ struct RunInfo {
 constexpr const char* kHeader = "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished";
 
 GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::string>& kinds, uint64_t seed,
-                long max_actions) {
+                long max_actions, int ai_budget) {
   GameRow row;
   row.seed = seed;
   Session session(game, seed);
@@ -64,7 +64,7 @@ GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::
   for (int i = 0; i < 2; ++i) {
     std::string err;
     players[i] = MakePlayer(kinds[static_cast<size_t>(i)], game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
-                            nullptr, &err);
+                            nullptr, &err, ai_budget);
   }
   std::vector<Action> legal;
   while (!session.over() && static_cast<long>(session.actions().size()) < max_actions) {
@@ -230,6 +230,7 @@ int CmdSimulate(int argc, char** argv) {
       "players", po::value<std::string>()->default_value("ai,random"), "two players: ai, random")(
       "shard", po::value<std::string>(), "I/K: play only the games g with g % K == I-1 (I in 1..K)")(
       "max-actions", po::value<long>()->default_value(100000), "per game; a longer game is unfinished")(
+      "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
       "out", po::value<std::string>(), "write the per-game rows here (for wargame merge)");
   po::positional_options_description pos;
   pos.add("game", 1);
@@ -276,6 +277,7 @@ int CmdSimulate(int argc, char** argv) {
   }
   const uint64_t seed = vm["seed"].as<uint64_t>();
   const long max_actions = vm["max-actions"].as<long>();
+  const int ai_budget = vm["ai-budget"].as<int>();
   std::vector<uint64_t> seeds;
   for (long g = 0; g < games; ++g) {
     if (g % shard_k == shard_i - 1) seeds.push_back(seed + static_cast<uint64_t>(g));
@@ -293,7 +295,7 @@ int CmdSimulate(int argc, char** argv) {
     for (;;) {
       const size_t i = next.fetch_add(1);
       if (i >= seeds.size()) return;
-      run.rows[i] = PlayOne(*game, kinds, seeds[i], max_actions);
+      run.rows[i] = PlayOne(*game, kinds, seeds[i], max_actions, ai_budget);
       done.fetch_add(1);
     }
   };

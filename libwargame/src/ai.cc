@@ -157,6 +157,7 @@ void AiPlayer::PlayFollowups(State& s, DiceStream* dice) {
   for (int k = 0; k < options_.max_followups && !s.game_over && IsFollowup(s.decision); ++k) {
     Context ctx(g, dice, nullptr, scratch_.get());
     g.rules->LegalActions(s, ctx, &followups_);
+    work_ += 1 + s.num_units / 8;
     if (followups_.empty()) return;
     // The first listed option that applies.
     bool applied = false;
@@ -183,6 +184,7 @@ double AiPlayer::Score(const State& s, const Action& a, int side) {
   RngState rng = rng_;
   NextU64(rng_);
   std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
+  ++work_;
   int sides = 0;
   {
     DiceStream dice(&rng);
@@ -204,6 +206,7 @@ double AiPlayer::Score(const State& s, const Action& a, int side) {
   double total = 0;
   int n = 0;
   for (int v = 1; v <= sides; ++v) {
+    ++work_;
     std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
     RngState r2 = rng;
     DiceStream dice(&r2);
@@ -259,14 +262,15 @@ int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int c
   return best;
 }
 
-double AiPlayer::Playout(State& s, int side, uint64_t seed) {
+double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
   const Game& g = *game_;
   RngState rng = SeedRng(seed);
-  for (int step = 0; step < options_.playout_steps && !s.game_over; ++step) {
+  for (int step = 0; step < options_.playout_steps && !s.game_over && work_ < until_work; ++step) {
     const bool mine = s.decision_side == side;
     if (!mine && !IsFollowup(s.decision)) break;
     Context lc(g, nullptr, nullptr, scratch_.get());
     g.rules->LegalActions(s, lc, &playout_legal_);
+    work_ += s.num_units;
     if (playout_legal_.empty()) break;
     const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
     const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
@@ -283,6 +287,7 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed) {
 Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal) {
   if (legal.size() == 1) return legal[0];
   const int side = state.decision_side;
+  work_ = 0;
   const int best = Greedy(state, legal, options_.max_candidates, true);
   const bool main_decision = state.decision == DecisionType::kMovement || state.decision == DecisionType::kCombat ||
                              state.decision == DecisionType::kBombard;
@@ -297,6 +302,8 @@ Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Actio
   int pick = best;
   double pick_score = -std::numeric_limits<double>::infinity();
   int tried = 0;
+  const long share = (options_.budget - work_) / std::max(1, options_.lookahead);
+  if (share < 8) return legal[static_cast<size_t>(best)];
   for (const auto& [sc, i] : top) {
     if (tried >= options_.lookahead) break;
     if (sc == -std::numeric_limits<double>::infinity()) break;
@@ -307,7 +314,7 @@ Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Actio
     Context ctx(*game_, &dice, nullptr, scratch_.get());
     if (!game_->rules->Apply(work, a, ctx).ok() || ctx.missing_die()) continue;
     ++tried;
-    const double v = Playout(work, side, seed);
+    const double v = Playout(work, side, seed, work_ + share);
     if (v > pick_score) {
       pick_score = v;
       pick = i;

@@ -50,6 +50,10 @@ struct AiOptions {
   int lookahead = 4;
   int playout_candidates = 24;
   int playout_steps = 24;
+  // Work cap per decision, in rule applications (listing the legal actions
+  // counts one per unit in the game): the playouts share what the one-ply
+  // scoring leaves. Bounds the time per decision on big maps.
+  int budget = 3000;
 };
 
 // The combat strength of a unit now: its current attack value (0 when not in
@@ -74,7 +78,8 @@ class AiPlayer : public Player {
   // candidates; fills scores_ (score per considered index) when `keep`.
   int Greedy(const State& s, const std::vector<Action>& legal, int cap, bool keep);
   // Plays the rest of `side`'s turn greedily from s; returns the evaluation.
-  double Playout(State& s, int side, uint64_t seed);
+  // Stops when work_ reaches until_work.
+  double Playout(State& s, int side, uint64_t seed, long until_work);
 
   std::shared_ptr<const Game> game_;
   AiOptions options_;
@@ -86,6 +91,7 @@ class AiPlayer : public Player {
   std::vector<int> order_;             // reused buffer
   std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
   std::vector<Action> playout_legal_;  // reused buffer
+  long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
   mutable std::vector<double> att_, def_, val_;
