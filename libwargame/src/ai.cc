@@ -48,6 +48,7 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   att_.assign(cells, 0.0);
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
+  zoc_.assign(cells, 0.0);
 }
 
 double AiPlayer::Value(const State& s, UnitId u) const {
@@ -62,8 +63,11 @@ namespace {
 
 // Expected gain of an attack at attack/defense ratio r, as a fraction of the
 // defender's value (r >= 2) or, negative, of the attackers' value (r < 1).
-double GainAt(double r, double defender_value, double attacker_value) {
-  if (r >= 2.0) return 0.15 * (std::min(r, 5.0) - 1.0) * defender_value;
+double GainAt(double r, double defender_value, double attacker_value, bool trapped) {
+  // A defender with nowhere to retreat loses everything to a retreat result.
+  const double extra = trapped && r >= 1.0 ? 0.3 * defender_value : 0.0;
+  if (r >= 2.0) return extra + 0.15 * (std::min(r, 5.0) - 1.0) * defender_value;
+  if (r >= 1.0) return extra;
   if (r < 1.0) return -0.4 * (1.0 - r) * attacker_value;
   return 0.0;
 }
@@ -82,7 +86,7 @@ double AiPlayer::Evaluation(const State& s, int side) const {
 
   const int nh = g.map.size();
   // Per hex and side: attack, defense and value of the units there.
-  for (auto* v : {&att_, &def_, &val_}) std::fill(v->begin(), v->end(), 0.0);
+  for (auto* v : {&att_, &def_, &val_, &zoc_}) std::fill(v->begin(), v->end(), 0.0);
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -101,6 +105,10 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
                                                  : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
       val_[at(sd, us.hex)] += value;
+      const int32_t* nb = g.map.grid.Neighbors(us.hex);
+      for (int d = 0; d < 6; ++d) {
+        if (nb[d] >= 0) zoc_[at(sd, nb[d])] = 1;
+      }
     }
   }
   // Places: control, and targets for the approach term.
@@ -122,7 +130,11 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       }
       if (adj_att > 0) {
         const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
-        const double gain = GainAt(r, val_[at(sd, h)], adj_val);
+        bool trapped = true;  // no neighbour free of the other side and its reach
+        for (int d = 0; d < 6 && trapped; ++d) {
+          trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && zoc_[at(1 - sd, nb[d])] <= 0);
+        }
+        const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
         // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
         // me (mandatory combat) is my gain only when combat is mandatory.
         if (sd == 1) {

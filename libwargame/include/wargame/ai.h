@@ -94,7 +94,7 @@ class AiPlayer : public Player {
   long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
-  mutable std::vector<double> att_, def_, val_;
+  mutable std::vector<double> att_, def_, val_, zoc_;
 };
 
 }  // namespace wg
