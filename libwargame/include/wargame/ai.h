@@ -53,7 +53,7 @@ struct AiOptions {
   // Work cap per decision, in rule applications (listing the legal actions
   // counts one per unit in the game): the playouts share what the one-ply
   // scoring leaves. Bounds the time per decision on big maps.
-  int budget = 3000;
+  int budget = 2000;
 };
 
 // The combat strength of a unit now: its current attack value (0 when not in
