@@ -187,6 +187,12 @@ void AiPlayer::PlayFollowups(State& s, DiceStream* dice) {
   }
 }
 
+void AiPlayer::ResetDice(RngState* rng) {
+  if (dice_.queued() > 0) dice_ = DiceStream(rng);
+  dice_.set_rng(rng);
+  dice_.ClearRecord();
+}
+
 double AiPlayer::Score(const State& s, const Action& a, int side) {
   const Game& g = *game_;
   constexpr double kRefused = -std::numeric_limits<double>::infinity();
@@ -198,22 +204,21 @@ double AiPlayer::Score(const State& s, const Action& a, int side) {
   std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
   ++work_;
   int sides = 0;
+  // The dice stream is reused (no allocation per evaluation): it holds no
+  // supplied value between calls and its record is cleared each time.
   {
-    DiceStream dice(&rng);
-    Context ctx(g, &dice, nullptr, scratch_.get());
+    ResetDice(&rng);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
     if (!g.rules->Apply(work, a, ctx).ok() || ctx.missing_die()) return kRefused;
-    if (dice.record().empty()) {
-      PlayFollowups(work, &dice);
+    if (dice_.record().empty()) {
+      PlayFollowups(work, &dice_);
       return Evaluation(work, side);
     }
-    sides = dice.record().front().sides;
+    sides = dice_.record().front().sides;
   }
   if (sides < 2 || sides > 20) {
-    State w2;
-    std::memcpy(static_cast<void*>(&w2), &work, sizeof(State));
-    DiceStream dice(&rng);
-    PlayFollowups(w2, &dice);
-    return Evaluation(w2, side);
+    PlayFollowups(work, &dice_);
+    return Evaluation(work, side);
   }
   double total = 0;
   int n = 0;
@@ -221,11 +226,15 @@ double AiPlayer::Score(const State& s, const Action& a, int side) {
     ++work_;
     std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
     RngState r2 = rng;
-    DiceStream dice(&r2);
-    dice.Supply(v);
-    Context ctx(g, &dice, nullptr, scratch_.get());
-    if (!g.rules->Apply(work, a, ctx).ok() || ctx.missing_die()) continue;
-    PlayFollowups(work, &dice);
+    ResetDice(&r2);
+    dice_.Supply(v);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
+    const bool ok = g.rules->Apply(work, a, ctx).ok() && !ctx.missing_die();
+    if (!ok) {
+      ResetDice(&r2);  // drops the value if it was not used
+      continue;
+    }
+    PlayFollowups(work, &dice_);
     total += Evaluation(work, side);
     ++n;
   }
@@ -240,7 +249,8 @@ int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int c
     for (size_t i = 0; i < legal.size(); ++i) order_.push_back(static_cast<int>(i));
   } else {
     // Every action that is not a move, then a sample of the moves.
-    std::vector<int> moves;
+    std::vector<int>& moves = moves_;
+    moves.clear();
     for (size_t i = 0; i < legal.size(); ++i) {
       const ActionType t = legal[i].type;
       if (t == ActionType::kMove || t == ActionType::kEnter) {
@@ -286,8 +296,8 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
     if (playout_legal_.empty()) break;
     const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
     const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
-    DiceStream dice(&rng);
-    Context ctx(g, &dice, nullptr, scratch_.get());
+    ResetDice(&rng);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
     State copy;
     std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
     if (!g.rules->Apply(copy, legal[static_cast<size_t>(pick)], ctx).ok()) break;

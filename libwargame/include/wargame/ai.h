@@ -74,6 +74,8 @@ class AiPlayer : public Player {
  private:
   double Value(const State& s, UnitId u) const;
   void PlayFollowups(State& s, DiceStream* dice);
+  // Points dice_ at rng with an empty queue and record.
+  void ResetDice(RngState* rng);
   // The index into `legal` of the best action by one-ply score, at most `cap`
   // candidates; fills scores_ (score per considered index) when `keep`.
   int Greedy(const State& s, const std::vector<Action>& legal, int cap, bool keep);
@@ -89,6 +91,8 @@ class AiPlayer : public Player {
   std::vector<int> objective_places_;  // indices into map.places
   std::vector<Action> followups_;      // reused buffer
   std::vector<int> order_;             // reused buffer
+  std::vector<int> moves_;             // reused buffer
+  DiceStream dice_;                    // reused dice for evaluations
   std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
   std::vector<Action> playout_legal_;  // reused buffer
   long work_ = 0;                      // rule applications this decision
