@@ -203,6 +203,10 @@ class Rules {
   // draws its own picture: fills `svg` and returns true. Hex games return false
   // and the generic renderer draws the map.
   virtual bool RenderSvg(const State& /*s*/, std::string* /*svg*/) const { return false; }
+  // Ruleset knowledge for the computer player (ai.h): a term added to the
+  // generic evaluation of a position for `side` (higher is better for it; one
+  // point is worth about one strength point). The default adds nothing.
+  virtual double Evaluate(const State& /*s*/, int /*side*/) const { return 0.0; }
   // Buffers for one thread playing this game.
   virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
 };

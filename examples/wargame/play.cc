@@ -1,0 +1,352 @@
+// `wargame play`: plays one game with the chosen players and prints its log.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#include "cli.h"
+#include "wargame/action_text.h"
+#include "wargame/ai.h"
+#include "wargame/registry.h"
+#include "wargame/yaml_reader.h"
+
+namespace po = boost::program_options;
+
+namespace wg::cli {
+
+Result<std::vector<Action>> LoadScript(const Game& game, const std::string& path) {
+  YamlReader r = YamlReader::FromFile(path);
+  if (!r.ok()) return r.errors();
+  std::vector<Action> out;
+  const YAML::Node root = r.root();
+  if (root.IsNull()) return out;
+  if (!r.ExpectSequence(root, "")) return r.errors();
+  for (size_t i = 0; i < root.size(); ++i) {
+    auto a = ParseAction(game, r, root[i], YamlReader::Item("", i));
+    if (!a.ok()) return a.errors();
+    out.push_back(*a);
+  }
+  if (!r.ok()) return r.errors();
+  return out;
+}
+
+namespace {
+
+// Takes the next action of the script, whatever side decides. An action
+// that is not legal is refused by the session with its rule number.
+class ScriptPlayer : public Player {
+ public:
+  explicit ScriptPlayer(ScriptQueue* q) : q_(q) {}
+  std::string name() const override { return "script"; }
+  Action Choose(const Game&, const State&, const std::vector<Action>&) override {
+    return q_->actions[q_->next++];
+  }
+  bool exhausted() const { return q_->next >= q_->actions.size(); }
+
+ private:
+  ScriptQueue* q_;
+};
+
+// Prompts in the terminal: the decision, the map around it, numbered legal
+// options; accepts a number or an action in the script syntax.
+class HumanPlayer : public Player {
+ public:
+  std::string name() const override { return "human"; }
+  Action Choose(const Game& game, const State& s, const std::vector<Action>& legal) override {
+    std::vector<int> centers;
+    if (s.combat.active) {
+      for (int i = 0; i < s.combat.num_defender_hexes; ++i) centers.push_back(s.combat.defender_hexes[i]);
+      for (int i = 0; i < s.combat.num_attackers; ++i) centers.push_back(s.unit(s.combat.attackers[i]).hex);
+    } else {
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitState& u = s.units[static_cast<size_t>(i)];
+        if (u.OnMap() && u.side == s.decision_side) centers.push_back(u.hex);
+      }
+    }
+    std::cout << "\n" << TextMapAround(game, s, centers, 1);
+    std::cout << SideName(game, s.decision_side) << ", turn " << int(s.turn) << " " << PhaseName(game, s) << ": "
+              << game.rules->DescribeDecision(s) << "\n";
+    for (size_t i = 0; i < legal.size(); ++i) {
+      std::cout << "  " << i + 1 << ") " << ActionToText(game, legal[i]) << "\n";
+    }
+    for (;;) {
+      std::cout << "choose 1-" << legal.size() << ", or type an action (\"quit\" stops): " << std::flush;
+      std::string line;
+      if (!std::getline(std::cin, line) || line == "quit" || line == "q") {
+        quit_ = true;
+        return legal[0];
+      }
+      if (line.empty()) continue;
+      char* end = nullptr;
+      const long n = std::strtol(line.c_str(), &end, 10);
+      if (end && *end == '\0') {
+        if (n >= 1 && static_cast<size_t>(n) <= legal.size()) return legal[static_cast<size_t>(n - 1)];
+        std::cout << "no option " << n << "\n";
+        continue;
+      }
+      auto a = ParseActionText(game, line);
+      if (a.ok()) return *a;
+      std::cout << a.errors().ToString() << "\n";
+    }
+  }
+  bool quit() const { return quit_; }
+
+ private:
+  bool quit_ = false;
+};
+
+}  // namespace
+
+bool IsPlayerKind(const std::string& k) { return k == "ai" || k == "random" || k == "human" || k == "script"; }
+
+std::unique_ptr<Player> MakePlayer(const std::string& kind, std::shared_ptr<const Game> game, uint64_t seed,
+                                   ScriptQueue* script, std::string* error, int ai_budget) {
+  if (kind == "ai") {
+    AiOptions options;
+    if (ai_budget > 0) options.budget = ai_budget;
+    return std::make_unique<AiPlayer>(std::move(game), seed, options);
+  }
+  if (kind == "random") return std::make_unique<RandomPlayer>(seed);
+  if (kind == "human") return std::make_unique<HumanPlayer>();
+  if (kind == "script") {
+    if (!script) {
+      *error = "the script player needs --script FILE";
+      return nullptr;
+    }
+    return std::make_unique<ScriptPlayer>(script);
+  }
+  *error = "unknown player \"" + kind + "\" (ai, random, human, script)";
+  return nullptr;
+}
+
+namespace {
+
+// --until TURN[:PHASE]: the point where play stops, before anyone acts in it.
+struct Until {
+  int turn = 0;  // 0: play to the end
+  int phase = -1;
+  bool Reached(const State& s) const {
+    if (turn <= 0) return false;
+    if (s.turn > turn) return true;
+    if (s.turn < turn) return false;
+    return phase < 0 || s.phase >= phase;
+  }
+};
+
+}  // namespace
+
+int CmdPlay(int argc, char** argv) {
+  po::options_description desc("options");
+  desc.add_options()("help,h", "this help")("game", po::value<std::string>()->required(),
+                                             "GAME: ruleset name with options, or a ruleset folder")(
+      "scenario", po::value<std::string>(), "scenario name or file")(
+      "optional", po::value<std::string>(), "optional rules to enable, comma separated")(
+      "seed", po::value<uint64_t>()->default_value(1), "dice and players seed")(
+      "players", po::value<std::string>(), "two players, first side first: ai, random, human, script")(
+      "script", po::value<std::string>(), "YAML list of actions for the script players")(
+      "dice", po::value<std::string>(), "die values to use first, comma separated (3,5,1)")(
+      "until", po::value<std::string>(), "stop when TURN[:PHASE] is reached (phase by name or number)")(
+      "max-actions", po::value<long>()->default_value(100000), "stop after this many actions")(
+      "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
+      "save", po::value<std::string>(), "write the saved game (replayable) here")(
+      "json", po::value<std::string>(), "write the final state as JSON here")(
+      "svg", po::value<std::string>(), "draw the final position here")("quiet,q", "print only the result");
+  po::positional_options_description pos;
+  pos.add("game", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: wargame play GAME [--scenario NAME|FILE] [--optional R,...] [--seed N] [--players A,B]\n"
+                   "       [--script FILE] [--dice 3,5,1] [--until TURN[:PHASE]] [--save F] [--json F] [--svg F]\n"
+                << desc;
+      return kExitOk;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "wargame play: " << e.what() << "\n" << desc;
+    return kExitUsage;
+  }
+  const bool quiet = vm.count("quiet") > 0;
+  const bool has_script = vm.count("script") > 0;
+  std::vector<std::string> kinds =
+      SplitList(vm.count("players") ? vm["players"].as<std::string>() : (has_script ? "script,script" : "ai,ai"));
+  if (kinds.size() == 1) kinds.push_back(kinds[0]);
+  if (kinds.size() != 2) {
+    std::cerr << "wargame play: --players takes two players, e.g. ai,random\n";
+    return kExitUsage;
+  }
+  for (const auto& k : kinds) {
+    if (!IsPlayerKind(k)) {
+      std::cerr << "wargame play: unknown player \"" << k << "\" (ai, random, human, script)\n";
+      return kExitUsage;
+    }
+    if (k == "script" && !has_script) {
+      std::cerr << "wargame play: the script player needs --script FILE\n";
+      return kExitUsage;
+    }
+  }
+  std::vector<int> dice;
+  if (vm.count("dice")) {
+    for (const auto& t : SplitList(vm["dice"].as<std::string>())) {
+      char* end = nullptr;
+      const long v = std::strtol(t.c_str(), &end, 10);
+      if (!end || *end != '\0' || v < 1 || v > 1000) {
+        std::cerr << "wargame play: bad die value \"" << t << "\" in --dice\n";
+        return kExitUsage;
+      }
+      dice.push_back(static_cast<int>(v));
+    }
+  }
+  auto spec = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
+                       vm.count("optional") ? vm["optional"].as<std::string>() : "");
+  if (!spec.ok()) {
+    PrintErrors(spec.errors());
+    return kExitUsage;
+  }
+  auto game = LoadGame(*spec);
+  if (!game.ok()) {
+    PrintErrors(game.errors());
+    return kExitError;
+  }
+  const Game& g = **game;
+  Until until;
+  if (vm.count("until")) {
+    const std::string u = vm["until"].as<std::string>();
+    const size_t colon = u.find(':');
+    char* end = nullptr;
+    const std::string t = u.substr(0, colon);
+    until.turn = static_cast<int>(std::strtol(t.c_str(), &end, 10));
+    if (t.empty() || *end != '\0' || until.turn < 1) {
+      std::cerr << "wargame play: bad --until \"" << u << "\" (expected TURN or TURN:PHASE)\n";
+      return kExitUsage;
+    }
+    if (colon != std::string::npos) {
+      const std::string p = u.substr(colon + 1);
+      until.phase = g.turns.PhaseIndex(p);
+      if (until.phase < 0) {
+        const long n = std::strtol(p.c_str(), &end, 10);
+        if (!p.empty() && *end == '\0' && n >= 1 && n <= static_cast<long>(g.turns.phases.size())) {
+          until.phase = static_cast<int>(n - 1);
+        } else {
+          std::cerr << "wargame play: unknown phase \"" << p << "\" in --until\n";
+          return kExitUsage;
+        }
+      }
+    }
+  }
+  ScriptQueue script;
+  if (has_script) {
+    auto actions = LoadScript(g, vm["script"].as<std::string>());
+    if (!actions.ok()) {
+      PrintErrors(actions.errors());
+      return kExitError;
+    }
+    script.actions = *actions;
+  }
+  const uint64_t seed = vm["seed"].as<uint64_t>();
+  Session session(*game, seed);
+  session.SupplyDice(dice);
+  std::unique_ptr<Player> players[2];
+  for (int i = 0; i < 2; ++i) {
+    std::string err;
+    players[i] = MakePlayer(kinds[static_cast<size_t>(i)], *game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
+                            &script, &err, vm["ai-budget"].as<int>());
+    if (!players[i]) {
+      std::cerr << "wargame play: " << err << "\n";
+      return kExitUsage;
+    }
+  }
+  if (!quiet) {
+    std::cout << g.title << "\n" << "game: " << g.params.ToString() << ", seed " << seed << "\n"
+              << SideName(g, 0) << ": " << kinds[0] << ", " << SideName(g, 1) << ": " << kinds[1] << "\n";
+  }
+  size_t printed = 0;
+  auto flush_events = [&] {
+    const auto lines = session.DescribeEvents(printed);
+    printed = session.events().size();
+    if (quiet) return;
+    for (const auto& l : lines) std::cout << "  " << l << "\n";
+  };
+  flush_events();
+  int rc = kExitOk;
+  std::string stopped;
+  const long max_actions = vm["max-actions"].as<long>();
+  while (!session.over()) {
+    if (until.Reached(session.state())) {
+      stopped = "stopped at --until " + vm["until"].as<std::string>();
+      break;
+    }
+    if (static_cast<long>(session.actions().size()) >= max_actions) {
+      stopped = "stopped after --max-actions " + std::to_string(max_actions);
+      break;
+    }
+    const State& s = session.state();
+    Player& p = *players[s.decision_side & 1];
+    if (auto* sp = dynamic_cast<ScriptPlayer*>(&p); sp && sp->exhausted()) {
+      stopped = "the script ended";
+      break;
+    }
+    std::vector<Action> legal = session.LegalActions();
+    if (legal.empty() && !dynamic_cast<ScriptPlayer*>(&p)) {
+      std::cerr << "wargame play: no legal action but the game is not over (" << session.DescribeDecision()
+                << ")\n";
+      rc = kExitError;
+      break;
+    }
+    const Action a = p.Choose(g, s, legal);
+    if (auto* hp = dynamic_cast<HumanPlayer*>(&p); hp && hp->quit()) {
+      stopped = "the human player quit";
+      break;
+    }
+    const std::string text = ActionToText(g, a);
+    const std::string who = SideName(g, s.decision_side);
+    const std::string where = "T" + std::to_string(s.turn) + " " + PhaseName(g, s);
+    const Status st = session.Apply(a);
+    if (!st.ok()) {
+      if (dynamic_cast<HumanPlayer*>(&p)) {
+        std::cout << "refused: " << st.ToString() << "\n";
+        continue;
+      }
+      std::cerr << "wargame play: action " << session.actions().size() + 1 << " (" << who << ": " << text
+                << ") refused: " << st.ToString() << "\n";
+      rc = kExitError;
+      break;
+    }
+    if (!quiet) std::cout << "[" << where << "] " << who << ": " << text << "\n";
+    flush_events();
+  }
+  const State& s = session.state();
+  if (!stopped.empty()) std::cout << stopped << " (turn " << int(s.turn) << ", " << PhaseName(g, s) << ")\n";
+  std::cout << "victory points: " << SideName(g, 0) << " " << s.vp[0] << ", " << SideName(g, 1) << " " << s.vp[1]
+            << "\n";
+  if (s.game_over) {
+    std::string level;
+    if (g.victory.kind == VictoryRules::Kind::kDifferential && s.level < g.victory.levels.size()) {
+      level = g.victory.levels[s.level].name;
+    }
+    std::cout << "result: " << (s.winner >= 0 ? SideName(g, s.winner) + " wins" : std::string("draw"))
+              << (level.empty() ? "" : " (" + level + ")") << " after " << session.actions().size()
+              << " actions\n";
+  }
+  if (vm.count("save") && !WriteFile(vm["save"].as<std::string>(), session.Save())) {
+    std::cerr << vm["save"].as<std::string>() << ": cannot write\n";
+    rc = kExitError;
+  }
+  if (vm.count("json") && !WriteFile(vm["json"].as<std::string>(), StateJson(session))) {
+    std::cerr << vm["json"].as<std::string>() << ": cannot write\n";
+    rc = kExitError;
+  }
+  if (vm.count("svg")) {
+    if (!WriteFile(vm["svg"].as<std::string>(), RenderSvg(g, s))) {
+      std::cerr << vm["svg"].as<std::string>() << ": cannot write\n";
+      rc = kExitError;
+    } else if (!quiet) {
+      std::cout << "map: " << vm["svg"].as<std::string>() << "\n";
+    }
+  }
+  return rc;
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,104 @@
+// AiPlayer: a generic heuristic computer opponent for any ruleset.
+//
+// One-ply greedy search: for each legal action (sampled down to a cap when
+// there are many), it copies the State (a memcpy), applies the action through
+// the ruleset with a Context that has no event sink, plays the forced
+// follow-ups of a combat (losses, retreats, advance) with the first listed
+// option, and scores the result from the deciding side's point of view. An
+// action that rolls dice is scored by its exact expectation over the first
+// die (every face supplied in turn; later dice come from a seeded stream).
+//
+// The evaluation (Evaluation()) weighs: the victory-point difference, the
+// material of both sides (current attack + defense values, so losses and
+// disruption count; eliminated units count nothing and a little extra),
+// control of the tracked places (objectives), the distance of the side's
+// units to the nearest enemy or uncontrolled objective (move toward the
+// fight), and engagements: for every hex adjacent to the other side's units,
+// the expected gain of attacking it at the odds those units would get (good
+// odds 2-1 and better gain a share of the defender's value; odds below 1-1
+// cost a share of the attackers' value when combat is mandatory). A ruleset may add its own knowledge
+// through Rules::Evaluate(state, side). Attacks at poor odds lose material in
+// expectation and are avoided unless mandatory; attacks at good odds gain.
+//
+// Deterministic: the same seed and the same positions give the same choices.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/dice.h"
+#include "wargame/game.h"
+#include "wargame/players.h"
+
+namespace wg {
+
+struct AiOptions {
+  int max_candidates = 160;  // actions evaluated per decision (moves are sampled beyond this)
+  int max_followups = 16;    // forced follow-up decisions played out after an action
+  double vp_weight = 8.0;
+  double material_weight = 1.0;
+  double eliminated_penalty = 4.0;  // per unit eliminated, on top of its lost material
+  double control_weight = 1.0;
+  double approach_weight = 0.15;    // per hex of distance to the nearest enemy/objective
+  double engagement_weight = 1.0;   // adjacent enemies: expected gain/loss of attacks by odds
+  // Lookahead: the best `lookahead` actions by one-ply score (those that roll
+  // no dice) are each followed by a greedy playout of the rest of the side's
+  // turn (candidates capped at `playout_candidates`, at most `playout_steps`
+  // decisions), and the one whose playout ends best is chosen. 0 disables it.
+  int lookahead = 4;
+  int playout_candidates = 24;
+  int playout_steps = 24;
+  // Work cap per decision, in rule applications (listing the legal actions
+  // counts one per unit in the game): the playouts share what the one-ply
+  // scoring leaves. Bounds the time per decision on big maps.
+  int budget = 2000;
+};
+
+// The combat strength of a unit now: its current attack value (0 when not in
+// play). For HexRules games the `combat: attack:` attribute, else attribute 0.
+int UnitStrength(const Game& game, const State& s, UnitId u);
+
+class AiPlayer : public Player {
+ public:
+  AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions options = {});
+  std::string name() const override { return "ai"; }
+  Action Choose(const Game& game, const State& state, const std::vector<Action>& legal) override;
+
+  // The static evaluation of a state for `side` (higher is better).
+  double Evaluation(const State& s, int side) const;
+  // The score of one action (expected evaluation after it); -inf if refused.
+  double Score(const State& s, const Action& a, int side);
+
+ private:
+  double Value(const State& s, UnitId u) const;
+  void PlayFollowups(State& s, DiceStream* dice);
+  // Points dice_ at rng with an empty queue and record.
+  void ResetDice(RngState* rng);
+  // The index into `legal` of the best action by one-ply score, at most `cap`
+  // candidates; fills scores_ (score per considered index) when `keep`.
+  int Greedy(const State& s, const std::vector<Action>& legal, int cap, bool keep);
+  // Plays the rest of `side`'s turn greedily from s; returns the evaluation.
+  // Stops when work_ reaches until_work.
+  double Playout(State& s, int side, uint64_t seed, long until_work);
+
+  std::shared_ptr<const Game> game_;
+  AiOptions options_;
+  RngState rng_;
+  std::unique_ptr<Scratch> scratch_;
+  int attack_attr_ = 0, defense_attr_ = -1;
+  std::vector<int> objective_places_;  // indices into map.places
+  std::vector<Action> followups_;      // reused buffer
+  std::vector<int> order_;             // reused buffer
+  std::vector<int> moves_;             // reused buffer
+  DiceStream dice_;                    // reused dice for evaluations
+  std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
+  std::vector<Action> playout_legal_;  // reused buffer
+  long work_ = 0;                      // rule applications this decision
+  bool mandatory_ = false;             // combat is mandatory (HexRules data)
+  // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
+  mutable std::vector<double> att_, def_, val_, zoc_;
+};
+
+}  // namespace wg

@@ -1,0 +1,356 @@
+#include "wargame/ai.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+namespace {
+
+const HexRules* AsHex(const Game& game) { return dynamic_cast<const HexRules*>(game.rules.get()); }
+
+bool IsFollowup(DecisionType d) {
+  return d == DecisionType::kLosses || d == DecisionType::kStandOrRetreat || d == DecisionType::kRetreat ||
+         d == DecisionType::kAdvance;
+}
+
+}  // namespace
+
+int UnitStrength(const Game& game, const State& s, UnitId u) {
+  if (!s.unit(u).OnMap() && s.unit(u).hex != kNotYetEntered) return 0;
+  int attr = 0;
+  if (const HexRules* h = AsHex(game); h && h->data().attack >= 0) attr = h->data().attack;
+  if (attr >= static_cast<int>(game.attributes.size())) return 0;
+  return game.Current(s, u, attr);
+}
+
+AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions options)
+    : game_(std::move(game)), options_(options), rng_(SeedRng(seed ^ 0xA15EEDULL)) {
+  scratch_ = game_->rules->NewScratch();
+  std::vector<std::string> kinds = {"objective"};
+  if (const HexRules* h = AsHex(*game_)) {
+    attack_attr_ = h->data().attack >= 0 ? h->data().attack : 0;
+    defense_attr_ = h->data().defense;
+    if (!h->data().control_kinds.empty()) kinds = h->data().control_kinds;
+    mandatory_ = h->data().mandatory;
+  }
+  if (attack_attr_ >= static_cast<int>(game_->attributes.size())) attack_attr_ = -1;
+  if (defense_attr_ == attack_attr_) defense_attr_ = -1;
+  for (size_t p = 0; p < game_->map.places.size(); ++p) {
+    if (std::find(kinds.begin(), kinds.end(), game_->map.places[p].kind) != kinds.end()) {
+      objective_places_.push_back(static_cast<int>(p));
+    }
+  }
+  const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->map.size()));
+  att_.assign(cells, 0.0);
+  def_.assign(cells, 0.0);
+  val_.assign(cells, 0.0);
+  zoc_.assign(cells, 0.0);
+}
+
+double AiPlayer::Value(const State& s, UnitId u) const {
+  double v = 0;
+  if (attack_attr_ >= 0) v += game_->Current(s, u, attack_attr_);
+  if (defense_attr_ >= 0) v += game_->Current(s, u, defense_attr_);
+  if (attack_attr_ < 0 && defense_attr_ < 0) v = 1;
+  return v + 0.5;  // even a unit with no values is worth something
+}
+
+namespace {
+
+// Expected gain of an attack at attack/defense ratio r, as a fraction of the
+// defender's value (r >= 2) or, negative, of the attackers' value (r < 1).
+double GainAt(double r, double defender_value, double attacker_value, bool trapped) {
+  // A defender with nowhere to retreat loses everything to a retreat result.
+  const double extra = trapped && r >= 1.0 ? 0.3 * defender_value : 0.0;
+  if (r >= 2.0) return extra + 0.15 * (std::min(r, 5.0) - 1.0) * defender_value;
+  if (r >= 1.0) return extra;
+  if (r < 1.0) return -0.4 * (1.0 - r) * attacker_value;
+  return 0.0;
+}
+
+}  // namespace
+
+double AiPlayer::Evaluation(const State& s, int side) const {
+  const Game& g = *game_;
+  const int opp = 1 - side;
+  double score = options_.vp_weight * (s.vp[side] - s.vp[opp]);
+  if (s.game_over) {
+    if (s.winner == side) score += 1000;
+    if (s.winner == opp) score -= 1000;
+  }
+  score += g.rules->Evaluate(s, side);
+
+  const int nh = g.map.size();
+  // Per hex and side: attack, defense and value of the units there.
+  for (auto* v : {&att_, &def_, &val_, &zoc_}) std::fill(v->begin(), v->end(), 0.0);
+  auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.hex == kWithdrawn) continue;
+    const double sign = us.side == side ? 1.0 : -1.0;
+    if (us.hex == kEliminated) {
+      score -= sign * options_.eliminated_penalty;
+      continue;
+    }
+    const double value = Value(s, u);
+    score += sign * options_.material_weight * value;
+    if (us.OnMap() && us.hex < nh) {
+      const int sd = us.side == side ? 0 : 1;
+      att_[at(sd, us.hex)] += attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1;
+      def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
+                                                 : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
+      val_[at(sd, us.hex)] += value;
+      const int32_t* nb = g.map.grid.Neighbors(us.hex);
+      for (int d = 0; d < 6; ++d) {
+        if (nb[d] >= 0) zoc_[at(sd, nb[d])] = 1;
+      }
+    }
+  }
+  // Places: control, and targets for the approach term.
+  for (int p : objective_places_) {
+    if (p >= kMaxPlaces) continue;
+    if (s.place_control[p] == side + 1) score += options_.control_weight;
+    if (s.place_control[p] == opp + 1) score -= options_.control_weight;
+  }
+  for (int h = 0; h < nh; ++h) {
+    for (int sd = 0; sd < 2; ++sd) {
+      if (val_[at(sd, h)] <= 0) continue;
+      // Engagement: the other side's units adjacent to this hex could attack it.
+      double adj_att = 0, adj_val = 0;
+      const int32_t* nb = g.map.grid.Neighbors(h);
+      for (int d = 0; d < 6; ++d) {
+        if (nb[d] < 0) continue;
+        adj_att += att_[at(1 - sd, nb[d])];
+        adj_val += val_[at(1 - sd, nb[d])];
+      }
+      if (adj_att > 0) {
+        const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
+        bool trapped = true;  // no neighbour free of the other side and its reach
+        for (int d = 0; d < 6 && trapped; ++d) {
+          trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && zoc_[at(1 - sd, nb[d])] <= 0);
+        }
+        const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
+        // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
+        // me (mandatory combat) is my gain only when combat is mandatory.
+        if (sd == 1) {
+          score += options_.engagement_weight * gain;
+        } else if (gain > 0 || mandatory_) {
+          score -= options_.engagement_weight * gain * (gain > 0 ? 1.0 : 0.5);
+        }
+      }
+    }
+  }
+  // Approach: each of my units toward the nearest enemy or objective not held.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    if (us.side != side || !us.OnMap() || us.hex >= nh) continue;
+    int best = 1 << 20;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitState& e = s.units[static_cast<size_t>(j)];
+      if (e.side == side || !e.OnMap() || e.hex >= nh) continue;
+      best = std::min(best, g.map.grid.DistanceIdx(us.hex, e.hex));
+    }
+    for (int p : objective_places_) {
+      if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
+      for (int h : g.map.places[static_cast<size_t>(p)].hexes) best = std::min(best, g.map.grid.DistanceIdx(us.hex, h));
+    }
+    if (best < (1 << 20)) score -= options_.approach_weight * best;
+  }
+  return score;
+}
+
+void AiPlayer::PlayFollowups(State& s, DiceStream* dice) {
+  const Game& g = *game_;
+  for (int k = 0; k < options_.max_followups && !s.game_over && IsFollowup(s.decision); ++k) {
+    Context ctx(g, dice, nullptr, scratch_.get());
+    g.rules->LegalActions(s, ctx, &followups_);
+    work_ += 1 + s.num_units / 8;
+    if (followups_.empty()) return;
+    // The first listed option that applies.
+    bool applied = false;
+    for (const Action& a : followups_) {
+      State copy;
+      std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+      Context c2(g, dice, nullptr, scratch_.get());
+      if (g.rules->Apply(copy, a, c2).ok()) {
+        std::memcpy(static_cast<void*>(&s), &copy, sizeof(State));
+        applied = true;
+        break;
+      }
+    }
+    if (!applied) return;
+  }
+}
+
+void AiPlayer::ResetDice(RngState* rng) {
+  if (dice_.queued() > 0) dice_ = DiceStream(rng);
+  dice_.set_rng(rng);
+  dice_.ClearRecord();
+}
+
+double AiPlayer::Score(const State& s, const Action& a, int side) {
+  const Game& g = *game_;
+  constexpr double kRefused = -std::numeric_limits<double>::infinity();
+  State work;
+  // First pass: dice from a seeded stream; if a die was rolled, score the
+  // exact expectation over its faces instead.
+  RngState rng = rng_;
+  NextU64(rng_);
+  std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
+  ++work_;
+  int sides = 0;
+  // The dice stream is reused (no allocation per evaluation): it holds no
+  // supplied value between calls and its record is cleared each time.
+  {
+    ResetDice(&rng);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
+    if (!g.rules->Apply(work, a, ctx).ok() || ctx.missing_die()) return kRefused;
+    if (dice_.record().empty()) {
+      PlayFollowups(work, &dice_);
+      return Evaluation(work, side);
+    }
+    sides = dice_.record().front().sides;
+  }
+  if (sides < 2 || sides > 20) {
+    PlayFollowups(work, &dice_);
+    return Evaluation(work, side);
+  }
+  double total = 0;
+  int n = 0;
+  for (int v = 1; v <= sides; ++v) {
+    ++work_;
+    std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
+    RngState r2 = rng;
+    ResetDice(&r2);
+    dice_.Supply(v);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
+    const bool ok = g.rules->Apply(work, a, ctx).ok() && !ctx.missing_die();
+    if (!ok) {
+      ResetDice(&r2);  // drops the value if it was not used
+      continue;
+    }
+    PlayFollowups(work, &dice_);
+    total += Evaluation(work, side);
+    ++n;
+  }
+  return n ? total / n : kRefused;
+}
+
+int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int cap, bool keep) {
+  const int side = state.decision_side;
+  order_.clear();
+  cap = std::max(1, cap);
+  if (static_cast<int>(legal.size()) <= cap) {
+    for (size_t i = 0; i < legal.size(); ++i) order_.push_back(static_cast<int>(i));
+  } else {
+    // Every action that is not a move, then a sample of the moves.
+    std::vector<int>& moves = moves_;
+    moves.clear();
+    for (size_t i = 0; i < legal.size(); ++i) {
+      const ActionType t = legal[i].type;
+      if (t == ActionType::kMove || t == ActionType::kEnter) {
+        moves.push_back(static_cast<int>(i));
+      } else {
+        order_.push_back(static_cast<int>(i));
+      }
+    }
+    const int room = std::max(0, cap - static_cast<int>(order_.size()));
+    for (int k = 0; k < room && k < static_cast<int>(moves.size()); ++k) {
+      const uint32_t j = static_cast<uint32_t>(k) +
+                         UniformBelow(rng_, static_cast<uint32_t>(moves.size() - static_cast<size_t>(k)));
+      std::swap(moves[static_cast<size_t>(k)], moves[j]);
+      order_.push_back(moves[static_cast<size_t>(k)]);
+    }
+  }
+  if (keep) scores_.clear();
+  int best = order_.front();
+  double best_score = -std::numeric_limits<double>::infinity();
+  for (int i : order_) {
+    const Action& a = legal[static_cast<size_t>(i)];
+    if (a.type == ActionType::kConcede) continue;
+    // A small bias toward ending a phase breaks ties with aimless moves.
+    const double sc = Score(state, a, side) + (a.type == ActionType::kEndPhase ? 0.01 : 0.0);
+    if (keep) scores_.emplace_back(sc, i);
+    if (sc > best_score) {
+      best_score = sc;
+      best = i;
+    }
+  }
+  return best;
+}
+
+double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
+  const Game& g = *game_;
+  RngState rng = SeedRng(seed);
+  for (int step = 0; step < options_.playout_steps && !s.game_over && work_ < until_work; ++step) {
+    const bool mine = s.decision_side == side;
+    if (!mine && !IsFollowup(s.decision)) break;
+    Context lc(g, nullptr, nullptr, scratch_.get());
+    g.rules->LegalActions(s, lc, &playout_legal_);
+    work_ += s.num_units;
+    if (playout_legal_.empty()) break;
+    const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
+    const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
+    ResetDice(&rng);
+    Context ctx(g, &dice_, nullptr, scratch_.get());
+    State copy;
+    std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+    if (!g.rules->Apply(copy, legal[static_cast<size_t>(pick)], ctx).ok()) break;
+    std::memcpy(static_cast<void*>(&s), &copy, sizeof(State));
+  }
+  return Evaluation(s, side);
+}
+
+Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal) {
+  if (legal.size() == 1) return legal[0];
+  const int side = state.decision_side;
+  work_ = 0;
+  const int best = Greedy(state, legal, options_.max_candidates, true);
+  const bool main_decision = state.decision == DecisionType::kMovement || state.decision == DecisionType::kCombat ||
+                             state.decision == DecisionType::kBombard;
+  if (options_.lookahead <= 0 || !main_decision || scores_.size() < 2) return legal[static_cast<size_t>(best)];
+  // Look ahead from the best few actions that roll no dice (an attack's
+  // expectation is already exact one ply deep).
+  std::vector<std::pair<double, int>> top = scores_;
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const uint64_t seed = NextU64(rng_);
+  int pick = best;
+  double pick_score = -std::numeric_limits<double>::infinity();
+  int tried = 0;
+  const long share = (options_.budget - work_) / std::max(1, options_.lookahead);
+  if (share < 8) return legal[static_cast<size_t>(best)];
+  for (const auto& [sc, i] : top) {
+    if (tried >= options_.lookahead) break;
+    if (sc == -std::numeric_limits<double>::infinity()) break;
+    const Action& a = legal[static_cast<size_t>(i)];
+    State work;
+    std::memcpy(static_cast<void*>(&work), &state, sizeof(State));
+    DiceStream dice;  // supplied-only and empty: an action that rolls is skipped
+    Context ctx(*game_, &dice, nullptr, scratch_.get());
+    if (!game_->rules->Apply(work, a, ctx).ok() || ctx.missing_die()) continue;
+    ++tried;
+    const double v = Playout(work, side, seed, work_ + share);
+    if (v > pick_score) {
+      pick_score = v;
+      pick = i;
+    }
+  }
+  // An attack whose expectation beats every playout is still taken.
+  if (legal[static_cast<size_t>(best)].type != legal[static_cast<size_t>(pick)].type) {
+    double best_one_ply = -std::numeric_limits<double>::infinity();
+    for (const auto& [sc, i] : scores_) {
+      if (i == best) best_one_ply = sc;
+    }
+    if (best_one_ply > pick_score) return legal[static_cast<size_t>(best)];
+  }
+  return legal[static_cast<size_t>(pick)];
+}
+
+}  // namespace wg

@@ -1,0 +1,314 @@
+// Runs the built `wargame` program (examples/wargame) on the skirmish test
+// ruleset folder and checks its output, files and exit codes.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+#ifdef WARGAME_BIN
+const char* const kBin = WARGAME_BIN;
+#else
+const char* const kBin = nullptr;
+#endif
+
+const std::string kSkirmish = std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish";
+
+struct RunResult {
+  int code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string TempPath(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("wargame_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+// Runs `wargame ARGS` (arguments already shell-quoted where needed).
+RunResult Wargame(const std::string& args) {
+  RunResult r;
+  const std::string err = TempPath("stderr.txt");
+  const std::string cmd = std::string("'") + kBin + "' " + args + " 2>'" + err + "' </dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = Slurp(err);
+  return r;
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+class WargameCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!kBin) GTEST_SKIP() << "WARGAME_BIN not defined (examples not built)";
+  }
+};
+
+// Per-game rows of a `simulate --out` file: {lost0, lost1}.
+std::vector<std::pair<int, int>> LossRows(const std::string& file) {
+  std::vector<std::pair<int, int>> rows;
+  std::istringstream in(Slurp(file));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == 's') continue;
+    unsigned long long seed;
+    int winner, vp0, vp1, turn, e0, e1, l0, l1, fin;
+    long actions;
+    if (std::sscanf(line.c_str(), "%llu,%d,%d,%d,%ld,%d,%d,%d,%d,%d,%d", &seed, &winner, &vp0, &vp1, &actions, &turn,
+                    &e0, &e1, &l0, &l1, &fin) == 11) {
+      rows.emplace_back(l0, l1);
+    }
+  }
+  return rows;
+}
+
+TEST_F(WargameCli, ListExitsZero) {
+  const RunResult r = Wargame("list");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(WargameCli, EverySubcommandHasHelp) {
+  for (const char* cmd : {"list", "play", "replay", "check", "render", "odds", "simulate", "merge"}) {
+    const RunResult r = Wargame(std::string(cmd) + " --help");
+    EXPECT_EQ(r.code, 0) << cmd;
+    EXPECT_NE(r.out.find("usage: wargame"), std::string::npos) << cmd << ": " << r.out;
+  }
+}
+
+TEST_F(WargameCli, BadCommandLinesExitTwo) {
+  EXPECT_EQ(Wargame("").code, 2);
+  EXPECT_EQ(Wargame("frobnicate").code, 2);
+  EXPECT_EQ(Wargame("play '" + kSkirmish + "' --players ai,chess").code, 2);
+  EXPECT_EQ(Wargame("play '" + kSkirmish + "' --no-such-option").code, 2);
+  EXPECT_EQ(Wargame("simulate '" + kSkirmish + "' --games 2 --shard 4/3").code, 2);
+}
+
+TEST_F(WargameCli, PlayRandomAgainstAiEndsWithAResult) {
+  const RunResult r = Wargame("play '" + kSkirmish + "' --players random,ai --seed 4");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Blue: random, Red: ai"), std::string::npos);
+  EXPECT_NE(r.out.find("Die roll (d6, combat)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("odds "), std::string::npos);
+  EXPECT_NE(r.out.find("victory points: Blue 0, Red 0"), std::string::npos);
+  EXPECT_NE(r.out.find("result: draw (Draw)"), std::string::npos) << r.out;
+}
+
+TEST_F(WargameCli, PlayUnknownRulesetExitsOne) {
+  const RunResult r = Wargame("play no_such_ruleset");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("unknown ruleset"), std::string::npos) << r.err;
+}
+
+TEST_F(WargameCli, ScriptMovesAUnitAndJsonShowsIt) {
+  const std::string script = TempPath("move.yaml"), json = TempPath("move.json");
+  WriteText(script, "- {move: [b1], path: [\"0303\"]}\n- end\n");
+  const RunResult r = Wargame("play '" + kSkirmish + "' --script '" + script + "' --json '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("the script ended"), std::string::npos) << r.out;
+  const std::string j = Slurp(json);
+  EXPECT_NE(j.find("{\"id\": \"b1\", \"name\": \"1st Blue\", \"side\": \"blue\", \"kind\": \"infantry\", "
+                   "\"status\": \"on_map\", \"hex\": \"0303\""),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"phase\": \"combat\""), std::string::npos);
+  EXPECT_NE(j.find("\"result\": null"), std::string::npos);
+}
+
+TEST_F(WargameCli, RefusedScriptActionExitsOneWithTheReason) {
+  const std::string script = TempPath("bad.yaml");
+  WriteText(script, "- {move: [b1], path: [\"0803\"]}\n");
+  const RunResult r = Wargame("play '" + kSkirmish + "' --script '" + script + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
+}
+
+TEST_F(WargameCli, SuppliedDiceDecideTheCombat) {
+  const std::string script = TempPath("attack.yaml");
+  WriteText(script, "- {attack: [b1], target: [\"0503\"]}\n");
+  const std::string duel = kSkirmish + "/scenarios/duel.yaml";
+  RunResult r = Wargame("play '" + kSkirmish + "' --scenario '" + duel + "' --script '" + script + "' --dice 6");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Die roll (d6, combat): 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Result: AR"), std::string::npos) << r.out;
+  r = Wargame("play '" + kSkirmish + "' --scenario '" + duel + "' --script '" + script + "' --dice 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Result: DR"), std::string::npos) << r.out;
+}
+
+TEST_F(WargameCli, UntilStopsAtTheTurn) {
+  const std::string json = TempPath("until.json");
+  const RunResult r = Wargame("play '" + kSkirmish + "' --until 2:combat --json '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("stopped at --until 2:combat"), std::string::npos) << r.out;
+  const std::string j = Slurp(json);
+  EXPECT_NE(j.find("\"turn\": 2,"), std::string::npos);
+  EXPECT_NE(j.find("\"phase\": \"combat\""), std::string::npos);
+}
+
+TEST_F(WargameCli, SaveThenReplayGivesTheSameState) {
+  const std::string save = TempPath("game.yaml"), a = TempPath("a.json"), b = TempPath("b.json");
+  RunResult r = Wargame("play '" + kSkirmish + "' --players ai,random --seed 7 -q --save '" + save + "' --json '" + a + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Wargame("replay '" + save + "' --json '" + b + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(Slurp(a).empty());
+  EXPECT_EQ(Slurp(a), Slurp(b));
+  EXPECT_NE(r.out.find("Game over"), std::string::npos);
+  // --to stops early: fewer actions replayed, no game end.
+  r = Wargame("replay '" + save + "' --to 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("actions replayed: 3"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Game over"), std::string::npos);
+  // A tampered save is refused with its file position.
+  std::string text = Slurp(save);
+  text.replace(text.find("hash: \"") + 7, 4, "0000");
+  WriteText(save, text);
+  r = Wargame("replay '" + save + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("game\\.yaml:\\d+:\\d+: hash: "))) << r.err;
+}
+
+TEST_F(WargameCli, JsonHasTheDocumentedKeys) {
+  const std::string json = TempPath("keys.json");
+  const RunResult r = Wargame("play '" + kSkirmish + "' --seed 2 -q --json '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string j = Slurp(json);
+  for (const char* key : {"\"format\": \"wargame-state-1\"", "\"game\":", "\"seed\": 2", "\"actions\":", "\"turn\":",
+                          "\"turn_label\":", "\"phase\":", "\"phasing_side\":", "\"decision\": {\"side\":",
+                          "\"kind\":", "\"vp\": {\"blue\":", "\"units\": [", "\"status\":", "\"position\":",
+                          "\"printed\": {\"strength\":", "\"current\": {\"strength\":", "\"markers\":", "\"mode\":",
+                          "\"places\": [", "\"controlled_by\":", "\"events\": [", "\"rule\": \"combat\"",
+                          "\"result\": {\"winner\":"}) {
+    EXPECT_NE(j.find(key), std::string::npos) << key;
+  }
+}
+
+TEST_F(WargameCli, CheckAcceptsTheGoodFolder) {
+  const RunResult r = Wargame("check '" + kSkirmish + "'");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ok: "), std::string::npos);
+}
+
+TEST_F(WargameCli, CheckReportsABrokenCopyWithFileLineColumn) {
+  const fs::path dir = TempPath("broken");
+  fs::remove_all(dir);
+  fs::copy(kSkirmish, dir, fs::copy_options::recursive);
+  std::string units = Slurp((dir / "units.yaml").string());
+  const size_t at = units.find("strength: 3, movement: 4}, setup: \"0204\"");
+  ASSERT_NE(at, std::string::npos);
+  units.replace(at, 11, "strength: many");
+  WriteText((dir / "units.yaml").string(), units);
+  const RunResult r = Wargame("check '" + dir.string() + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("units\\.yaml:4:\\d+: units\\[1\\]\\.values\\.strength: ")))
+      << r.out;
+}
+
+TEST_F(WargameCli, RenderWritesAnSvgOfTheMapAndUnits) {
+  const std::string svg = TempPath("map.svg");
+  const RunResult r = Wargame("render '" + kSkirmish + "' --svg '" + svg + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string s = Slurp(svg);
+  EXPECT_EQ(s.rfind("<svg", 0), 0u);
+  EXPECT_NE(s.find("</svg>"), std::string::npos);
+  size_t hexes = 0;
+  for (size_t p = s.find("<title>0"); p != std::string::npos; p = s.find("<title>0", p + 1)) ++hexes;
+  EXPECT_EQ(hexes, 48u);                                      // every hex of the 8x6 map
+  EXPECT_NE(s.find(">stream</title>"), std::string::npos);   // hexside feature
+  EXPECT_NE(s.find("stroke=\"#8b5a2b\""), std::string::npos);  // the road
+  EXPECT_NE(s.find("Crossroads"), std::string::npos);         // named place
+  EXPECT_NE(s.find(">b1</text>"), std::string::npos);         // a counter
+  EXPECT_NE(s.find(">4-4</text>"), std::string::npos);        // its values
+}
+
+TEST_F(WargameCli, OddsShowColumnAndExactDistribution) {
+  const RunResult r = Wargame("odds '" + kSkirmish + "' --scenario '" + kSkirmish +
+                        "/scenarios/duel.yaml' --attack b1 --defend r1");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("attack strength 4, defense strength 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("column: 1-1"), std::string::npos);
+  EXPECT_NE(r.out.find("DR   50.00%  (3/6)"), std::string::npos);
+  EXPECT_NE(r.out.find("AR   50.00%  (3/6)"), std::string::npos);
+  EXPECT_EQ(Wargame("odds '" + kSkirmish + "' --attack b1 --defend nobody").code, 1);
+}
+
+TEST_F(WargameCli, SimulateGivesTheSameNumbersOnOneOrTwoThreads) {
+  const std::string base = "simulate '" + kSkirmish + "' --games 8 --seed 3 --players ai,random";
+  const RunResult one = Wargame(base + " --threads 1");
+  const RunResult two = Wargame(base + " --threads 2");
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NE(one.out.find("games: 8 (seeds 3..10)"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("95% CI"), std::string::npos);
+  EXPECT_NE(one.out.find("strength lost"), std::string::npos);
+  EXPECT_EQ(one.out, two.out);
+}
+
+TEST_F(WargameCli, ShardsMergedEqualTheUnshardedRun) {
+  const std::string base = "simulate '" + kSkirmish + "' --games 9 --players random,random --threads 2";
+  const RunResult all = Wargame(base);
+  ASSERT_EQ(all.code, 0) << all.err;
+  std::string files;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string f = TempPath("shard" + std::to_string(i) + ".csv");
+    const RunResult r = Wargame(base + " --shard " + std::to_string(i) + "/3 --out '" + f + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("games: 3"), std::string::npos) << r.out;
+    files += " '" + f + "'";
+  }
+  const RunResult merged = Wargame("merge" + files);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(merged.out, all.out);
+  // The same shard twice is refused.
+  EXPECT_EQ(Wargame("merge" + files + " '" + TempPath("shard1.csv") + "'").code, 1);
+}
+
+// The AI against the random player, from either side, on a fixed sample of
+// seeds: skirmish awards no victory points (every game is a draw), so the
+// measure is the strength each side lost.
+TEST_F(WargameCli, AiLosesLessStrengthThanRandomFromEitherSide) {
+  for (int ai_side = 0; ai_side < 2; ++ai_side) {
+    const std::string out = TempPath("ai" + std::to_string(ai_side) + ".csv");
+    const RunResult r = Wargame("simulate '" + kSkirmish + "' --games 40 --seed 1 --threads 2 --players " +
+                          (ai_side == 0 ? "ai,random" : "random,ai") + " --out '" + out + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = LossRows(out);
+    ASSERT_EQ(rows.size(), 40u);
+    int better = 0, worse = 0;
+    for (const auto& [l0, l1] : rows) {
+      const int ai = ai_side == 0 ? l0 : l1, rnd = ai_side == 0 ? l1 : l0;
+      better += ai < rnd;
+      worse += ai > rnd;
+    }
+    EXPECT_GE(better, 34) << "ai side " << ai_side << ": fewer losses in " << better << " of 40";
+    EXPECT_LE(worse, 3) << "ai side " << ai_side;
+  }
+}
+
+}  // namespace
