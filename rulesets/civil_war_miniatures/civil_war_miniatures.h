@@ -14,7 +14,8 @@
 //     artillery: {kind, provenance, move {column, line}, crew_per_gun,
 //     dice_per_gun, gun_width, gun_depth, fire_in_column, hits [{up_to, hit}]}},
 //     scenarios {name: file}, default_scenario.
-//   scenario file: title, provenance, turns, shuffle, table {tabletop.h keys},
+//   scenario file: title, provenance, turns, shuffle, deck (card order, unshuffled:
+//     unit ids, cows, pigs; default: units listed, then cows, then pigs), table {tabletop.h keys},
 //     livestock {cows: [x, y], pigs: [x, y]}, units [{id, name, side, type,
 //     figures, guns, at [x, y], facing, formation, officers, routed}],
 //     victory {figure, gun, building}.
@@ -47,6 +48,7 @@ inline constexpr uint16_t kPinned = 1u << 9;            // cannot move or shoot 
 inline constexpr uint16_t kFormationChanged = 1u << 10; // changed formation this turn (1)
 inline constexpr uint16_t kMovedNow = 1u << 11;         // moved in this activation
 inline constexpr uint16_t kActivated = 1u << 12;        // its card came up this turn
+inline constexpr uint16_t kPinnedByLivestock = 1u << 13; // kPinned came from an overrun (9.4)
 
 // kCustom action codes (Action::value).
 inline constexpr int kRally = 1;     // {custom: 1, units: [u]}
@@ -126,6 +128,7 @@ struct MiniData {
   int hit_floor = 2;
   // Scenario.
   bool shuffle = true;
+  std::vector<int> deck_order;  // the cards before shuffling: unit indices, kCowCard, kPigCard
   int vp_figure = 1, vp_gun = 3, vp_building = 10;
   Vec2 cows, pigs;
   bool has_cows = false, has_pigs = false;

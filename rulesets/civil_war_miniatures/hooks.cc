@@ -35,6 +35,7 @@ Event Ev(EventType t, const char* rule, const char* text, UnitId u = kNoUnit, in
 }
 
 bool Disorganized(const Game& g, const State& s, UnitId u);
+const char* PinRule(const UnitState& us) { return us.Has(kPinnedByLivestock) ? "9.4" : "2.2"; }
 int InsideFigures(const Game& g, const State& s, UnitId u);
 
 // --- Geometry -------------------------------------------------------------------
@@ -282,7 +283,7 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
   const UnitState& us = s.unit(u);
   *rule = "3";
   if (us.Has(kRouted)) { *rule = "10.1"; return "a routed unit cannot shoot until rallied"; }
-  if (us.Has(kPinned)) { *rule = "2.2"; return "the unit cannot shoot this turn"; }
+  if (us.Has(kPinned)) { *rule = PinRule(us); return "the unit cannot shoot this turn"; }
   if (us.face == 0 && !t.fire_in_column) return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
   if (FireDice(g, s, u) <= 0) return "no stand or manned gun can fire";
   if (!BandFor(t, range)) { *rule = "3.1"; return "the target is out of range"; }
@@ -409,7 +410,7 @@ void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
     if (dist <= 0) {  // 9.4: overrun
       ctx.Emit(Ev(EventType::kNote, "9.4", "overrun by livestock", u));
       if (TestMorale(g, s, ctx, u, "overrun morale")) {
-        s.unit(u).flags |= kPinned;
+        s.unit(u).flags |= kPinned | kPinnedByLivestock;
         ctx.Emit(Ev(EventType::kNote, "9.4", "cannot move or shoot this turn", u));
       } else {
         FailMorale(g, s, ctx, u, "9.4");
@@ -549,11 +550,14 @@ void EndGame(const Game& g, State& s, Context& ctx) {
 void NewDeck(const Game& g, State& s) {
   MiniState& m = M(s);
   int n = 0;
-  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-    if (OnTable(s, u)) m.deck[n++] = static_cast<uint8_t>(u);
+  const bool cows = m.herds[0].alive + m.herds[1].alive + m.herds[2].alive + m.herds[3].alive;
+  const bool pigs = m.herds[4].alive + m.herds[5].alive + m.herds[6].alive + m.herds[7].alive;
+  auto present = [&](int card) {
+    return card == kCowCard ? cows : card == kPigCard ? pigs : OnTable(s, static_cast<UnitId>(card));
+  };
+  for (int card : D(g).deck_order) {
+    if (present(card)) m.deck[n++] = static_cast<uint8_t>(card);
   }
-  if (m.herds[0].alive + m.herds[1].alive + m.herds[2].alive + m.herds[3].alive) m.deck[n++] = kCowCard;
-  if (m.herds[4].alive + m.herds[5].alive + m.herds[6].alive + m.herds[7].alive) m.deck[n++] = kPigCard;
   if (D(g).shuffle) {  // Fisher-Yates with the game's seeded generator
     for (int i = n - 1; i > 0; --i) {
       const int j = static_cast<int>(UniformBelow(s.rng, static_cast<uint32_t>(i + 1)));
@@ -580,7 +584,7 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
       }
       ++s.turn;
       for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-        s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~(kPinned | kFormationChanged | kMovedNow | kActivated));
+        s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~(kPinned | kPinnedByLivestock | kFormationChanged | kMovedNow | kActivated));
       }
       ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, s.turn));
       NewDeck(g, s);
@@ -621,7 +625,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   const UnitState& us = s.unit(u);
   *rule = "M";
   if (us.Has(kRouted)) { *rule = "10.1"; return "a routed unit cannot move until rallied"; }
-  if (us.Has(kPinned)) { *rule = "2.2"; return "the unit cannot move this turn"; }
+  if (us.Has(kPinned)) { *rule = PinRule(us); return "the unit cannot move this turn"; }
   if (us.Has(kMovedNow)) return "the unit has already moved in this activation";
   double rate = us.face == 1 ? t.move_line : t.move_column;
   if (rate <= 0) return "cannot move in this formation (unlimbered artillery must limber)";
@@ -677,6 +681,7 @@ class MiniRules : public Rules {
     M(s) = d.start;
     for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
       if (d.start_routed & (1u << u)) s.unit(u).flags |= kRouted;
+      if (OnTable(s, u)) EnterBuildingIfInside(g, s, ctx, u);  // 12.x: set up inside
     }
     s.turn = 1;
     ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, 1));
@@ -768,9 +773,13 @@ class MiniRules : public Rules {
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;
+  void set_game(const Game* g) { game_ = g; }
 
   // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
   Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
+
+ private:
+  const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
 };
 
 Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) const {
@@ -869,7 +878,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       if (a.value == kFace) {
         if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
         if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot move until rallied");
-        if (us.Has(kPinned)) return Status::Refused("2.2", "the unit cannot move this turn");
+        if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
         if (us.Has(kMovedNow)) return Status::Refused("M", "facing counts as the unit's move");
         const Footprint f = FootprintAt(g, s, u, CenterOf(s, u), a.value2);
         for (Vec2 p : f.Corners()) {
@@ -952,7 +961,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       if (!is_active(0) || a.num_units != 2 || t == kNoUnit) return Status::Refused("2", "{attack: [charger, target]}");
       if (!OnTable(s, t) || s.unit(t).side == us.side) return Status::Refused("2", "the target must be an enemy unit");
       if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot charge until rallied");
-      if (us.Has(kPinned)) return Status::Refused("2.2", "the unit cannot move this turn");
+      if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
       if (us.Has(kMovedNow)) return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
       if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
       const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
@@ -995,15 +1004,83 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
   }
 }
 
+// The table to scale (10 px an inch, north up): areas, fences, units as
+// rectangles with a facing tick, stands left, officers, livestock.
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
-  (void)s;
-  (void)svg;
-  return false;
+  if (!game_) return false;
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  constexpr double kPx = 10;
+  auto X = [&](double x) { return x * kPx; };
+  auto Y = [&](double y) { return (d.table.depth - y) * kPx; };
+  char buf[512];
+  std::string& o = *svg;
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">\n"
+                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#d8e4b0\"/>\n",
+                X(d.table.width), d.table.depth * kPx, X(d.table.width), d.table.depth * kPx);
+  o = buf;
+  for (const TerrainArea& a : d.table.areas) {
+    const char* fill = a.kind == "woods" ? "#5f8f4a" : a.kind == "hill" ? "#c9b98a" : a.kind == "pen" ? "#b89a70"
+                     : a.kind == "barn" ? "#9b3b2f" : a.kind == "house" ? "#e8e0d0" : "#aaaaaa";
+    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"#333\" points=\"";
+    for (Vec2 p : a.polygon) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"><title>" + a.name + "</title></polygon>\n";
+  }
+  for (const LineObstacle& l : d.table.obstacles) {
+    o += "<polyline fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\" points=\"";
+    for (Vec2 p : l.points) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"/>\n";
+  }
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (!OnTable(s, u)) continue;
+    const Footprint f = FootprintOf(g, s, u);
+    const auto c = f.Corners();
+    const char* fill = s.unit(u).side == 0 ? "#3355aa" : "#888888";
+    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" + (s.unit(u).Has(kRouted) ? "red" : "black") +
+         "\" points=\"";
+    for (Vec2 p : c) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"><title>" + g.units[static_cast<size_t>(u)].name + "</title></polygon>\n";
+    const Vec2 mid = (c[0] + c[1]) * 0.5;
+    const Vec2 tip = mid + f.Forward() * 0.8;
+    std::snprintf(buf, sizeof buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+                  X(mid.x), Y(mid.y), X(tip.x), Y(tip.y));
+    o += buf;
+    const MiniUnit& mu = M(s).units[u];
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n", X(f.center.x) + 6,
+                  Y(f.center.y) - 6, g.units[static_cast<size_t>(u)].id.c_str(), Stands(g, s, u),
+                  TypeOf(g, u).artillery ? " guns" : "", (mu.officers & kRegimental) ? " R" : "",
+                  (mu.officers & kDivisional) ? " D" : "");
+    o += buf;
+  }
+  for (int h = 0; h < kNumHerds; ++h) {
+    const Herd& herd = M(s).herds[h];
+    if (!herd.alive) continue;
+    std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
+                  X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
+    o += buf;
+  }
+  o += "</svg>\n";
+  return true;
 }
 
 }  // namespace
 
-std::unique_ptr<Rules> MakeMiniRules() { return std::make_unique<MiniRules>(); }
+std::unique_ptr<Rules> MakeMiniRules(const Game* game) {
+  auto r = std::make_unique<MiniRules>();
+  r->set_game(game);
+  return r;
+}
 
 Vec2 CenterOf(const State& s, UnitId u) { return {M(s).units[u].x / 100.0, M(s).units[u].y / 100.0}; }
 

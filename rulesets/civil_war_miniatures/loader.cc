@@ -12,7 +12,7 @@
 
 namespace wg::civil_war_miniatures {
 
-std::unique_ptr<Rules> MakeMiniRules();  // hooks.cc
+std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // hooks.cc
 
 namespace {
 
@@ -177,7 +177,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   YamlReader sr = YamlReader::FromFile(sf);
   if (!sr.ok()) return sr.errors();
   const Node sc = sr.root();
-  sr.CheckKeys(sc, "", {"title", "provenance", "turns", "shuffle", "table", "livestock", "units", "victory"});
+  sr.CheckKeys(sc, "", {"title", "provenance", "turns", "shuffle", "deck", "table", "livestock", "units", "victory"});
   if (sc["title"]) game->title += ": " + sr.String(sc["title"], "title").value_or("");
   const int turns = sr.RequiredInt(sc, "", "turns").value_or(1);
   if (turns < 1 || turns >= kMaxTurns) sr.Fail(sc["turns"], "turns", "turns must be 1.." + std::to_string(kMaxTurns - 1));
@@ -285,13 +285,35 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
       data->info.push_back(info);
     }
   }
+  // T.1: the deck's cards before shuffling.
+  if (const Node dk = sc["deck"]) {
+    for (const std::string& c : sr.StringList(dk, "deck")) {
+      const int u = game->UnitIndex(c);
+      if (c == "cows") {
+        data->deck_order.push_back(kCowCard);
+      } else if (c == "pigs") {
+        data->deck_order.push_back(kPigCard);
+      } else if (u >= 0) {
+        data->deck_order.push_back(u);
+      } else {
+        sr.Fail(dk, "deck", "unknown card \"" + c + "\" (a unit id, cows or pigs)");
+      }
+    }
+    if (data->deck_order.size() != game->units.size() + 2) {
+      sr.Fail(dk, "deck", "the deck lists every unit once, plus cows and pigs");
+    }
+  } else {
+    for (int u = 0; u < game->num_units(); ++u) data->deck_order.push_back(u);
+    data->deck_order.push_back(kCowCard);
+    data->deck_order.push_back(kPigCard);
+  }
   if (!sr.ok()) return sr.errors();
   for (auto& h : start->herds) h = Herd{};
   if (data->has_cows) start->herds[0] = Herd{Hundredths(data->cows.x), Hundredths(data->cows.y), 1, 0};
   if (data->has_pigs) start->herds[4] = Herd{Hundredths(data->pigs.x), Hundredths(data->pigs.y), 1, 1};
   game->start.turn = 1;
   game->data = std::shared_ptr<const void>(std::move(data));
-  game->rules = MakeMiniRules();
+  game->rules = MakeMiniRules(game.get());
   return std::shared_ptr<const Game>(std::move(game));
 }
 
