@@ -749,9 +749,32 @@ class MiniRules : public Rules {
 
   Status Apply(State& s, const Action& a, Context& ctx) const override { return Check(s, a, ctx, true); }
 
+  // Units on the table stand on it with men left, guns never grow, the active
+  // unit is on the table, and a pending charge names two units on the table.
   void CheckInvariants(const State& s, ErrorList* out) const override {
-    (void)s;
-    (void)out;
+    if (!game_) return;
+    const Game& g = *game_;
+    const MiniData& d = D(g);
+    const MiniState& m = M(s);
+    auto fail = [&](const std::string& msg) {
+      Error e;
+      e.message = msg;
+      out->Add(e);
+    };
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (!OnTable(s, u)) continue;
+      const MiniUnit& mu = m.units[u];
+      if (mu.figures == 0) fail(g.units[static_cast<size_t>(u)].id + " is on the table with no figures");
+      if (!d.table.Contains(CenterOf(s, u))) fail(g.units[static_cast<size_t>(u)].id + " is off the table");
+      if (mu.guns > d.info[static_cast<size_t>(u)].start_guns) fail(g.units[static_cast<size_t>(u)].id + " gained guns");
+      if (mu.building > d.table.areas.size()) fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
+    }
+    if (!s.game_over && m.active != kNone && !OnTable(s, m.active)) fail("the activated unit is not on the table");
+    if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
+    if (m.charger != kNone && (!OnTable(s, m.charger) || !OnTable(s, m.charge_target))) {
+      fail("a pending charge names a unit off the table");
+    }
+    if (m.deck_pos > m.deck_size || m.deck_size > kMaxDeck) fail("the deck is inconsistent");
   }
 
   std::string PositionText(const State& s, UnitId u) const override {
@@ -773,6 +796,7 @@ class MiniRules : public Rules {
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;
+  std::string DescribeEvent(const Event& e) const override;
   void set_game(const Game* g) { game_ = g; }
 
   // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
@@ -1002,6 +1026,62 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     default:
       return Status::Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
   }
+}
+
+// Readable lines for the events whose generic text speaks of hexes.
+std::string MiniRules::DescribeEvent(const Event& e) const {
+  if (!game_) return "";
+  const Game& g = *game_;
+  const std::string who = e.unit >= 0 && e.unit < g.num_units() ? g.UnitLabel(e.unit) : "";
+  const std::string text = e.text ? e.text : "";
+  char buf[160];
+  std::string body;
+  switch (e.type) {
+    case EventType::kMove:
+    case EventType::kRetreat:
+    case EventType::kAdvance:
+      if (text == "faces") {
+        std::snprintf(buf, sizeof buf, "%s faces %d degrees", who.c_str(), e.a);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s %s to %.2f, %.2f in", who.c_str(), text.c_str(), e.a / 100.0, e.b / 100.0);
+      }
+      body = buf;
+      break;
+    case EventType::kLoss: body = who + " loses " + std::to_string(e.a) + " " + text; break;
+    case EventType::kEliminated: body = who + " eliminated (" + text + ")"; break;
+    case EventType::kCaptured: body = who + ": " + std::to_string(e.a) + " figures captured"; break;
+    case EventType::kModeChange: body = who + " forms " + text; break;
+    case EventType::kRecover: body = who + " " + text; break;
+    case EventType::kAttack:
+      std::snprintf(buf, sizeof buf, "%s charges %s (%.2f in away)", who.c_str(),
+                    e.b >= 0 && e.b < g.num_units() ? g.UnitLabel(static_cast<UnitId>(e.b)).c_str() : "?", e.a / 100.0);
+      body = buf;
+      break;
+    case EventType::kBombard:
+      std::snprintf(buf, sizeof buf, "%s fires at %.2f in (defender modifier %+d)", who.c_str(), e.a / 100.0, e.b);
+      body = buf;
+      break;
+    case EventType::kCombatResult:
+      if (text == "melee") {
+        std::snprintf(buf, sizeof buf, "melee: attacker %d, defender %d", e.a, e.b);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s: %d hits (a D6 of %d or more)", who.c_str(), e.a, e.b);
+      }
+      body = buf;
+      break;
+    case EventType::kNote:
+      body = who.empty() ? text : who + ": " + text;
+      if (text == "cows move" || text == "pigs move" || text == "pigs run at the closest unit") {
+        std::snprintf(buf, sizeof buf, " to %.2f, %.2f in", e.a / 100.0, e.b / 100.0);
+        body += buf;
+      } else if (e.a != 0 || e.b != 0) {
+        body += " (" + std::to_string(e.a) + (e.b != 0 ? ", " + std::to_string(e.b) : "") + ")";
+      }
+      break;
+    default:
+      return "";
+  }
+  return std::string(e.rule) + ": " + body;
 }
 
 // The table to scale (10 px an inch, north up): areas, fences, units as

@@ -611,6 +611,17 @@ TEST(Rules, PositionTextAndSvg) {
   EXPECT_NE(svg.find("cows"), std::string::npos);
 }
 
+TEST(Rules, EventLinesCiteTheChartAndSpeakInches) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 20});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  const auto lines = t.s->DescribeEvents();
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_EQ(all.find("off-map"), std::string::npos) << all;
+  EXPECT_NE(all.find("2.3: cs retreats to 30.00, 24.00 in"), std::string::npos) << all;
+}
+
 TEST(Rules, FarmScenarioLoads) {
   auto g = LoadGame("civil_war_miniatures(scenario=farm)");
   ASSERT_TRUE(g.ok()) << g.errors().ToString();
