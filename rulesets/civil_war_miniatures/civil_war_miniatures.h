@@ -49,11 +49,14 @@ inline constexpr uint16_t kFormationChanged = 1u << 10; // changed formation thi
 inline constexpr uint16_t kMovedNow = 1u << 11;         // moved in this activation
 inline constexpr uint16_t kActivated = 1u << 12;        // its card came up this turn
 inline constexpr uint16_t kPinnedByLivestock = 1u << 13; // kPinned came from an overrun (9.4)
+inline constexpr uint16_t kOfficerOutside = 1u << 14;    // 12.4: officers wait outside the building
+inline constexpr uint16_t kDesignated = 1u << 15;        // 12.4: designated in this activation
 
 // kCustom action codes (Action::value).
 inline constexpr int kRally = 1;     // {custom: 1, units: [u]}
 inline constexpr int kFace = 2;      // {custom: 2, units: [u], value2: degrees}
 inline constexpr int kManGuns = 3;   // {custom: 3, units: [crew, battery]}
+inline constexpr int kOfficerPlace = 4;  // {custom: 4, units: [u], value2: 0 inside | 1 outside}
 // Fire at livestock: {bombard: [u], value: 100 + herd}.
 inline constexpr int kHerdTarget = 100;
 
@@ -118,7 +121,7 @@ struct MiniData {
   // Printed on the chart.
   double charge_range = 8, retreat = 12, countercharge_move = 4, dinner_radius = 6;
   int dinner_roll = 15, dinner_roll_officer = 20, pig_escape_roll = 6, pig_auto_turn = 3;
-  int gun_destroyed_on = 6, reg_killed_low = 1, killed_high = 6;
+  int gun_destroyed_on = 6;
   int mod_building = 2, mod_cover = 1, mod_terrain = 1, mod_disorganized = -2;
   int bonus_artillery = 1, bonus_flank = 2, bonus_regimental = 1, bonus_divisional = 2;
   int house_fire = 5, barn_fire = 10;

@@ -193,6 +193,10 @@ void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rul
     Event e = Ev(EventType::kCaptured, "12.5", "stands inside the building captured", u, inside);
     e.side = static_cast<int8_t>(1 - s.unit(u).side);
     ctx.Emit(e);
+    if (mu.officers != 0 && !s.unit(u).Has(kOfficerOutside)) {  // 12.4: officers inside are taken too
+      mu.officers = 0;
+      ctx.Emit(Ev(EventType::kNote, "12.4", "officers inside the building captured", u));
+    }
     mu.building = 0;
     CheckAlive(g, s, ctx, u, "12.5");
   }
@@ -611,7 +615,7 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
 
 void EndActivation(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
-  if (m.active != kNone) s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~kMovedNow);
+  if (m.active != kNone) s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
   m.charger = m.charge_target = kNone;
   DrawNext(g, s, ctx);
 }
@@ -660,6 +664,7 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
   const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
   mu.building = 0;
+  s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~kOfficerOutside);
   if (TypeOf(g, u).artillery) return;
   const Vec2 c = CenterOf(s, u);
   for (size_t a = 0; a < d.table.areas.size(); ++a) {
@@ -735,6 +740,11 @@ class MiniRules : public Rules {
       const Vec2 dv = CenterOf(s, o) - c;
       face.value2 = static_cast<int>(std::lround(std::atan2(dv.y, dv.x) * 180.0 / kPi));
       if (o == 0 || s.unit(o).side != s.unit(static_cast<UnitId>(o - 1)).side) try_add(face);
+    }
+    for (int place = 0; place < 2; ++place) {
+      Action o = Action::Of(ActionType::kCustom).Value(kOfficerPlace).AddUnit(u);
+      o.value2 = place;
+      try_add(o);
     }
     for (int h = 0; h < kNumHerds; ++h) {
       Action f = Action::Of(ActionType::kBombard).AddUnit(u);
@@ -950,7 +960,24 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         EndActivation(g, s, ctx);
         return Status::Ok();
       }
-      return Status::Refused("T.2", "unknown custom code (1 rally, 2 face, 3 man guns)");
+      if (a.value == kOfficerPlace) {  // 12.4
+        if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+        if (m.units[u].building == 0 || m.units[u].officers == 0) {
+          return Status::Refused("12.4", "only a unit with officers in a building designates where they are");
+        }
+        if (a.value2 != 0 && a.value2 != 1) return Status::Refused("12.4", "value2: 0 inside, 1 outside");
+        if (us.Has(kDesignated)) return Status::Refused("12.4", "officers are designated once per activation");
+        if (!apply) return Status::Ok();
+        us.flags |= kDesignated;
+        if (a.value2) {
+          us.flags |= kOfficerOutside;
+        } else {
+          us.flags = static_cast<uint16_t>(us.flags & ~kOfficerOutside);
+        }
+        ctx.Emit(Ev(EventType::kNote, "12.4", a.value2 ? "officers wait outside" : "officers inside", u));
+        return Status::Ok();
+      }
+      return Status::Refused("T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place)");
     }
     case ActionType::kBombard: {  // 3: fire
       if (!is_active(0)) return Status::Refused("T.1", "only the activated unit may act");

@@ -24,7 +24,7 @@ int16_t Hundredths(double inches) { return static_cast<int16_t>(std::lround(inch
 void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p, {"provenance", "charge_range", "retreat", "countercharge_move", "dinner_radius",
                           "dinner_roll", "dinner_roll_officer", "pig_escape_roll", "pig_auto_turn",
-                          "gun_destroyed_on", "regimental_killed_on", "divisional_killed_on",
+                          "gun_destroyed_on",
                           "house_fire", "barn_fire", "modifiers", "bonuses"})) {
     return;
   }
@@ -39,10 +39,6 @@ void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
   d->gun_destroyed_on = r.OptionalInt(n, p, "gun_destroyed_on", d->gun_destroyed_on);
   d->house_fire = r.OptionalInt(n, p, "house_fire", d->house_fire);
   d->barn_fire = r.OptionalInt(n, p, "barn_fire", d->barn_fire);
-  if (const Node k = n["regimental_killed_on"]) {
-    const auto v = r.StringList(k, YamlReader::Child(p, "regimental_killed_on"));
-    (void)v;  // printed: 1 or 6 (fixed in the hooks, kept here for the record)
-  }
   if (const Node m = n["modifiers"]) {
     const std::string mp = YamlReader::Child(p, "modifiers");
     if (r.CheckKeys(m, mp, {"building", "woods_or_fence", "terrain_advantage", "disorganized"})) {

@@ -529,12 +529,38 @@ TEST(Rules, Rule_12_3_RestWaitOutsideToReplaceLosses) {
   EXPECT_EQ(t.mu("cs").building, 1);
 }
 
-TEST(Rules, Rule_12_4_OfficerCountsWithTheUnitInTheBuilding) {
-  Mini t = Make(Router(", officers: [regimental]", 8),
-                "  areas:\n    - {name: House, kind: house, rect: [18, 22, 4, 4], capacity: 10}\n");
-  t.s->SupplyDice({2});  // 2 stands + officer 1 = 3: passes on 2
+TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
+  const std::string house = "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
+  const std::string units =
+      std::string(kFirer) +
+      "  - {id: cs, side: confederate, type: infantry, figures: 16, at: [18, 24], facing: W, officers: [regimental]}\n";
+  // Inside (the default): captured with the stands inside when the waiting stands fail.
+  Mini in = Make(units, house, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(in.Do("end").ok());
+  in.s->SupplyDice({1, 20});  // charge: attacker passes; 4 stands + 1 officer - 2 disorganized = 3: 20 fails
+  ASSERT_TRUE(in.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(in.mu("cs").officers, 0);
+  // Outside: the officer goes with the routed stands.
+  Mini out = Make(units, house, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(out.Do("{custom: 4, units: [cs], value2: 1}").ok());
+  EXPECT_EQ(out.Do("{custom: 4, units: [cs], value2: 0}").error().rule, "12.4");  // once per activation
+  ASSERT_TRUE(out.Do("end").ok());
+  out.s->SupplyDice({1, 20});
+  ASSERT_TRUE(out.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(out.mu("cs").officers, kRegimental);
+  EXPECT_TRUE(out.flags("cs") & kRouted);
+  // Not in a building: nothing to designate.
+  Mini none = Make(units, "", "deck: [cs, us, cows, pigs]\n");
+  EXPECT_EQ(none.Do("{custom: 4, units: [cs], value2: 1}").error().rule, "12.4");
+}
+
+TEST(Rules, Rule_4_OfficersCountInMoraleNotInStrength) {
+  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 8, at: [20, 24], facing: E, routed: true,"
+                " officers: [regimental]}\n" + Target(44, 24));
+  t.s->SupplyDice({2});  // 2 stands + the officer = 3: a 2 passes
   ASSERT_TRUE(t.Do("{custom: 1, units: [us]}").ok());
   EXPECT_FALSE(t.flags("us") & kRouted);
+  EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("us")), 2);  // the officer is not a stand
 }
 
 TEST(Rules, Rule_12_5_WaitingStandsDisorganizedRoutAndInsideCaptured) {
