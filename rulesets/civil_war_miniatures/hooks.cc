@@ -1111,6 +1111,20 @@ std::string MiniRules::DescribeEvent(const Event& e) const {
   return std::string(e.rule) + ": " + body;
 }
 
+std::string XmlEscape(const std::string& in) {
+  std::string out;
+  for (char c : in) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 // The table to scale (10 px an inch, north up): areas, fences, units as
 // rectangles with a facing tick, stands left, officers, livestock.
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
@@ -1135,7 +1149,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
       o += buf;
     }
-    o += "\"><title>" + a.name + "</title></polygon>\n";
+    o += "\"><title>" + XmlEscape(a.name) + "</title></polygon>\n";
   }
   for (const LineObstacle& l : d.table.obstacles) {
     o += "<polyline fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\" points=\"";
@@ -1156,7 +1170,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
       o += buf;
     }
-    o += "\"><title>" + g.units[static_cast<size_t>(u)].name + "</title></polygon>\n";
+    o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
     const Vec2 mid = (c[0] + c[1]) * 0.5;
     const Vec2 tip = mid + f.Forward() * 0.8;
     std::snprintf(buf, sizeof buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
@@ -1165,7 +1179,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
     const MiniUnit& mu = M(s).units[u];
     std::snprintf(buf, sizeof buf,
                   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n", X(f.center.x) + 6,
-                  Y(f.center.y) - 6, g.units[static_cast<size_t>(u)].id.c_str(), Stands(g, s, u),
+                  Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(), Stands(g, s, u),
                   TypeOf(g, u).artillery ? " guns" : "", (mu.officers & kRegimental) ? " R" : "",
                   (mu.officers & kDivisional) ? " D" : "");
     o += buf;

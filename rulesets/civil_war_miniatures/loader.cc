@@ -177,7 +177,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   if (sc["title"]) game->title += ": " + sr.String(sc["title"], "title").value_or("");
   const int turns = sr.RequiredInt(sc, "", "turns").value_or(1);
   if (turns < 1 || turns >= kMaxTurns) sr.Fail(sc["turns"], "turns", "turns must be 1.." + std::to_string(kMaxTurns - 1));
-  for (int t = 1; t <= turns; ++t) game->turns.turns.push_back(TurnDef{"Turn " + std::to_string(t), false});
+  for (int t = 1; t <= turns; ++t) game->turns.turns.push_back(TurnDef{"", false});
   game->turns.order = {0};
   game->turns.phases = {"cards"};
   data->shuffle = sr.OptionalBool(sc, "", "shuffle", true);

@@ -507,6 +507,9 @@ TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
   int dice = 0;
   for (const Event& e : t.s->events()) dice += e.type == EventType::kDieRoll;
   EXPECT_EQ(dice, 3);
+  bool occupied = false;  // 20 inside, 4 waiting outside
+  for (const Event& e : t.s->events()) occupied |= std::string(e.rule) == "12.1" && e.a == 20 && e.b == 4;
+  EXPECT_TRUE(occupied);
 }
 
 TEST(Rules, Rule_12_2_HouseHolds10With5Firing) {
