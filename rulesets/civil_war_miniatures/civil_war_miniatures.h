@@ -43,30 +43,30 @@ inline constexpr uint8_t kRegimental = 1;
 inline constexpr uint8_t kDivisional = 2;
 
 // Ruleset unit flags (UnitState::flags).
-inline constexpr uint16_t kRouted = 1u << 8;            // retreating until rallied (7.4, 10.1)
-inline constexpr uint16_t kPinned = 1u << 9;            // cannot move or shoot this turn (2.2, 9.4)
-inline constexpr uint16_t kFormationChanged = 1u << 10; // changed formation this turn (1)
-inline constexpr uint16_t kMovedNow = 1u << 11;         // moved in this activation
-inline constexpr uint16_t kActivated = 1u << 12;        // its card came up this turn
-inline constexpr uint16_t kPinnedByLivestock = 1u << 13; // kPinned came from an overrun (9.4)
-inline constexpr uint16_t kOfficerOutside = 1u << 14;    // 12.4: officers wait outside the building
-inline constexpr uint16_t kDesignated = 1u << 15;        // 12.4: designated in this activation
+inline constexpr uint16_t kRouted = 1u << 8;              // retreating until rallied (7.4, 10.1)
+inline constexpr uint16_t kPinned = 1u << 9;              // cannot move or shoot this turn (2.2, 9.4)
+inline constexpr uint16_t kFormationChanged = 1u << 10;   // changed formation this turn (1)
+inline constexpr uint16_t kMovedNow = 1u << 11;           // moved in this activation
+inline constexpr uint16_t kActivated = 1u << 12;          // its card came up this turn
+inline constexpr uint16_t kPinnedByLivestock = 1u << 13;  // kPinned came from an overrun (9.4)
+inline constexpr uint16_t kOfficerOutside = 1u << 14;     // 12.4: officers wait outside the building
+inline constexpr uint16_t kDesignated = 1u << 15;         // 12.4: designated in this activation
 
 // kCustom action codes (Action::value).
-inline constexpr int kRally = 1;     // {custom: 1, units: [u]}
-inline constexpr int kFace = 2;      // {custom: 2, units: [u], value2: degrees}
-inline constexpr int kManGuns = 3;   // {custom: 3, units: [crew, battery]}
+inline constexpr int kRally = 1;         // {custom: 1, units: [u]}
+inline constexpr int kFace = 2;          // {custom: 2, units: [u], value2: degrees}
+inline constexpr int kManGuns = 3;       // {custom: 3, units: [crew, battery]}
 inline constexpr int kOfficerPlace = 4;  // {custom: 4, units: [u], value2: 0 inside | 1 outside}
 // Fire at livestock: {bombard: [u], value: 100 + herd}.
 inline constexpr int kHerdTarget = 100;
 
 struct MiniUnit {
-  int16_t x = 0, y = 0;    // centre, hundredths of an inch
-  int16_t facing = 0;      // degrees counterclockwise from east
-  uint8_t figures = 0;     // men (infantry) or crew (artillery)
-  uint8_t guns = 0;        // artillery only
-  uint8_t officers = 0;    // kRegimental | kDivisional
-  uint8_t building = 0;    // table area index + 1 when occupying a building
+  int16_t x = 0, y = 0;  // centre, hundredths of an inch
+  int16_t facing = 0;    // degrees counterclockwise from east
+  uint8_t figures = 0;   // men (infantry) or crew (artillery)
+  uint8_t guns = 0;      // artillery only
+  uint8_t officers = 0;  // kRegimental | kDivisional
+  uint8_t building = 0;  // table area index + 1 when occupying a building
   uint8_t pad[2] = {};
 };
 static_assert(sizeof(MiniUnit) == 12);
@@ -83,8 +83,8 @@ struct MiniState {
   uint8_t deck[kMaxDeck];
   uint8_t deck_size = 0;
   uint8_t deck_pos = 0;
-  uint8_t active = kNone;          // unit whose card is up
-  uint8_t charger = kNone;         // pending charge (2.4)
+  uint8_t active = kNone;   // unit whose card is up
+  uint8_t charger = kNone;  // pending charge (2.4)
   uint8_t charge_target = kNone;
   uint8_t charge_flank = 0;
   uint8_t pad[4] = {};
@@ -135,14 +135,13 @@ struct MiniData {
   int vp_figure = 1, vp_gun = 3, vp_building = 10;
   Vec2 cows, pigs;
   bool has_cows = false, has_pigs = false;
-  MiniState start;             // positions, figures, guns, officers, herds at set-up
-  uint32_t start_routed = 0;   // bit per unit: starts routed (rule tests)
+  MiniState start;            // positions, figures, guns, officers, herds at set-up
+  uint32_t start_routed = 0;  // bit per unit: starts routed (rule tests)
 };
 
 // Loads the ruleset folder's ruleset.yaml and a scenario file (absolute, or
 // relative to the folder). Tests use it with their own small scenarios.
-Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder,
-                                                 const std::string& scenario_file,
+Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, const std::string& scenario_file,
                                                  const GameParams& params);
 
 // Geometry and counts for tests and tools.

@@ -148,7 +148,7 @@ bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why
     ctx.Emit(Ev(EventType::kNote, "7.1", "passes morale: divisional officer attached", u));
     return true;
   }
-  const int officer = (mu.officers & kRegimental) ? 1 : 0;  // 4.1: counts during morale tests
+  const int officer = (mu.officers & kRegimental) ? 1 : 0;            // 4.1: counts during morale tests
   const int disorg = Disorganized(g, s, u) ? d.mod_disorganized : 0;  // 12.5
   const UnitType& t = TypeOf(g, u);
   bool pass = false;
@@ -175,7 +175,8 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
   MiniUnit& mu = M(s).units[u];
   const Footprint f = FootprintOf(g, s, u);
   bool at_edge = false;
-  const Footprint moved = d.table.MoveFootprint(f, EdgeOutward(d.home[s.unit(u).side]), inches, nullptr, &at_edge);
+  const Footprint moved =
+      d.table.MoveFootprint(f, EdgeOutward(d.home[s.unit(u).side]), inches, nullptr, &at_edge);
   mu.x = H(moved.center.x);
   mu.y = H(moved.center.y);
   mu.building = 0;
@@ -275,7 +276,8 @@ int AttackerBonus(const Game& g, const State& s, UnitId firer, UnitId target) {
   const MiniData& d = D(g);
   int b = 0;
   if (target >= 0 && TypeOf(g, target).artillery) b += d.bonus_artillery;  // 6.1
-  if (target >= 0 && ArcOf(FootprintOf(g, s, target), CenterOf(s, firer)) != Arc::kFront) b += d.bonus_flank;  // 6.2
+  if (target >= 0 && ArcOf(FootprintOf(g, s, target), CenterOf(s, firer)) != Arc::kFront)
+    b += d.bonus_flank;                                                   // 6.2
   if (M(s).units[firer].officers & kRegimental) b += d.bonus_regimental;  // 6.3
   if (M(s).units[firer].officers & kDivisional) b += d.bonus_divisional;  // 6.4
   return b;
@@ -286,11 +288,21 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
   *rule = "3";
-  if (us.Has(kRouted)) { *rule = "10.1"; return "a routed unit cannot shoot until rallied"; }
-  if (us.Has(kPinned)) { *rule = PinRule(us); return "the unit cannot shoot this turn"; }
-  if (us.face == 0 && !t.fire_in_column) return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
+  if (us.Has(kRouted)) {
+    *rule = "10.1";
+    return "a routed unit cannot shoot until rallied";
+  }
+  if (us.Has(kPinned)) {
+    *rule = PinRule(us);
+    return "the unit cannot shoot this turn";
+  }
+  if (us.face == 0 && !t.fire_in_column)
+    return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
   if (FireDice(g, s, u) <= 0) return "no stand or manned gun can fire";
-  if (!BandFor(t, range)) { *rule = "3.1"; return "the target is out of range"; }
+  if (!BandFor(t, range)) {
+    *rule = "3.1";
+    return "the target is out of range";
+  }
   if (!D(g).table.LineOfSightClear(CenterOf(s, u), aim)) return "no line of sight";
   return nullptr;
 }
@@ -402,7 +414,8 @@ double SegmentToFootprint(Segment seg, const Footprint& f) {
   const std::vector<Vec2> poly(c.begin(), c.end());
   if (SegmentMeetsPolygon(seg, poly)) return 0;
   double best = 1e9;
-  for (size_t i = 0; i < 4; ++i) best = std::min(best, SegmentSegmentDistance(seg, Segment{c[i], c[(i + 1) % 4]}));
+  for (size_t i = 0; i < 4; ++i)
+    best = std::min(best, SegmentSegmentDistance(seg, Segment{c[i], c[(i + 1) % 4]}));
   return best;
 }
 
@@ -539,7 +552,8 @@ void EndGame(const Game& g, State& s, Context& ctx) {
   }
   for (int side = 0; side < 2; ++side) {
     s.vp[side] = static_cast<int16_t>(vp[side]);
-    Event e = Ev(EventType::kVictoryPoints, "V", "casualties inflicted and buildings held", kNoUnit, vp[side]);
+    Event e =
+        Ev(EventType::kVictoryPoints, "V", "casualties inflicted and buildings held", kNoUnit, vp[side]);
     e.side = static_cast<int8_t>(side);
     ctx.Emit(e);
   }
@@ -588,7 +602,8 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
       }
       ++s.turn;
       for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-        s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~(kPinned | kPinnedByLivestock | kFormationChanged | kMovedNow | kActivated));
+        s.unit(u).flags = static_cast<uint16_t>(
+            s.unit(u).flags & ~(kPinned | kPinnedByLivestock | kFormationChanged | kMovedNow | kActivated));
       }
       ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, s.turn));
       NewDeck(g, s);
@@ -615,7 +630,8 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
 
 void EndActivation(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
-  if (m.active != kNone) s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
+  if (m.active != kNone)
+    s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
   m.charger = m.charge_target = kNone;
   DrawNext(g, s, ctx);
 }
@@ -628,8 +644,14 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
   *rule = "M";
-  if (us.Has(kRouted)) { *rule = "10.1"; return "a routed unit cannot move until rallied"; }
-  if (us.Has(kPinned)) { *rule = PinRule(us); return "the unit cannot move this turn"; }
+  if (us.Has(kRouted)) {
+    *rule = "10.1";
+    return "a routed unit cannot move until rallied";
+  }
+  if (us.Has(kPinned)) {
+    *rule = PinRule(us);
+    return "the unit cannot move this turn";
+  }
   if (us.Has(kMovedNow)) return "the unit has already moved in this activation";
   double rate = us.face == 1 ? t.move_line : t.move_column;
   if (rate <= 0) return "cannot move in this formation (unlimbered artillery must limber)";
@@ -640,7 +662,10 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   if (!d.table.Contains(dest)) return "the destination is off the table";
   const Segment seg{c, c + delta * (std::min(want, rate) / want)};
   for (int a : d.table.AreasCrossed(seg)) {
-    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") { rate *= d.woods_factor; break; }
+    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
+      rate *= d.woods_factor;
+      break;
+    }
   }
   for (int o : d.table.ObstaclesCrossed(seg)) {
     if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") rate -= d.fence_cost;
@@ -654,7 +679,8 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   f = d.table.MoveFootprint(f, delta, std::min(want, rate));
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (o == u || !OnTable(s, o)) continue;
-    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0) return "units may not move through or onto other units";
+    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0)
+      return "units may not move through or onto other units";
   }
   *out = f;
   return nullptr;
@@ -670,8 +696,8 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
   for (size_t a = 0; a < d.table.areas.size(); ++a) {
     if (IsBuilding(d.table.areas[a]) && d.table.areas[a].Contains(c)) {
       mu.building = static_cast<uint8_t>(a + 1);
-      ctx.Emit(Ev(EventType::kNote, d.table.areas[a].kind == "barn" ? "12.1" : "12.2", "occupies a building", u,
-                  InsideFigures(g, s, u), mu.figures - InsideFigures(g, s, u)));
+      ctx.Emit(Ev(EventType::kNote, d.table.areas[a].kind == "barn" ? "12.1" : "12.2", "occupies a building",
+                  u, InsideFigures(g, s, u), mu.figures - InsideFigures(g, s, u)));
     }
   }
 }
@@ -776,10 +802,13 @@ class MiniRules : public Rules {
       const MiniUnit& mu = m.units[u];
       if (mu.figures == 0) fail(g.units[static_cast<size_t>(u)].id + " is on the table with no figures");
       if (!d.table.Contains(CenterOf(s, u))) fail(g.units[static_cast<size_t>(u)].id + " is off the table");
-      if (mu.guns > d.info[static_cast<size_t>(u)].start_guns) fail(g.units[static_cast<size_t>(u)].id + " gained guns");
-      if (mu.building > d.table.areas.size()) fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
+      if (mu.guns > d.info[static_cast<size_t>(u)].start_guns)
+        fail(g.units[static_cast<size_t>(u)].id + " gained guns");
+      if (mu.building > d.table.areas.size())
+        fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
     }
-    if (!s.game_over && m.active != kNone && !OnTable(s, m.active)) fail("the activated unit is not on the table");
+    if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
+      fail("the activated unit is not on the table");
     if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
     if (m.charger != kNone && (!OnTable(s, m.charger) || !OnTable(s, m.charge_target))) {
       fail("a pending charge names a unit off the table");
@@ -799,8 +828,10 @@ class MiniRules : public Rules {
     if (s.game_over) return "game over";
     if (m.charger != kNone) return "charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)";
     if (m.active != kNone) {
-      return std::string("activation of unit ") + std::to_string(m.active) +
-             (s.unit(m.active).Has(kRouted) ? ": rally or end (10.1)" : ": formation, move, face, fire, charge, man guns or end");
+      const std::string who = game_ ? game_->UnitLabel(m.active) : std::to_string(m.active);
+      return "activation of " + who +
+             (s.unit(m.active).Has(kRouted) ? ": rally or end (10.1)"
+                                            : ": formation, move, face, fire, charge, man guns or end");
     }
     return "";
   }
@@ -829,7 +860,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     if (!apply) return Status::Ok();
     const UnitId att = m.charger, def = m.charge_target;
     const bool flank = m.charge_flank != 0;
-    Event e = Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
+    Event e =
+        Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
     e.side = static_cast<int8_t>(s.unit(def).side);
     ctx.Emit(e);
     if (a.value == 0) {
@@ -854,9 +886,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
   }
   if (m.active == kNone) return Status::Refused("T.1", "no unit is activated");
   const UnitId u = m.active;
-  auto is_active = [&](int i) {
-    return a.num_units > i && a.units[static_cast<size_t>(i)] == u;
-  };
+  auto is_active = [&](int i) { return a.num_units > i && a.units[static_cast<size_t>(i)] == u; };
   auto unit_arg = [&](int i) -> UnitId {
     if (a.num_units <= i) return kNoUnit;
     const UnitId o = a.units[static_cast<size_t>(i)];
@@ -910,13 +940,15 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     }
     case ActionType::kCustom: {
       if (a.value == kFace) {
-        if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+        if (!is_active(0) || a.num_units != 1)
+          return Status::Refused("T.1", "only the activated unit may act");
         if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot move until rallied");
         if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
         if (us.Has(kMovedNow)) return Status::Refused("M", "facing counts as the unit's move");
         const Footprint f = FootprintAt(g, s, u, CenterOf(s, u), a.value2);
         for (Vec2 p : f.Corners()) {
-          if (!d.table.Contains(p)) return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
+          if (!d.table.Contains(p))
+            return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
         }
         if (!apply) return Status::Ok();
         m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
@@ -939,11 +971,14 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       }
       if (a.value == kManGuns) {  // 11.2
         const UnitId o = unit_arg(1);
-        if (!is_active(0) || o == kNoUnit) return Status::Refused("11.2", "{custom: 3, units: [crew, battery]}");
+        if (!is_active(0) || o == kNoUnit)
+          return Status::Refused("11.2", "{custom: 3, units: [crew, battery]}");
         const UnitType& t = TypeOf(g, u);
-        if (!t.artillery || !TypeOf(g, o).artillery) return Status::Refused("11.2", "only gun crews man batteries");
+        if (!t.artillery || !TypeOf(g, o).artillery)
+          return Status::Refused("11.2", "only gun crews man batteries");
         if (us.Has(kRouted)) return Status::Refused("11.2", "crews must be rallied first");
-        if (!OnTable(s, o) || s.unit(o).side != us.side || o == u) return Status::Refused("11.2", "not a friendly battery");
+        if (!OnTable(s, o) || s.unit(o).side != us.side || o == u)
+          return Status::Refused("11.2", "not a friendly battery");
         const int spare = m.units[u].figures - m.units[u].guns * t.crew_per_gun;
         const int need = m.units[o].guns * TypeOf(g, o).crew_per_gun - m.units[o].figures;
         if (spare <= 0) return Status::Refused("11.2", "no crew without a gun");
@@ -961,12 +996,14 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         return Status::Ok();
       }
       if (a.value == kOfficerPlace) {  // 12.4
-        if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+        if (!is_active(0) || a.num_units != 1)
+          return Status::Refused("T.1", "only the activated unit may act");
         if (m.units[u].building == 0 || m.units[u].officers == 0) {
           return Status::Refused("12.4", "only a unit with officers in a building designates where they are");
         }
         if (a.value2 != 0 && a.value2 != 1) return Status::Refused("12.4", "value2: 0 inside, 1 outside");
-        if (us.Has(kDesignated)) return Status::Refused("12.4", "officers are designated once per activation");
+        if (us.Has(kDesignated))
+          return Status::Refused("12.4", "officers are designated once per activation");
         if (!apply) return Status::Ok();
         us.flags |= kDesignated;
         if (a.value2) {
@@ -999,9 +1036,11 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       }
       const UnitId t = unit_arg(1);
       if (a.num_units != 2 || t == kNoUnit) return Status::Refused("3", "{bombard: [firer, target]}");
-      if (!OnTable(s, t) || s.unit(t).side == us.side) return Status::Refused("3", "the target must be an enemy unit on the table");
+      if (!OnTable(s, t) || s.unit(t).side == us.side)
+        return Status::Refused("3", "the target must be an enemy unit on the table");
       const double range = RangeTo(FootprintOf(g, s, u), FootprintOf(g, s, t));
-      if (const char* why = CannotFire(g, s, u, CenterOf(s, t), range, &rule)) return Status::Refused(rule, why);
+      if (const char* why = CannotFire(g, s, u, CenterOf(s, t), range, &rule))
+        return Status::Refused(rule, why);
       if (!apply) return Status::Ok();
       Fire(g, s, ctx, u, t);
       EndActivation(g, s, ctx);
@@ -1009,14 +1048,18 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     }
     case ActionType::kAttack: {  // 2: charge
       const UnitId t = unit_arg(1);
-      if (!is_active(0) || a.num_units != 2 || t == kNoUnit) return Status::Refused("2", "{attack: [charger, target]}");
-      if (!OnTable(s, t) || s.unit(t).side == us.side) return Status::Refused("2", "the target must be an enemy unit");
+      if (!is_active(0) || a.num_units != 2 || t == kNoUnit)
+        return Status::Refused("2", "{attack: [charger, target]}");
+      if (!OnTable(s, t) || s.unit(t).side == us.side)
+        return Status::Refused("2", "the target must be an enemy unit");
       if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot charge until rallied");
       if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
-      if (us.Has(kMovedNow)) return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
+      if (us.Has(kMovedNow))
+        return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
       if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
       const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
-      if (dist > d.charge_range + 1e-9) return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
+      if (dist > d.charge_range + 1e-9)
+        return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
       if (!apply) return Status::Ok();
       ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
       us.flags |= kMovedNow;
@@ -1038,7 +1081,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         LoseStands(g, s, ctx, t, 1, "2.3");
         m.units[u].x = H(old.x);
         m.units[u].y = H(old.y);
-        ctx.Emit(Ev(EventType::kAdvance, "2.3", "occupies the attackee's position", u, m.units[u].x, m.units[u].y));
+        ctx.Emit(Ev(EventType::kAdvance, "2.3", "occupies the attackee's position", u, m.units[u].x,
+                    m.units[u].y));
         EnterBuildingIfInside(g, s, ctx, u);
         EndActivation(g, s, ctx);
         return Status::Ok();
@@ -1070,22 +1114,35 @@ std::string MiniRules::DescribeEvent(const Event& e) const {
       if (text == "faces") {
         std::snprintf(buf, sizeof buf, "%s faces %d degrees", who.c_str(), e.a);
       } else {
-        std::snprintf(buf, sizeof buf, "%s %s to %.2f, %.2f in", who.c_str(), text.c_str(), e.a / 100.0, e.b / 100.0);
+        std::snprintf(buf, sizeof buf, "%s %s to %.2f, %.2f in", who.c_str(), text.c_str(), e.a / 100.0,
+                      e.b / 100.0);
       }
       body = buf;
       break;
-    case EventType::kLoss: body = who + " loses " + std::to_string(e.a) + " " + text; break;
-    case EventType::kEliminated: body = who + " eliminated (" + text + ")"; break;
-    case EventType::kCaptured: body = who + ": " + std::to_string(e.a) + " figures captured"; break;
-    case EventType::kModeChange: body = who + " forms " + text; break;
-    case EventType::kRecover: body = who + " " + text; break;
+    case EventType::kLoss:
+      body = who + " loses " + std::to_string(e.a) + " " + text;
+      break;
+    case EventType::kEliminated:
+      body = who + " eliminated (" + text + ")";
+      break;
+    case EventType::kCaptured:
+      body = who + ": " + std::to_string(e.a) + " figures captured";
+      break;
+    case EventType::kModeChange:
+      body = who + " forms " + text;
+      break;
+    case EventType::kRecover:
+      body = who + " " + text;
+      break;
     case EventType::kAttack:
       std::snprintf(buf, sizeof buf, "%s charges %s (%.2f in away)", who.c_str(),
-                    e.b >= 0 && e.b < g.num_units() ? g.UnitLabel(static_cast<UnitId>(e.b)).c_str() : "?", e.a / 100.0);
+                    e.b >= 0 && e.b < g.num_units() ? g.UnitLabel(static_cast<UnitId>(e.b)).c_str() : "?",
+                    e.a / 100.0);
       body = buf;
       break;
     case EventType::kBombard:
-      std::snprintf(buf, sizeof buf, "%s fires at %.2f in (defender modifier %+d)", who.c_str(), e.a / 100.0, e.b);
+      std::snprintf(buf, sizeof buf, "%s fires at %.2f in (defender modifier %+d)", who.c_str(), e.a / 100.0,
+                    e.b);
       body = buf;
       break;
     case EventType::kCombatResult:
@@ -1115,11 +1172,20 @@ std::string XmlEscape(const std::string& in) {
   std::string out;
   for (char c : in) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -1142,8 +1208,12 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
                 X(d.table.width), d.table.depth * kPx, X(d.table.width), d.table.depth * kPx);
   o = buf;
   for (const TerrainArea& a : d.table.areas) {
-    const char* fill = a.kind == "woods" ? "#5f8f4a" : a.kind == "hill" ? "#c9b98a" : a.kind == "pen" ? "#b89a70"
-                     : a.kind == "barn" ? "#9b3b2f" : a.kind == "house" ? "#e8e0d0" : "#aaaaaa";
+    const char* fill = a.kind == "woods"   ? "#5f8f4a"
+                       : a.kind == "hill"  ? "#c9b98a"
+                       : a.kind == "pen"   ? "#b89a70"
+                       : a.kind == "barn"  ? "#9b3b2f"
+                       : a.kind == "house" ? "#e8e0d0"
+                                           : "#aaaaaa";
     o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"#333\" points=\"";
     for (Vec2 p : a.polygon) {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
@@ -1164,8 +1234,8 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
     const Footprint f = FootprintOf(g, s, u);
     const auto c = f.Corners();
     const char* fill = s.unit(u).side == 0 ? "#3355aa" : "#888888";
-    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" + (s.unit(u).Has(kRouted) ? "red" : "black") +
-         "\" points=\"";
+    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" +
+         (s.unit(u).Has(kRouted) ? "red" : "black") + "\" points=\"";
     for (Vec2 p : c) {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
       o += buf;
@@ -1173,22 +1243,23 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
     o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
     const Vec2 mid = (c[0] + c[1]) * 0.5;
     const Vec2 tip = mid + f.Forward() * 0.8;
-    std::snprintf(buf, sizeof buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
-                  X(mid.x), Y(mid.y), X(tip.x), Y(tip.y));
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", X(mid.x),
+                  Y(mid.y), X(tip.x), Y(tip.y));
     o += buf;
     const MiniUnit& mu = M(s).units[u];
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n", X(f.center.x) + 6,
-                  Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(), Stands(g, s, u),
-                  TypeOf(g, u).artillery ? " guns" : "", (mu.officers & kRegimental) ? " R" : "",
-                  (mu.officers & kDivisional) ? " D" : "");
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n",
+                  X(f.center.x) + 6, Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(),
+                  Stands(g, s, u), TypeOf(g, u).artillery ? " guns" : "",
+                  (mu.officers & kRegimental) ? " R" : "", (mu.officers & kDivisional) ? " D" : "");
     o += buf;
   }
   for (int h = 0; h < kNumHerds; ++h) {
     const Herd& herd = M(s).herds[h];
     if (!herd.alive) continue;
-    std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
-                  X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
+    std::snprintf(
+        buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
+        X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
     o += buf;
   }
   o += "</svg>\n";

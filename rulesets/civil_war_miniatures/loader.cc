@@ -22,10 +22,10 @@ using YAML::Node;
 int16_t Hundredths(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
 
 void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
-  if (!r.CheckKeys(n, p, {"provenance", "charge_range", "retreat", "countercharge_move", "dinner_radius",
-                          "dinner_roll", "dinner_roll_officer", "pig_escape_roll", "pig_auto_turn",
-                          "gun_destroyed_on",
-                          "house_fire", "barn_fire", "modifiers", "bonuses"})) {
+  if (!r.CheckKeys(n, p,
+                   {"provenance", "charge_range", "retreat", "countercharge_move", "dinner_radius",
+                    "dinner_roll", "dinner_roll_officer", "pig_escape_roll", "pig_auto_turn",
+                    "gun_destroyed_on", "house_fire", "barn_fire", "modifiers", "bonuses"})) {
     return;
   }
   d->charge_range = r.OptionalDouble(n, p, "charge_range", d->charge_range);
@@ -60,8 +60,9 @@ void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
 }
 
 void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
-  if (!r.CheckKeys(n, p, {"provenance", "figures_per_stand", "stand_width", "stand_depth", "fence_cost",
-                          "woods_factor", "hit_floor"})) {
+  if (!r.CheckKeys(n, p,
+                   {"provenance", "figures_per_stand", "stand_width", "stand_depth", "fence_cost",
+                    "woods_factor", "hit_floor"})) {
     return;
   }
   d->figures_per_stand = r.OptionalInt(n, p, "figures_per_stand", d->figures_per_stand);
@@ -80,12 +81,14 @@ void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
     t.id = kv.first.Scalar();
     const std::string tp = YamlReader::Child(p, t.id);
     const Node v = kv.second;
-    if (!r.CheckKeys(v, tp, {"kind", "provenance", "move", "crew_per_gun", "dice_per_gun", "gun_width",
-                             "gun_depth", "fire_in_column", "hits"})) {
+    if (!r.CheckKeys(v, tp,
+                     {"kind", "provenance", "move", "crew_per_gun", "dice_per_gun", "gun_width", "gun_depth",
+                      "fire_in_column", "hits"})) {
       continue;
     }
     const std::string kind = r.RequiredString(v, tp, "kind").value_or("infantry");
-    if (kind != "infantry" && kind != "artillery") r.Fail(v["kind"], tp, "kind must be infantry or artillery");
+    if (kind != "infantry" && kind != "artillery")
+      r.Fail(v["kind"], tp, "kind must be infantry or artillery");
     t.artillery = kind == "artillery";
     if (const Node m = v["move"]) {
       const std::string mp = YamlReader::Child(tp, "move");
@@ -149,8 +152,9 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
   if (!r.ok()) return r.errors();
   const Node root = r.root();
-  r.CheckKeys(root, "", {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types",
-                         "scenarios", "default_scenario"});
+  r.CheckKeys(root, "",
+              {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types", "scenarios",
+               "default_scenario"});
   game->title = r.OptionalString(root, "", "title", "Civil War miniatures");
   if (const Node s = root["sides"]; r.ExpectSequence(s, "sides")) {
     for (size_t i = 0; i < s.size(); ++i) {
@@ -173,10 +177,12 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   YamlReader sr = YamlReader::FromFile(sf);
   if (!sr.ok()) return sr.errors();
   const Node sc = sr.root();
-  sr.CheckKeys(sc, "", {"title", "provenance", "turns", "shuffle", "deck", "table", "livestock", "units", "victory"});
+  sr.CheckKeys(sc, "",
+               {"title", "provenance", "turns", "shuffle", "deck", "table", "livestock", "units", "victory"});
   if (sc["title"]) game->title += ": " + sr.String(sc["title"], "title").value_or("");
   const int turns = sr.RequiredInt(sc, "", "turns").value_or(1);
-  if (turns < 1 || turns >= kMaxTurns) sr.Fail(sc["turns"], "turns", "turns must be 1.." + std::to_string(kMaxTurns - 1));
+  if (turns < 1 || turns >= kMaxTurns)
+    sr.Fail(sc["turns"], "turns", "turns must be 1.." + std::to_string(kMaxTurns - 1));
   for (int t = 1; t <= turns; ++t) game->turns.turns.push_back(TurnDef{"", false});
   game->turns.order = {0};
   game->turns.phases = {"cards"};
@@ -190,7 +196,9 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
     auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
     if (it == data->table.home_edges.end()) {
-      if (sc["table"]) sr.Fail(sc["table"], "table.home_edges", "no home edge for side " + game->sides[static_cast<size_t>(side)].id);
+      if (sc["table"])
+        sr.Fail(sc["table"], "table.home_edges",
+                "no home edge for side " + game->sides[static_cast<size_t>(side)].id);
     } else {
       data->home[side] = it->second;
     }
@@ -218,8 +226,9 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
     for (size_t i = 0; i < units.size() && i < static_cast<size_t>(kMaxMiniUnits); ++i) {
       const std::string p = YamlReader::Item("units", i);
       const Node u = units[i];
-      if (!sr.CheckKeys(u, p, {"id", "name", "side", "type", "figures", "guns", "at", "facing", "formation",
-                               "officers", "routed"})) {
+      if (!sr.CheckKeys(u, p,
+                        {"id", "name", "side", "type", "figures", "guns", "at", "facing", "formation",
+                         "officers", "routed"})) {
         continue;
       }
       UnitDef d;
@@ -245,7 +254,8 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
       const UnitType& ut = data->types[static_cast<size_t>(info.type)];
       d.kind = ut.artillery ? 1 : 0;
       info.start_figures = sr.RequiredInt(u, p, "figures").value_or(1);
-      if (info.start_figures < 1 || info.start_figures > 255) sr.Fail(u["figures"], p, "figures must be 1..255");
+      if (info.start_figures < 1 || info.start_figures > 255)
+        sr.Fail(u["figures"], p, "figures must be 1..255");
       info.start_guns = ut.artillery ? sr.RequiredInt(u, p, "guns").value_or(1) : 0;
       if (!ut.artillery && u["guns"]) sr.Fail(u["guns"], p, "only artillery has guns");
       if (info.start_guns < 0 || info.start_guns > 12) sr.Fail(u["guns"], p, "guns must be 0..12");

@@ -1,7 +1,7 @@
 // The conformance harness on the farm scenario.
-#include <gtest/gtest.h>
-
 #include "wargame/conformance.h"
+
+#include <gtest/gtest.h>
 
 TEST(Conformance, FarmScenarioPlaysToTheEnd) {
   wg::ConformanceOptions o;

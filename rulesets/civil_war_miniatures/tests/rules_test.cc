@@ -49,8 +49,8 @@ Mini Make(const std::string& units, const std::string& extra = "", const std::st
                            "  home_edges: {union: west, confederate: east}\n" +
                            extra + more + "units:\n" + units;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            (std::string("cwm_") + info->name() + ".yaml")).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (std::string("cwm_") + info->name() + ".yaml")).string();
   std::ofstream(path) << text;
   GameParams p;
   p.ruleset = "civil_war_miniatures";
@@ -67,8 +67,9 @@ const char* kFirer =
     "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: line}\n";
 std::string Target(double x, double y, const std::string& more = "", const std::string& facing = "W",
                    int figures = 24) {
-  return "  - {id: cs, side: confederate, type: infantry, figures: " + std::to_string(figures) + ", at: [" + std::to_string(x) + ", " +
-         std::to_string(y) + "], facing: " + facing + ", formation: line" + more + "}\n";
+  return "  - {id: cs, side: confederate, type: infantry, figures: " + std::to_string(figures) + ", at: [" +
+         std::to_string(x) + ", " + std::to_string(y) + "], facing: " + facing + ", formation: line" + more +
+         "}\n";
 }
 
 TEST(Rules, Rule_1_FormationChangesOncePerTurn) {
@@ -201,18 +202,19 @@ TEST(Rules, Rule_4_3_BothOfficersRollForCasualties) {
 }
 
 TEST(Rules, Rule_5_1_HouseOrBarnPlus2) {
-  Mini t = Make(kFirer + Target(20, 24, "", "W", 8),
-                "  areas:\n    - {name: House, kind: house, rect: [18, 22, 4, 4], capacity: 10, blocks_los: true}\n");
+  Mini t = Make(
+      kFirer + Target(20, 24, "", "W", 8),
+      "  areas:\n    - {name: House, kind: house, rect: [18, 22, 4, 4], capacity: 10, blocks_los: true}\n");
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.LastNeed(), 6);
 }
 
 TEST(Rules, Rule_5_2_WoodsOrBehindFencePlus1) {
-  Mini w = Make(kFirer + Target(20, 24),
-                "  areas:\n    - {name: Wood, kind: woods, rect: [18, 20, 6, 8]}\n");
+  Mini w = Make(kFirer + Target(20, 24), "  areas:\n    - {name: Wood, kind: woods, rect: [18, 20, 6, 8]}\n");
   ASSERT_TRUE(w.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(w.LastNeed(), 5);
-  Mini f = Make(kFirer + Target(20, 24), "  obstacles:\n    - {name: Fence, kind: fence, line: [[18, 10], [18, 40]]}\n");
+  Mini f = Make(kFirer + Target(20, 24),
+                "  obstacles:\n    - {name: Fence, kind: fence, line: [[18, 10], [18, 40]]}\n");
   ASSERT_TRUE(f.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(f.LastNeed(), 5);
 }
@@ -224,8 +226,9 @@ TEST(Rules, Rule_5_3_TerrainAdvantagePlus1) {
 }
 
 TEST(Rules, Rule_6_1_ArtilleryOpponentPlus1) {
-  Mini t = Make(std::string(kFirer) +
-                "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
+  Mini t = Make(
+      std::string(kFirer) +
+      "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
   t.s->SupplyDice({1, 1, 1, 1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.LastNeed(), 3);
@@ -239,16 +242,20 @@ TEST(Rules, Rule_6_2_FlankOrRearPlus2) {
 }
 
 TEST(Rules, Rule_6_3_RegimentalOfficerPlus1) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: [regimental]}\n" +
-                Target(20, 24));
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[regimental]}\n" +
+      Target(20, 24));
   t.s->SupplyDice({1, 1, 1, 1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.LastNeed(), 3);
 }
 
 TEST(Rules, Rule_6_4_DivisionalOfficerPlus2) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: [divisional]}\n" +
-                Target(20, 24));
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[divisional]}\n" +
+      Target(20, 24));
   t.s->SupplyDice({1, 1, 1, 1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.LastNeed(), 2);
@@ -287,7 +294,8 @@ TEST(Rules, Rule_7_2_InfantryPassUnderRemainingStands) {
 
 TEST(Rules, Rule_7_3_ArtilleryOneD6PerGun) {
   const std::string bat =
-      "  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: E, routed: true}\n" +
+      "  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: E, routed: "
+      "true}\n" +
       Target(44, 24);
   Mini fail = Make(bat);
   fail.s->SupplyDice({4, 5, 6, 6});
@@ -309,8 +317,10 @@ TEST(Rules, Rule_7_4_FailedMoraleMoves12ToTheRear) {
 }
 
 TEST(Rules, Rule_8_1_MeleeD6PlusBonusesHighWins) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: [regimental]}\n" +
-                Target(18, 24));
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[regimental]}\n" +
+      Target(18, 24));
   t.s->SupplyDice({1, 1});
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   // 3 + 1 (officer) vs 4: tie, each loses a stand, officer die 3; then 5+1 vs 1: attacker wins.
@@ -372,7 +382,8 @@ TEST(Rules, Rule_9_1_CowsMove2D6InTheDirectionRolled) {
 }
 
 TEST(Rules, Rule_9_2_PigsNeedA6AndEscapeOnTurn3) {
-  Mini t = Make(kFar, "  areas:\n    - {name: Pen, kind: pen, rect: [22, 22, 4, 4]}\n", "livestock: {pigs: [24, 24]}\n");
+  Mini t = Make(kFar, "  areas:\n    - {name: Pen, kind: pen, rect: [22, 22, 4, 4]}\n",
+                "livestock: {pigs: [24, 24]}\n");
   t.s->SupplyDice({5});  // turn 1: stays
   ASSERT_TRUE(t.Do("end").ok());
   ASSERT_TRUE(t.Do("end").ok());
@@ -474,8 +485,9 @@ TEST(Rules, Rule_10_3_MenChaseDinnerWithin6Inches) {
 }
 
 TEST(Rules, Rule_11_1_GunDestroyedOn6ThenBatteryTestsMorale) {
-  Mini t = Make(std::string(kFirer) +
-                "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
+  Mini t = Make(
+      std::string(kFirer) +
+      "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
   t.s->SupplyDice({6, 6, 1, 1, 1, 1, 6, 2, 1, 6, 6});  // 2 hits; gun dice 6, 2; morale 1 < 3 guns
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.mu("cs").guns, 3);
@@ -499,8 +511,9 @@ TEST(Rules, Rule_11_2_SurvivingCrewsManADepletedBattery) {
 }
 
 TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
-                "  areas:\n    - {name: Barn, kind: barn, rect: [7, 21, 6, 6], capacity: 20}\n");
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
+      "  areas:\n    - {name: Barn, kind: barn, rect: [7, 21, 6, 6], capacity: 20}\n");
   t.s->SupplyDice({1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.s->dice_queued(), 0u);  // 10 figures firing: 3 stands' dice (not 6)
@@ -513,8 +526,9 @@ TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
 }
 
 TEST(Rules, Rule_12_2_HouseHolds10With5Firing) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
-                "  areas:\n    - {name: House, kind: house, rect: [7, 21, 6, 6], capacity: 10}\n");
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
+      "  areas:\n    - {name: House, kind: house, rect: [7, 21, 6, 6], capacity: 10}\n");
   t.s->SupplyDice({1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   int dice = 0;
@@ -533,10 +547,11 @@ TEST(Rules, Rule_12_3_RestWaitOutsideToReplaceLosses) {
 }
 
 TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
-  const std::string house = "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
-  const std::string units =
-      std::string(kFirer) +
-      "  - {id: cs, side: confederate, type: infantry, figures: 16, at: [18, 24], facing: W, officers: [regimental]}\n";
+  const std::string house =
+      "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
+  const std::string units = std::string(kFirer) +
+                            "  - {id: cs, side: confederate, type: infantry, figures: 16, at: [18, 24], "
+                            "facing: W, officers: [regimental]}\n";
   // Inside (the default): captured with the stands inside when the waiting stands fail.
   Mini in = Make(units, house, "deck: [cs, us, cows, pigs]\n");
   ASSERT_TRUE(in.Do("end").ok());
@@ -558,8 +573,10 @@ TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
 }
 
 TEST(Rules, Rule_4_OfficersCountInMoraleNotInStrength) {
-  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 8, at: [20, 24], facing: E, routed: true,"
-                " officers: [regimental]}\n" + Target(44, 24));
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [20, 24], facing: E, routed: true,"
+      " officers: [regimental]}\n" +
+      Target(44, 24));
   t.s->SupplyDice({2});  // 2 stands + the officer = 3: a 2 passes
   ASSERT_TRUE(t.Do("{custom: 1, units: [us]}").ok());
   EXPECT_FALSE(t.flags("us") & kRouted);
@@ -582,6 +599,7 @@ TEST(Rules, Rule_T_1_DeckOfUnitCardsPlusCowAndPig) {
   Mini t = Make(kFirer + Target(40, 24), "", "livestock: {cows: [24, 10], pigs: [24, 40]}\n");
   EXPECT_EQ(t.m().deck_size, 4);
   EXPECT_EQ(t.m().active, t.U("us"));  // unshuffled: listed order
+  EXPECT_NE(t.s->DescribeDecision().find("activation of us"), std::string::npos) << t.s->DescribeDecision();
   EXPECT_EQ(t.s->state().decision_side, 0);
   ASSERT_TRUE(t.Do("end").ok());
   EXPECT_EQ(t.m().active, t.U("cs"));
@@ -606,24 +624,28 @@ TEST(Rules, Rule_M_MovementRatesByFormationAndTerrain) {
   Mini line = Make(kFirer + Target(44, 44));
   ASSERT_TRUE(line.Do("{move: [us], value: 3000, value2: 2400}").ok());
   EXPECT_NEAR(line.pos("us").x, 16.0, 0.02);  // line 6"
-  Mini col = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: column}\n" +
-                  Target(44, 44));
+  Mini col = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: column}\n" +
+      Target(44, 44));
   ASSERT_TRUE(col.Do("{move: [us], value: 3000, value2: 2400}").ok());
   EXPECT_NEAR(col.pos("us").x, 22.0, 0.02);  // column 12"
-  Mini woods = Make(kFirer + Target(44, 44), "  areas:\n    - {name: Wood, kind: woods, rect: [12, 18, 10, 12]}\n");
+  Mini woods =
+      Make(kFirer + Target(44, 44), "  areas:\n    - {name: Wood, kind: woods, rect: [12, 18, 10, 12]}\n");
   ASSERT_TRUE(woods.Do("{move: [us], value: 3000, value2: 2400}").ok());
   EXPECT_NEAR(woods.pos("us").x, 13.0, 0.02);  // halved
-  Mini fence = Make(kFirer + Target(44, 44), "  obstacles:\n    - {name: F, kind: fence, line: [[12, 10], [12, 40]]}\n");
+  Mini fence = Make(kFirer + Target(44, 44),
+                    "  obstacles:\n    - {name: F, kind: fence, line: [[12, 10], [12, 40]]}\n");
   ASSERT_TRUE(fence.Do("{move: [us], value: 3000, value2: 2400}").ok());
   EXPECT_NEAR(fence.pos("us").x, 14.0, 0.02);  // 6 - 2
-  Mini gun = Make("  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [10, 24], facing: E}\n" +
-                  Target(44, 44));
+  Mini gun =
+      Make("  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [10, 24], facing: E}\n" +
+           Target(44, 44));
   EXPECT_EQ(gun.Do("{move: [us], value: 3000, value2: 2400}").error().rule, "M");  // unlimbered
 }
 
 TEST(Rules, Rule_V_VictoryAfterTheLastTurn) {
-  Mini t = Make(kFirer + Target(40, 24), "  areas:\n    - {name: House, kind: house, rect: [6, 20, 8, 8], capacity: 30}\n",
-                "", 1);
+  Mini t = Make(kFirer + Target(40, 24),
+                "  areas:\n    - {name: House, kind: house, rect: [6, 20, 8, 8], capacity: 30}\n", "", 1);
   ASSERT_TRUE(t.Do("end").ok());
   ASSERT_TRUE(t.Do("end").ok());
   EXPECT_TRUE(t.s->over());
