@@ -283,6 +283,24 @@ int AttackerBonus(const Game& g, const State& s, UnitId firer, UnitId target) {
   return b;
 }
 
+// 12.1 / 12.2: occupants fire out of the front or the back: the building's
+// two longer walls (the first pair for a square one). True when the line from
+// inside to the aim point leaves through one of them.
+bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
+  if (a.polygon.size() != 4) return true;
+  const std::vector<Vec2>& p = a.polygon;
+  const double l01 = DistanceBetween(p[0], p[1]);
+  const double l12 = DistanceBetween(p[1], p[2]);
+  const int first = l01 >= l12 ? 0 : 1;  // walls first and first + 2
+  const Segment line{from, aim};
+  for (int w : {first, first + 2}) {
+    if (SegmentsIntersect(line, Segment{p[static_cast<size_t>(w)], p[static_cast<size_t>((w + 1) % 4)]})) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Why a unit cannot fire at a point at range `range`, or nullptr.
 const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule) {
   const UnitType& t = TypeOf(g, u);
@@ -296,8 +314,15 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     *rule = PinRule(us);
     return "the unit cannot shoot this turn";
   }
-  if (us.face == 0 && !t.fire_in_column)
+  if (us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
     return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
+  if (M(s).units[u].building != 0) {
+    const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
+    if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
+      *rule = a.kind == "barn" ? "12.1" : "12.2";
+      return "fire goes out only of the front or the back of the building";
+    }
+  }
   if (FireDice(g, s, u) <= 0) return "no stand or manned gun can fire";
   if (!BandFor(t, range)) {
     *rule = "3.1";

@@ -513,7 +513,7 @@ TEST(Rules, Rule_11_2_SurvivingCrewsManADepletedBattery) {
 TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
   Mini t = Make(
       "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
-      "  areas:\n    - {name: Barn, kind: barn, rect: [7, 21, 6, 6], capacity: 20}\n");
+      "  areas:\n    - {name: Barn, kind: barn, rect: [8, 20, 4, 8], capacity: 20}\n");
   t.s->SupplyDice({1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.s->dice_queued(), 0u);  // 10 figures firing: 3 stands' dice (not 6)
@@ -525,10 +525,25 @@ TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
   EXPECT_TRUE(occupied);
 }
 
+TEST(Rules, Rule_12_1_FireOnlyOutOfTheFrontOrBack) {
+  // The barn is 6" long east-west and 4" deep: its front and back are the north and south walls.
+  const std::string barn = "  areas:\n    - {name: Barn, kind: barn, rect: [7, 22, 6, 4], capacity: 20}\n";
+  Mini end = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [10, 24], facing: E}\n" + Target(20, 24),
+      barn);
+  const Status st = end.Do("{bombard: [us, cs]}");  // out of the east end wall
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "12.1");
+  Mini front = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [10, 24], facing: E}\n" + Target(10, 34),
+      barn);
+  EXPECT_TRUE(front.Do("{bombard: [us, cs]}").ok());  // out of the north wall
+}
+
 TEST(Rules, Rule_12_2_HouseHolds10With5Firing) {
   Mini t = Make(
       "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
-      "  areas:\n    - {name: House, kind: house, rect: [7, 21, 6, 6], capacity: 10}\n");
+      "  areas:\n    - {name: House, kind: house, rect: [8, 20, 4, 8], capacity: 10}\n");
   t.s->SupplyDice({1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   int dice = 0;
