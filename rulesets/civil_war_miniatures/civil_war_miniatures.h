@@ -1,0 +1,152 @@
+// Civil War tabletop miniatures, played by the Confederate quick-reference
+// chart (rulesets/civil_war_miniatures/RULES.md numbers its lines).
+//
+// Not a hex game: units stand on a table measured in inches (tabletop.h).
+// Positions, facings, figures, guns and officers live in MiniState (the
+// State's ext block) as integers: hundredths of an inch, facing in whole
+// degrees counterclockwise from east. Everything immutable (the table, unit
+// types, printed chart values and calibrated values) is MiniData.
+//
+// YAML read by the loader:
+//   ruleset.yaml: name, title, provenance, sides [{id, name}], chart {printed
+//     numbers}, calibration {provenance, figures_per_stand, stand_width,
+//     stand_depth, fence_cost, woods_factor, hit_floor}, unit_types {infantry|
+//     artillery: {kind, provenance, move {column, line}, crew_per_gun,
+//     dice_per_gun, gun_width, gun_depth, fire_in_column, hits [{up_to, hit}]}},
+//     scenarios {name: file}, default_scenario.
+//   scenario file: title, provenance, turns, shuffle, deck (card order, unshuffled:
+//     unit ids, cows, pigs; default: units listed, then cows, then pigs), table {tabletop.h keys},
+//     livestock {cows: [x, y], pigs: [x, y]}, units [{id, name, side, type,
+//     figures, guns, at [x, y], facing, formation, officers, routed}],
+//     victory {figure, gun, building}.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/game.h"
+#include "wargame/tabletop.h"
+
+namespace wg::civil_war_miniatures {
+
+inline constexpr int kMaxMiniUnits = 24;
+inline constexpr int kNumHerds = 8;  // 0-3 cow groups, 4-7 pig groups
+inline constexpr int kMaxDeck = kMaxMiniUnits + 2;
+inline constexpr uint8_t kCowCard = 200;
+inline constexpr uint8_t kPigCard = 201;
+inline constexpr uint8_t kNone = 0xFF;
+
+// Officers attached to a unit (MiniUnit::officers bits).
+inline constexpr uint8_t kRegimental = 1;
+inline constexpr uint8_t kDivisional = 2;
+
+// Ruleset unit flags (UnitState::flags).
+inline constexpr uint16_t kRouted = 1u << 8;              // retreating until rallied (7.4, 10.1)
+inline constexpr uint16_t kPinned = 1u << 9;              // cannot move or shoot this turn (2.2, 9.4)
+inline constexpr uint16_t kFormationChanged = 1u << 10;   // changed formation this turn (1)
+inline constexpr uint16_t kMovedNow = 1u << 11;           // moved in this activation
+inline constexpr uint16_t kActivated = 1u << 12;          // its card came up this turn
+inline constexpr uint16_t kPinnedByLivestock = 1u << 13;  // kPinned came from an overrun (9.4)
+inline constexpr uint16_t kOfficerOutside = 1u << 14;     // 12.4: officers wait outside the building
+inline constexpr uint16_t kDesignated = 1u << 15;         // 12.4: designated in this activation
+
+// kCustom action codes (Action::value).
+inline constexpr int kRally = 1;         // {custom: 1, units: [u]}
+inline constexpr int kFace = 2;          // {custom: 2, units: [u], value2: degrees}
+inline constexpr int kManGuns = 3;       // {custom: 3, units: [crew, battery]}
+inline constexpr int kOfficerPlace = 4;  // {custom: 4, units: [u], value2: 0 inside | 1 outside}
+// Fire at livestock: {bombard: [u], value: 100 + herd}.
+inline constexpr int kHerdTarget = 100;
+
+struct MiniUnit {
+  int16_t x = 0, y = 0;  // centre, hundredths of an inch
+  int16_t facing = 0;    // degrees counterclockwise from east
+  uint8_t figures = 0;   // men (infantry) or crew (artillery)
+  uint8_t guns = 0;      // artillery only
+  uint8_t officers = 0;  // kRegimental | kDivisional
+  uint8_t building = 0;  // table area index + 1 when occupying a building
+  uint8_t pad[2] = {};
+};
+static_assert(sizeof(MiniUnit) == 12);
+
+struct Herd {
+  int16_t x = 0, y = 0;
+  uint8_t alive = 0;
+  uint8_t penned = 0;
+};
+
+struct MiniState {
+  MiniUnit units[kMaxMiniUnits];
+  Herd herds[kNumHerds];
+  uint8_t deck[kMaxDeck];
+  uint8_t deck_size = 0;
+  uint8_t deck_pos = 0;
+  uint8_t active = kNone;   // unit whose card is up
+  uint8_t charger = kNone;  // pending charge (2.4)
+  uint8_t charge_target = kNone;
+  uint8_t charge_flank = 0;
+  uint8_t pad[4] = {};
+};
+static_assert(std::is_trivially_copyable_v<MiniState> && sizeof(MiniState) <= kStateExtBytes);
+
+struct HitBand {
+  double up_to = 0;  // inches
+  int hit = 6;       // a D6 of at least this hits
+};
+
+struct UnitType {
+  std::string id;
+  bool artillery = false;
+  double move_column = 0, move_line = 0;
+  int crew_per_gun = 0;
+  int dice_per_gun = 1;
+  double gun_width = 1.5, gun_depth = 2;
+  bool fire_in_column = false;
+  std::vector<HitBand> hits;
+};
+
+struct UnitInfo {
+  int type = 0;
+  int start_figures = 0;
+  int start_guns = 0;
+};
+
+struct MiniData {
+  Table table;
+  std::vector<UnitType> types;
+  std::vector<UnitInfo> info;  // per unit
+  Edge home[2] = {Edge::kWest, Edge::kEast};
+  // Printed on the chart.
+  double charge_range = 8, retreat = 12, countercharge_move = 4, dinner_radius = 6;
+  int dinner_roll = 15, dinner_roll_officer = 20, pig_escape_roll = 6, pig_auto_turn = 3;
+  int gun_destroyed_on = 6;
+  int mod_building = 2, mod_cover = 1, mod_terrain = 1, mod_disorganized = -2;
+  int bonus_artillery = 1, bonus_flank = 2, bonus_regimental = 1, bonus_divisional = 2;
+  int house_fire = 5, barn_fire = 10;
+  // Calibrated.
+  int figures_per_stand = 4;
+  double stand_width = 1.0, stand_depth = 0.75, fence_cost = 2, woods_factor = 0.5;
+  int hit_floor = 2;
+  // Scenario.
+  bool shuffle = true;
+  std::vector<int> deck_order;  // the cards before shuffling: unit indices, kCowCard, kPigCard
+  int vp_figure = 1, vp_gun = 3, vp_building = 10;
+  Vec2 cows, pigs;
+  bool has_cows = false, has_pigs = false;
+  MiniState start;            // positions, figures, guns, officers, herds at set-up
+  uint32_t start_routed = 0;  // bit per unit: starts routed (rule tests)
+};
+
+// Loads the ruleset folder's ruleset.yaml and a scenario file (absolute, or
+// relative to the folder). Tests use it with their own small scenarios.
+Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, const std::string& scenario_file,
+                                                 const GameParams& params);
+
+// Geometry and counts for tests and tools.
+Footprint FootprintOf(const Game& g, const State& s, UnitId u);
+int Stands(const Game& g, const State& s, UnitId u);
+Vec2 CenterOf(const State& s, UnitId u);
+
+}  // namespace wg::civil_war_miniatures

@@ -1,0 +1,1315 @@
+// The Civil War miniatures chart as Rules hooks. Rule numbers ("2.3") are the
+// line numbers RULES.md gives the chart; every event and refusal cites one.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "civil_war_miniatures.h"
+
+namespace wg::civil_war_miniatures {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+const MiniData& D(const Game& g) { return g.Data<MiniData>(); }
+MiniState& M(State& s) { return Ext<MiniState>(s); }
+const MiniState& M(const State& s) { return Ext<MiniState>(s); }
+const UnitType& TypeOf(const Game& g, UnitId u) {
+  const MiniData& d = D(g);
+  return d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
+}
+bool OnTable(const State& s, UnitId u) { return s.unit(u).hex >= 0; }
+int16_t H(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
+Vec2 HerdPos(const Herd& h) { return {h.x / 100.0, h.y / 100.0}; }
+
+Event Ev(EventType t, const char* rule, const char* text, UnitId u = kNoUnit, int a = 0, int b = 0) {
+  Event e;
+  e.type = t;
+  e.rule = rule;
+  e.text = text;
+  e.unit = u;
+  e.a = a;
+  e.b = b;
+  return e;
+}
+
+bool Disorganized(const Game& g, const State& s, UnitId u);
+const char* PinRule(const UnitState& us) { return us.Has(kPinnedByLivestock) ? "9.4" : "2.2"; }
+int InsideFigures(const Game& g, const State& s, UnitId u);
+
+// --- Geometry -------------------------------------------------------------------
+
+Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, u);
+  const MiniUnit& mu = M(s).units[u];
+  Footprint f;
+  f.center = c;
+  f.facing = facing_deg * kPi / 180.0;
+  const bool line = s.unit(u).face == 1;
+  if (t.artillery) {
+    const int guns = std::max(1, static_cast<int>(mu.guns));
+    f.width = line ? guns * t.gun_width : t.gun_width;
+    f.depth = line ? t.gun_depth : guns * t.gun_depth;
+  } else {
+    const int stands = std::max(1, Stands(g, s, u));
+    f.width = line ? stands * d.stand_width : std::min(2, stands) * d.stand_width;
+    f.depth = line ? d.stand_depth : ((stands + 1) / 2) * d.stand_depth;
+  }
+  return f;
+}
+
+const TerrainArea* AreaKindAt(const Table& t, Vec2 p, const char* kind) {
+  for (const TerrainArea& a : t.areas) {
+    if (a.kind == kind && a.Contains(p)) return &a;
+  }
+  return nullptr;
+}
+bool IsBuilding(const TerrainArea& a) { return a.kind == "house" || a.kind == "barn"; }
+
+// --- Losses, officers, morale ------------------------------------------------------
+
+void Eliminate(State& s, Context& ctx, UnitId u, const char* rule, const char* why) {
+  s.unit(u).hex = kEliminated;
+  s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~(kRouted | kPinned));
+  M(s).units[u].building = 0;
+  ctx.Emit(Ev(EventType::kEliminated, rule, why, u));
+}
+
+void CheckAlive(const Game& g, State& s, Context& ctx, UnitId u, const char* rule) {
+  if (!OnTable(s, u)) return;
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.figures == 0) Eliminate(s, ctx, u, rule, TypeOf(g, u).artillery ? "no crew left" : "no men left");
+}
+
+int LoseFigures(const Game& g, State& s, Context& ctx, UnitId u, int n, const char* rule) {
+  MiniUnit& mu = M(s).units[u];
+  const int lost = std::min<int>(n, mu.figures);
+  if (lost <= 0) return 0;
+  mu.figures = static_cast<uint8_t>(mu.figures - lost);
+  ctx.Emit(Ev(EventType::kLoss, rule, "figures", u, lost));
+  CheckAlive(g, s, ctx, u, rule);
+  return lost;
+}
+
+// A stand (base): figures_per_stand men, or one gun with its crew.
+int LoseStands(const Game& g, State& s, Context& ctx, UnitId u, int n, const char* rule) {
+  MiniUnit& mu = M(s).units[u];
+  const UnitType& t = TypeOf(g, u);
+  int lost = 0;
+  for (int i = 0; i < n && mu.figures > 0; ++i) {
+    if (t.artillery && mu.guns > 0) {
+      --mu.guns;
+      mu.figures = static_cast<uint8_t>(std::max(0, mu.figures - t.crew_per_gun));
+    } else {
+      mu.figures = static_cast<uint8_t>(std::max(0, mu.figures - D(g).figures_per_stand));
+    }
+    ++lost;
+  }
+  if (lost > 0) ctx.Emit(Ev(EventType::kLoss, rule, "stands", u, lost));
+  CheckAlive(g, s, ctx, u, rule);
+  return lost;
+}
+
+// 4.1-4.3: one D6 per casualty for each attached officer.
+void OfficerCheck(State& s, Context& ctx, UnitId u, int casualties) {
+  if (casualties <= 0) return;
+  MiniUnit& mu = M(s).units[u];
+  const int n = std::min(casualties, 30);
+  if (mu.officers & kRegimental) {
+    bool killed = false;
+    for (int i = 0; i < n; ++i) {
+      const int r = ctx.Roll(s, 6, "regimental officer");
+      if (r == 1 || r == 6) killed = true;
+    }
+    if (killed) {
+      mu.officers = static_cast<uint8_t>(mu.officers & ~kRegimental);
+      ctx.Emit(Ev(EventType::kNote, "4.1", "regimental officer killed", u));
+    }
+  }
+  if (mu.officers & kDivisional) {
+    bool killed = false;
+    for (int i = 0; i < n; ++i) {
+      if (ctx.Roll(s, 6, "divisional officer") == 6) killed = true;
+    }
+    if (killed) {
+      mu.officers = static_cast<uint8_t>(mu.officers & ~kDivisional);
+      ctx.Emit(Ev(EventType::kNote, "4.2", "divisional officer killed", u));
+    }
+  }
+}
+
+// 7.1-7.3. True when the unit passes.
+bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why) {
+  const MiniData& d = D(g);
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.officers & kDivisional) {
+    ctx.Emit(Ev(EventType::kNote, "7.1", "passes morale: divisional officer attached", u));
+    return true;
+  }
+  const int officer = (mu.officers & kRegimental) ? 1 : 0;            // 4.1: counts during morale tests
+  const int disorg = Disorganized(g, s, u) ? d.mod_disorganized : 0;  // 12.5
+  const UnitType& t = TypeOf(g, u);
+  bool pass = false;
+  if (t.artillery && mu.guns > 0) {
+    // 7.3: one D6 per gun; passes when a die is under the remaining guns.
+    const int need = mu.guns + officer + disorg;
+    for (int i = 0; i < mu.guns; ++i) {
+      if (ctx.Roll(s, 6, why) < need) pass = true;
+    }
+    ctx.Emit(Ev(EventType::kNote, "7.3", pass ? "battery passes morale" : "battery fails morale", u, need));
+  } else {
+    const int need = Stands(g, s, u) + officer + disorg;
+    const int r = ctx.Roll(s, 20, why);
+    pass = r < need;
+    ctx.Emit(Ev(EventType::kNote, "7.2", pass ? "passes morale" : "fails morale", u, r, need));
+  }
+  return pass;
+}
+
+// 7.4 / 10.1: moves `inches` toward its own table edge, routed until rallied.
+void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
+  if (!OnTable(s, u)) return;
+  const MiniData& d = D(g);
+  MiniUnit& mu = M(s).units[u];
+  const Footprint f = FootprintOf(g, s, u);
+  bool at_edge = false;
+  const Footprint moved =
+      d.table.MoveFootprint(f, EdgeOutward(d.home[s.unit(u).side]), inches, nullptr, &at_edge);
+  mu.x = H(moved.center.x);
+  mu.y = H(moved.center.y);
+  mu.building = 0;
+  s.unit(u).flags |= kRouted;
+  ctx.Emit(Ev(EventType::kRetreat, rule, at_edge ? "retreats to its table edge" : "retreats", u, mu.x, mu.y));
+}
+
+// 7.4 with 12.5: a failed test sends the unit to the rear; if it was waiting
+// outside a building, the stands inside are captured.
+void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rule) {
+  MiniUnit& mu = M(s).units[u];
+  if (Disorganized(g, s, u)) {
+    const int inside = InsideFigures(g, s, u);
+    mu.figures = static_cast<uint8_t>(mu.figures - inside);
+    Event e = Ev(EventType::kCaptured, "12.5", "stands inside the building captured", u, inside);
+    e.side = static_cast<int8_t>(1 - s.unit(u).side);
+    ctx.Emit(e);
+    if (mu.officers != 0 && !s.unit(u).Has(kOfficerOutside)) {  // 12.4: officers inside are taken too
+      mu.officers = 0;
+      ctx.Emit(Ev(EventType::kNote, "12.4", "officers inside the building captured", u));
+    }
+    mu.building = 0;
+    CheckAlive(g, s, ctx, u, "12.5");
+  }
+  Retreat(g, s, ctx, u, D(g).retreat, rule);
+}
+
+// --- Buildings (12.x) ---------------------------------------------------------------
+
+int InsideFigures(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.building == 0 || !OnTable(s, u)) return 0;
+  const TerrainArea& a = D(g).table.areas[mu.building - 1u];
+  int used = 0;
+  for (UnitId o = 0; o < u; ++o) {
+    if (OnTable(s, o) && M(s).units[o].building == mu.building) used += M(s).units[o].figures;
+  }
+  return std::clamp(a.capacity - used, 0, static_cast<int>(mu.figures));
+}
+
+bool Disorganized(const Game& g, const State& s, UnitId u) {
+  return M(s).units[u].building != 0 && InsideFigures(g, s, u) < M(s).units[u].figures;
+}
+
+// --- Fire (3, 5, 6) ----------------------------------------------------------------
+
+const HitBand* BandFor(const UnitType& t, double range) {
+  for (const HitBand& b : t.hits) {
+    if (range <= b.up_to + 1e-9) return &b;
+  }
+  return nullptr;
+}
+
+int FireDice(const Game& g, const State& s, UnitId u) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, u);
+  const MiniUnit& mu = M(s).units[u];
+  if (t.artillery) {
+    const int manned = std::min<int>(mu.guns, mu.figures / std::max(1, t.crew_per_gun));
+    return manned * t.dice_per_gun;
+  }
+  int figures = mu.figures;
+  if (mu.building) {
+    const TerrainArea& a = d.table.areas[mu.building - 1u];
+    const int cap = a.kind == "barn" ? d.barn_fire : d.house_fire;  // 12.1, 12.2
+    figures = std::min(InsideFigures(g, s, u), cap);
+  }
+  return (figures + d.figures_per_stand - 1) / d.figures_per_stand;
+}
+
+int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, const char** rule) {
+  const MiniData& d = D(g);
+  const Vec2 c = CenterOf(s, target);
+  int mod = 0;
+  *rule = "3";
+  if (M(s).units[target].building != 0 || AreaKindAt(d.table, c, "house") || AreaKindAt(d.table, c, "barn")) {
+    mod += d.mod_building;  // 5.1
+    *rule = "5.1";
+  } else {
+    bool cover = AreaKindAt(d.table, c, "woods") != nullptr;
+    for (const LineObstacle& o : d.table.obstacles) {
+      if (o.kind == "fence" && o.Crosses(Segment{from, c})) cover = true;
+    }
+    if (cover) {
+      mod += d.mod_cover;  // 5.2
+      *rule = "5.2";
+    }
+  }
+  if (AreaKindAt(d.table, c, "hill") && !AreaKindAt(d.table, from, "hill")) {
+    mod += d.mod_terrain;  // 5.3
+    *rule = "5.3";
+  }
+  return mod;
+}
+
+int AttackerBonus(const Game& g, const State& s, UnitId firer, UnitId target) {
+  const MiniData& d = D(g);
+  int b = 0;
+  if (target >= 0 && TypeOf(g, target).artillery) b += d.bonus_artillery;  // 6.1
+  if (target >= 0 && ArcOf(FootprintOf(g, s, target), CenterOf(s, firer)) != Arc::kFront)
+    b += d.bonus_flank;                                                   // 6.2
+  if (M(s).units[firer].officers & kRegimental) b += d.bonus_regimental;  // 6.3
+  if (M(s).units[firer].officers & kDivisional) b += d.bonus_divisional;  // 6.4
+  return b;
+}
+
+// 12.1 / 12.2: occupants fire out of the front or the back: the building's
+// two longer walls (the first pair for a square one). True when the line from
+// inside to the aim point leaves through one of them.
+bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
+  if (a.polygon.size() != 4) return true;
+  const std::vector<Vec2>& p = a.polygon;
+  const double l01 = DistanceBetween(p[0], p[1]);
+  const double l12 = DistanceBetween(p[1], p[2]);
+  const int first = l01 >= l12 ? 0 : 1;  // walls first and first + 2
+  const Segment line{from, aim};
+  for (int w : {first, first + 2}) {
+    if (SegmentsIntersect(line, Segment{p[static_cast<size_t>(w)], p[static_cast<size_t>((w + 1) % 4)]})) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Why a unit cannot fire at a point at range `range`, or nullptr.
+const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule) {
+  const UnitType& t = TypeOf(g, u);
+  const UnitState& us = s.unit(u);
+  *rule = "3";
+  if (us.Has(kRouted)) {
+    *rule = "10.1";
+    return "a routed unit cannot shoot until rallied";
+  }
+  if (us.Has(kPinned)) {
+    *rule = PinRule(us);
+    return "the unit cannot shoot this turn";
+  }
+  if (us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
+    return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
+  if (M(s).units[u].building != 0) {
+    const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
+    if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
+      *rule = a.kind == "barn" ? "12.1" : "12.2";
+      return "fire goes out only of the front or the back of the building";
+    }
+  }
+  if (FireDice(g, s, u) <= 0) return "no stand or manned gun can fire";
+  if (!BandFor(t, range)) {
+    *rule = "3.1";
+    return "the target is out of range";
+  }
+  if (!D(g).table.LineOfSightClear(CenterOf(s, u), aim)) return "no line of sight";
+  return nullptr;
+}
+
+// Rolls the firer's dice; returns hits. target may be kNoUnit (livestock).
+int RollHits(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, double range, int def_mod) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, firer);
+  const HitBand* band = BandFor(t, range);
+  const int bonus = AttackerBonus(g, s, firer, target);
+  const int need = std::max(d.hit_floor, band->hit + def_mod - bonus);
+  const int dice = FireDice(g, s, firer);
+  int hits = 0;
+  if (need <= 6) {
+    for (int i = 0; i < dice; ++i) {
+      if (ctx.Roll(s, 6, "fire") >= need) ++hits;
+    }
+  }
+  ctx.Emit(Ev(EventType::kCombatResult, "3", "hits", firer, hits, need));
+  return hits;
+}
+
+void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int hits) {
+  if (hits <= 0 || !OnTable(s, target)) return;
+  const UnitType& t = TypeOf(g, target);
+  if (!t.artillery) {
+    const int lost = LoseFigures(g, s, ctx, target, hits, "3");
+    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    return;
+  }
+  // 11.1: a casualty per hit, then a D6 per hit (6 destroys a gun), then morale.
+  const int lost = LoseFigures(g, s, ctx, target, hits, "11.1");
+  MiniUnit& mu = M(s).units[target];
+  for (int i = 0; i < hits && OnTable(s, target); ++i) {
+    if (ctx.Roll(s, 6, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
+      --mu.guns;
+      ctx.Emit(Ev(EventType::kLoss, "11.1", "gun destroyed", target, 1));
+    }
+  }
+  if (!OnTable(s, target)) return;
+  OfficerCheck(s, ctx, target, lost);
+  if (!TestMorale(g, s, ctx, target, "battery morale")) FailMorale(g, s, ctx, target, "11.1");
+}
+
+void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target) {
+  const Footprint tf = FootprintOf(g, s, target);
+  const double range = RangeTo(FootprintOf(g, s, firer), tf);
+  const char* rule = "3";
+  const int mod = DefenderModifier(g, s, CenterOf(s, firer), target, &rule);
+  ctx.Emit(Ev(EventType::kBombard, rule, "fires", firer, static_cast<int>(std::lround(range * 100)), mod));
+  const int hits = RollHits(g, s, ctx, firer, target, range, mod);
+  ApplyHits(g, s, ctx, target, hits);
+}
+
+// --- Melee (8.x) ------------------------------------------------------------------
+
+int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attacker, bool flank) {
+  const MiniData& d = D(g);
+  int b = 0;
+  if (M(s).units[u].officers & kRegimental) b += d.bonus_regimental;
+  if (M(s).units[u].officers & kDivisional) b += d.bonus_divisional;
+  if (Disorganized(g, s, u)) b += d.mod_disorganized;
+  if (attacker && flank) b += d.bonus_flank;
+  if (!attacker) {
+    const char* rule = "";
+    b += DefenderModifier(g, s, CenterOf(s, enemy), u, &rule);
+  }
+  return b;
+}
+
+void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
+  for (int round = 0; round < 50 && OnTable(s, att) && OnTable(s, def); ++round) {
+    const int ra = ctx.Roll(s, 6, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
+    const int rd = ctx.Roll(s, 6, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
+    ctx.Emit(Ev(EventType::kCombatResult, "8.1", "melee", att, ra, rd));
+    if (ra == rd) {  // 8.4
+      const int la = LoseStands(g, s, ctx, att, 1, "8.4");
+      const int ld = LoseStands(g, s, ctx, def, 1, "8.4");
+      if (OnTable(s, att)) OfficerCheck(s, ctx, att, la);
+      if (OnTable(s, def)) OfficerCheck(s, ctx, def, ld);
+      continue;
+    }
+    const UnitId winner = ra > rd ? att : def;
+    const UnitId loser = ra > rd ? def : att;
+    const int ll = LoseStands(g, s, ctx, loser, ctx.Roll(s, 6, "melee loser losses"), "8.2");
+    const int lw = LoseStands(g, s, ctx, winner, ctx.Roll(s, 6, "melee winner losses") / 2, "8.3");
+    if (OnTable(s, loser)) OfficerCheck(s, ctx, loser, ll);
+    if (OnTable(s, winner)) OfficerCheck(s, ctx, winner, lw);
+    if (OnTable(s, loser)) Retreat(g, s, ctx, loser, D(g).retreat, "8.2");
+    return;
+  }
+}
+
+// Moves `u` up to `inches` toward `target`'s centre, stopping at contact.
+void CloseIn(const Game& g, State& s, UnitId u, UnitId target, double inches) {
+  const double gap = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, target));
+  const double step = std::min(inches, gap);
+  if (step <= 0) return;
+  const Move m = D(g).table.MoveToward(CenterOf(s, u), CenterOf(s, target), step);
+  M(s).units[u].x = H(m.position.x);
+  M(s).units[u].y = H(m.position.y);
+  M(s).units[u].building = 0;
+}
+
+// --- Livestock (9.x, 10.3) ---------------------------------------------------------
+
+double SegmentToFootprint(Segment seg, const Footprint& f) {
+  const auto c = f.Corners();
+  const std::vector<Vec2> poly(c.begin(), c.end());
+  if (SegmentMeetsPolygon(seg, poly)) return 0;
+  double best = 1e9;
+  for (size_t i = 0; i < 4; ++i)
+    best = std::min(best, SegmentSegmentDistance(seg, Segment{c[i], c[(i + 1) % 4]}));
+  return best;
+}
+
+void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
+  const MiniData& d = D(g);
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (!OnTable(s, u)) continue;
+    const double dist = SegmentToFootprint(path, FootprintOf(g, s, u));
+    if (dist <= 0) {  // 9.4: overrun
+      ctx.Emit(Ev(EventType::kNote, "9.4", "overrun by livestock", u));
+      if (TestMorale(g, s, ctx, u, "overrun morale")) {
+        s.unit(u).flags |= kPinned | kPinnedByLivestock;
+        ctx.Emit(Ev(EventType::kNote, "9.4", "cannot move or shoot this turn", u));
+      } else {
+        FailMorale(g, s, ctx, u, "9.4");
+      }
+    } else if (dist <= d.dinner_radius + 1e-9) {  // 10.3
+      const uint8_t off = M(s).units[u].officers;
+      if (off & kDivisional) {
+        ctx.Emit(Ev(EventType::kNote, "10.3", "men go hungry: divisional officer present", u));
+        continue;
+      }
+      const int need = (off & kRegimental) ? d.dinner_roll_officer : d.dinner_roll;
+      const int r = ctx.Roll(s, 20, "dinner");
+      if (r >= need) {
+        const int men = ctx.Roll(s, 6, "men chasing dinner");
+        ctx.Emit(Ev(EventType::kNote, "10.3", "men chase the livestock for dinner", u, men));
+        LoseFigures(g, s, ctx, u, men, "10.3");
+      }
+    }
+  }
+}
+
+void MoveHerd(const Game& g, State& s, Context& ctx, int h, Vec2 dir, double inches, const char* rule) {
+  Herd& herd = M(s).herds[h];
+  const Vec2 from = HerdPos(herd);
+  const Move m = D(g).table.MoveAlong(from, dir, inches);
+  herd.x = H(m.position.x);
+  herd.y = H(m.position.y);
+  herd.penned = 0;
+  ctx.Emit(Ev(EventType::kNote, rule, h < 4 ? "cows move" : "pigs move", kNoUnit, herd.x, herd.y));
+  LivestockPasses(g, s, ctx, Segment{from, m.position});
+}
+
+// 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs).
+void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
+  MiniState& m = M(s);
+  const bool pigs = first == 4;
+  const char* rule = pigs ? "9.2" : "9.1";
+  int alive = 0;
+  for (int h = first; h < first + 4; ++h) alive += m.herds[h].alive;
+  if (alive == 0) return;
+  if (pigs && m.herds[first].alive && m.herds[first].penned) {
+    if (s.turn >= D(g).pig_auto_turn) {
+      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen (third turn)"));
+    } else if (ctx.Roll(s, 6, "pigs escape") >= D(g).pig_escape_roll) {
+      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen"));
+    } else {
+      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs stay in their pen"));
+      return;
+    }
+    m.herds[first].penned = 0;
+  }
+  const int dir = ctx.Roll(s, 6, pigs ? "pig direction" : "cow direction");
+  if (dir == 5 && !pigs) {
+    ctx.Emit(Ev(EventType::kNote, rule, "cows do not move"));
+    return;
+  }
+  const double dist = ctx.RollSum(s, 2, 6, pigs ? "pig movement" : "cow movement");
+  static const Vec2 kCardinal[4] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};  // N E S W
+  static const Vec2 kDiag[4] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};    // NE NW SE SW
+  if (dir <= 4) {
+    for (int h = first; h < first + 4; ++h) {
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kCardinal[dir - 1], dist, rule);
+    }
+  } else if (dir == 6) {
+    if (alive == 1) {  // the herd splits into four groups
+      int src = first;
+      while (!m.herds[src].alive) ++src;
+      const Herd base = m.herds[src];
+      for (int h = first; h < first + 4; ++h) m.herds[h] = base;
+    }
+    for (int h = first; h < first + 4; ++h) {
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kDiag[h - first], dist, rule);
+    }
+  } else {  // pigs on a 5: toward the closest unit in line of sight
+    for (int h = first; h < first + 4; ++h) {
+      if (!m.herds[h].alive) continue;
+      const Vec2 p = HerdPos(m.herds[h]);
+      UnitId best = kNoUnit;
+      double bd = 1e9;
+      for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+        if (!OnTable(s, u) || !D(g).table.LineOfSightClear(p, CenterOf(s, u))) continue;
+        const double dd = DistanceBetween(p, CenterOf(s, u));
+        if (dd < bd) bd = dd, best = u;
+      }
+      if (best == kNoUnit) continue;
+      const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
+      m.herds[h].x = H(mv.position.x);
+      m.herds[h].y = H(mv.position.y);
+      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
+      LivestockPasses(g, s, ctx, Segment{p, mv.position});
+    }
+  }
+}
+
+// --- Turn and deck (T.1) -------------------------------------------------------------
+
+bool SideHasUnits(const Game& g, const State& s, int side) {
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (OnTable(s, u) && s.unit(u).side == side) return true;
+  }
+  return false;
+}
+
+void EndGame(const Game& g, State& s, Context& ctx) {
+  const MiniData& d = D(g);
+  int vp[2] = {0, 0};
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    const UnitInfo& info = d.info[static_cast<size_t>(u)];
+    const MiniUnit& mu = M(s).units[u];
+    const int lost_figs = info.start_figures - (OnTable(s, u) ? mu.figures : 0);
+    const int lost_guns = info.start_guns - (OnTable(s, u) ? mu.guns : 0);
+    vp[1 - s.unit(u).side] += lost_figs * d.vp_figure + lost_guns * d.vp_gun;
+  }
+  for (size_t a = 0; a < d.table.areas.size(); ++a) {
+    if (!IsBuilding(d.table.areas[a])) continue;
+    int holder = -1;
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (!OnTable(s, u) || M(s).units[u].building != a + 1) continue;
+      holder = holder == -1 || holder == s.unit(u).side ? s.unit(u).side : -2;
+    }
+    if (holder >= 0) vp[holder] += d.vp_building;
+  }
+  for (int side = 0; side < 2; ++side) {
+    s.vp[side] = static_cast<int16_t>(vp[side]);
+    Event e =
+        Ev(EventType::kVictoryPoints, "V", "casualties inflicted and buildings held", kNoUnit, vp[side]);
+    e.side = static_cast<int8_t>(side);
+    ctx.Emit(e);
+  }
+  s.game_over = 1;
+  s.decision = DecisionType::kNone;
+  s.winner = static_cast<int8_t>(vp[0] > vp[1] ? 0 : vp[1] > vp[0] ? 1 : -1);
+  Event e = Ev(EventType::kGameEnd, "V", s.winner < 0 ? "draw" : "victory");
+  e.side = s.winner;
+  ctx.Emit(e);
+}
+
+void NewDeck(const Game& g, State& s) {
+  MiniState& m = M(s);
+  int n = 0;
+  const bool cows = m.herds[0].alive + m.herds[1].alive + m.herds[2].alive + m.herds[3].alive;
+  const bool pigs = m.herds[4].alive + m.herds[5].alive + m.herds[6].alive + m.herds[7].alive;
+  auto present = [&](int card) {
+    return card == kCowCard ? cows : card == kPigCard ? pigs : OnTable(s, static_cast<UnitId>(card));
+  };
+  for (int card : D(g).deck_order) {
+    if (present(card)) m.deck[n++] = static_cast<uint8_t>(card);
+  }
+  if (D(g).shuffle) {  // Fisher-Yates with the game's seeded generator
+    for (int i = n - 1; i > 0; --i) {
+      const int j = static_cast<int>(UniformBelow(s.rng, static_cast<uint32_t>(i + 1)));
+      std::swap(m.deck[i], m.deck[j]);
+    }
+  }
+  m.deck_size = static_cast<uint8_t>(n);
+  m.deck_pos = 0;
+}
+
+// Draws cards until a unit must act (or the game ends).
+void DrawNext(const Game& g, State& s, Context& ctx) {
+  MiniState& m = M(s);
+  m.active = kNone;
+  for (int guard = 0; guard < 10000; ++guard) {
+    if (!SideHasUnits(g, s, 0) || !SideHasUnits(g, s, 1)) {
+      EndGame(g, s, ctx);
+      return;
+    }
+    if (m.deck_pos >= m.deck_size) {
+      if (s.turn >= g.turns.num_turns()) {
+        EndGame(g, s, ctx);
+        return;
+      }
+      ++s.turn;
+      for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+        s.unit(u).flags = static_cast<uint16_t>(
+            s.unit(u).flags & ~(kPinned | kPinnedByLivestock | kFormationChanged | kMovedNow | kActivated));
+      }
+      ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, s.turn));
+      NewDeck(g, s);
+      continue;
+    }
+    const uint8_t card = m.deck[m.deck_pos++];
+    if (card == kCowCard) {
+      ctx.Emit(Ev(EventType::kNote, "T.1", "cow card"));
+      LivestockCard(g, s, ctx, 0);
+    } else if (card == kPigCard) {
+      ctx.Emit(Ev(EventType::kNote, "T.1", "pig card"));
+      LivestockCard(g, s, ctx, 4);
+    } else if (OnTable(s, card)) {
+      m.active = card;
+      s.unit(card).flags |= kActivated;
+      s.phasing_side = s.unit(card).side;
+      s.decision_side = s.unit(card).side;
+      s.decision = DecisionType::kMovement;
+      ctx.Emit(Ev(EventType::kNote, "T.1", "card: unit activates", card));
+      return;
+    }
+  }
+}
+
+void EndActivation(const Game& g, State& s, Context& ctx) {
+  MiniState& m = M(s);
+  if (m.active != kNone)
+    s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
+  m.charger = m.charge_target = kNone;
+  DrawNext(g, s, ctx);
+}
+
+// --- Movement (1, M) -------------------------------------------------------------------
+
+// Computes where a move toward `dest` ends. Returns the refusal text or nullptr.
+const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footprint* out, const char** rule) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, u);
+  const UnitState& us = s.unit(u);
+  *rule = "M";
+  if (us.Has(kRouted)) {
+    *rule = "10.1";
+    return "a routed unit cannot move until rallied";
+  }
+  if (us.Has(kPinned)) {
+    *rule = PinRule(us);
+    return "the unit cannot move this turn";
+  }
+  if (us.Has(kMovedNow)) return "the unit has already moved in this activation";
+  double rate = us.face == 1 ? t.move_line : t.move_column;
+  if (rate <= 0) return "cannot move in this formation (unlimbered artillery must limber)";
+  const Vec2 c = CenterOf(s, u);
+  const Vec2 delta = dest - c;
+  const double want = delta.Length();
+  if (want < 0.01) return "the destination is where the unit stands";
+  if (!d.table.Contains(dest)) return "the destination is off the table";
+  const Segment seg{c, c + delta * (std::min(want, rate) / want)};
+  for (int a : d.table.AreasCrossed(seg)) {
+    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
+      rate *= d.woods_factor;
+      break;
+    }
+  }
+  for (int o : d.table.ObstaclesCrossed(seg)) {
+    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") rate -= d.fence_cost;
+  }
+  if (rate <= 0.01) return "not enough movement to cross the fence";
+  const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
+  Footprint f = FootprintAt(g, s, u, c, std::round(facing));
+  for (Vec2 p : f.Corners()) {
+    if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
+  }
+  f = d.table.MoveFootprint(f, delta, std::min(want, rate));
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (o == u || !OnTable(s, o)) continue;
+    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0)
+      return "units may not move through or onto other units";
+  }
+  *out = f;
+  return nullptr;
+}
+
+void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
+  const MiniData& d = D(g);
+  MiniUnit& mu = M(s).units[u];
+  mu.building = 0;
+  s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~kOfficerOutside);
+  if (TypeOf(g, u).artillery) return;
+  const Vec2 c = CenterOf(s, u);
+  for (size_t a = 0; a < d.table.areas.size(); ++a) {
+    if (IsBuilding(d.table.areas[a]) && d.table.areas[a].Contains(c)) {
+      mu.building = static_cast<uint8_t>(a + 1);
+      ctx.Emit(Ev(EventType::kNote, d.table.areas[a].kind == "barn" ? "12.1" : "12.2", "occupies a building",
+                  u, InsideFigures(g, s, u), mu.figures - InsideFigures(g, s, u)));
+    }
+  }
+}
+
+// --- The rules -------------------------------------------------------------------------
+
+class MiniRules : public Rules {
+ public:
+  void Start(State& s, Context& ctx) const override {
+    const Game& g = ctx.game();
+    const MiniData& d = D(g);
+    M(s) = d.start;
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (d.start_routed & (1u << u)) s.unit(u).flags |= kRouted;
+      if (OnTable(s, u)) EnterBuildingIfInside(g, s, ctx, u);  // 12.x: set up inside
+    }
+    s.turn = 1;
+    ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, 1));
+    NewDeck(g, s);
+    DrawNext(g, s, ctx);
+  }
+
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override {
+    const Game& g = ctx.game();
+    const MiniState& m = M(s);
+    if (s.game_over) return;
+    if (m.charger != kNone) {
+      out->push_back(Action::Of(ActionType::kChoice).Value(0));
+      out->push_back(Action::Of(ActionType::kChoice).Value(1));
+      return;
+    }
+    if (m.active == kNone) return;
+    const UnitId u = m.active;
+    out->push_back(Action::EndPhase());
+    auto try_add = [&](const Action& a) {
+      State copy = s;
+      Context probe(g, nullptr, nullptr, nullptr);
+      if (Check(copy, a, probe).ok()) out->push_back(a);
+    };
+    if (s.unit(u).Has(kRouted)) {
+      Action a = Action::Of(ActionType::kCustom).Value(kRally);
+      a.AddUnit(u);
+      out->push_back(a);
+      return;
+    }
+    Action fm = Action::Of(ActionType::kChangeMode).AddUnit(u);
+    fm.value = 1 - s.unit(u).face;
+    try_add(fm);
+    const Vec2 c = CenterOf(s, u);
+    const UnitType& t = TypeOf(g, u);
+    const double rate = std::max(t.move_column, t.move_line);
+    for (int h = 0; h < kNumHeadings; ++h) {
+      const Vec2 dest = D(g).table.Clamp(c + HeadingVector(static_cast<Heading>(h)) * rate);
+      Action mv = Action::Of(ActionType::kMove).AddUnit(u);
+      mv.value = H(dest.x);
+      mv.value2 = H(dest.y);
+      try_add(mv);
+    }
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      if (!OnTable(s, o) || s.unit(o).side == s.unit(u).side) continue;
+      Action f = Action::Of(ActionType::kBombard).AddUnit(u).AddUnit(o);
+      try_add(f);
+      Action ch = Action::Of(ActionType::kAttack).AddUnit(u).AddUnit(o);
+      try_add(ch);
+      Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
+      const Vec2 dv = CenterOf(s, o) - c;
+      face.value2 = static_cast<int>(std::lround(std::atan2(dv.y, dv.x) * 180.0 / kPi));
+      if (o == 0 || s.unit(o).side != s.unit(static_cast<UnitId>(o - 1)).side) try_add(face);
+    }
+    for (int place = 0; place < 2; ++place) {
+      Action o = Action::Of(ActionType::kCustom).Value(kOfficerPlace).AddUnit(u);
+      o.value2 = place;
+      try_add(o);
+    }
+    for (int h = 0; h < kNumHerds; ++h) {
+      Action f = Action::Of(ActionType::kBombard).AddUnit(u);
+      f.value = kHerdTarget + h;
+      try_add(f);
+    }
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      Action man = Action::Of(ActionType::kCustom).Value(kManGuns).AddUnit(u).AddUnit(o);
+      if (o != u && TypeOf(g, o).artillery) try_add(man);
+    }
+  }
+
+  Status Apply(State& s, const Action& a, Context& ctx) const override { return Check(s, a, ctx, true); }
+
+  // Units on the table stand on it with men left, guns never grow, the active
+  // unit is on the table, and a pending charge names two units on the table.
+  void CheckInvariants(const State& s, ErrorList* out) const override {
+    if (!game_) return;
+    const Game& g = *game_;
+    const MiniData& d = D(g);
+    const MiniState& m = M(s);
+    auto fail = [&](const std::string& msg) {
+      Error e;
+      e.message = msg;
+      out->Add(e);
+    };
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (!OnTable(s, u)) continue;
+      const MiniUnit& mu = m.units[u];
+      if (mu.figures == 0) fail(g.units[static_cast<size_t>(u)].id + " is on the table with no figures");
+      if (!d.table.Contains(CenterOf(s, u))) fail(g.units[static_cast<size_t>(u)].id + " is off the table");
+      if (mu.guns > d.info[static_cast<size_t>(u)].start_guns)
+        fail(g.units[static_cast<size_t>(u)].id + " gained guns");
+      if (mu.building > d.table.areas.size())
+        fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
+    }
+    if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
+      fail("the activated unit is not on the table");
+    if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
+    if (m.charger != kNone && (!OnTable(s, m.charger) || !OnTable(s, m.charge_target))) {
+      fail("a pending charge names a unit off the table");
+    }
+    if (m.deck_pos > m.deck_size || m.deck_size > kMaxDeck) fail("the deck is inconsistent");
+  }
+
+  std::string PositionText(const State& s, UnitId u) const override {
+    if (!OnTable(s, u)) return s.unit(u).hex == kEliminated ? "eliminated" : "withdrawn";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f, %.2f in", M(s).units[u].x / 100.0, M(s).units[u].y / 100.0);
+    return buf;
+  }
+
+  std::string DescribeDecision(const State& s) const override {
+    const MiniState& m = M(s);
+    if (s.game_over) return "game over";
+    if (m.charger != kNone) return "charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)";
+    if (m.active != kNone) {
+      const std::string who = game_ ? game_->UnitLabel(m.active) : std::to_string(m.active);
+      return "activation of " + who +
+             (s.unit(m.active).Has(kRouted) ? ": rally or end (10.1)"
+                                            : ": formation, move, face, fire, charge, man guns or end");
+    }
+    return "";
+  }
+
+  bool RenderSvg(const State& s, std::string* svg) const override;
+  std::string DescribeEvent(const Event& e) const override;
+  void set_game(const Game* g) { game_ = g; }
+
+  // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
+  Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
+
+ private:
+  const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
+};
+
+Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) const {
+  const Game& g = ctx.game();
+  const MiniData& d = D(g);
+  MiniState& m = M(s);
+  if (s.game_over) return Status::Refused("V", "the game is over");
+  // 2.4: the charged unit answers.
+  if (m.charger != kNone) {
+    if (a.type != ActionType::kChoice || a.value < 0 || a.value > 1) {
+      return Status::Refused("2.4", "the charged unit must choose: 0 stand and fire, 1 countercharge");
+    }
+    if (!apply) return Status::Ok();
+    const UnitId att = m.charger, def = m.charge_target;
+    const bool flank = m.charge_flank != 0;
+    Event e =
+        Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
+    e.side = static_cast<int8_t>(s.unit(def).side);
+    ctx.Emit(e);
+    if (a.value == 0) {
+      const char* rule = "";
+      const double range = RangeTo(FootprintOf(g, s, def), FootprintOf(g, s, att));
+      if (!CannotFire(g, s, def, CenterOf(s, att), range, &rule)) {
+        Fire(g, s, ctx, def, att);
+      } else {
+        ctx.Emit(Ev(EventType::kNote, "2.4", "the charged unit cannot fire", def));
+      }
+      if (OnTable(s, att) && !s.unit(att).Has(kRouted)) CloseIn(g, s, att, def, d.charge_range);
+    } else {
+      CloseIn(g, s, def, att, d.countercharge_move);
+      CloseIn(g, s, att, def, d.countercharge_move);
+      CloseIn(g, s, att, def, d.charge_range);  // close any gap left to contact
+    }
+    if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) Melee(g, s, ctx, att, def, flank);
+    m.charger = m.charge_target = kNone;
+    m.active = static_cast<uint8_t>(att);
+    EndActivation(g, s, ctx);
+    return Status::Ok();
+  }
+  if (m.active == kNone) return Status::Refused("T.1", "no unit is activated");
+  const UnitId u = m.active;
+  auto is_active = [&](int i) { return a.num_units > i && a.units[static_cast<size_t>(i)] == u; };
+  auto unit_arg = [&](int i) -> UnitId {
+    if (a.num_units <= i) return kNoUnit;
+    const UnitId o = a.units[static_cast<size_t>(i)];
+    return o >= 0 && o < static_cast<UnitId>(g.num_units()) ? o : kNoUnit;
+  };
+  UnitState& us = s.unit(u);
+  switch (a.type) {
+    case ActionType::kEndPhase: {
+      if (!apply) return Status::Ok();
+      if (us.Has(kRouted)) Retreat(g, s, ctx, u, d.retreat, "10.1");  // not rallied: keeps going
+      EndActivation(g, s, ctx);
+      return Status::Ok();
+    }
+    case ActionType::kRecombine:
+      return Status::Refused("10.2", "fragments of infantry units cannot be consolidated");
+    case ActionType::kChangeMode: {  // 1
+      if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+      if (a.value != 0 && a.value != 1) return Status::Refused("1", "formation is 0 (column) or 1 (line)");
+      if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
+      if (us.Has(kFormationChanged)) return Status::Refused("1", "formation may change only once per turn");
+      if (a.value == us.face) return Status::Refused("1", "the unit is already in that formation");
+      const uint8_t old = us.face;
+      us.face = static_cast<uint8_t>(a.value);
+      const Footprint f = FootprintOf(g, s, u);
+      bool ok = true;
+      for (Vec2 p : f.Corners()) ok = ok && d.table.Contains(p);
+      if (!ok) {
+        us.face = old;
+        return Status::Refused("1", "no room on the table for that formation");
+      }
+      if (!apply) return Status::Ok();
+      us.flags |= kFormationChanged;
+      ctx.Emit(Ev(EventType::kModeChange, "1", a.value ? "line" : "column", u, a.value));
+      return Status::Ok();
+    }
+    case ActionType::kMove: {  // M
+      if (!is_active(0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+      Footprint f;
+      const char* rule = "M";
+      const char* why = PlanMove(g, s, u, Vec2{a.value / 100.0, a.value2 / 100.0}, &f, &rule);
+      if (why) return Status::Refused(rule, why);
+      if (!apply) return Status::Ok();
+      MiniUnit& mu = m.units[u];
+      mu.x = H(f.center.x);
+      mu.y = H(f.center.y);
+      mu.facing = static_cast<int16_t>(std::lround(f.facing * 180.0 / kPi));
+      us.flags |= kMovedNow;
+      ctx.Emit(Ev(EventType::kMove, "M", "moves", u, mu.x, mu.y));
+      EnterBuildingIfInside(g, s, ctx, u);
+      return Status::Ok();
+    }
+    case ActionType::kCustom: {
+      if (a.value == kFace) {
+        if (!is_active(0) || a.num_units != 1)
+          return Status::Refused("T.1", "only the activated unit may act");
+        if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot move until rallied");
+        if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
+        if (us.Has(kMovedNow)) return Status::Refused("M", "facing counts as the unit's move");
+        const Footprint f = FootprintAt(g, s, u, CenterOf(s, u), a.value2);
+        for (Vec2 p : f.Corners()) {
+          if (!d.table.Contains(p))
+            return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
+        }
+        if (!apply) return Status::Ok();
+        m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
+        us.flags |= kMovedNow;
+        ctx.Emit(Ev(EventType::kMove, "M", "faces", u, m.units[u].facing));
+        return Status::Ok();
+      }
+      if (a.value == kRally) {  // 10.1
+        if (!is_active(0)) return Status::Refused("T.1", "only the activated unit may act");
+        if (!us.Has(kRouted)) return Status::Refused("10.1", "only a routed unit rallies");
+        if (!apply) return Status::Ok();
+        if (TestMorale(g, s, ctx, u, "rally")) {
+          us.flags = static_cast<uint16_t>(us.flags & ~kRouted);
+          ctx.Emit(Ev(EventType::kRecover, "10.1", "rallied", u));
+        } else {
+          Retreat(g, s, ctx, u, d.retreat, "10.1");
+        }
+        EndActivation(g, s, ctx);
+        return Status::Ok();
+      }
+      if (a.value == kManGuns) {  // 11.2
+        const UnitId o = unit_arg(1);
+        if (!is_active(0) || o == kNoUnit)
+          return Status::Refused("11.2", "{custom: 3, units: [crew, battery]}");
+        const UnitType& t = TypeOf(g, u);
+        if (!t.artillery || !TypeOf(g, o).artillery)
+          return Status::Refused("11.2", "only gun crews man batteries");
+        if (us.Has(kRouted)) return Status::Refused("11.2", "crews must be rallied first");
+        if (!OnTable(s, o) || s.unit(o).side != us.side || o == u)
+          return Status::Refused("11.2", "not a friendly battery");
+        const int spare = m.units[u].figures - m.units[u].guns * t.crew_per_gun;
+        const int need = m.units[o].guns * TypeOf(g, o).crew_per_gun - m.units[o].figures;
+        if (spare <= 0) return Status::Refused("11.2", "no crew without a gun");
+        if (need <= 0) return Status::Refused("11.2", "that battery is not depleted");
+        if (FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, o)) > t.move_column) {
+          return Status::Refused("11.2", "the battery is beyond one move");
+        }
+        if (!apply) return Status::Ok();
+        const int n = std::min(spare, need);
+        m.units[u].figures = static_cast<uint8_t>(m.units[u].figures - n);
+        m.units[o].figures = static_cast<uint8_t>(m.units[o].figures + n);
+        ctx.Emit(Ev(EventType::kNote, "11.2", "crew man a depleted battery", o, n));
+        CheckAlive(g, s, ctx, u, "11.2");
+        EndActivation(g, s, ctx);
+        return Status::Ok();
+      }
+      if (a.value == kOfficerPlace) {  // 12.4
+        if (!is_active(0) || a.num_units != 1)
+          return Status::Refused("T.1", "only the activated unit may act");
+        if (m.units[u].building == 0 || m.units[u].officers == 0) {
+          return Status::Refused("12.4", "only a unit with officers in a building designates where they are");
+        }
+        if (a.value2 != 0 && a.value2 != 1) return Status::Refused("12.4", "value2: 0 inside, 1 outside");
+        if (us.Has(kDesignated))
+          return Status::Refused("12.4", "officers are designated once per activation");
+        if (!apply) return Status::Ok();
+        us.flags |= kDesignated;
+        if (a.value2) {
+          us.flags |= kOfficerOutside;
+        } else {
+          us.flags = static_cast<uint16_t>(us.flags & ~kOfficerOutside);
+        }
+        ctx.Emit(Ev(EventType::kNote, "12.4", a.value2 ? "officers wait outside" : "officers inside", u));
+        return Status::Ok();
+      }
+      return Status::Refused("T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place)");
+    }
+    case ActionType::kBombard: {  // 3: fire
+      if (!is_active(0)) return Status::Refused("T.1", "only the activated unit may act");
+      const char* rule = "3";
+      if (a.num_units == 1 && a.value >= kHerdTarget && a.value < kHerdTarget + kNumHerds) {  // 9.3
+        const int h = a.value - kHerdTarget;
+        if (!m.herds[h].alive) return Status::Refused("9.3", "no livestock there");
+        const Vec2 p = HerdPos(m.herds[h]);
+        const double range = DistanceBetween(CenterOf(s, u), p);
+        if (const char* why = CannotFire(g, s, u, p, range, &rule)) return Status::Refused(rule, why);
+        if (!apply) return Status::Ok();
+        const int hits = RollHits(g, s, ctx, u, kNoUnit, range, 0);
+        if (hits > 0) {
+          m.herds[h].alive = 0;
+          ctx.Emit(Ev(EventType::kNote, "9.3", "livestock shot", u, h));
+        }
+        EndActivation(g, s, ctx);
+        return Status::Ok();
+      }
+      const UnitId t = unit_arg(1);
+      if (a.num_units != 2 || t == kNoUnit) return Status::Refused("3", "{bombard: [firer, target]}");
+      if (!OnTable(s, t) || s.unit(t).side == us.side)
+        return Status::Refused("3", "the target must be an enemy unit on the table");
+      const double range = RangeTo(FootprintOf(g, s, u), FootprintOf(g, s, t));
+      if (const char* why = CannotFire(g, s, u, CenterOf(s, t), range, &rule))
+        return Status::Refused(rule, why);
+      if (!apply) return Status::Ok();
+      Fire(g, s, ctx, u, t);
+      EndActivation(g, s, ctx);
+      return Status::Ok();
+    }
+    case ActionType::kAttack: {  // 2: charge
+      const UnitId t = unit_arg(1);
+      if (!is_active(0) || a.num_units != 2 || t == kNoUnit)
+        return Status::Refused("2", "{attack: [charger, target]}");
+      if (!OnTable(s, t) || s.unit(t).side == us.side)
+        return Status::Refused("2", "the target must be an enemy unit");
+      if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot charge until rallied");
+      if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
+      if (us.Has(kMovedNow))
+        return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
+      if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
+      const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
+      if (dist > d.charge_range + 1e-9)
+        return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
+      if (!apply) return Status::Ok();
+      ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
+      us.flags |= kMovedNow;
+      if (!TestMorale(g, s, ctx, u, "charge: attacker")) {  // 2.2
+        us.flags |= kPinned;
+        ctx.Emit(Ev(EventType::kNote, "2.2", "charge fails: cannot move or shoot", u));
+        EndActivation(g, s, ctx);
+        return Status::Ok();
+      }
+      if (!TestMorale(g, s, ctx, t, "charge: attackee")) {  // 2.3
+        const Vec2 old = CenterOf(s, t);
+        const int16_t old_facing = m.units[t].facing;
+        (void)old_facing;
+        if (Disorganized(g, s, t)) {
+          FailMorale(g, s, ctx, t, "2.3");
+        } else {
+          Retreat(g, s, ctx, t, d.retreat, "2.3");
+        }
+        LoseStands(g, s, ctx, t, 1, "2.3");
+        m.units[u].x = H(old.x);
+        m.units[u].y = H(old.y);
+        ctx.Emit(Ev(EventType::kAdvance, "2.3", "occupies the attackee's position", u, m.units[u].x,
+                    m.units[u].y));
+        EnterBuildingIfInside(g, s, ctx, u);
+        EndActivation(g, s, ctx);
+        return Status::Ok();
+      }
+      m.charger = static_cast<uint8_t>(u);
+      m.charge_target = static_cast<uint8_t>(t);
+      m.charge_flank = ArcOf(FootprintOf(g, s, t), CenterOf(s, u)) != Arc::kFront ? 1 : 0;
+      s.decision = DecisionType::kChoice;
+      s.decision_side = s.unit(t).side;
+      return Status::Ok();
+    }
+    default:
+      return Status::Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
+  }
+}
+
+// Readable lines for the events whose generic text speaks of hexes.
+std::string MiniRules::DescribeEvent(const Event& e) const {
+  if (!game_) return "";
+  const Game& g = *game_;
+  const std::string who = e.unit >= 0 && e.unit < g.num_units() ? g.UnitLabel(e.unit) : "";
+  const std::string text = e.text ? e.text : "";
+  char buf[160];
+  std::string body;
+  switch (e.type) {
+    case EventType::kMove:
+    case EventType::kRetreat:
+    case EventType::kAdvance:
+      if (text == "faces") {
+        std::snprintf(buf, sizeof buf, "%s faces %d degrees", who.c_str(), e.a);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s %s to %.2f, %.2f in", who.c_str(), text.c_str(), e.a / 100.0,
+                      e.b / 100.0);
+      }
+      body = buf;
+      break;
+    case EventType::kLoss:
+      body = who + " loses " + std::to_string(e.a) + " " + text;
+      break;
+    case EventType::kEliminated:
+      body = who + " eliminated (" + text + ")";
+      break;
+    case EventType::kCaptured:
+      body = who + ": " + std::to_string(e.a) + " figures captured";
+      break;
+    case EventType::kModeChange:
+      body = who + " forms " + text;
+      break;
+    case EventType::kRecover:
+      body = who + " " + text;
+      break;
+    case EventType::kAttack:
+      std::snprintf(buf, sizeof buf, "%s charges %s (%.2f in away)", who.c_str(),
+                    e.b >= 0 && e.b < g.num_units() ? g.UnitLabel(static_cast<UnitId>(e.b)).c_str() : "?",
+                    e.a / 100.0);
+      body = buf;
+      break;
+    case EventType::kBombard:
+      std::snprintf(buf, sizeof buf, "%s fires at %.2f in (defender modifier %+d)", who.c_str(), e.a / 100.0,
+                    e.b);
+      body = buf;
+      break;
+    case EventType::kCombatResult:
+      if (text == "melee") {
+        std::snprintf(buf, sizeof buf, "melee: attacker %d, defender %d", e.a, e.b);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s: %d hits (a D6 of %d or more)", who.c_str(), e.a, e.b);
+      }
+      body = buf;
+      break;
+    case EventType::kNote:
+      body = who.empty() ? text : who + ": " + text;
+      if (text == "cows move" || text == "pigs move" || text == "pigs run at the closest unit") {
+        std::snprintf(buf, sizeof buf, " to %.2f, %.2f in", e.a / 100.0, e.b / 100.0);
+        body += buf;
+      } else if (e.a != 0 || e.b != 0) {
+        body += " (" + std::to_string(e.a) + (e.b != 0 ? ", " + std::to_string(e.b) : "") + ")";
+      }
+      break;
+    default:
+      return "";
+  }
+  return std::string(e.rule) + ": " + body;
+}
+
+std::string XmlEscape(const std::string& in) {
+  std::string out;
+  for (char c : in) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// The table to scale (10 px an inch, north up): areas, fences, units as
+// rectangles with a facing tick, stands left, officers, livestock.
+bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
+  if (!game_) return false;
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  constexpr double kPx = 10;
+  auto X = [&](double x) { return x * kPx; };
+  auto Y = [&](double y) { return (d.table.depth - y) * kPx; };
+  char buf[512];
+  std::string& o = *svg;
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">\n"
+                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#d8e4b0\"/>\n",
+                X(d.table.width), d.table.depth * kPx, X(d.table.width), d.table.depth * kPx);
+  o = buf;
+  for (const TerrainArea& a : d.table.areas) {
+    const char* fill = a.kind == "woods"   ? "#5f8f4a"
+                       : a.kind == "hill"  ? "#c9b98a"
+                       : a.kind == "pen"   ? "#b89a70"
+                       : a.kind == "barn"  ? "#9b3b2f"
+                       : a.kind == "house" ? "#e8e0d0"
+                                           : "#aaaaaa";
+    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"#333\" points=\"";
+    for (Vec2 p : a.polygon) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"><title>" + XmlEscape(a.name) + "</title></polygon>\n";
+  }
+  for (const LineObstacle& l : d.table.obstacles) {
+    o += "<polyline fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\" points=\"";
+    for (Vec2 p : l.points) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"/>\n";
+  }
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (!OnTable(s, u)) continue;
+    const Footprint f = FootprintOf(g, s, u);
+    const auto c = f.Corners();
+    const char* fill = s.unit(u).side == 0 ? "#3355aa" : "#888888";
+    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" +
+         (s.unit(u).Has(kRouted) ? "red" : "black") + "\" points=\"";
+    for (Vec2 p : c) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
+    const Vec2 mid = (c[0] + c[1]) * 0.5;
+    const Vec2 tip = mid + f.Forward() * 0.8;
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", X(mid.x),
+                  Y(mid.y), X(tip.x), Y(tip.y));
+    o += buf;
+    const MiniUnit& mu = M(s).units[u];
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n",
+                  X(f.center.x) + 6, Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(),
+                  Stands(g, s, u), TypeOf(g, u).artillery ? " guns" : "",
+                  (mu.officers & kRegimental) ? " R" : "", (mu.officers & kDivisional) ? " D" : "");
+    o += buf;
+  }
+  for (int h = 0; h < kNumHerds; ++h) {
+    const Herd& herd = M(s).herds[h];
+    if (!herd.alive) continue;
+    std::snprintf(
+        buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
+        X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
+    o += buf;
+  }
+  o += "</svg>\n";
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Rules> MakeMiniRules(const Game* game) {
+  auto r = std::make_unique<MiniRules>();
+  r->set_game(game);
+  return r;
+}
+
+Vec2 CenterOf(const State& s, UnitId u) { return {M(s).units[u].x / 100.0, M(s).units[u].y / 100.0}; }
+
+int Stands(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  if (TypeOf(g, u).artillery && mu.guns > 0) return mu.guns;
+  const int fps = D(g).figures_per_stand;
+  return (mu.figures + fps - 1) / fps;
+}
+
+Footprint FootprintOf(const Game& g, const State& s, UnitId u) {
+  return FootprintAt(g, s, u, CenterOf(s, u), M(s).units[u].facing);
+}
+
+}  // namespace wg::civil_war_miniatures

@@ -1,0 +1,40 @@
+// The conformance harness on the farm scenario.
+#include "wargame/conformance.h"
+
+#include <gtest/gtest.h>
+
+TEST(Conformance, FarmScenarioPlaysToTheEnd) {
+  wg::ConformanceOptions o;
+  o.games = 4;
+  const wg::ConformanceReport r = wg::RunConformance("civil_war_miniatures(scenario=farm)", o);
+  EXPECT_TRUE(r.errors.ok()) << r.errors.ToString();
+  EXPECT_EQ(r.games_finished, 4);
+}
+
+#include <map>
+#include <string>
+
+#include "wargame/players.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+// Random games on the farm reach the chart's procedures (not only "end").
+TEST(Conformance, RandomFarmGamesUseTheChart) {
+  auto game = wg::LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(game.ok()) << game.errors().ToString();
+  std::map<std::string, int> rules;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    wg::Session s(*game, seed);
+    wg::RandomPlayer p(seed);
+    while (!s.over()) {
+      const auto legal = s.LegalActions();
+      ASSERT_FALSE(legal.empty());
+      ASSERT_TRUE(s.Apply(p.Choose(s.game(), s.state(), legal)).ok());
+    }
+    for (const wg::Event& e : s.events()) ++rules[e.rule];
+  }
+  for (const char* r : {"T.1", "M", "1", "3", "9.1", "9.2", "V"}) EXPECT_GT(rules[r], 0) << r;
+  std::string all;
+  for (const auto& [k, v] : rules) all += k + "=" + std::to_string(v) + " ";
+  std::printf("%s\n", all.c_str());
+}

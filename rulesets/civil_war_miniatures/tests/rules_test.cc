@@ -1,0 +1,698 @@
+// One test per numbered chart line (RULES.md). Each builds a small table,
+// supplies the dice that matter and checks the rule, including refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "civil_war_miniatures.h"
+#include "wargame/action_text.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg::civil_war_miniatures {
+namespace {
+
+struct Mini {
+  std::shared_ptr<const Game> game;
+  std::unique_ptr<Session> s;
+  UnitId U(const std::string& id) const { return static_cast<UnitId>(game->UnitIndex(id)); }
+  const MiniState& m() const { return Ext<MiniState>(s->state()); }
+  const MiniUnit& mu(const std::string& id) const { return m().units[U(id)]; }
+  Vec2 pos(const std::string& id) const { return CenterOf(s->state(), U(id)); }
+  uint16_t flags(const std::string& id) const { return s->state().unit(U(id)).flags; }
+  Status Do(const std::string& text) {
+    auto a = ParseActionText(*game, text);
+    EXPECT_TRUE(a.ok()) << text;
+    return s->Apply(*a);
+  }
+  // The "need" of the last fire (kCombatResult rule "3": a = hits, b = need).
+  int LastNeed() const {
+    for (auto it = s->events().rbegin(); it != s->events().rend(); ++it) {
+      if (it->type == EventType::kCombatResult && std::string(it->rule) == "3") return it->b;
+    }
+    return -1;
+  }
+  int Count(EventType t, const char* rule) const {
+    int n = 0;
+    for (const Event& e : s->events()) n += e.type == t && std::string(e.rule) == rule;
+    return n;
+  }
+};
+
+// units: YAML list items; extra: more table keys (areas/obstacles); more: top-level keys.
+Mini Make(const std::string& units, const std::string& extra = "", const std::string& more = "",
+          int turns = 3) {
+  const std::string text = "turns: " + std::to_string(turns) +
+                           "\nshuffle: false\ntable:\n  width: 48\n  depth: 48\n"
+                           "  home_edges: {union: west, confederate: east}\n" +
+                           extra + more + "units:\n" + units;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (std::string("cwm_") + info->name() + ".yaml")).string();
+  std::ofstream(path) << text;
+  GameParams p;
+  p.ruleset = "civil_war_miniatures";
+  auto g = LoadMiniGame(WG_RULESET_DIR, path, p);
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.errors().ToString());
+  Mini mini;
+  mini.game = *g;
+  mini.s = std::make_unique<Session>(mini.game, 1);
+  return mini;
+}
+
+// A Union firer at (10, 24) facing east and a Confederate target 10" away.
+const char* kFirer =
+    "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: line}\n";
+std::string Target(double x, double y, const std::string& more = "", const std::string& facing = "W",
+                   int figures = 24) {
+  return "  - {id: cs, side: confederate, type: infantry, figures: " + std::to_string(figures) + ", at: [" +
+         std::to_string(x) + ", " + std::to_string(y) + "], facing: " + facing + ", formation: line" + more +
+         "}\n";
+}
+
+TEST(Rules, Rule_1_FormationChangesOncePerTurn) {
+  Mini t = Make(kFirer + Target(40, 24));
+  EXPECT_EQ(t.s->state().unit(t.U("us")).face, 1);
+  ASSERT_TRUE(t.Do("{mode: [us], value: 0}").ok());
+  EXPECT_EQ(t.s->state().unit(t.U("us")).face, 0);
+  const Status again = t.Do("{mode: [us], value: 1}");
+  EXPECT_FALSE(again.ok());
+  EXPECT_EQ(again.error().rule, "1");
+}
+
+TEST(Rules, Rule_1_FormationChangeAtEndOfMovement) {
+  Mini t = Make(kFirer + Target(40, 24));
+  ASSERT_TRUE(t.Do("{move: [us], value: 1400, value2: 2400}").ok());  // 4" east in line
+  EXPECT_NEAR(t.pos("us").x, 14.0, 0.02);
+  EXPECT_TRUE(t.Do("{mode: [us], value: 0}").ok());
+  EXPECT_FALSE(t.Do("{move: [us], value: 2000, value2: 2400}").ok());  // one move per activation
+}
+
+TEST(Rules, Rule_2_1_ChargeMustBeWithin8Inches) {
+  Mini t = Make(kFirer + Target(19.5, 24));  // gap 19.125 - 10.375 = 8.75
+  const Status st = t.Do("{attack: [us, cs]}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "2.1");
+  Mini ok = Make(kFirer + Target(18.5, 24));  // gap 7.75
+  ok.s->SupplyDice({20});
+  EXPECT_TRUE(ok.Do("{attack: [us, cs]}").ok());
+}
+
+TEST(Rules, Rule_2_2_AttackerFailsMoraleCannotMoveOrShoot) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({20});  // D20 20 is not under 6 stands
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_TRUE(t.flags("us") & kPinned);
+  EXPECT_NEAR(t.pos("us").x, 10.0, 0.01);
+  EXPECT_EQ(t.mu("cs").figures, 24);
+  EXPECT_EQ(t.m().active, t.U("cs"));  // the charger's activation is over
+}
+
+TEST(Rules, Rule_2_3_AttackeeFailsRetreatsLosesStandAttackerOccupies) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 20});  // attacker passes, attackee fails
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_NEAR(t.pos("cs").x, 30.0, 0.02);  // 12" toward the east edge
+  EXPECT_EQ(t.mu("cs").figures, 20);       // one stand of 4
+  EXPECT_TRUE(t.flags("cs") & kRouted);
+  EXPECT_NEAR(t.pos("us").x, 18.0, 0.01);  // attacker in the former position
+}
+
+TEST(Rules, Rule_2_4_AttackeePassesCountercharges4Inches) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(t.s->state().decision, DecisionType::kChoice);
+  EXPECT_EQ(t.s->state().decision_side, 1);
+  EXPECT_FALSE(t.Do("end").ok());
+  // Melee: attacker 5 vs defender 2; loser D6 3 stands; winner D6 4 -> 2 stands.
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.mu("cs").figures, 12);
+  EXPECT_EQ(t.mu("us").figures, 16);
+  EXPECT_NEAR(t.pos("us").x, 13.25, 0.05);        // closed the 3.25" left after the target's 4"
+  EXPECT_NEAR(t.pos("cs").x, 14.0 + 12.0, 0.05);  // moved 4" west, then lost and retreated 12"
+}
+
+TEST(Rules, Rule_2_4_AttackeePassesFiresThenMelee) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  // Fire: 6 dice need 4 -> 2 hits; melee 2 vs 5: attacker loses 1 stand, winner 2/2 = 1 stand.
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 2, 5, 1, 2});
+  ASSERT_TRUE(t.Do("{choose: 0}").ok());
+  EXPECT_EQ(t.LastNeed(), 4);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 - 4);
+  EXPECT_EQ(t.mu("cs").figures, 20);
+  EXPECT_TRUE(t.flags("us") & kRouted);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_3_HitTableOneDiePerStand) {
+  Mini t = Make(kFirer + Target(20, 24));  // 9.625" from the firer's centre: effective, 4-6
+  t.s->SupplyDice({4, 4, 3, 3, 6, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 4);
+  EXPECT_EQ(t.mu("cs").figures, 21);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_3_1_RangeFromCentreToNearestPart) {
+  Mini far = Make(kFirer + Target(28.5, 24));  // nearest part 18.125" away
+  const Status st = far.Do("{bombard: [us, cs]}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "3.1");
+  Mini near = Make(kFirer + Target(28.3, 24));  // 17.925": long range, 5-6
+  near.s->SupplyDice({5, 5, 1, 1, 1, 1});
+  ASSERT_TRUE(near.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(near.LastNeed(), 5);
+  EXPECT_EQ(near.mu("cs").figures, 22);
+}
+
+TEST(Rules, Rule_4_1_RegimentalOfficerKilledOn1Or6) {
+  Mini t = Make(kFirer + Target(20, 24, ", officers: [regimental]"));
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 3, 1});  // 2 hits, officer dice 3 and 1
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").officers & kRegimental, 0);
+  Mini live = Make(kFirer + Target(20, 24, ", officers: [regimental]"));
+  live.s->SupplyDice({6, 6, 1, 1, 1, 1, 3, 2});
+  ASSERT_TRUE(live.Do("{bombard: [us, cs]}").ok());
+  EXPECT_NE(live.mu("cs").officers & kRegimental, 0);
+}
+
+TEST(Rules, Rule_4_2_DivisionalOfficerKilledOn6) {
+  Mini t = Make(kFirer + Target(20, 24, ", officers: [divisional]"));
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 1, 5});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_NE(t.mu("cs").officers & kDivisional, 0);  // a 1 does not kill him
+  Mini k = Make(kFirer + Target(20, 24, ", officers: [divisional]"));
+  k.s->SupplyDice({6, 6, 1, 1, 1, 1, 1, 6});
+  ASSERT_TRUE(k.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(k.mu("cs").officers & kDivisional, 0);
+}
+
+TEST(Rules, Rule_4_3_BothOfficersRollForCasualties) {
+  Mini t = Make(kFirer + Target(20, 24, ", officers: [regimental, divisional]"));
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 2, 3, 4, 6});  // regimental 2,3 lives; divisional 4,6 dies
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").officers, kRegimental);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_5_1_HouseOrBarnPlus2) {
+  Mini t = Make(
+      kFirer + Target(20, 24, "", "W", 8),
+      "  areas:\n    - {name: House, kind: house, rect: [18, 22, 4, 4], capacity: 10, blocks_los: true}\n");
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 6);
+}
+
+TEST(Rules, Rule_5_2_WoodsOrBehindFencePlus1) {
+  Mini w = Make(kFirer + Target(20, 24), "  areas:\n    - {name: Wood, kind: woods, rect: [18, 20, 6, 8]}\n");
+  ASSERT_TRUE(w.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(w.LastNeed(), 5);
+  Mini f = Make(kFirer + Target(20, 24),
+                "  obstacles:\n    - {name: Fence, kind: fence, line: [[18, 10], [18, 40]]}\n");
+  ASSERT_TRUE(f.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(f.LastNeed(), 5);
+}
+
+TEST(Rules, Rule_5_3_TerrainAdvantagePlus1) {
+  Mini t = Make(kFirer + Target(20, 24), "  areas:\n    - {name: Hill, kind: hill, rect: [18, 18, 8, 12]}\n");
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 5);
+}
+
+TEST(Rules, Rule_6_1_ArtilleryOpponentPlus1) {
+  Mini t = Make(
+      std::string(kFirer) +
+      "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 3);
+}
+
+TEST(Rules, Rule_6_2_FlankOrRearPlus2) {
+  Mini t = Make(kFirer + Target(20, 24, "", "N"));  // the firer is on its left flank
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 2);
+}
+
+TEST(Rules, Rule_6_3_RegimentalOfficerPlus1) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[regimental]}\n" +
+      Target(20, 24));
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 3);
+}
+
+TEST(Rules, Rule_6_4_DivisionalOfficerPlus2) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[divisional]}\n" +
+      Target(20, 24));
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.LastNeed(), 2);
+}
+
+const char* kRouter =
+    "  - {id: us, side: union, type: infantry, figures: %d, at: [20, 24], facing: E, routed: true%s}\n";
+std::string Router(const std::string& more = "", int figures = 24) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, kRouter, figures, more.c_str());
+  return buf + Target(44, 24);
+}
+
+TEST(Rules, Rule_7_1_DivisionalOfficerPassesAutomatically) {
+  Mini t = Make(Router(", officers: [divisional]"));
+  t.s->SupplyDice({20});
+  ASSERT_TRUE(t.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_FALSE(t.flags("us") & kRouted);
+  EXPECT_EQ(t.s->dice_queued(), 1u);  // no die was rolled
+}
+
+TEST(Rules, Rule_7_2_InfantryPassUnderRemainingStands) {
+  Mini pass = Make(Router());
+  pass.s->SupplyDice({5});  // 5 < 6 stands
+  ASSERT_TRUE(pass.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_FALSE(pass.flags("us") & kRouted);
+  Mini fail = Make(Router());
+  fail.s->SupplyDice({6});
+  ASSERT_TRUE(fail.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_TRUE(fail.flags("us") & kRouted);
+  Mini officer = Make(Router(", officers: [regimental]"));  // the officer counts: 6 < 7
+  officer.s->SupplyDice({6});
+  ASSERT_TRUE(officer.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_FALSE(officer.flags("us") & kRouted);
+}
+
+TEST(Rules, Rule_7_3_ArtilleryOneD6PerGun) {
+  const std::string bat =
+      "  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: E, routed: "
+      "true}\n" +
+      Target(44, 24);
+  Mini fail = Make(bat);
+  fail.s->SupplyDice({4, 5, 6, 6});
+  ASSERT_TRUE(fail.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_TRUE(fail.flags("us") & kRouted);
+  Mini pass = Make(bat);
+  pass.s->SupplyDice({6, 6, 3, 6});
+  ASSERT_TRUE(pass.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_FALSE(pass.flags("us") & kRouted);
+  EXPECT_EQ(pass.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_7_4_FailedMoraleMoves12ToTheRear) {
+  Mini t = Make(Router());
+  t.s->SupplyDice({20});
+  ASSERT_TRUE(t.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_NEAR(t.pos("us").x, 8.0, 0.02);  // 12" toward the west edge
+  EXPECT_TRUE(t.flags("us") & kRouted);
+}
+
+TEST(Rules, Rule_8_1_MeleeD6PlusBonusesHighWins) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, officers: "
+      "[regimental]}\n" +
+      Target(18, 24));
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  // 3 + 1 (officer) vs 4: tie, each loses a stand, officer die 3; then 5+1 vs 1: attacker wins.
+  t.s->SupplyDice({3, 4, 3, 5, 1, 2, 1});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.mu("us").figures, 20);
+  EXPECT_EQ(t.mu("cs").figures, 24 - 4 - 8);
+  EXPECT_TRUE(t.flags("cs") & kRouted);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_8_2_LoserLosesD6StandsAndRetreats12) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1, 6, 1, 5, 1});  // morale x2; melee 6 vs 1; loser D6 5; winner D6 1
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.mu("cs").figures, 4);
+  EXPECT_NEAR(t.pos("cs").x, 26.0, 0.05);
+}
+
+TEST(Rules, Rule_8_3_WinnerLosesHalfD6RoundedDown) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1, 6, 1, 1, 5});  // winner D6 5 -> 2 stands
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.mu("us").figures, 16);
+}
+
+TEST(Rules, Rule_8_4_TieEachLosesOneAndMeleeContinues) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1, 3, 3, 2, 2, 5, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.Count(EventType::kLoss, "8.4"), 4);  // two tied rounds, both sides
+  EXPECT_EQ(t.mu("us").figures, 16);
+  EXPECT_EQ(t.mu("cs").figures, 12);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+const char* kFar =
+    "  - {id: us, side: union, type: infantry, figures: 24, at: [3, 3], facing: E}\n"
+    "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [45, 45], facing: W}\n";
+
+TEST(Rules, Rule_9_1_CowsMove2D6InTheDirectionRolled) {
+  Mini t = Make(kFar, "", "livestock: {cows: [24, 24]}\n");
+  t.s->SupplyDice({1, 3, 4});  // north, 7"
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.m().herds[0].x, 2400);
+  EXPECT_EQ(t.m().herds[0].y, 3100);
+  t.s->SupplyDice({6, 2, 2});  // next turn: scatter NE, NW, SE, SW 4" (deck: us, cs, cows)
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  int alive = 0;
+  for (int h = 0; h < 4; ++h) alive += t.m().herds[h].alive;
+  EXPECT_EQ(alive, 4);
+  EXPECT_NEAR(t.m().herds[1].x / 100.0, 24 - 4 / std::sqrt(2.0), 0.02);  // NW
+  EXPECT_NEAR(t.m().herds[1].y / 100.0, 31 + 4 / std::sqrt(2.0), 0.02);
+}
+
+TEST(Rules, Rule_9_2_PigsNeedA6AndEscapeOnTurn3) {
+  Mini t = Make(kFar, "  areas:\n    - {name: Pen, kind: pen, rect: [22, 22, 4, 4]}\n",
+                "livestock: {pigs: [24, 24]}\n");
+  t.s->SupplyDice({5});  // turn 1: stays
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.m().herds[4].penned, 1);
+  t.s->SupplyDice({4});  // turn 2: stays
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.m().herds[4].penned, 1);
+  t.s->SupplyDice({2, 1, 1});  // turn 3: out automatically, east 2"
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.m().herds[4].penned, 0);
+  EXPECT_EQ(t.m().herds[4].x, 2600);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_9_2_PigsOnA5RunAtTheClosestUnit) {
+  Mini t = Make(kFar, "", "livestock: {pigs: [24, 24]}\n");
+  t.s->SupplyDice({6, 5, 1, 1});  // escape, then 5: 2" toward us at (3, 3)
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  const Vec2 p{t.m().herds[4].x / 100.0, t.m().herds[4].y / 100.0};
+  EXPECT_NEAR(DistanceBetween(p, Vec2{24, 24}), 2.0, 0.02);
+  EXPECT_LT(p.x, 24.0);
+  EXPECT_LT(p.y, 24.0);
+}
+
+TEST(Rules, Rule_9_3_LivestockCanBeShot) {
+  Mini t = Make(kFirer + Target(44, 44), "", "livestock: {cows: [20, 24]}\n");
+  t.s->SupplyDice({6, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us], value: 100}").ok());
+  EXPECT_EQ(t.m().herds[0].alive, 0);
+  const Status st = t.Do("{bombard: [cs], value: 100}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "9.3");
+}
+
+TEST(Rules, Rule_9_4_OverrunUnitTestsMoraleAndIsPinned) {
+  const std::string units =
+      "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [44, 44], facing: W}\n"
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [24, 27], facing: S}\n";
+  Mini t = Make(units, "", "deck: [cs, cows, us, pigs]\nlivestock: {cows: [24, 20]}\n");
+  t.s->SupplyDice({1, 6, 6, 1});  // north 12": through the unit; morale 1 passes
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_TRUE(t.flags("us") & kPinned);
+  EXPECT_EQ(t.m().active, t.U("us"));
+  const Status st = t.Do("{move: [us], value: 2400, value2: 3200}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "9.4");
+  Mini f = Make(units, "", "deck: [cs, cows, us, pigs]\nlivestock: {cows: [24, 20]}\n");
+  f.s->SupplyDice({1, 6, 6, 20});  // fails: to the rear
+  ASSERT_TRUE(f.Do("end").ok());
+  EXPECT_TRUE(f.flags("us") & kRouted);
+  EXPECT_NEAR(f.pos("us").x, 12.0, 0.02);
+}
+
+TEST(Rules, Rule_10_1_RetreatingTroopsGoToTheirEdgeUntilRallied) {
+  Mini t = Make(Router());
+  const Status st = t.Do("{move: [us], value: 2400, value2: 2400}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "10.1");
+  ASSERT_TRUE(t.Do("end").ok());  // not rallied: 12" further to the rear
+  EXPECT_NEAR(t.pos("us").x, 8.0, 0.02);
+}
+
+TEST(Rules, Rule_10_2_FragmentsCannotBeConsolidated) {
+  Mini t = Make(kFirer + Target(40, 24));
+  Action a = Action::Of(ActionType::kRecombine);
+  a.AddUnit(t.U("us")).AddUnit(t.U("us"));
+  const Status st = t.s->Apply(a);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "10.2");
+}
+
+TEST(Rules, Rule_10_3_MenChaseDinnerWithin6Inches) {
+  const std::string units =
+      "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [44, 44], facing: W}\n"
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [28, 24], facing: S%s}\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, units.c_str(), "");
+  Mini t = Make(buf, "", "livestock: {cows: [24, 20]}\n");
+  t.s->SupplyDice({1, 3, 3, 15, 3});  // north 6": passes 3.5" away; D20 15; D6 3 men
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.mu("us").figures, 21);
+  std::snprintf(buf, sizeof buf, units.c_str(), ", officers: [regimental]");
+  Mini o = Make(buf, "", "livestock: {cows: [24, 20]}\n");
+  o.s->SupplyDice({1, 3, 3, 19});  // with an officer only a 20
+  ASSERT_TRUE(o.Do("end").ok());
+  ASSERT_TRUE(o.Do("end").ok());
+  EXPECT_EQ(o.mu("us").figures, 24);
+  std::snprintf(buf, sizeof buf, units.c_str(), ", officers: [divisional]");
+  Mini d = Make(buf, "", "livestock: {cows: [24, 20]}\n");
+  d.s->SupplyDice({1, 3, 3, 20});  // divisional officer: no roll, men go hungry
+  ASSERT_TRUE(d.Do("end").ok());
+  ASSERT_TRUE(d.Do("end").ok());
+  EXPECT_EQ(d.mu("us").figures, 24);
+  EXPECT_EQ(d.s->dice_queued(), 1u);
+}
+
+TEST(Rules, Rule_11_1_GunDestroyedOn6ThenBatteryTestsMorale) {
+  Mini t = Make(
+      std::string(kFirer) +
+      "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [20, 24], facing: W}\n");
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 6, 2, 1, 6, 6});  // 2 hits; gun dice 6, 2; morale 1 < 3 guns
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").guns, 3);
+  EXPECT_EQ(t.mu("cs").figures, 10);
+  EXPECT_FALSE(t.flags("cs") & kRouted);
+  EXPECT_EQ(t.Count(EventType::kNote, "7.3"), 1);
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_11_2_SurvivingCrewsManADepletedBattery) {
+  Mini t = Make(
+      "  - {id: crew, side: union, type: artillery, figures: 12, guns: 2, at: [10, 24], facing: E}\n"
+      "  - {id: bat, side: union, type: artillery, figures: 6, guns: 4, at: [10, 30], facing: E}\n" +
+      Target(44, 24));
+  ASSERT_TRUE(t.Do("{custom: 3, units: [crew, bat]}").ok());
+  EXPECT_EQ(t.mu("crew").figures, 6);
+  EXPECT_EQ(t.mu("bat").figures, 12);
+  const Status st = t.Do("{custom: 3, units: [bat, crew]}");  // bat has no spare crew
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "11.2");
+}
+
+TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
+      "  areas:\n    - {name: Barn, kind: barn, rect: [8, 20, 4, 8], capacity: 20}\n");
+  t.s->SupplyDice({1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.s->dice_queued(), 0u);  // 10 figures firing: 3 stands' dice (not 6)
+  int dice = 0;
+  for (const Event& e : t.s->events()) dice += e.type == EventType::kDieRoll;
+  EXPECT_EQ(dice, 3);
+  bool occupied = false;  // 20 inside, 4 waiting outside
+  for (const Event& e : t.s->events()) occupied |= std::string(e.rule) == "12.1" && e.a == 20 && e.b == 4;
+  EXPECT_TRUE(occupied);
+}
+
+TEST(Rules, Rule_12_1_FireOnlyOutOfTheFrontOrBack) {
+  // The barn is 6" long east-west and 4" deep: its front and back are the north and south walls.
+  const std::string barn = "  areas:\n    - {name: Barn, kind: barn, rect: [7, 22, 6, 4], capacity: 20}\n";
+  Mini end = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [10, 24], facing: E}\n" + Target(20, 24),
+      barn);
+  const Status st = end.Do("{bombard: [us, cs]}");  // out of the east end wall
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "12.1");
+  Mini front = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [10, 24], facing: E}\n" + Target(10, 34),
+      barn);
+  EXPECT_TRUE(front.Do("{bombard: [us, cs]}").ok());  // out of the north wall
+}
+
+TEST(Rules, Rule_12_2_HouseHolds10With5Firing) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n" + Target(20, 24),
+      "  areas:\n    - {name: House, kind: house, rect: [8, 20, 4, 8], capacity: 10}\n");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  int dice = 0;
+  for (const Event& e : t.s->events()) dice += e.type == EventType::kDieRoll;
+  EXPECT_EQ(dice, 2);  // 5 figures: 2 stands' dice
+}
+
+TEST(Rules, Rule_12_3_RestWaitOutsideToReplaceLosses) {
+  Mini t = Make(kFirer + Target(20, 24, "", "W", 12),
+                "  areas:\n    - {name: House, kind: house, rect: [18, 22, 4, 4], capacity: 10}\n");
+  ASSERT_EQ(t.mu("cs").building, 1);
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1});  // need 6 (house): 2 hits
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").figures, 10);  // losses replaced from outside: the house is still full
+  EXPECT_EQ(t.mu("cs").building, 1);
+}
+
+TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
+  const std::string house =
+      "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
+  const std::string units = std::string(kFirer) +
+                            "  - {id: cs, side: confederate, type: infantry, figures: 16, at: [18, 24], "
+                            "facing: W, officers: [regimental]}\n";
+  // Inside (the default): captured with the stands inside when the waiting stands fail.
+  Mini in = Make(units, house, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(in.Do("end").ok());
+  in.s->SupplyDice({1, 20});  // charge: attacker passes; 4 stands + 1 officer - 2 disorganized = 3: 20 fails
+  ASSERT_TRUE(in.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(in.mu("cs").officers, 0);
+  // Outside: the officer goes with the routed stands.
+  Mini out = Make(units, house, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(out.Do("{custom: 4, units: [cs], value2: 1}").ok());
+  EXPECT_EQ(out.Do("{custom: 4, units: [cs], value2: 0}").error().rule, "12.4");  // once per activation
+  ASSERT_TRUE(out.Do("end").ok());
+  out.s->SupplyDice({1, 20});
+  ASSERT_TRUE(out.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(out.mu("cs").officers, kRegimental);
+  EXPECT_TRUE(out.flags("cs") & kRouted);
+  // Not in a building: nothing to designate.
+  Mini none = Make(units, "", "deck: [cs, us, cows, pigs]\n");
+  EXPECT_EQ(none.Do("{custom: 4, units: [cs], value2: 1}").error().rule, "12.4");
+}
+
+TEST(Rules, Rule_4_OfficersCountInMoraleNotInStrength) {
+  Mini t = Make(
+      "  - {id: us, side: union, type: infantry, figures: 8, at: [20, 24], facing: E, routed: true,"
+      " officers: [regimental]}\n" +
+      Target(44, 24));
+  t.s->SupplyDice({2});  // 2 stands + the officer = 3: a 2 passes
+  ASSERT_TRUE(t.Do("{custom: 1, units: [us]}").ok());
+  EXPECT_FALSE(t.flags("us") & kRouted);
+  EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("us")), 2);  // the officer is not a stand
+}
+
+TEST(Rules, Rule_12_5_WaitingStandsDisorganizedRoutAndInsideCaptured) {
+  Mini t = Make(kFirer + Target(18, 24, "", "W", 16),
+                "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n");
+  ASSERT_EQ(t.mu("cs").building, 1);
+  // Charge: attacker passes; defender 4 stands - 2 disorganized = 2: a 2 fails.
+  t.s->SupplyDice({1, 2});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(t.Count(EventType::kCaptured, "12.5"), 1);
+  EXPECT_EQ(t.mu("cs").figures, 2);  // 16 - 10 captured - a stand (4, only 6 left... 6 - 4)
+  EXPECT_TRUE(t.flags("cs") & kRouted);
+}
+
+TEST(Rules, Rule_T_1_DeckOfUnitCardsPlusCowAndPig) {
+  Mini t = Make(kFirer + Target(40, 24), "", "livestock: {cows: [24, 10], pigs: [24, 40]}\n");
+  EXPECT_EQ(t.m().deck_size, 4);
+  EXPECT_EQ(t.m().active, t.U("us"));  // unshuffled: listed order
+  EXPECT_NE(t.s->DescribeDecision().find("activation of us"), std::string::npos) << t.s->DescribeDecision();
+  EXPECT_EQ(t.s->state().decision_side, 0);
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_EQ(t.m().active, t.U("cs"));
+  const Status st = t.Do("{move: [us], value: 1200, value2: 2400}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.1");
+}
+
+TEST(Rules, Rule_T_2_ActionVocabularyRoundTrips) {
+  Mini t = Make(kFirer + Target(40, 24));
+  auto a = ParseActionText(*t.game, "{custom: 2, units: [us], value2: 90}");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(ActionToText(*t.game, *a), "{custom: 2, units: [us], value2: 90}");
+  ASSERT_TRUE(t.s->Apply(*a).ok());
+  EXPECT_EQ(t.mu("us").facing, 90);
+  const Status st = t.s->Apply(Action::Of(ActionType::kDetach));
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+}
+
+TEST(Rules, Rule_M_MovementRatesByFormationAndTerrain) {
+  Mini line = Make(kFirer + Target(44, 44));
+  ASSERT_TRUE(line.Do("{move: [us], value: 3000, value2: 2400}").ok());
+  EXPECT_NEAR(line.pos("us").x, 16.0, 0.02);  // line 6"
+  Mini col = Make(
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: column}\n" +
+      Target(44, 44));
+  ASSERT_TRUE(col.Do("{move: [us], value: 3000, value2: 2400}").ok());
+  EXPECT_NEAR(col.pos("us").x, 22.0, 0.02);  // column 12"
+  Mini woods =
+      Make(kFirer + Target(44, 44), "  areas:\n    - {name: Wood, kind: woods, rect: [12, 18, 10, 12]}\n");
+  ASSERT_TRUE(woods.Do("{move: [us], value: 3000, value2: 2400}").ok());
+  EXPECT_NEAR(woods.pos("us").x, 13.0, 0.02);  // halved
+  Mini fence = Make(kFirer + Target(44, 44),
+                    "  obstacles:\n    - {name: F, kind: fence, line: [[12, 10], [12, 40]]}\n");
+  ASSERT_TRUE(fence.Do("{move: [us], value: 3000, value2: 2400}").ok());
+  EXPECT_NEAR(fence.pos("us").x, 14.0, 0.02);  // 6 - 2
+  Mini gun =
+      Make("  - {id: us, side: union, type: artillery, figures: 12, guns: 4, at: [10, 24], facing: E}\n" +
+           Target(44, 44));
+  EXPECT_EQ(gun.Do("{move: [us], value: 3000, value2: 2400}").error().rule, "M");  // unlimbered
+}
+
+TEST(Rules, Rule_V_VictoryAfterTheLastTurn) {
+  Mini t = Make(kFirer + Target(40, 24),
+                "  areas:\n    - {name: House, kind: house, rect: [6, 20, 8, 8], capacity: 30}\n", "", 1);
+  ASSERT_TRUE(t.Do("end").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  EXPECT_TRUE(t.s->over());
+  EXPECT_EQ(t.s->state().winner, 0);  // the Union holds the house: 10 points
+  EXPECT_EQ(t.s->state().vp[0], 10);
+}
+
+TEST(Rules, PositionTextAndSvg) {
+  Mini t = Make(kFirer + Target(40, 24), "", "livestock: {cows: [24, 10]}\n");
+  EXPECT_EQ(t.game->rules->PositionText(t.s->state(), t.U("us")), "10.00, 24.00 in");
+  std::string svg;
+  ASSERT_TRUE(t.game->rules->RenderSvg(t.s->state(), &svg));
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("cows"), std::string::npos);
+}
+
+TEST(Rules, EventLinesCiteTheChartAndSpeakInches) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 20});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  const auto lines = t.s->DescribeEvents();
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_EQ(all.find("off-map"), std::string::npos) << all;
+  EXPECT_NE(all.find("2.3: cs retreats to 30.00, 24.00 in"), std::string::npos) << all;
+}
+
+TEST(Rules, FarmScenarioLoads) {
+  auto g = LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  EXPECT_EQ((*g)->num_units(), 8);
+}
+
+}  // namespace
+}  // namespace wg::civil_war_miniatures
