@@ -817,6 +817,10 @@ Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
       }
       break;
     case DecisionType::kCombat:
+      if (a.type == ActionType::kEndPhase) {
+        Status st = EndCombatPhase(s, ctx);  // 8.0: mandatory attacks
+        if (!st.ok()) return Status::Refused("8.0", st.error().message);
+      }
       if (a.type == ActionType::kAttack) {
         Status st = CheckAttackRules(s, a, ctx);
         if (!st.ok()) return st;
@@ -882,6 +886,14 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     if (ok) keep.push_back(a);
   }
   *out = std::move(keep);
+}
+
+Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
+  Status st = HexRules::Apply(s, a, ctx);
+  if (st.ok()) return st;
+  const auto it = data().rule_numbers.find(st.error().rule);
+  if (it == data().rule_numbers.end()) return st;
+  return Status::Refused(it->second, st.error().message);
 }
 
 std::string BgRules::DescribeDecision(const State& s) const {
