@@ -475,6 +475,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
     nd += UnitsIn(s, pending.hexes[static_cast<size_t>(k)], 1 - s.phasing_side, defenders + nd, kMaxCombatUnits - nd);
   }
   FillCombat(s, pending, defenders, nd);
+  for (auto& h : Ext<BgExt>(s).attacker_hexes) h = -1;  // the attackers stay: no defender advance
   for (int i = 0; i < s.combat.num_attackers; ++i) s.unit(s.combat.attackers[i]).flags |= kUnitAttacked;
   for (int i = 0; i < nd; ++i) {
     s.unit(defenders[i]).flags |= kUnitDefended | kUnitCoreSpare;
@@ -553,6 +554,11 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
   bool exposed[kMaxCombatUnits];
   for (int i = 0; i < c.num_attackers; ++i) exposed[i] = Exposed(s, c.attackers[i]);
   c.retreat_hexes = static_cast<int16_t>(data().retreat_hexes);
+  BgExt& x = Ext<BgExt>(s);
+  for (int i = 0; i < kMaxCombatUnits; ++i) {
+    x.attacker_hexes[i] = static_cast<int16_t>(i < c.num_attackers && exposed[i] ? s.unit(c.attackers[i]).hex : -1);
+  }
+  x.defender_advance = 0;
   const int marker = game_.MarkerIndex("ineffective");
   for (const auto& t : r.tokens) {
     if (t.code == "AE") {
@@ -753,6 +759,14 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
 }
 
 void BgRules::AfterCombat(State& s, Context& ctx) const {
+  // 8.6: a hex of the attackers cleared (AE, AR): one defending unit may advance.
+  BgExt& x = Ext<BgExt>(s);
+  x.defender_advance = 0;
+  for (int i = 0; i < s.combat.num_defenders && !x.defender_advance; ++i) {
+    for (int k = 0; k < kMaxCombatUnits; ++k) {
+      if (DefenderMayAdvance(s, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
+    }
+  }
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (u.OnMap()) SetControl(s, u.hex, u.side);
@@ -791,9 +805,57 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
   }
 }
 
+bool BgRules::DefenderMayAdvance(const State& s, UnitId u, int hex) const {
+  if (hex < 0 || u < 0 || !s.unit(u).OnMap() || IsArtillery(u)) return false;  // 8.75
+  const BgExt& x = Ext<BgExt>(s);
+  bool listed = false;
+  for (int k = 0; k < kMaxCombatUnits; ++k) listed = listed || x.attacker_hexes[k] == hex;
+  bool defender = false;
+  for (int i = 0; i < s.combat.num_defenders; ++i) defender = defender || s.combat.defenders[i] == u;
+  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex);
+}
+
+void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) const {
+  out->push_back(Action::Of(ActionType::kAdvance));  // decline
+  const BgExt& x = Ext<BgExt>(s);
+  for (int i = 0; i < s.combat.num_defenders; ++i) {
+    for (int k = 0; k < kMaxCombatUnits; ++k) {
+      const int h = x.attacker_hexes[k];
+      bool seen = false;
+      for (int j = 0; j < k; ++j) seen = seen || x.attacker_hexes[j] == h;
+      if (seen || !DefenderMayAdvance(s, s.combat.defenders[i], h)) continue;
+      Action a = Action::Of(ActionType::kAdvance);
+      a.AddUnit(s.combat.defenders[i]).AddHex(h);
+      out->push_back(a);
+    }
+  }
+}
+
+Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units > 1) return Status::Refused("8.6", "only one unit may advance");
+  if (a.num_units == 1) {
+    const UnitId u = a.units[0];
+    const int h = a.num_hexes == 1 ? a.hexes[0] : -1;
+    if (!DefenderMayAdvance(s, u, h)) {
+      return Status::Refused("8.6", "advance one defending unit (not artillery) into an adjacent hex the attackers left");
+    }
+    MoveUnit(s, ctx, u, h, EventType::kAdvance, "8.6");
+    SetControl(s, h, s.unit(u).side);
+  }
+  Ext<BgExt>(s).defender_advance = 0;
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+  RefreshControl(s, ctx);
+  return Status::Ok();
+}
+
 // --- Actions -----------------------------------------------------------------------------
 
 Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const {
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
+    if (a.type == ActionType::kAdvance) return ApplyDefenderAdvance(s, a, ctx);
+    return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
+  }
   switch (s.decision) {
     case DecisionType::kLosses:
       if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
@@ -867,6 +929,11 @@ void BgRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>
 }
 
 void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
+    out->clear();
+    ListDefenderAdvances(s, out);
+    return;
+  }
   HexRules::LegalActions(s, ctx, out);
   if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
   // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
@@ -890,7 +957,13 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
 
 Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
   Status st = HexRules::Apply(s, a, ctx);
-  if (st.ok()) return st;
+  if (st.ok()) {
+    if (s.decision == DecisionType::kCombat && Ext<BgExt>(s).defender_advance && !s.game_over) {
+      s.decision = DecisionType::kAdvance;  // 8.6: the defender's advance
+      s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
+    }
+    return st;
+  }
   const auto it = data().rule_numbers.find(st.error().rule);
   if (it == data().rule_numbers.end()) return st;
   return Status::Refused(it->second, st.error().message);
@@ -900,6 +973,9 @@ std::string BgRules::DescribeDecision(const State& s) const {
   if (s.decision == DecisionType::kLosses) {
     return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(Ext<BgExt>(s).ex_owed) +
            " strength to lose";
+  }
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
+    return "8.6: the defender may advance one unit into the hex the attackers left (or decline)";
   }
   if (s.decision == DecisionType::kChoice) return "11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)";
   return HexRules::DescribeDecision(s);

@@ -31,11 +31,12 @@ namespace wg::blue_and_gray {
 struct BgExt {
   Action pending;         // 11.2: the attack waiting for the cavalry's choice
   int16_t ex_owed = 0;    // 8.3 EX: strength the attacker must still lose
-  uint8_t spare0 = 0;
+  uint8_t defender_advance = 0;  // 8.6: the defender may advance into a cleared attacker hex
   uint8_t spare1 = 0;
   uint8_t control[192] = {};  // 17.15: 2 bits per hex, side + 1 of the last to have a unit there
+  int16_t attacker_hexes[kMaxCombatUnits] = {};  // where the combat's attackers stood (8.6)
 };
-static_assert(sizeof(BgExt) == 80 + 192);
+static_assert(sizeof(BgExt) == 80 + 192 + 2 * kMaxCombatUnits);
 
 struct VpAward {
   std::string rule;
@@ -133,6 +134,9 @@ class BgRules : public HexRules {
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  bool DefenderMayAdvance(const State& s, UnitId u, int hex) const;
+  void ListDefenderAdvances(const State& s, std::vector<Action>* out) const;
+  Status ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const;
 
   BgConfig cfg_;
 };

@@ -19,6 +19,29 @@ TEST(Conformance, ChattanoogaRandomGamesPlayToTheEnd) {
   EXPECT_EQ(r.games_finished, 3);
 }
 
+TEST(Conformance, ChattanoogaFullGameFromSetUpToEndOfTurnTen) {
+  auto g = LoadGame("blue_and_gray(scenario=chattanooga)");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  Session session(*g, 11);
+  RandomPlayer player(5);
+  int actions = 0;
+  while (!session.over() && actions < 50000) {
+    const std::vector<Action> legal = session.LegalActions();
+    ASSERT_FALSE(legal.empty()) << session.DescribeDecision();
+    const Status st = session.Apply(player.Choose(**g, session.state(), legal));
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    ++actions;
+  }
+  ASSERT_TRUE(session.over());
+  EXPECT_EQ(session.state().turn, 10);
+  EXPECT_EQ(session.state().conceded_by, 0xFF);
+  const Event& last = session.events().back();
+  EXPECT_EQ(last.type, EventType::kGameEnd);
+  ASSERT_NE(last.text, nullptr);
+  EXPECT_NE(std::string(last.text).find("Victory") == std::string::npos && std::string(last.text) != "Draw", true)
+      << last.text;
+}
+
 TEST(Conformance, DefaultScenarioIsChattanooga) {
   auto g = LoadGame("blue_and_gray");
   ASSERT_TRUE(g.ok()) << g.errors().ToString();

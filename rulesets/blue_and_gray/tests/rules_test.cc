@@ -358,6 +358,19 @@ TEST(Rules, Rule_8_6_AdvanceOfOneUnit) {
   EXPECT_FALSE(p.s().unit(p.U("u_1_3_iv")).Has(kUnitMoved));  // 17.13: not part of the quota
 }
 
+TEST(Rules, Rule_8_6_DefenderAdvancesIntoHexTheAttackersLeft) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}, {unit: c_polk, hex: '2115'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {4});  // 6:5 = 1:1, 4 = AR
+  p.Ok("{retreat: [u_1_3_iv], path: ['1814']}");
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_EQ(p.s().decision_side, kConfederate);
+  p.Refused("{advance: [c_polk], target: ['1914']}", "8.6");  // did not defend
+  p.Ok("{advance: [c_smith], target: ['1914']}");
+  EXPECT_EQ(p.Where("c_smith"), "1914");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);
+}
+
 TEST(Rules, Rule_8_7_ArtilleryAttacksWithinThreeHexes) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_art_xi, hex: '1910'}, {unit: c_art_martin, hex: '1914'}]");
