@@ -262,6 +262,15 @@ TEST(Rules, Rule_8_1_NineteenAgainstSevenIsTwoToOne) {
   EXPECT_EQ(p.rules().ColumnLabel(a.plan.column), "2-1");
 }
 
+TEST(Rules, Rule_8_2_RoughDoublesTheDefender) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2211'}, {unit: c_smith, hex: '2311'}]");
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv], target: ['2311']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.modified_defense, 10);
+  EXPECT_EQ(p.rules().ColumnLabel(a.plan.column), "1-2");
+}
+
 TEST(Rules, Rule_8_3_ExchangeAttackerChoosesUnitsAtLeastPrintedDefense) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2013'},"
@@ -346,6 +355,14 @@ TEST(Rules, Rule_8_5_RetreatOneHexOrEliminatedWhenBlocked) {
   EXPECT_EQ(q.s().vp[kUnion], 2);
 }
 
+TEST(Rules, Rule_8_51_NoRetreatOffTheMap) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '0102'}, {unit: u_2_3_iv, hex: '0201'}, {unit: c_liddell, hex: '0101'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['0101']}", {2});  // 12:3 = 4:1, 2 = DR
+  EXPECT_EQ(p.Where("c_liddell"), "eliminated");
+  EXPECT_TRUE(p.EventWithRule("8.5"));
+}
+
 TEST(Rules, Rule_8_6_AdvanceOfOneUnit) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2013'},"
@@ -387,6 +404,16 @@ TEST(Rules, Rule_8_71_LineOfSightBlockedByForestAndTown) {
   EXPECT_FALSE(p.Do("{attack: [u_art_xi], target: ['1314']}").ok());
   // The artillery's own (forest) hex and the target's never block: 1911 -> 1914 is clear.
   p.Ok("{attack: [u_art_xii], target: ['1914']}", {3});
+}
+
+TEST(Rules, Rule_8_71_AlongHexsideBlockedOnlyIfBothHexesBlock) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1916'}, {unit: c_art_martin, hex: '2116'}, {unit: u_art_xi, hex: '1915'},"
+        " {unit: c_art_cobb, hex: '2115'}]");
+  // 1916 -> 2116 runs along the hexside 2015|2016 (both forest): blocked.
+  EXPECT_FALSE(p.Do("{attack: [u_art_xii], target: ['2116']}").ok());
+  // 1915 -> 2115 runs along 2014|2015 (only 2015 is forest): clear.
+  p.Ok("{attack: [u_art_xi], target: ['2115']}", {3});
 }
 
 TEST(Rules, Rule_8_72_NonAdjacentArtilleryNeverSuffers) {
@@ -598,6 +625,22 @@ TEST(Rules, Rule_15_0_ReinforcementsEnterOnTurnTwo) {
   q.Refused("{enter: [u_1_2_xii], path: ['0528']}", "15.0");
 }
 
+TEST(Rules, Rule_15_13_EntryHexCostsMovementPoints) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_2_2_xii, hex: offmap}, {unit: c_smith, hex: '2628'}]");
+  // Along the road: the entry hex costs 1 MP, so six hexes in all, not seven.
+  p.Refused("{enter: [u_1_2_xii], path: ['0528', '0527', '0526', '0525', '0524', '0523', '0522']}", "7.2");
+  p.Ok("{enter: [u_1_2_xii], path: ['0528', '0527', '0526', '0525', '0524', '0523']}");
+}
+
+TEST(Rules, Rule_15_15_StackingWhenEntering) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_1_2_xv, hex: '0528'}, {unit: u_2_2_xv, hex: '0528'},"
+        " {unit: c_smith, hex: '2628'}]");
+  p.Refused("{enter: [u_1_2_xii], path: ['0528']}", "6.0");
+  p.Ok("{enter: [u_1_2_xii], path: ['0528', '0527']}");  // passing through is allowed
+}
+
 TEST(Rules, Rule_15_12_ReinforcementsThatCannotEnterAreEliminated) {
   Pos p("start: {turn: 2, side: union, phase: movement}\n"
         "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_2_2_xii, hex: offmap}, {unit: u_3_2_xii, hex: offmap},"
@@ -677,6 +720,19 @@ TEST(Rules, Rule_17_14_SevenMoreWhileHoldingLookoutMountain) {
   p.Refused(MoveEast(kIds[18], 22), "17.14");
 }
 
+TEST(Rules, Rule_17_16_ConfederatesHaveNoMovementQuota) {
+  static const char* kIds[] = {"c_liddell", "c_polk", "c_wright", "c_smith", "c_lowrey", "c_wilson", "c_gist",
+                               "c_vaughan", "c_anderson", "c_deas", "c_adams", "c_manigault", "c_lewis"};
+  std::string units;
+  for (int i = 0; i < 13; ++i) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "18%02d", 4 + i);
+    units += std::string(", {unit: ") + kIds[i] + ", hex: '" + hex + "'}";
+  }
+  Pos p("start: {turn: 3, side: confederate, phase: movement}\nplace: [{unit: u_1_2_xv, hex: '0128'}" + units + "]");
+  for (int i = 0; i < 13; ++i) p.Ok(MoveEast(kIds[i], 4 + i));
+}
+
 TEST(Rules, Rule_17_15_ControlIsOccupancyOrLastToMoveThrough) {
   Pos p("start: {turn: 3, side: union, phase: movement}\n"
         "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2628'}]");
@@ -714,6 +770,25 @@ TEST(Rules, Rule_18_12_RedoubtDoublesDefenderAttackedOnlyAcrossIt) {
   const AttackAnalysis mixed = p.Analyze("{attack: [c_smith, c_wright], target: ['1713']}");
   ASSERT_TRUE(mixed.status.ok()) << mixed.status.ToString();
   EXPECT_EQ(mixed.plan.modified_defense, 6);
+}
+
+TEST(Rules, Rule_18_11_RiflePitsEqualEntrenchmentsInCombatAndMovement) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2111'}, {unit: c_smith, hex: '2210'}]");
+  // Confederate rifle pits on 2210's south-west face: the defender is doubled like behind entrenchments.
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv], target: ['2210']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.modified_defense, 10);
+  // Movement: +1 MP to cross into the works from the enemy side, nothing to leave them.
+  Pos m("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1812'}, {unit: u_2_2_xv, hex: '1713'}, {unit: c_smith, hex: '0101'}]");
+  m.Ok("{move: [u_1_2_xv], path: ['1713']}");
+  m.Ok("{move: [u_2_2_xv], path: ['1812']}");
+  std::vector<int> costs;
+  for (const Event& e : m.session->events()) {
+    if (e.type == EventType::kMove) costs.push_back(e.a);
+  }
+  EXPECT_EQ(costs, (std::vector<int>{4, 2}));
 }
 
 TEST(Rules, Rule_18_13_ZocExtendsAcrossRedoubts) {
