@@ -709,26 +709,78 @@ Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   return Status::Ok();
 }
 
+bool BgRules::DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const {
+  const int side = s.unit(who).side;
+  if (s.unit(who).hex != hex || to < 0 || !Adjacent(hex, to)) return false;
+  if (EnemyIn(s, to, side) || zoc.InEzoc(to)) return false;
+  if (cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(to)]) return false;
+  const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(who)].kind)].movement_class;
+  const int dir = DirectionTo(game_.map.grid.HexAt(hex), game_.map.grid.HexAt(to));
+  std::string why;
+  if (StepCost(game_.map, data().movement, cls, hex, dir, &why) == kProhibitedCost) return false;
+  if (IsFixedArtillery(who)) return false;  // 16.11: it may not be moved
+  return StackingCount(s, to, side) + (CountsForStacking(s, who) ? 1 : 0) <= game_.stacking.limit;
+}
+
 bool BgRules::DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who,
                               int* to) const {
   const ZocField& zoc = EnemyZoc(s, ctx, side);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& o = s.units[static_cast<size_t>(i)];
     if (o.hex != hex || o.side != side || i == except) continue;
-    const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(i)].kind)].movement_class;
     for (int d = 0; d < 6; ++d) {
       const int nb = game_.map.grid.NeighborIndex(hex, d);
-      if (nb < 0 || EnemyIn(s, nb, side) || zoc.InEzoc(nb)) continue;
-      if (cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(nb)]) continue;
-      std::string why;
-      if (StepCost(game_.map, data().movement, cls, hex, d, &why) == kProhibitedCost) continue;
-      if (StackingCount(s, nb, side) + 1 > game_.stacking.limit) continue;
-      *who = static_cast<UnitId>(i);
-      *to = nb;
-      return true;
+      if (DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) {
+        *who = static_cast<UnitId>(i);
+        *to = nb;
+        return true;
+      }
     }
   }
   return false;
+}
+
+void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const BgExt& x = Ext<BgExt>(s);
+  const int hex = x.displace_hex - 1;
+  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int side = s.unit(except).side;
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.hex != hex || o.side != side || i == except) continue;
+    for (int d = 0; d < 6; ++d) {
+      const int nb = game_.map.grid.NeighborIndex(hex, d);
+      if (!DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) continue;
+      Action a = Action::Of(ActionType::kRetreat);
+      a.AddUnit(static_cast<UnitId>(i)).AddHex(nb);
+      out->push_back(a);
+    }
+  }
+}
+
+// 8.52: the owner moves one of the units of the overstacked hex to an adjacent hex.
+Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const {
+  BgExt& x = Ext<BgExt>(s);
+  const int hex = x.displace_hex - 1;
+  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int side = s.unit(except).side;
+  if (a.num_units != 1 || a.num_hexes != 1 || a.units[0] == except || a.units[0] < 0 || a.units[0] >= s.num_units ||
+      s.unit(a.units[0]).side != side) {
+    return Status::Refused("8.52", "move one other unit of " + game_.HexLabel(hex) + " to an adjacent hex");
+  }
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  if (!DisplacementOk(s, zoc, hex, a.units[0], a.hexes[0])) {
+    return Status::Refused("8.52", game_.UnitLabel(a.units[0]) + " cannot be displaced to " + game_.HexLabel(a.hexes[0]) +
+                                       " (enemy unit or ZOC, prohibited terrain, ferry or stacking)");
+  }
+  MoveUnit(s, ctx, a.units[0], a.hexes[0], EventType::kRetreat, "8.52");
+  SetControl(s, a.hexes[0], side);
+  x.displace_hex = 0;
+  x.displace_except = 0;
+  RefreshControl(s, ctx);
+  NextCombatStep(s, ctx);
+  return Status::Ok();
 }
 
 Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
@@ -743,14 +795,17 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
   if (cfg_.ferry_retreat_eliminates && cfg_.is_ferry[static_cast<size_t>(to)]) {
     Eliminate(s, ctx, u, "19.13", "retreated into a ferry hex");
   } else {
-    UnitId who = kNoUnit;
-    int where = -1;
     const bool over = StackingCount(s, to, side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit;
-    if (over) DisplacementHex(s, ctx, to, side, u, &who, &where);
     MoveUnit(s, ctx, u, to, EventType::kRetreat, "8.5");
-    if (over && who != kNoUnit) {
-      MoveUnit(s, ctx, who, where, EventType::kRetreat, "8.52");
-      SetControl(s, where, side);
+    if (over) {
+      // 8.52: the owner now displaces one of the other units (CheckRetreat made sure one can go).
+      BgExt& x = Ext<BgExt>(s);
+      x.displace_hex = static_cast<int16_t>(to + 1);
+      x.displace_except = static_cast<int16_t>(u + 1);
+      s.decision = DecisionType::kRetreat;
+      s.decision_side = static_cast<uint8_t>(side);
+      RefreshControl(s, ctx);
+      return Status::Ok();
     }
   }
   RefreshControl(s, ctx);
@@ -864,6 +919,10 @@ Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
       if (a.type == ActionType::kChoice) return ApplyCavalryChoice(s, a, ctx);
       return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
     case DecisionType::kRetreat:
+      if (Ext<BgExt>(s).displace_hex > 0) {
+        if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
+        return Status::Refused("8.52", "displace one unit of the overstacked hex");
+      }
       if (a.type == ActionType::kRetreat) return ApplyBgRetreat(s, a, ctx);
       break;
     case DecisionType::kMovement:
@@ -934,6 +993,11 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     ListDefenderAdvances(s, out);
     return;
   }
+  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0 && !s.game_over) {
+    out->clear();
+    ListDisplacements(s, ctx, out);
+    return;
+  }
   HexRules::LegalActions(s, ctx, out);
   if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
   // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
@@ -976,6 +1040,9 @@ std::string BgRules::DescribeDecision(const State& s) const {
   }
   if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
     return "8.6: the defender may advance one unit into the hex the attackers left (or decline)";
+  }
+  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0) {
+    return "8.52: move one unit of " + game_.HexLabel(Ext<BgExt>(s).displace_hex - 1) + " to an adjacent hex";
   }
   if (s.decision == DecisionType::kChoice) return "11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)";
   return HexRules::DescribeDecision(s);

@@ -35,8 +35,10 @@ struct BgExt {
   uint8_t spare1 = 0;
   uint8_t control[192] = {};  // 17.15: 2 bits per hex, side + 1 of the last to have a unit there
   int16_t attacker_hexes[kMaxCombatUnits] = {};  // where the combat's attackers stood (8.6)
+  int16_t displace_hex = 0;   // 8.52: hex + 1 from which the owner must displace a unit (0: none)
+  int16_t displace_except = 0;  // unit + 1 that retreated there (it is not the one displaced)
 };
-static_assert(sizeof(BgExt) == 80 + 192 + 2 * kMaxCombatUnits);
+static_assert(sizeof(BgExt) == 84 + 192 + 2 * kMaxCombatUnits);
 
 struct VpAward {
   std::string rule;
@@ -131,6 +133,9 @@ class BgRules : public HexRules {
   bool StrategicEligible(const State& s, UnitId u) const;
   int NearestEnemy(const State& s, int hex, int side) const;
   bool DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who, int* to) const;
+  bool DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const;
+  void ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;

@@ -183,8 +183,14 @@ TEST(Rules, Rule_8_52_RetreatIntoFullHexDisplacesAUnit) {
   ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
   p.Ok("{retreat: [c_smith], path: ['2114']}");
   EXPECT_EQ(p.Where("c_smith"), "2114");
-  const bool polk = p.Where("c_polk") == "2114", wright = p.Where("c_wright") == "2114";
-  EXPECT_TRUE(polk != wright) << "exactly one unit is displaced";
+  // The owner displaces one of the other units to an adjacent hex.
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  EXPECT_EQ(p.s().decision_side, kConfederate);
+  p.Refused("{retreat: [c_smith], path: ['2214']}", "8.52");  // not the unit that retreated
+  p.Refused("{retreat: [c_polk], path: ['2014']}", "8.52");   // 2014 is in the Union ZOC
+  p.Ok("{retreat: [c_polk], path: ['2214']}");
+  EXPECT_EQ(p.Where("c_polk"), "2214");
+  EXPECT_EQ(p.Where("c_wright"), "2114");
   EXPECT_TRUE(p.EventWithRule("8.52"));
 }
 
