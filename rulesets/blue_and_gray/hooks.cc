@@ -413,6 +413,15 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
       adjacent = adjacent || (s.unit(u).OnMap() && Adjacent(s.unit(u).hex, a.hexes[static_cast<size_t>(k)]));
     }
     if (!IsArtillery(u) || adjacent) all_artillery_at_range = false;
+    if (IsArtillery(u) && !adjacent && s.unit(u).OnMap()) {
+      // 8.7: artillery adjacent to enemy units must attack the adjacent enemy units.
+      for (int d = 0; d < 6; ++d) {
+        const int nb = game_.map.grid.NeighborIndex(s.unit(u).hex, d);
+        if (nb >= 0 && EnemyIn(s, nb, s.phasing_side)) {
+          return Status::Refused("8.7", game_.UnitLabel(u) + " is adjacent to enemy units and must attack them");
+        }
+      }
+    }
   }
   if (all_artillery_at_range) {
     // 8.73: artillery alone against non-adjacent units needs 1:3 or better.

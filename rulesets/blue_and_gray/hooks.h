@@ -3,10 +3,14 @@
 //
 // The standard rules are data (ruleset.yaml: terrain, movement, zoc, los, crt,
 // combat, stacking, turns) plus the hooks below, each citing its rule:
-//   8.3 EX (the attacker chooses the units lost: a kLosses decision), 8.42,
-//   8.52 displacement, 8.72/8.73 artillery, 9.0 night, 10.0-10.4 attacker
-//   effectiveness, 11.1 strategic movement (a kMove with value 1), 11.2
-//   cavalry retreat before combat (a kChoice decision), 18.12 redoubts.
+//   8.3 EX (the attacker chooses the units lost: a kLosses decision,
+//   `{loss: [units]}`), 8.42, 8.52 displacement (a kRetreat decision of the
+//   owner for one unit of the overstacked hex), 8.6 the defender's advance (a
+//   kAdvance decision of the defender, `{advance: [unit], target: [hex]}`),
+//   8.7/8.72/8.73 artillery, 9.0 night, 10.0-10.4 attacker effectiveness (the
+//   `ineffective` marker), 11.1 strategic movement (a kMove with value 1), 11.2
+//   cavalry retreat before combat (a kChoice decision: 0 stand, 1 retreat),
+//   18.12 redoubts, and the Chattanooga exclusive rules 15.12-20.12.
 // Sections the hooks read (all optional, so other Blue & Gray games can omit them):
 //   exclusive_rules  {union_artillery_fixed: {rule, side, kind, except_units},
 //                     union_movement_quota: {rule, side, units_per_phase, bonus_units,

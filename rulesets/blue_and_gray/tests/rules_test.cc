@@ -401,6 +401,14 @@ TEST(Rules, Rule_8_7_ArtilleryAttacksWithinThreeHexes) {
   p.Ok("{attack: [u_art_sherman], target: ['1914']}", {1});  // three hexes, 1:1, DR
 }
 
+TEST(Rules, Rule_8_7_AdjacentArtilleryMustAttackTheAdjacentEnemy) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1911'}, {unit: c_smith, hex: '1912'}, {unit: c_art_martin, hex: '1914'}]");
+  p.Refused("{attack: [u_art_xii], target: ['1914']}", "8.7");
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_art_xii], target: ['1912']}", {3});  // 4:5 = 1:2, 3 = AR
+}
+
 TEST(Rules, Rule_8_71_LineOfSightBlockedByForestAndTown) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_art_sherman, hex: '2011'}, {unit: u_art_xi, hex: '1311'}, {unit: c_art_martin, hex: '2014'},"
