@@ -1,0 +1,1277 @@
+// Blue & Gray standard rules + Chattanooga exclusive rules: the hooks (see hooks.h).
+#include "hooks.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "wargame/registry.h"
+
+namespace wg::blue_and_gray {
+
+namespace {
+
+HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
+
+constexpr int kColumn13 = 2;  // "1-3" on the CRT (8.73)
+
+}  // namespace
+
+// --- Queries -------------------------------------------------------------------------
+
+bool BgRules::Night(const State& s) const {
+  const int t = std::clamp(static_cast<int>(s.turn), 1, game_.turns.num_turns()) - 1;
+  return game_.turns.turns[static_cast<size_t>(t)].night;
+}
+
+int BgRules::Control(const State& s, int hex) const {
+  if (hex < 0) return -1;
+  for (int i = 0; i < s.num_units; ++i) {
+    if (s.units[static_cast<size_t>(i)].hex == hex) return s.units[static_cast<size_t>(i)].side;
+  }
+  const BgExt& x = Ext<BgExt>(s);
+  const int v = (x.control[static_cast<size_t>(hex / 4)] >> ((hex % 4) * 2)) & 3;
+  return v - 1;
+}
+
+void BgRules::SetControl(State& s, int hex, int side) const {
+  if (hex < 0 || hex / 4 >= 192) return;
+  BgExt& x = Ext<BgExt>(s);
+  uint8_t& b = x.control[static_cast<size_t>(hex / 4)];
+  const int shift = (hex % 4) * 2;
+  b = static_cast<uint8_t>((b & ~(3 << shift)) | ((side + 1) << shift));
+}
+
+bool BgRules::Ineffective(const State& s, UnitId u) const {
+  const int m = game_.MarkerIndex("ineffective");
+  return m >= 0 && s.unit(u).markers[m] > 0;
+}
+
+bool BgRules::IsArtillery(UnitId u) const {
+  return data().artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind;
+}
+
+bool BgRules::IsFixedArtillery(UnitId u) const {
+  if (!cfg_.fixed_artillery) return false;
+  const UnitDef& d = game_.units[static_cast<size_t>(u)];
+  if (d.side != cfg_.fixed_side || d.kind != cfg_.fixed_kind) return false;
+  return std::find(cfg_.fixed_except.begin(), cfg_.fixed_except.end(), u) == cfg_.fixed_except.end();
+}
+
+// 8.72: artillery attacking non-adjacent units never suffers an adverse result.
+bool BgRules::Exposed(const State& s, UnitId u) const {
+  if (!IsArtillery(u)) return true;
+  const PendingCombat& c = s.combat;
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    if (c.defender_hexes[k] >= 0 && Adjacent(s.unit(u).hex, c.defender_hexes[k])) return true;
+  }
+  return false;
+}
+
+// 8.42: a unit whose stack-mate already attacked (in another combat) may not attack.
+bool BgRules::StackmateAttacked(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (i != u && o.hex == us.hex && o.side == us.side && o.Has(kUnitAttacked)) return true;
+  }
+  return false;
+}
+
+int BgRules::NearestEnemy(const State& s, int hex, int side) const {
+  int best = 1 << 20;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.OnMap() && o.side != side) best = std::min(best, DistanceBetween(hex, o.hex));
+  }
+  return best;
+}
+
+// --- Hooks: sequence -----------------------------------------------------------------
+
+void BgRules::Start(State& s, Context& ctx) const {
+  // 17.15: a side controls the hexes its units occupy at the start.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.OnMap()) SetControl(s, u.hex, u.side);
+  }
+  HexRules::Start(s, ctx);
+}
+
+// 9.0: no combat phase during night turns.
+bool BgRules::PhaseApplies(const State& s, int phase) const {
+  if (phase == data().phase_combat && Night(s)) return false;
+  return true;
+}
+
+// 10.4: at the end of a night turn all ineffective units become effective again.
+void BgRules::OnTurnStart(State& s, Context& ctx) const {
+  if (s.turn <= 1) return;
+  const int prev = s.turn - 2;
+  if (!game_.turns.turns[static_cast<size_t>(prev)].night) return;
+  const int m = game_.MarkerIndex("ineffective");
+  if (m < 0) return;
+  for (int i = 0; i < s.num_units; ++i) {
+    UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.markers[m] == 0) continue;
+    u.markers[m] = 0;
+    Event e;
+    e.type = EventType::kNote;
+    e.unit = static_cast<UnitId>(i);
+    e.rule = "10.4";
+    e.text = "effective again after the night turn";
+    ctx.Emit(e);
+  }
+}
+
+void BgRules::OnPhaseStart(State& s, Context& ctx) const {
+  HexRules::OnPhaseStart(s, ctx);
+  if (!IsPhase(s, data().phase_combat)) return;
+  // 10.2: ineffective units in an enemy ZOC at the start of their combat phase retreat (no advance).
+  const int side = s.phasing_side;
+  UnitId must[kMaxCombatUnits];
+  int n = 0;
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  for (int i = 0; i < s.num_units && n < kMaxCombatUnits; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.side == side && u.OnMap() && Ineffective(s, static_cast<UnitId>(i)) && zoc.InEzoc(u.hex)) {
+      must[n++] = static_cast<UnitId>(i);
+    }
+  }
+  if (n == 0) return;
+  PendingCombat& c = s.combat;
+  c = PendingCombat{};
+  for (auto& h : c.defender_hexes) h = -1;
+  c.active = 1;
+  c.stage = 2;  // no advance (10.2)
+  c.vacated_hex = -1;
+  c.current = kNoUnit;
+  c.retreat_hexes = 1;
+  c.num_attackers = static_cast<uint8_t>(n);
+  for (int i = 0; i < n; ++i) {
+    c.attackers[i] = must[i];
+    Event e;
+    e.type = EventType::kNote;
+    e.unit = must[i];
+    e.rule = "10.2";
+    e.text = "ineffective in an enemy zone of control: must retreat";
+    ctx.Emit(e);
+    FlagRetreat(s, ctx, must[i]);
+  }
+  NextCombatStep(s, ctx);
+}
+
+void BgRules::OnPhaseEnd(State& s, Context& ctx) const {
+  HexRules::OnPhaseEnd(s, ctx);
+  // 15.12: reinforcements that could not enter by the end of their turn are eliminated.
+  if (cfg_.deadline_turn > 0 && s.turn == cfg_.deadline_turn && IsPhase(s, data().phase_movement)) {
+    for (int i = 0; i < s.num_units; ++i) {
+      UnitState& u = s.units[static_cast<size_t>(i)];
+      const UnitDef& d = game_.units[static_cast<size_t>(i)];
+      if (u.hex != kNotYetEntered || u.side != s.phasing_side || d.reinforcement_turn <= 0 ||
+          d.reinforcement_turn > cfg_.deadline_turn) {
+        continue;
+      }
+      u.hex = kEliminated;
+      Event e;
+      e.type = EventType::kEliminated;
+      e.unit = static_cast<UnitId>(i);
+      e.side = static_cast<int8_t>(u.side);
+      e.rule = "15.12";
+      e.text = "could not enter the map";
+      ctx.Emit(e);
+      OnEliminated(s, ctx, static_cast<UnitId>(i), -1);
+    }
+  }
+}
+
+// --- Hooks: movement -------------------------------------------------------------------
+
+Status BgRules::CanMove(const State& s, UnitId u) const {
+  Status st = HexRules::CanMove(s, u);
+  if (!st.ok()) return st;
+  if (IsFixedArtillery(u)) {
+    return Status::Refused(cfg_.fixed_rule, game_.UnitLabel(u) + ": Union artillery may not move (only Sherman may)");
+  }
+  if (Night(s)) {
+    if (s.unit(u).side == cfg_.night_no_move_side) {
+      return Status::Refused(cfg_.night_rule, "no " + game_.sides[static_cast<size_t>(cfg_.night_no_move_side)].name +
+                                                  " unit may move during a night game-turn");
+    }
+    if (s.unit(u).side != cfg_.night_exit_side && s.unit(u).OnMap()) {
+      // 9.0: units adjacent to enemy units may not move at night.
+      const int side = s.unit(u).side;
+      for (int d = 0; d < 6; ++d) {
+        const int nb = game_.map.grid.NeighborIndex(s.unit(u).hex, d);
+        if (nb >= 0 && EnemyIn(s, nb, side)) {
+          return Status::Refused("9.0", game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn");
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+int BgRules::AttackStrength(const State& s, UnitId u) const {
+  if (Ineffective(s, u)) return 0;  // 10.0: ineffective units may not attack
+  return HexRules::AttackStrength(s, u);
+}
+
+Status BgRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
+  if (a.num_hexes == 0 || a.num_units == 0) return Status::Ok();
+  const int side = s.phasing_side;
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  // 19.12: no unit may end its move in a ferry hex.
+  if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) {
+    return Status::Refused("19.12", "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")");
+  }
+  const bool to_ezoc = to >= 0 && InEnemyZoc(s, ctx, side, to);
+  if (to_ezoc) {
+    for (int i = 0; i < a.num_units; ++i) {
+      if (Ineffective(s, a.units[static_cast<size_t>(i)])) {
+        return Status::Refused("10.2", game_.UnitLabel(a.units[static_cast<size_t>(i)]) +
+                                           " is ineffective and may not enter an enemy zone of control");
+      }
+    }
+    if (Night(s)) return Status::Refused("9.0", "units may not enter enemy zones of control during night turns");
+  }
+  // 15.12: reinforcements may not enter an enemy-controlled entry hex.
+  if (a.type == ActionType::kEnter && Control(s, a.hexes[0]) == 1 - side) {
+    return Status::Refused("15.12", "entry hex " + game_.HexLabel(a.hexes[0]) + " is enemy controlled");
+  }
+  // 17.11-17.14: the Union movement quota.
+  if (cfg_.quota && side == cfg_.quota_side) {
+    auto counts = [&](UnitId u) {
+      const UnitDef& d = game_.units[static_cast<size_t>(u)];
+      return !(d.reinforcement_turn > 0 && s.turn < cfg_.quota_exempt_before);  // 17.12
+    };
+    int moved = 0;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side && u.Has(kUnitMoved) && counts(static_cast<UnitId>(i))) ++moved;
+    }
+    int adding = 0;
+    for (int i = 0; i < a.num_units; ++i) adding += counts(a.units[static_cast<size_t>(i)]) ? 1 : 0;
+    const bool bonus = cfg_.quota_key_hex >= 0 && Control(s, cfg_.quota_key_hex) == side;
+    const int limit = cfg_.quota_units + (bonus ? cfg_.quota_bonus : 0);
+    if (adding > 0 && moved + adding > limit) {
+      return Status::Refused(bonus ? "17.14" : cfg_.quota_rule,
+                             "the Union may move at most " + std::to_string(limit) + " units this movement phase" +
+                                 (bonus ? " (11 + 7 while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")" : ""));
+    }
+  }
+  return Status::Ok();
+}
+
+void BgRules::AfterMove(State& s, const Action& a, Context& ctx) const {
+  for (int k = 0; k < a.num_hexes; ++k) SetControl(s, a.hexes[static_cast<size_t>(k)], s.phasing_side);  // 17.15
+  RefreshControl(s, ctx);
+}
+
+// 17.2: a unit of the side that may exit enemy ZOCs at night, starting in one.
+bool BgRules::NightExit(const State& s, Context& ctx, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  return Night(s) && us.side == cfg_.night_exit_side && us.OnMap() && InEnemyZoc(s, ctx, us.side, us.hex);
+}
+
+// 11.1: at least min_distance hexes from the nearest enemy unit at the start of the phase.
+bool BgRules::StrategicEligible(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  return cfg_.strategic && us.OnMap() && !us.Has(kUnitMoved) &&
+         NearestEnemy(s, us.hex, us.side) >= cfg_.strategic_distance;
+}
+
+MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
+                                std::vector<uint8_t>* blocked) const {
+  MoveQuery q = BuildQuery(s, ctx, units, n);
+  HexScratch& hs = Hs(ctx);
+  if (strategic) {
+    int bonus = 1 << 20;
+    for (int i = 0; i < n; ++i) {
+      const int kind = game_.units[static_cast<size_t>(units[i])].kind;
+      bonus = std::min(bonus, cfg_.strategic_bonus[static_cast<size_t>(kind)]);
+    }
+    q.allowance += 2 * bonus;
+    // May not move closer than min_distance hexes to the nearest enemy unit:
+    // those hexes are closed to the search.
+    blocked->assign(hs.enemy.begin(), hs.enemy.end());
+    for (int h = 0; h < game_.map.size(); ++h) {
+      if (NearestEnemy(s, h, s.unit(units[0]).side) < cfg_.strategic_distance) (*blocked)[static_cast<size_t>(h)] = 1;
+    }
+    q.enemy = blocked->data();
+  } else {
+    q.started_in_ezoc = false;  // 17.2: may exit the enemy ZOC at night
+  }
+  return q;
+}
+
+Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool strategic) const {
+  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused("7.0", "a move needs units and a path");
+  const int start = s.unit(a.units[0]).hex;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u < 0 || u >= s.num_units) return Status::Refused("7.0", "no such unit");
+    const UnitState& us = s.unit(u);
+    if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("7.0", game_.UnitLabel(u) + " cannot move");
+    if (us.hex != start) return Status::Refused("7.0", "units moving together must start in the same hex");
+    if (us.Has(kUnitMoved)) return Status::Refused("7.0", game_.UnitLabel(u) + " has already moved this phase");
+    for (int j = 0; j < i; ++j) {
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("7.0", "a unit is listed twice");
+    }
+    Status st = CanMove(s, u);
+    if (!st.ok()) return st;
+    if (strategic && !StrategicEligible(s, u)) {
+      return Status::Refused("11.1", game_.UnitLabel(u) + " is closer than " + std::to_string(cfg_.strategic_distance) +
+                                         " hexes to an enemy unit and may not use strategic movement");
+    }
+  }
+  if (strategic) {
+    for (int k = 0; k < a.num_hexes; ++k) {
+      const int h = a.hexes[static_cast<size_t>(k)];
+      if (h < 0 || h >= game_.map.size()) return Status::Refused("7.0", "no such hex");
+      if (NearestEnemy(s, h, s.phasing_side) < cfg_.strategic_distance) {
+        return Status::Refused("11.1", "strategic movement may not come closer than " +
+                                           std::to_string(cfg_.strategic_distance) + " hexes to an enemy unit (" +
+                                           game_.HexLabel(h) + ")");
+      }
+    }
+  }
+  {
+    Status st = CheckMove(s, a, ctx);
+    if (!st.ok()) return st;
+  }
+  HexScratch& hs = Hs(ctx);
+  std::vector<uint8_t> blocked;
+  MoveQuery q = SpecialQuery(s, ctx, a.units.data(), a.num_units, strategic, &blocked);
+  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+  const PathCheck pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
+  if (!pc.ok) return Status::Refused(pc.rule, pc.message);
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  for (int k = 0; k < a.num_hexes; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.phasing_side);
+  const bool ezoc = EnemyZoc(s, ctx, s.phasing_side).InEzoc(to);
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    Event e;
+    e.type = EventType::kMove;
+    e.unit = u;
+    e.hex = static_cast<int16_t>(start);
+    e.hex2 = static_cast<int16_t>(to);
+    e.a = pc.cost;
+    e.rule = strategic ? "11.1" : cfg_.night_rule.c_str();
+    ctx.Emit(e);
+    UnitState& us = s.unit(u);
+    us.hex = static_cast<int16_t>(to);
+    us.flags |= kUnitMoved;
+    if (ezoc) us.flags |= kUnitEnteredEzoc;
+  }
+  AfterMove(s, a, ctx);
+  return Status::Ok();
+}
+
+void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+  HexScratch& hs = Hs(ctx);
+  std::vector<uint8_t> blocked;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !CanMove(s, u).ok()) continue;
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool strategic = pass == 0;
+      if (strategic ? !StrategicEligible(s, u) : !NightExit(s, ctx, u)) continue;
+      MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked);
+      const Reachable& r = hs.pathfinder.Search(q);
+      for (int h : r.hexes()) {
+        if (h == us.hex || !r.CanEnd(h)) continue;
+        const std::vector<int> path = hs.pathfinder.Path(h);
+        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
+        Action a = Action::Of(ActionType::kMove);
+        a.AddUnit(u);
+        for (int p : path) a.AddHex(p);
+        a.value = strategic ? 1 : 0;
+        out->push_back(a);
+      }
+    }
+  }
+}
+
+// --- Hooks: combat ------------------------------------------------------------------------
+
+Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) const {
+  bool all_artillery_at_range = a.num_units > 0;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u < 0 || u >= s.num_units) return Status::Refused("8.0", "no such unit");
+    if (s.unit(u).side != s.phasing_side) continue;  // the core refuses it
+    if (Ineffective(s, u)) return Status::Refused("10.0", game_.UnitLabel(u) + " is ineffective and may not attack");
+    if (StackmateAttacked(s, u)) {
+      return Status::Refused("8.42", game_.UnitLabel(u) + ": units stacked together may not attack separate hexes");
+    }
+    if (cfg_.ferries && s.unit(u).OnMap() && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]) {
+      return Status::Refused("19.12", "no unit may attack from a ferry hex");
+    }
+    bool adjacent = false;
+    for (int k = 0; k < a.num_hexes; ++k) {
+      adjacent = adjacent || (s.unit(u).OnMap() && Adjacent(s.unit(u).hex, a.hexes[static_cast<size_t>(k)]));
+    }
+    if (!IsArtillery(u) || adjacent) all_artillery_at_range = false;
+    if (IsArtillery(u) && !adjacent && s.unit(u).OnMap()) {
+      // 8.7: artillery adjacent to enemy units must attack the adjacent enemy units.
+      for (int d = 0; d < 6; ++d) {
+        const int nb = game_.map.grid.NeighborIndex(s.unit(u).hex, d);
+        if (nb >= 0 && EnemyIn(s, nb, s.phasing_side)) {
+          return Status::Refused("8.7", game_.UnitLabel(u) + " is adjacent to enemy units and must attack them");
+        }
+      }
+    }
+  }
+  if (all_artillery_at_range) {
+    // 8.73: artillery alone against non-adjacent units needs 1:3 or better.
+    AttackPlan plan;
+    Status st = PrepareAttack(s, a, ctx, &plan);
+    if (!st.ok()) return st;
+    if (plan.column == CombatTable::kBelowLowest || plan.column < kColumn13) {
+      return Status::Refused("8.73", "artillery attacking alone at range needs odds of 1:3 or better (" +
+                                         ColumnLabel(plan.column) + ")");
+    }
+  }
+  return Status::Ok();
+}
+
+// 11.2: cavalry attacked solely by infantry or artillery may retreat two hexes first.
+bool BgRules::CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const {
+  const int cav = game_.KindIndex("cavalry");
+  if (cav < 0) return false;
+  for (int i = 0; i < a.num_units; ++i) {
+    if (game_.units[static_cast<size_t>(a.units[static_cast<size_t>(i)])].kind == cav) return false;
+  }
+  int nd = 0;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    UnitId here[kMaxCombatUnits];
+    const int n = UnitsIn(s, a.hexes[static_cast<size_t>(k)], 1 - s.phasing_side, here, kMaxCombatUnits);
+    for (int i = 0; i < n; ++i) {
+      if (game_.units[static_cast<size_t>(here[i])].kind != cav) return false;
+      HexScratch& hs = Hs(ctx);
+      hs.actions.clear();
+      State view;
+      std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+      view.combat.retreat_hexes = 2;
+      RetreatPaths(view, ctx, here[i], 2, &hs.actions);
+      if (hs.actions.empty()) return false;
+      ++nd;
+    }
+  }
+  return nd > 0;
+}
+
+Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) const {
+  BgExt& x = Ext<BgExt>(s);
+  const Action pending = x.pending;
+  x.pending = Action{};
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+  if (a.value == 0) {
+    Event e;
+    e.type = EventType::kChoice;
+    e.side = static_cast<int8_t>(1 - s.phasing_side);
+    e.rule = "11.2";
+    e.text = "the cavalry stands";
+    ctx.Emit(e);
+    return ApplyAttack(s, pending, ctx);
+  }
+  if (a.value != 1) return Status::Refused("11.2", "choose 0 (stand) or 1 (retreat two hexes)");
+  UnitId defenders[kMaxCombatUnits] = {};
+  int nd = 0;
+  for (int k = 0; k < pending.num_hexes; ++k) {
+    nd += UnitsIn(s, pending.hexes[static_cast<size_t>(k)], 1 - s.phasing_side, defenders + nd, kMaxCombatUnits - nd);
+  }
+  FillCombat(s, pending, defenders, nd);
+  for (auto& h : Ext<BgExt>(s).attacker_hexes) h = -1;  // the attackers stay: no defender advance
+  for (int i = 0; i < s.combat.num_attackers; ++i) s.unit(s.combat.attackers[i]).flags |= kUnitAttacked;
+  for (int i = 0; i < nd; ++i) {
+    s.unit(defenders[i]).flags |= kUnitDefended | kUnitCoreSpare;
+  }
+  s.combat.retreat_hexes = 2;
+  Event e;
+  e.type = EventType::kChoice;
+  e.side = static_cast<int8_t>(1 - s.phasing_side);
+  e.rule = "11.2";
+  e.text = "the cavalry retreats two hexes before combat";
+  ctx.Emit(e);
+  NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
+  const PendingCombat& c = s.combat;
+  const Map& map = game_.map;
+  const int rough = map.TerrainId("rough");
+  const FeatureMask redoubt = map.FeatureBit("redoubt");
+  const FeatureMask water = map.FeatureBit("stream") | map.FeatureBit("creek");
+  const FeatureMask crossing = map.FeatureBit("bridge") | map.FeatureBit("ford");
+  bool all_doubled = c.num_defender_hexes > 0;
+  const char* why = "";
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    const int h = c.defender_hexes[k];
+    if (h < 0) continue;
+    bool doubled = false;
+    if (rough >= 0 && map.HasTerrain(h, rough)) {
+      doubled = true;
+      why = "TEC: rough, defender doubled";
+    }
+    // 18.12 redoubt; TEC stream (reconstruction), 8.76: only units attacking across
+    // a hexside (not artillery) decide; all of them must cross it.
+    bool any = false, all_redoubt = true, all_stream = true;
+    for (int i = 0; i < c.num_attackers; ++i) {
+      const UnitId u = c.attackers[i];
+      const int from = s.unit(u).hex;
+      if (from < 0) continue;
+      const int dir = DirectionTo(map.grid.HexAt(from), map.grid.HexAt(h));
+      if (dir < 0) continue;  // artillery at range
+      const bool redoubt_side = (map.Toward(from, dir) & redoubt) != 0;
+      all_redoubt = all_redoubt && redoubt_side;
+      if (!IsArtillery(u)) {
+        any = true;
+        const FeatureMask side = map.Side(from, dir);
+        all_stream = all_stream && (side & water) && !(side & crossing);
+      }
+    }
+    if (any && all_redoubt && redoubt) {
+      doubled = true;
+      why = "18.12: attacked only across redoubt hexsides, defender doubled";
+    }
+    if (any && all_stream && water) {
+      doubled = true;
+      why = "TEC (reconstruction): attacked only across stream hexsides, defender doubled (8.76)";
+    }
+    all_doubled = all_doubled && doubled;
+  }
+  if (all_doubled) mods->Multiply(2, why);  // doublings do not add
+}
+
+void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u) const {
+  if (!s.unit(u).OnMap()) return;
+  if (IsFixedArtillery(u)) {
+    Eliminate(s, ctx, u, cfg_.fixed_rule.c_str(), "Union artillery forced to retreat is eliminated");
+    return;
+  }
+  s.unit(u).flags |= kUnitCoreSpare;
+}
+
+void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
+  PendingCombat& c = s.combat;
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  bool exposed[kMaxCombatUnits];
+  for (int i = 0; i < c.num_attackers; ++i) exposed[i] = Exposed(s, c.attackers[i]);
+  c.retreat_hexes = static_cast<int16_t>(data().retreat_hexes);
+  BgExt& x = Ext<BgExt>(s);
+  for (int i = 0; i < kMaxCombatUnits; ++i) {
+    x.attacker_hexes[i] = static_cast<int16_t>(i < c.num_attackers && exposed[i] ? s.unit(c.attackers[i]).hex : -1);
+  }
+  x.defender_advance = 0;
+  const int marker = game_.MarkerIndex("ineffective");
+  for (const auto& t : r.tokens) {
+    if (t.code == "AE") {
+      for (int i = 0; i < c.num_attackers; ++i) {
+        if (exposed[i]) Eliminate(s, ctx, c.attackers[i], "8.3", "AE");
+      }
+    } else if (t.code == "AR") {
+      for (int i = 0; i < c.num_attackers; ++i) {
+        if (!exposed[i]) continue;  // 8.72, 10.3
+        if (marker >= 0 && !Ineffective(s, c.attackers[i])) AddMarker(s, ctx, c.attackers[i], marker, 1, "10.0");
+        FlagRetreat(s, ctx, c.attackers[i]);
+      }
+    } else if (t.code == "DE") {
+      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], "8.3", "DE");
+    } else if (t.code == "DR") {
+      for (int i = 0; i < c.num_defenders; ++i) FlagRetreat(s, ctx, c.defenders[i]);
+    } else if (t.code == "EX") {
+      int owed = 0;
+      for (int i = 0; i < c.num_defenders; ++i) owed += game_.Printed(s, c.defenders[i], data().defense);
+      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], "8.3", "EX");
+      int available = 0;
+      for (int i = 0; i < c.num_attackers; ++i) {
+        if (exposed[i] && s.unit(c.attackers[i]).OnMap()) available += game_.Printed(s, c.attackers[i], data().attack);
+      }
+      if (available <= owed) {
+        for (int i = 0; i < c.num_attackers; ++i) {
+          if (exposed[i]) Eliminate(s, ctx, c.attackers[i], "8.3", "EX");
+        }
+      } else {
+        Ext<BgExt>(s).ex_owed = static_cast<int16_t>(owed);
+        s.decision = DecisionType::kLosses;
+        s.decision_side = s.phasing_side;
+      }
+    }
+  }
+}
+
+void BgRules::ListExLosses(const State& s, std::vector<Action>* out) const {
+  const PendingCombat& c = s.combat;
+  const int owed = Ext<BgExt>(s).ex_owed;
+  UnitId cand[kMaxCombatUnits];
+  int strength[kMaxCombatUnits];
+  int n = 0;
+  for (int i = 0; i < c.num_attackers && n < kMaxActionUnits; ++i) {
+    const UnitId u = c.attackers[i];
+    if (!s.unit(u).OnMap() || !Exposed(s, u)) continue;
+    cand[n] = u;
+    strength[n++] = game_.Printed(s, u, data().attack);
+  }
+  for (int mask = 1; mask < (1 << n); ++mask) {
+    int total = 0, min_in = 1 << 20;
+    for (int i = 0; i < n; ++i) {
+      if (mask & (1 << i)) {
+        total += strength[i];
+        min_in = std::min(min_in, strength[i]);
+      }
+    }
+    if (total < owed || total - min_in >= owed) continue;  // enough, and every unit needed
+    Action a = Action::Of(ActionType::kLoss);
+    for (int i = 0; i < n; ++i) {
+      if (mask & (1 << i)) a.AddUnit(cand[i]);
+    }
+    out->push_back(a);
+  }
+}
+
+Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
+  const PendingCombat& c = s.combat;
+  const int owed = Ext<BgExt>(s).ex_owed;
+  int total = 0, min_in = 1 << 20;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    bool attacker = false;
+    for (int k = 0; k < c.num_attackers; ++k) attacker = attacker || c.attackers[k] == u;
+    if (!attacker || !s.unit(u).OnMap() || !Exposed(s, u)) {
+      return Status::Refused("8.3", "EX: " + game_.UnitLabel(u) + " is not an attacking unit that can be lost");
+    }
+    for (int j = 0; j < i; ++j) {
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("8.3", "a unit is listed twice");
+    }
+    const int st = game_.Printed(s, u, data().attack);
+    total += st;
+    min_in = std::min(min_in, st);
+  }
+  if (total < owed) {
+    return Status::Refused("8.3", "EX: the units lost must total at least the defenders' printed strength (" +
+                                      std::to_string(owed) + "), not " + std::to_string(total));
+  }
+  if (total - min_in >= owed) {
+    return Status::Refused("8.3", "EX: lose only the units needed to reach " + std::to_string(owed));
+  }
+  for (int i = 0; i < a.num_units; ++i) Eliminate(s, ctx, a.units[static_cast<size_t>(i)], "8.3", "EX");
+  Ext<BgExt>(s).ex_owed = 0;
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+  NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
+  if (Ineffective(s, u) || StackmateAttacked(s, u)) return false;  // 10.0, 8.42
+  return HexRules::MustAttack(s, ctx, u);
+}
+
+bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
+  if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
+  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
+  const UnitState& us = s.unit(u);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& f = s.units[static_cast<size_t>(i)];
+    if (f.side == us.side || !f.OnMap() || f.Has(kUnitAttacked) || !Adjacent(f.hex, us.hex)) continue;
+    if (AttackStrength(s, static_cast<UnitId>(i)) > 0 && !StackmateAttacked(s, static_cast<UnitId>(i))) return true;
+  }
+  return false;
+}
+
+// The standard retreat checks, with 8.52: a retreat into a full friendly hex is
+// allowed if one unit there can be displaced to an adjacent hex.
+Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+  const UnitState& us = s.unit(u);
+  const int hexes = s.combat.retreat_hexes;
+  if (n != hexes) return Status::Refused("8.5", "a retreat is exactly " + std::to_string(hexes) + " hexes");
+  const ZocField& zoc = EnemyZoc(s, ctx, us.side);
+  const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
+  int prev = us.hex;
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    if (h < 0 || h >= game_.map.size()) return Status::Refused("8.51", "units may not retreat off the map");
+    const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+    if (dir < 0) return Status::Refused("8.5", "retreat hexes must be adjacent");
+    std::string why;
+    if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
+      return Status::Refused("8.51", "cannot retreat there: " + why);
+    }
+    if (EnemyIn(s, h, us.side)) return Status::Refused("8.51", "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    if (zoc.InEzoc(h)) return Status::Refused("8.51", "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
+    if (DistanceBetween(us.hex, h) != i + 1) return Status::Refused("8.5", "each retreat hex must be farther from the start");
+    prev = h;
+  }
+  const int to = path[n - 1];
+  if (StackingCount(s, to, us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit) {
+    UnitId who;
+    int where;
+    if (!DisplacementHex(s, ctx, to, us.side, u, &who, &where)) {
+      return Status::Refused("8.52", "retreat would overstack " + game_.HexLabel(to) + " and no unit there can be displaced");
+    }
+  }
+  return Status::Ok();
+}
+
+bool BgRules::DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const {
+  const int side = s.unit(who).side;
+  if (s.unit(who).hex != hex || to < 0 || !Adjacent(hex, to)) return false;
+  if (EnemyIn(s, to, side) || zoc.InEzoc(to)) return false;
+  if (cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(to)]) return false;
+  const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(who)].kind)].movement_class;
+  const int dir = DirectionTo(game_.map.grid.HexAt(hex), game_.map.grid.HexAt(to));
+  std::string why;
+  if (StepCost(game_.map, data().movement, cls, hex, dir, &why) == kProhibitedCost) return false;
+  if (IsFixedArtillery(who)) return false;  // 16.11: it may not be moved
+  return StackingCount(s, to, side) + (CountsForStacking(s, who) ? 1 : 0) <= game_.stacking.limit;
+}
+
+bool BgRules::DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who,
+                              int* to) const {
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.hex != hex || o.side != side || i == except) continue;
+    for (int d = 0; d < 6; ++d) {
+      const int nb = game_.map.grid.NeighborIndex(hex, d);
+      if (DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) {
+        *who = static_cast<UnitId>(i);
+        *to = nb;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const BgExt& x = Ext<BgExt>(s);
+  const int hex = x.displace_hex - 1;
+  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int side = s.unit(except).side;
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.hex != hex || o.side != side || i == except) continue;
+    for (int d = 0; d < 6; ++d) {
+      const int nb = game_.map.grid.NeighborIndex(hex, d);
+      if (!DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) continue;
+      Action a = Action::Of(ActionType::kRetreat);
+      a.AddUnit(static_cast<UnitId>(i)).AddHex(nb);
+      out->push_back(a);
+    }
+  }
+}
+
+// 8.52: the owner moves one of the units of the overstacked hex to an adjacent hex.
+Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const {
+  BgExt& x = Ext<BgExt>(s);
+  const int hex = x.displace_hex - 1;
+  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int side = s.unit(except).side;
+  if (a.num_units != 1 || a.num_hexes != 1 || a.units[0] == except || a.units[0] < 0 || a.units[0] >= s.num_units ||
+      s.unit(a.units[0]).side != side) {
+    return Status::Refused("8.52", "move one other unit of " + game_.HexLabel(hex) + " to an adjacent hex");
+  }
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  if (!DisplacementOk(s, zoc, hex, a.units[0], a.hexes[0])) {
+    return Status::Refused("8.52", game_.UnitLabel(a.units[0]) + " cannot be displaced to " + game_.HexLabel(a.hexes[0]) +
+                                       " (enemy unit or ZOC, prohibited terrain, ferry or stacking)");
+  }
+  MoveUnit(s, ctx, a.units[0], a.hexes[0], EventType::kRetreat, "8.52");
+  SetControl(s, a.hexes[0], side);
+  x.displace_hex = 0;
+  x.displace_except = 0;
+  RefreshControl(s, ctx);
+  NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
+  const UnitId u = s.combat.current;
+  if (a.num_units != 1 || a.units[0] != u) return Status::Refused("8.5", "the retreating unit is " + game_.UnitLabel(u));
+  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
+  if (!st.ok()) return st;
+  const int side = s.unit(u).side;
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  s.unit(u).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int k = 0; k < a.num_hexes; ++k) SetControl(s, a.hexes[static_cast<size_t>(k)], side);
+  if (cfg_.ferry_retreat_eliminates && cfg_.is_ferry[static_cast<size_t>(to)]) {
+    Eliminate(s, ctx, u, "19.13", "retreated into a ferry hex");
+  } else {
+    const bool over = StackingCount(s, to, side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit;
+    MoveUnit(s, ctx, u, to, EventType::kRetreat, "8.5");
+    if (over) {
+      // 8.52: the owner now displaces one of the other units (CheckRetreat made sure one can go).
+      BgExt& x = Ext<BgExt>(s);
+      x.displace_hex = static_cast<int16_t>(to + 1);
+      x.displace_except = static_cast<int16_t>(u + 1);
+      s.decision = DecisionType::kRetreat;
+      s.decision_side = static_cast<uint8_t>(side);
+      RefreshControl(s, ctx);
+      return Status::Ok();
+    }
+  }
+  RefreshControl(s, ctx);
+  NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+void BgRules::AfterCombat(State& s, Context& ctx) const {
+  // 8.6: a hex of the attackers cleared (AE, AR): one defending unit may advance.
+  BgExt& x = Ext<BgExt>(s);
+  x.defender_advance = 0;
+  for (int i = 0; i < s.combat.num_defenders && !x.defender_advance; ++i) {
+    for (int k = 0; k < kMaxCombatUnits; ++k) {
+      if (DefenderMayAdvance(s, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
+    }
+  }
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.OnMap()) SetControl(s, u.hex, u.side);
+  }
+  RefreshControl(s, ctx);
+}
+
+void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) const {
+  // 8.43: every unit of a hex against all the undefended enemy hexes adjacent to it
+  // (the core lists single-hex attacks only; 8.42 can make this the only way).
+  const int side = s.phasing_side;
+  std::vector<int> done;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& f = s.units[static_cast<size_t>(i)];
+    if (f.side != side || !f.OnMap() || std::find(done.begin(), done.end(), f.hex) != done.end()) continue;
+    done.push_back(f.hex);
+    Action a = Action::Of(ActionType::kAttack);
+    for (int d = 0; d < 6; ++d) {
+      const int nb = game_.map.grid.NeighborIndex(f.hex, d);
+      if (nb < 0) continue;
+      bool target = false;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitState& e = s.units[static_cast<size_t>(j)];
+        if (e.hex == nb && e.side != side) target = !e.Has(kUnitDefended);
+      }
+      if (target) a.AddHex(nb);
+    }
+    if (a.num_hexes < 2) continue;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitState& g = s.units[static_cast<size_t>(j)];
+      if (g.hex == f.hex && g.side == side && !g.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
+        a.AddUnit(static_cast<UnitId>(j));
+      }
+    }
+    if (a.num_units > 0) out->push_back(a);
+  }
+}
+
+bool BgRules::DefenderMayAdvance(const State& s, UnitId u, int hex) const {
+  if (hex < 0 || u < 0 || !s.unit(u).OnMap() || IsArtillery(u)) return false;  // 8.75
+  const BgExt& x = Ext<BgExt>(s);
+  bool listed = false;
+  for (int k = 0; k < kMaxCombatUnits; ++k) listed = listed || x.attacker_hexes[k] == hex;
+  bool defender = false;
+  for (int i = 0; i < s.combat.num_defenders; ++i) defender = defender || s.combat.defenders[i] == u;
+  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex);
+}
+
+void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) const {
+  out->push_back(Action::Of(ActionType::kAdvance));  // decline
+  const BgExt& x = Ext<BgExt>(s);
+  for (int i = 0; i < s.combat.num_defenders; ++i) {
+    for (int k = 0; k < kMaxCombatUnits; ++k) {
+      const int h = x.attacker_hexes[k];
+      bool seen = false;
+      for (int j = 0; j < k; ++j) seen = seen || x.attacker_hexes[j] == h;
+      if (seen || !DefenderMayAdvance(s, s.combat.defenders[i], h)) continue;
+      Action a = Action::Of(ActionType::kAdvance);
+      a.AddUnit(s.combat.defenders[i]).AddHex(h);
+      out->push_back(a);
+    }
+  }
+}
+
+Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units > 1) return Status::Refused("8.6", "only one unit may advance");
+  if (a.num_units == 1) {
+    const UnitId u = a.units[0];
+    const int h = a.num_hexes == 1 ? a.hexes[0] : -1;
+    if (!DefenderMayAdvance(s, u, h)) {
+      return Status::Refused("8.6", "advance one defending unit (not artillery) into an adjacent hex the attackers left");
+    }
+    MoveUnit(s, ctx, u, h, EventType::kAdvance, "8.6");
+    SetControl(s, h, s.unit(u).side);
+  }
+  Ext<BgExt>(s).defender_advance = 0;
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+  RefreshControl(s, ctx);
+  return Status::Ok();
+}
+
+// --- Actions -----------------------------------------------------------------------------
+
+Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const {
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
+    if (a.type == ActionType::kAdvance) return ApplyDefenderAdvance(s, a, ctx);
+    return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
+  }
+  switch (s.decision) {
+    case DecisionType::kLosses:
+      if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
+      return Status::Refused("8.3", "EX: choose the attacking units to lose");
+    case DecisionType::kChoice:
+      if (a.type == ActionType::kChoice) return ApplyCavalryChoice(s, a, ctx);
+      return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
+    case DecisionType::kRetreat:
+      if (Ext<BgExt>(s).displace_hex > 0) {
+        if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
+        return Status::Refused("8.52", "displace one unit of the overstacked hex");
+      }
+      if (a.type == ActionType::kRetreat) return ApplyBgRetreat(s, a, ctx);
+      break;
+    case DecisionType::kMovement:
+      if (a.type == ActionType::kMove) {
+        if (a.value == 1) {
+          if (!cfg_.strategic) return Status::Refused("11.1", "strategic movement is not allowed in this game");
+          return ApplySpecialMove(s, a, ctx, true);
+        }
+        if (a.value != 0) return Status::Refused("7.0", "unknown kind of move");
+        if (a.num_units > 0 && a.units[0] >= 0 && a.units[0] < s.num_units && NightExit(s, ctx, a.units[0])) {
+          return ApplySpecialMove(s, a, ctx, false);
+        }
+      }
+      break;
+    case DecisionType::kCombat:
+      if (a.type == ActionType::kEndPhase) {
+        Status st = EndCombatPhase(s, ctx);  // 8.0: mandatory attacks
+        if (!st.ok()) return Status::Refused("8.0", st.error().message);
+      }
+      if (a.type == ActionType::kAttack) {
+        Status st = CheckAttackRules(s, a, ctx);
+        if (!st.ok()) return st;
+        if (CavalryMayRetreat(s, ctx, a)) {
+          AttackPlan plan;
+          st = PrepareAttack(s, a, ctx, &plan);
+          if (!st.ok()) return st;
+          Ext<BgExt>(s).pending = a;
+          s.decision = DecisionType::kChoice;
+          s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
+          Event e;
+          e.type = EventType::kNote;
+          e.rule = "11.2";
+          e.text = "cavalry attacked by infantry/artillery only may retreat two hexes before combat";
+          ctx.Emit(e);
+          return Status::Ok();
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return Status::Refused("", "");
+}
+
+void BgRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  switch (s.decision) {
+    case DecisionType::kLosses:
+      ListExLosses(s, out);
+      break;
+    case DecisionType::kChoice:
+      out->push_back(Action::Of(ActionType::kChoice).Value(0));
+      out->push_back(Action::Of(ActionType::kChoice).Value(1));
+      break;
+    case DecisionType::kMovement:
+      ListSpecialMoves(s, ctx, out);
+      break;
+    case DecisionType::kCombat:
+      ListMultiHexAttacks(s, out);
+      break;
+    default:
+      break;
+  }
+}
+
+void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
+    out->clear();
+    ListDefenderAdvances(s, out);
+    return;
+  }
+  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0 && !s.game_over) {
+    out->clear();
+    ListDisplacements(s, ctx, out);
+    return;
+  }
+  HexRules::LegalActions(s, ctx, out);
+  if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
+  // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
+  std::vector<Action> keep;
+  keep.reserve(out->size());
+  for (const Action& a : *out) {
+    bool ok = true;
+    if ((a.type == ActionType::kMove || a.type == ActionType::kEnter)) {
+      ok = CheckMove(s, a, ctx).ok();
+    } else if (a.type == ActionType::kAttack) {
+      ok = CheckAttackRules(s, a, ctx).ok();
+      if (ok) {
+        AttackPlan plan;
+        ok = PrepareAttack(s, a, ctx, &plan).ok();
+      }
+    }
+    if (ok) keep.push_back(a);
+  }
+  *out = std::move(keep);
+}
+
+Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
+  Status st = HexRules::Apply(s, a, ctx);
+  if (st.ok()) {
+    if (s.decision == DecisionType::kCombat && Ext<BgExt>(s).defender_advance && !s.game_over) {
+      s.decision = DecisionType::kAdvance;  // 8.6: the defender's advance
+      s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
+    }
+    return st;
+  }
+  const auto it = data().rule_numbers.find(st.error().rule);
+  if (it == data().rule_numbers.end()) return st;
+  return Status::Refused(it->second, st.error().message);
+}
+
+std::string BgRules::DescribeDecision(const State& s) const {
+  if (s.decision == DecisionType::kLosses) {
+    return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(Ext<BgExt>(s).ex_owed) +
+           " strength to lose";
+  }
+  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
+    return "8.6: the defender may advance one unit into the hex the attackers left (or decline)";
+  }
+  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0) {
+    return "8.52: move one unit of " + game_.HexLabel(Ext<BgExt>(s).displace_hex - 1) + " to an adjacent hex";
+  }
+  if (s.decision == DecisionType::kChoice) return "11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)";
+  return HexRules::DescribeDecision(s);
+}
+
+// --- Victory points ----------------------------------------------------------------------
+
+void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
+  for (const VpAward& a : cfg_.awards) {
+    if (a.kind == VpAward::Kind::kUnitEliminated && !a.at_end && game_.units[static_cast<size_t>(u)].side == a.of_side) {
+      AwardVp(s, ctx, a.side, a.points, a.rule.c_str(), "enemy unit eliminated");
+    }
+  }
+}
+
+// 20.11: hexes the side controls for the first time (once per hex).
+void BgRules::RefreshControl(State& s, Context& ctx) const {
+  int bit = 0;
+  for (const VpAward& a : cfg_.awards) {
+    if (a.kind != VpAward::Kind::kHexEverControlled) continue;
+    for (int h : a.hexes) {
+      if (bit < 64 && !((s.once_awarded >> bit) & 1u) && Control(s, h) == a.side) {
+        s.once_awarded |= uint64_t{1} << bit;
+        AwardVp(s, ctx, a.side, a.points, a.rule.c_str(), "hex controlled");
+      }
+      ++bit;
+    }
+  }
+}
+
+void BgRules::OnGameEnd(State& s, Context& ctx) const {
+  for (const VpAward& a : cfg_.awards) {
+    if (!a.at_end) continue;
+    int count = 0;
+    if (a.kind == VpAward::Kind::kHexControlledAtEnd) {
+      for (int h : a.hexes) count += Control(s, h) == a.side ? 1 : 0;
+    } else if (a.kind == VpAward::Kind::kHexInZoc) {
+      HexScratch& hs = Hs(ctx);
+      hs.sources.clear();
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitState& u = s.units[static_cast<size_t>(i)];
+        const int kind = game_.units[static_cast<size_t>(i)].kind;
+        if (!u.OnMap() || u.side != a.side) continue;
+        if (!a.unit_kinds.empty() && std::find(a.unit_kinds.begin(), a.unit_kinds.end(), kind) == a.unit_kinds.end()) continue;
+        hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
+      }
+      hs.zoc.Compute(game_.map, data().zoc, hs.sources);
+      for (int h : a.hexes) count += hs.zoc.InEzoc(h) ? 1 : 0;
+    }
+    AwardVp(s, ctx, a.side, count * a.points, a.rule.c_str(), "end of game award");
+  }
+}
+
+// --- Loading -----------------------------------------------------------------------------
+
+namespace {
+
+BgConfig ReadConfig(const Game& game, RulesetDocument& doc) {
+  BgConfig c;
+  const Map& map = game.map;
+  c.is_ferry.assign(static_cast<size_t>(map.size()), 0);
+  for (const Place* p : map.PlacesOfKind("ferry")) {
+    for (int h : p->hexes) c.is_ferry[static_cast<size_t>(h)] = 1;
+  }
+  auto side_of = [&](YamlReader& r, const YAML::Node& n, const std::string& path, const char* key, int fallback) {
+    if (!n[key]) return fallback;
+    const std::string v = r.String(n[key], YamlReader::Child(path, key)).value_or("");
+    const int s = game.SideIndex(v);
+    if (s < 0) r.Fail(n[key], YamlReader::Child(path, key), "unknown side \"" + v + "\"");
+    return s;
+  };
+  auto hex_of = [&](YamlReader& r, const YAML::Node& n, const std::string& path) {
+    const std::string v = r.String(n, path).value_or("");
+    const int h = map.Index(v);
+    if (h < 0) r.Fail(n, path, "hex \"" + v + "\" is not on the map");
+    return h;
+  };
+  if (doc.Has("exclusive_rules")) {
+    YamlReader& r = *doc.ReaderFor("exclusive_rules");
+    const YAML::Node n = doc.Section("exclusive_rules");
+    if (r.CheckKeys(n, "exclusive_rules", {"union_artillery_fixed", "union_movement_quota", "night_movement", "ferries",
+                                           "reinforcement_deadline"})) {
+      if (const YAML::Node f = n["union_artillery_fixed"]) {
+        const std::string p = "exclusive_rules.union_artillery_fixed";
+        r.CheckKeys(f, p, {"rule", "side", "kind", "except_units"});
+        c.fixed_artillery = true;
+        c.fixed_rule = r.OptionalString(f, p, "rule", "16.11");
+        c.fixed_side = side_of(r, f, p, "side", 0);
+        c.fixed_kind = game.KindIndex(r.OptionalString(f, p, "kind", "artillery"));
+        if (c.fixed_kind < 0) r.Fail(f, YamlReader::Child(p, "kind"), "unknown kind");
+        if (f["except_units"]) {
+          for (const auto& id : r.StringList(f["except_units"], YamlReader::Child(p, "except_units"))) {
+            const int u = game.UnitIndex(id);
+            if (u < 0) r.Fail(f["except_units"], YamlReader::Child(p, "except_units"), "unknown unit \"" + id + "\"");
+            c.fixed_except.push_back(u);
+          }
+        }
+      }
+      if (const YAML::Node q = n["union_movement_quota"]) {
+        const std::string p = "exclusive_rules.union_movement_quota";
+        r.CheckKeys(q, p, {"rule", "side", "units_per_phase", "bonus_units", "bonus_if_controls",
+                           "exempt_reinforcements_before_turn"});
+        c.quota = true;
+        c.quota_rule = r.OptionalString(q, p, "rule", "17.11");
+        c.quota_side = side_of(r, q, p, "side", 0);
+        c.quota_units = r.OptionalInt(q, p, "units_per_phase", 11);
+        c.quota_bonus = r.OptionalInt(q, p, "bonus_units", 0);
+        if (q["bonus_if_controls"]) c.quota_key_hex = hex_of(r, q["bonus_if_controls"], YamlReader::Child(p, "bonus_if_controls"));
+        c.quota_exempt_before = r.OptionalInt(q, p, "exempt_reinforcements_before_turn", 0);
+      }
+      if (const YAML::Node m = n["night_movement"]) {
+        const std::string p = "exclusive_rules.night_movement";
+        r.CheckKeys(m, p, {"rule", "no_move_side", "exit_ezoc_side"});
+        c.night_rule = r.OptionalString(m, p, "rule", "17.2");
+        c.night_no_move_side = side_of(r, m, p, "no_move_side", -1);
+        c.night_exit_side = side_of(r, m, p, "exit_ezoc_side", -1);
+      }
+      if (const YAML::Node f = n["ferries"]) {
+        const std::string p = "exclusive_rules.ferries";
+        r.CheckKeys(f, p, {"rule", "no_end_of_move", "retreat_into_eliminates"});
+        c.ferries = true;
+        c.ferry_no_end = r.OptionalBool(f, p, "no_end_of_move", true);
+        c.ferry_retreat_eliminates = r.OptionalBool(f, p, "retreat_into_eliminates", true);
+      }
+      if (const YAML::Node d = n["reinforcement_deadline"]) {
+        const std::string p = "exclusive_rules.reinforcement_deadline";
+        r.CheckKeys(d, p, {"rule", "turn"});
+        c.deadline_turn = r.RequiredInt(d, p, "turn").value_or(0);
+      }
+    }
+  }
+  c.strategic_bonus.assign(game.kinds.size(), 0);
+  if (doc.Has("strategic_movement")) {
+    YamlReader& r = *doc.ReaderFor("strategic_movement");
+    const YAML::Node n = doc.Section("strategic_movement");
+    if (r.CheckKeys(n, "strategic_movement", {"allowed", "min_distance", "bonus"})) {
+      c.strategic = r.OptionalBool(n, "strategic_movement", "allowed", false);
+      c.strategic_distance = r.OptionalInt(n, "strategic_movement", "min_distance", 4);
+      if (const YAML::Node b = n["bonus"]; b && r.ExpectMap(b, "strategic_movement.bonus")) {
+        for (const auto& kv : b) {
+          const int k = game.KindIndex(kv.first.Scalar());
+          const std::string p = "strategic_movement.bonus." + kv.first.Scalar();
+          if (k < 0) {
+            r.Fail(kv.first, p, "unknown kind");
+          } else {
+            c.strategic_bonus[static_cast<size_t>(k)] = r.Int(kv.second, p).value_or(0);
+          }
+        }
+      }
+    }
+  }
+  if (doc.Has("victory_points")) {
+    YamlReader& r = *doc.ReaderFor("victory_points");
+    const YAML::Node n = doc.Section("victory_points");
+    if (r.CheckKeys(n, "victory_points", {"rule", "awards"}) && n["awards"] &&
+        r.ExpectSequence(n["awards"], "victory_points.awards")) {
+      const YAML::Node list = n["awards"];
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string p = YamlReader::Item("victory_points.awards", i);
+        const YAML::Node a = list[i];
+        r.CheckKeys(a, p, {"rule", "side", "when", "event", "of_side", "hexes", "place", "unit_kinds", "points"});
+        VpAward w;
+        w.rule = r.OptionalString(a, p, "rule", "20.0");
+        w.side = side_of(r, a, p, "side", 0);
+        const std::string when = r.RequiredString(a, p, "when").value_or("");
+        if (when != "during_play" && when != "game_end") r.Fail(a["when"], YamlReader::Child(p, "when"), "expected during_play or game_end");
+        w.at_end = when == "game_end";
+        const std::string ev = r.RequiredString(a, p, "event").value_or("");
+        if (ev == "unit_eliminated") {
+          w.kind = VpAward::Kind::kUnitEliminated;
+        } else if (ev == "hex_ever_controlled") {
+          w.kind = VpAward::Kind::kHexEverControlled;
+        } else if (ev == "hex_in_zoc") {
+          w.kind = VpAward::Kind::kHexInZoc;
+        } else if (ev == "hex_controlled_at_end") {
+          w.kind = VpAward::Kind::kHexControlledAtEnd;
+        } else {
+          r.Fail(a["event"], YamlReader::Child(p, "event"), "unknown event \"" + ev + "\"");
+        }
+        w.of_side = side_of(r, a, p, "of_side", 1 - w.side);
+        if (a["hexes"] && r.ExpectSequence(a["hexes"], YamlReader::Child(p, "hexes"))) {
+          for (size_t k = 0; k < a["hexes"].size(); ++k) {
+            w.hexes.push_back(hex_of(r, a["hexes"][k], YamlReader::Item(YamlReader::Child(p, "hexes"), k)));
+          }
+        }
+        if (a["place"]) {
+          const std::string name = r.String(a["place"], YamlReader::Child(p, "place")).value_or("");
+          const Place* pl = map.FindPlace(name);
+          if (!pl) {
+            r.Fail(a["place"], YamlReader::Child(p, "place"), "no place named \"" + name + "\"");
+          } else {
+            w.hexes.insert(w.hexes.end(), pl->hexes.begin(), pl->hexes.end());
+          }
+        }
+        if (a["unit_kinds"]) {
+          for (const auto& k : r.StringList(a["unit_kinds"], YamlReader::Child(p, "unit_kinds"))) {
+            const int id = game.KindIndex(k);
+            if (id < 0) r.Fail(a["unit_kinds"], YamlReader::Child(p, "unit_kinds"), "unknown kind \"" + k + "\"");
+            w.unit_kinds.push_back(id);
+          }
+        }
+        w.points = r.RequiredInt(a, p, "points").value_or(0);
+        c.awards.push_back(std::move(w));
+      }
+    }
+  }
+  return c;
+}
+
+Result<std::shared_ptr<const Game>> MakeBlueAndGray(const GameParams& params) {
+  return LoadHexGame(RulesetsRoot() + "/blue_and_gray", params,
+                     {"exclusive_rules", "strategic_movement", "victory_points"},
+                     [](const Game& game, RulesetDocument& doc, ErrorList*) -> std::unique_ptr<Rules> {
+                       return std::make_unique<BgRules>(game, ReadConfig(game, doc));
+                     });
+}
+
+}  // namespace
+
+WG_REGISTER_RULESET((RulesetInfo{"blue_and_gray", "Blue & Gray (SPI, 1975): Chattanooga", "blue_and_gray"}),
+                    MakeBlueAndGray);
+
+}  // namespace wg::blue_and_gray

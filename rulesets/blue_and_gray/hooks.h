@@ -1,0 +1,153 @@
+// Blue & Gray (SPI, 1975) standard rules and the Chattanooga exclusive rules,
+// as hooks on HexRules (registered as `blue_and_gray`, scenario `chattanooga`).
+//
+// The standard rules are data (ruleset.yaml: terrain, movement, zoc, los, crt,
+// combat, stacking, turns) plus the hooks below, each citing its rule:
+//   8.3 EX (the attacker chooses the units lost: a kLosses decision,
+//   `{loss: [units]}`), 8.42, 8.52 displacement (a kRetreat decision of the
+//   owner for one unit of the overstacked hex), 8.6 the defender's advance (a
+//   kAdvance decision of the defender, `{advance: [unit], target: [hex]}`),
+//   8.7/8.72/8.73 artillery, 9.0 night, 10.0-10.4 attacker effectiveness (the
+//   `ineffective` marker), 11.1 strategic movement (a kMove with value 1), 11.2
+//   cavalry retreat before combat (a kChoice decision: 0 stand, 1 retreat),
+//   18.12 redoubts, and the Chattanooga exclusive rules 15.12-20.12.
+// Sections the hooks read (all optional, so other Blue & Gray games can omit them):
+//   exclusive_rules  {union_artillery_fixed: {rule, side, kind, except_units},
+//                     union_movement_quota: {rule, side, units_per_phase, bonus_units,
+//                       bonus_if_controls, exempt_reinforcements_before_turn},
+//                     night_movement: {rule, no_move_side, exit_ezoc_side},
+//                     ferries: {rule, no_end_of_move, retreat_into_eliminates},
+//                     reinforcement_deadline: {rule, turn}}
+//   strategic_movement {allowed, min_distance, bonus: {kind: MPs}}
+//   victory_points   {rule, awards: [{rule, side, when, event, of_side, hexes, place,
+//                     unit_kinds, points}]} (events: unit_eliminated, hex_ever_controlled,
+//                     hex_in_zoc, hex_controlled_at_end)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wargame/hex_rules.h"
+
+namespace wg::blue_and_gray {
+
+// Per-game state kept in State::ext (no padding).
+struct BgExt {
+  Action pending;         // 11.2: the attack waiting for the cavalry's choice
+  int16_t ex_owed = 0;    // 8.3 EX: strength the attacker must still lose
+  uint8_t defender_advance = 0;  // 8.6: the defender may advance into a cleared attacker hex
+  uint8_t spare1 = 0;
+  uint8_t control[192] = {};  // 17.15: 2 bits per hex, side + 1 of the last to have a unit there
+  int16_t attacker_hexes[kMaxCombatUnits] = {};  // where the combat's attackers stood (8.6)
+  int16_t displace_hex = 0;   // 8.52: hex + 1 from which the owner must displace a unit (0: none)
+  int16_t displace_except = 0;  // unit + 1 that retreated there (it is not the one displaced)
+};
+static_assert(sizeof(BgExt) == 84 + 192 + 2 * kMaxCombatUnits);
+
+struct VpAward {
+  std::string rule;
+  int side = 0;
+  bool at_end = false;
+  enum class Kind { kUnitEliminated, kHexEverControlled, kHexInZoc, kHexControlledAtEnd } kind{};
+  int of_side = 0;
+  std::vector<int> hexes;
+  std::vector<int> unit_kinds;
+  int points = 0;
+};
+
+struct BgConfig {
+  // 16.11
+  bool fixed_artillery = false;
+  std::string fixed_rule = "16.11";
+  int fixed_side = 0, fixed_kind = -1;
+  std::vector<int> fixed_except;
+  // 17.11-17.14
+  bool quota = false;
+  std::string quota_rule = "17.11";
+  int quota_side = 0, quota_units = 11, quota_bonus = 7, quota_key_hex = -1, quota_exempt_before = 0;
+  // 17.2
+  std::string night_rule = "17.2";
+  int night_no_move_side = -1, night_exit_side = -1;
+  // 19.0
+  bool ferries = false, ferry_no_end = false, ferry_retreat_eliminates = false;
+  std::vector<uint8_t> is_ferry;  // per hex
+  // 15.12
+  int deadline_turn = 0;
+  // 11.1
+  bool strategic = false;
+  int strategic_distance = 4;
+  std::vector<int> strategic_bonus;  // per kind, MPs
+  // 20.0
+  std::vector<VpAward> awards;
+};
+
+class BgRules : public HexRules {
+ public:
+  BgRules(const Game& game, BgConfig config) : HexRules(game), cfg_(std::move(config)) {}
+
+  void Start(State& s, Context& ctx) const override;
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  // The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
+  Status Apply(State& s, const Action& a, Context& ctx) const override;
+  std::string DescribeDecision(const State& s) const override;
+
+  // 17.15: side (0/1) controlling a hex, -1 nobody.
+  int Control(const State& s, int hex) const;
+  bool Ineffective(const State& s, UnitId u) const;
+  bool IsArtillery(UnitId u) const;
+  bool IsFixedArtillery(UnitId u) const;
+  const BgConfig& config() const { return cfg_; }
+
+ protected:
+  bool PhaseApplies(const State& s, int phase) const override;
+  void OnPhaseStart(State& s, Context& ctx) const override;
+  void OnPhaseEnd(State& s, Context& ctx) const override;
+  void OnTurnStart(State& s, Context& ctx) const override;
+  void OnGameEnd(State& s, Context& ctx) const override;
+  Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const override;
+  void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  Status CanMove(const State& s, UnitId u) const override;
+  int AttackStrength(const State& s, UnitId u) const override;
+  void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
+  Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
+  void AfterMove(State& s, const Action& a, Context& ctx) const override;
+  void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
+  void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
+  bool MustAttack(const State& s, Context& ctx, UnitId u) const override;
+  bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const override;
+  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
+  void AfterCombat(State& s, Context& ctx) const override;
+
+ private:
+  bool Night(const State& s) const;
+  void SetControl(State& s, int hex, int side) const;
+  void RefreshControl(State& s, Context& ctx) const;
+  bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
+  bool StackmateAttacked(const State& s, UnitId u) const;
+  void FlagRetreat(State& s, Context& ctx, UnitId u) const;
+  Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
+  bool CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const;
+  Status ApplyBgRetreat(State& s, const Action& a, Context& ctx) const;
+  Status ApplyExLosses(State& s, const Action& a, Context& ctx) const;
+  Status ApplyCavalryChoice(State& s, const Action& a, Context& ctx) const;
+  Status ApplySpecialMove(State& s, const Action& a, Context& ctx, bool strategic) const;
+  MoveQuery SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
+                         std::vector<uint8_t>* blocked) const;
+  bool NightExit(const State& s, Context& ctx, UnitId u) const;
+  bool StrategicEligible(const State& s, UnitId u) const;
+  int NearestEnemy(const State& s, int hex, int side) const;
+  bool DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who, int* to) const;
+  bool DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const;
+  void ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
+  void ListExLosses(const State& s, std::vector<Action>* out) const;
+  void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  bool DefenderMayAdvance(const State& s, UnitId u, int hex) const;
+  void ListDefenderAdvances(const State& s, std::vector<Action>* out) const;
+  Status ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const;
+
+  BgConfig cfg_;
+};
+
+}  // namespace wg::blue_and_gray

@@ -1,0 +1,898 @@
+// One test per numbered rule of Blue & Gray and the Chattanooga exclusive rules
+// (RULES.md names each). Every test sets up a small position on the Chattanooga
+// map (a scenario file extending chattanooga with only_placed/start/place),
+// supplies the dice where a roll matters, and checks the rule, including a
+// refused illegal action with its rule number.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <unistd.h>
+
+#include "hooks.h"
+#include "wargame/action_text.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg::blue_and_gray {
+namespace {
+
+const std::string kScenario = std::string(WG_RULESET_DIR) + "/scenarios/chattanooga/scenario.yaml";
+
+// A position: `body` is YAML added to a scenario extending chattanooga.
+class Pos {
+ public:
+  explicit Pos(const std::string& body, bool only_placed = true) {
+    static int counter = 0;
+    const std::string file = testing::TempDir() + "/bg_" + std::to_string(getpid()) + "_" +
+                             std::to_string(counter++) + ".yaml";
+    {
+      std::ofstream out(file);
+      out << "extends: " << kScenario << "\n";
+      if (only_placed) out << "only_placed: true\n";
+      out << body << "\n";
+    }
+    auto g = LoadGame("blue_and_gray(scenario=" + file + ")");
+    EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.errors().ToString());
+    if (!g.ok()) return;
+    game = *g;
+    session = std::make_unique<Session>(game, 1);
+  }
+  Status Do(const std::string& text) {
+    auto a = ParseActionText(*game, text);
+    EXPECT_TRUE(a.ok()) << text << ": " << (a.ok() ? "" : a.errors().ToString());
+    return a.ok() ? session->Apply(*a) : Status::Refused("parse", text);
+  }
+  Status Do(const std::string& text, std::vector<int> dice) {
+    session->SupplyDice(dice);
+    return Do(text);
+  }
+  void Ok(const std::string& text, std::vector<int> dice = {}) {
+    if (!dice.empty()) session->SupplyDice(dice);
+    const Status st = Do(text);
+    EXPECT_TRUE(st.ok()) << text << ": " << st.ToString();
+  }
+  // Refused, citing `rule`.
+  void Refused(const std::string& text, const std::string& rule) {
+    const Status st = Do(text);
+    EXPECT_FALSE(st.ok()) << text << " should be refused by " << rule;
+    if (!st.ok()) {
+      EXPECT_EQ(st.error().rule, rule) << text << ": " << st.ToString();
+    }
+  }
+  UnitId U(const std::string& id) const { return static_cast<UnitId>(game->UnitIndex(id)); }
+  const State& s() const { return session->state(); }
+  std::string Where(const std::string& id) const {
+    const int h = s().unit(U(id)).hex;
+    if (h == kEliminated) return "eliminated";
+    if (h == kNotYetEntered) return "offmap";
+    return game->HexLabel(h);
+  }
+  int Hex(const std::string& label) const { return game->map.Index(label); }
+  const BgRules& rules() const { return static_cast<const BgRules&>(*game->rules); }
+  bool Ineffective(const std::string& id) const { return rules().Ineffective(s(), U(id)); }
+  bool InEnemyZoc(int side, const std::string& hex) {
+    Context ctx(*game, nullptr, nullptr, &session->scratch());
+    return rules().InEnemyZoc(s(), ctx, side, Hex(hex));
+  }
+  AttackAnalysis Analyze(const std::string& text) {
+    auto a = ParseActionText(*game, text);
+    EXPECT_TRUE(a.ok());
+    Context ctx(*game, nullptr, nullptr, &session->scratch());
+    return rules().AnalyzeAttack(s(), ctx, *a);
+  }
+  int Legal(ActionType t) {
+    int n = 0;
+    for (const Action& a : session->LegalActions()) n += a.type == t ? 1 : 0;
+    return n;
+  }
+  bool EventWithRule(const std::string& rule) const {
+    for (const Event& e : session->events()) {
+      if (e.rule && rule == e.rule) return true;
+    }
+    return false;
+  }
+
+  std::shared_ptr<const Game> game;
+  std::unique_ptr<Session> session;
+};
+
+constexpr int kUnion = 0, kConfederate = 1;
+
+// --- 4.0 Sequence of play --------------------------------------------------------
+
+TEST(Rules, Rule_4_0_SequenceUnionMovementCombatThenConfederate) {
+  Pos p("start: {turn: 1, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2628'}]");
+  EXPECT_EQ(p.s().turn, 1);
+  EXPECT_EQ(p.s().phasing_side, kUnion);
+  EXPECT_EQ(p.s().decision, DecisionType::kMovement);
+  p.Ok("end");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);
+  EXPECT_EQ(p.s().phasing_side, kUnion);
+  p.Refused("{move: [u_1_2_xv], path: ['1914']}", "4.0");  // movement is over
+  p.Ok("end");
+  EXPECT_EQ(p.s().decision, DecisionType::kMovement);
+  EXPECT_EQ(p.s().phasing_side, kConfederate);
+  p.Ok("end");
+  p.Ok("end");
+  EXPECT_EQ(p.s().turn, 2);
+  EXPECT_EQ(p.s().phasing_side, kUnion);
+}
+
+// --- 5.0 Zones of control ---------------------------------------------------------
+
+TEST(Rules, Rule_5_0_UnitsStopOnEnteringEnemyZoc) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2114'}]");
+  p.Refused("{move: [u_1_2_xv], path: ['1914', '2014', '2015']}", "5.0");
+  p.Ok("{move: [u_1_2_xv], path: ['1914', '2014']}");
+  EXPECT_EQ(p.Where("u_1_2_xv"), "2014");
+}
+
+TEST(Rules, Rule_5_1_NoLeavingEnemyZocExceptByCombat) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '2014'}, {unit: c_smith, hex: '2114'}]");
+  const Status st = p.Do("{move: [u_1_2_xv], path: ['1914']}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "5.1");
+}
+
+TEST(Rules, Rule_5_2_ZocsDoNotCancel) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2114'}, {unit: u_2_2_xv, hex: '1815'}]");
+  // 2014 is in both sides' ZOCs; the Union unit entering it must still stop.
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "2014"));
+  EXPECT_TRUE(p.InEnemyZoc(kConfederate, "2014"));
+  p.Refused("{move: [u_2_2_xv], path: ['1915', '2014', '2015']}", "5.0");
+}
+
+TEST(Rules, Rule_5_3_ZocNotAcrossCreekOrRiverButAcrossStream) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '2510'}, {unit: c_polk, hex: '1405'}, {unit: c_wright, hex: '1320'}]");
+  EXPECT_FALSE(p.InEnemyZoc(kUnion, "2410"));  // creek hexside 2410|2510
+  EXPECT_FALSE(p.InEnemyZoc(kUnion, "1404"));  // river hex
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "1406"));   // clear
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "1220"));   // across the Chattanooga Creek stream
+}
+
+TEST(Rules, Rule_5_4_EliminatedUnitZocCeases) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '1915'},"
+        " {unit: c_smith, hex: '2014'}]");
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "1914"));
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2014']}", {1});  // 17:5 = 3:1, 1 = DE
+  EXPECT_EQ(p.Where("c_smith"), "eliminated");
+  EXPECT_FALSE(p.InEnemyZoc(kUnion, "1914"));
+}
+
+// --- 6.0 Stacking --------------------------------------------------------------------
+
+TEST(Rules, Rule_6_0_TwoUnitsAtTheEndOfMovementAnyNumberPassing) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: u_2_2_xv, hex: '1914'}, {unit: u_1_4_xv, hex: '1814'},"
+        " {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_1_4_xv], path: ['1914']}", "6.0");
+  p.Ok("{move: [u_1_4_xv], path: ['1914', '2014']}");
+}
+
+TEST(Rules, Rule_8_52_RetreatIntoFullHexDisplacesAUnit) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'},"
+        " {unit: c_polk, hex: '2114'}, {unit: c_wright, hex: '2114'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});  // 12:5 = 2:1, 1 = DR
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  p.Ok("{retreat: [c_smith], path: ['2114']}");
+  EXPECT_EQ(p.Where("c_smith"), "2114");
+  // The owner displaces one of the other units to an adjacent hex.
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  EXPECT_EQ(p.s().decision_side, kConfederate);
+  p.Refused("{retreat: [c_smith], path: ['2214']}", "8.52");  // not the unit that retreated
+  p.Refused("{retreat: [c_polk], path: ['2014']}", "8.52");   // 2014 is in the Union ZOC
+  p.Ok("{retreat: [c_polk], path: ['2214']}");
+  EXPECT_EQ(p.Where("c_polk"), "2214");
+  EXPECT_EQ(p.Where("c_wright"), "2114");
+  EXPECT_TRUE(p.EventWithRule("8.52"));
+}
+
+// --- 7.0 Movement --------------------------------------------------------------------
+
+TEST(Rules, Rule_7_1_EachUnitMovesOncePerPhase) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2628'}]");
+  p.Ok("{move: [u_1_2_xv], path: ['1813']}");
+  p.Refused("{move: [u_1_2_xv], path: ['1812']}", "7.0");
+}
+
+TEST(Rules, Rule_7_2_NotEnoughMovementPoints) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1915'}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_1_2_xv], path: ['1916', '1917', '2017']}", "7.2");  // forest 3 + 3 + clear 1 > 6
+  p.Ok("{move: [u_1_2_xv], path: ['1916', '1917']}");
+}
+
+TEST(Rules, Rule_7_3_CostsAreCumulativeStreamPlusForest) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_1_xv, hex: '0625'}, {unit: c_smith, hex: '2628'}]");
+  const size_t before = p.session->events().size();
+  p.Ok("{move: [u_1_1_xv], path: ['0725']}");
+  int cost = -1;
+  for (size_t i = before; i < p.session->events().size(); ++i) {
+    if (p.session->events()[i].type == EventType::kMove) cost = p.session->events()[i].a;
+  }
+  EXPECT_EQ(cost, 10);  // half points: 2 (stream) + 3 (forest) = 5 MP
+}
+
+TEST(Rules, Rule_7_4_MinimumOneHex) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_1_xv, hex: '1323'}, {unit: u_2_2_xv, hex: '1323'}, {unit: c_smith, hex: '2628'}]");
+  // Stream + forest + rough costs more than 6 MP: one hex is always possible...
+  p.Ok("{move: [u_1_1_xv], path: ['1223']}");
+  // ...but not two.
+  EXPECT_FALSE(p.Do("{move: [u_2_2_xv], path: ['1223', '1224']}").ok());
+}
+
+TEST(Rules, Rule_7_5_RoadsOneAndTrailsTwoAlongThem) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1813'}, {unit: u_2_2_xv, hex: '1222'}, {unit: c_smith, hex: '0101'}]");
+  // Harrison road: five hexes, the last up Missionary Ridge (rough), 1 MP each.
+  p.Ok("{move: [u_1_2_xv], path: ['1913', '2013', '2113', '2213', '2313']}");
+  // Lookout Mountain trail: 2 MP a hex through forest + rough (6 MP off the trail), three hexes = 6 MP.
+  p.Ok("{move: [u_2_2_xv], path: ['1223', '1124', '1125']}");
+  int last_cost = -1;
+  for (const Event& e : p.session->events()) {
+    if (e.type == EventType::kMove) last_cost = e.a;
+  }
+  EXPECT_EQ(last_cost, 12);
+}
+
+// --- 8.0 Combat ---------------------------------------------------------------------
+
+TEST(Rules, Rule_8_0_AttacksAreMandatory) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_1_2_xv], target: ['2014']}", {2});  // 1:1, 2 = DR
+  if (p.s().decision == DecisionType::kRetreat) p.Ok("{retreat: [c_smith], path: ['2115']}");
+  if (p.s().decision == DecisionType::kAdvance) p.Ok("{advance: []}");
+  p.Ok("end");
+}
+
+TEST(Rules, Rule_8_1_NineteenAgainstSevenIsTwoToOne) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_3_3_iv, hex: '2013'},"
+        " {unit: u_art_sherman, hex: '1915'}, {unit: c_smith, hex: '2014'}, {unit: c_art_calvert, hex: '2014'}]");
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv, u_3_3_iv, u_art_sherman], target: ['2014']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.attack, 19);
+  EXPECT_EQ(a.plan.modified_defense, 7);
+  EXPECT_EQ(p.rules().ColumnLabel(a.plan.column), "2-1");
+}
+
+TEST(Rules, Rule_8_2_RoughDoublesTheDefender) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2211'}, {unit: c_smith, hex: '2311'}]");
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv], target: ['2311']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.modified_defense, 10);
+  EXPECT_EQ(p.rules().ColumnLabel(a.plan.column), "1-2");
+}
+
+TEST(Rules, Rule_8_3_ExchangeAttackerChoosesUnitsAtLeastPrintedDefense) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2013'},"
+        " {unit: c_smith, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2014']}", {6});  // 17:5 = 3:1, 6 = EX
+  EXPECT_EQ(p.Where("c_smith"), "eliminated");
+  ASSERT_EQ(p.s().decision, DecisionType::kLosses);
+  EXPECT_EQ(p.s().decision_side, kUnion);
+  EXPECT_EQ(p.Legal(ActionType::kLoss), 3);  // any one unit: each is >= 5
+  p.Refused("{loss: [u_1_3_iv, u_2_3_iv]}", "8.3");  // more than needed
+  p.Ok("{loss: [u_1_2_xv]}");
+  EXPECT_EQ(p.Where("u_1_2_xv"), "eliminated");
+  EXPECT_EQ(p.Where("u_1_3_iv"), "1914");
+  EXPECT_EQ(p.s().vp[kConfederate], 3);
+  EXPECT_EQ(p.s().vp[kUnion], 2);
+}
+
+TEST(Rules, Rule_8_3_ExchangeNeedsTwoUnitsWhenOneIsNotEnough) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2013'},"
+        " {unit: c_smith, hex: '2014'}, {unit: c_art_calvert, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2014']}", {6});  // 17:7 = 2:1, 6 = AR
+  EXPECT_NE(p.s().decision, DecisionType::kLosses);
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_3_3_iv, hex: '2013'},"
+        " {unit: u_1_2_xv, hex: '1915'}, {unit: c_smith, hex: '2014'}, {unit: c_art_calvert, hex: '2014'}]");
+  q.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_3_3_iv, u_1_2_xv], target: ['2014']}", {6});  // 23:7 = 3:1, EX
+  ASSERT_EQ(q.s().decision, DecisionType::kLosses);
+  q.Refused("{loss: [u_1_3_iv]}", "8.3");  // 6 < 7
+  q.Ok("{loss: [u_1_3_iv, u_1_2_xv]}");    // 11 >= 7, both needed
+  EXPECT_EQ(q.Where("u_1_3_iv"), "eliminated");
+  EXPECT_EQ(q.Where("u_1_2_xv"), "eliminated");
+}
+
+TEST(Rules, Rule_8_41_EachUnitAttacksOnce) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2013'}, {unit: c_liddell, hex: '2014'}, {unit: c_polk, hex: '2113'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {1});  // 6:3 = 2:1, DR
+  p.Ok("{retreat: [c_liddell], path: ['2115']}");
+  if (p.s().decision == DecisionType::kAdvance) p.Ok("{advance: []}");
+  const Status st = p.Do("{attack: [u_1_3_iv], target: ['2113']}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.ToString().find("already attacked"), std::string::npos);
+}
+
+TEST(Rules, Rule_8_42_StackedUnitsMayNotAttackSeparateHexes) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_liddell, hex: '2014'},"
+        " {unit: c_lowrey, hex: '2013'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {1});  // 6:3, DR
+  p.Ok("{retreat: [c_liddell], path: ['2115']}");
+  if (p.s().decision == DecisionType::kAdvance) p.Ok("{advance: []}");
+  p.Refused("{attack: [u_2_3_iv], target: ['2013']}", "8.42");
+  // Its stack-mate attacked, so it need not (and may not) attack: the phase may end.
+  p.Ok("end");
+}
+
+TEST(Rules, Rule_8_43_MultiHexAttackNeedsAdjacencyToAll) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '1915'},"
+        " {unit: c_liddell, hex: '2014'}, {unit: c_lowrey, hex: '2013'}]");
+  EXPECT_FALSE(p.Do("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2013', '2014']}").ok());
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv], target: ['2013', '2014']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.defense, 8);
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2013', '2014']}", {4});  // 12:8 = 1:1, 4 = AR
+}
+
+TEST(Rules, Rule_8_5_RetreatOneHexOrEliminatedWhenBlocked) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});  // 2:1, DR
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  p.Refused("{retreat: [c_smith], path: ['2013']}", "8.51");  // into the Union ZOC
+  p.Refused("{retreat: [c_smith], path: ['2115', '2215']}", "8.5");  // one hex only
+  p.Ok("{retreat: [c_smith], path: ['2115']}");
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2115'},"
+        " {unit: c_smith, hex: '2014'}]");
+  q.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});
+  EXPECT_EQ(q.Where("c_smith"), "eliminated");
+  EXPECT_EQ(q.s().vp[kUnion], 2);
+}
+
+TEST(Rules, Rule_8_51_NoRetreatOffTheMap) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '0102'}, {unit: u_2_3_iv, hex: '0201'}, {unit: c_liddell, hex: '0101'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['0101']}", {2});  // 12:3 = 4:1, 2 = DR
+  EXPECT_EQ(p.Where("c_liddell"), "eliminated");
+  EXPECT_TRUE(p.EventWithRule("8.5"));
+}
+
+TEST(Rules, Rule_8_6_AdvanceOfOneUnit) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2013'},"
+        " {unit: c_smith, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2014']}", {1});  // 3:1, DE
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_FALSE(p.Do("{advance: [u_1_3_iv, u_2_3_iv]}").ok());
+  p.Ok("{advance: [u_1_3_iv]}");
+  EXPECT_EQ(p.Where("u_1_3_iv"), "2014");
+  EXPECT_FALSE(p.s().unit(p.U("u_1_3_iv")).Has(kUnitMoved));  // 17.13: not part of the quota
+}
+
+TEST(Rules, Rule_8_6_DefenderAdvancesIntoHexTheAttackersLeft) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}, {unit: c_polk, hex: '2115'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {4});  // 6:5 = 1:1, 4 = AR
+  p.Ok("{retreat: [u_1_3_iv], path: ['1814']}");
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_EQ(p.s().decision_side, kConfederate);
+  p.Refused("{advance: [c_polk], target: ['1914']}", "8.6");  // did not defend
+  p.Ok("{advance: [c_smith], target: ['1914']}");
+  EXPECT_EQ(p.Where("c_smith"), "1914");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);
+}
+
+TEST(Rules, Rule_8_7_ArtilleryAttacksWithinThreeHexes) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_art_xi, hex: '1910'}, {unit: c_art_martin, hex: '1914'}]");
+  EXPECT_FALSE(p.Do("{attack: [u_art_xi], target: ['1914']}").ok());  // four hexes
+  p.Ok("{attack: [u_art_sherman], target: ['1914']}", {1});  // three hexes, 1:1, DR
+}
+
+TEST(Rules, Rule_8_7_AdjacentArtilleryMustAttackTheAdjacentEnemy) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1911'}, {unit: c_smith, hex: '1912'}, {unit: c_art_martin, hex: '1914'}]");
+  p.Refused("{attack: [u_art_xii], target: ['1914']}", "8.7");
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_art_xii], target: ['1912']}", {3});  // 4:5 = 1:2, 3 = AR
+}
+
+TEST(Rules, Rule_8_71_LineOfSightBlockedByForestAndTown) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '2011'}, {unit: u_art_xi, hex: '1311'}, {unit: c_art_martin, hex: '2014'},"
+        " {unit: c_art_cobb, hex: '1314'}, {unit: u_art_xii, hex: '1911'}, {unit: c_art_corput, hex: '1914'}]");
+  // 2011 -> 2014 crosses the forest hex 2012; 1311 -> 1314 crosses the town.
+  EXPECT_FALSE(p.Do("{attack: [u_art_sherman], target: ['2014']}").ok());
+  EXPECT_FALSE(p.Do("{attack: [u_art_xi], target: ['1314']}").ok());
+  // The artillery's own (forest) hex and the target's never block: 1911 -> 1914 is clear.
+  p.Ok("{attack: [u_art_xii], target: ['1914']}", {3});
+}
+
+TEST(Rules, Rule_8_71_AlongHexsideBlockedOnlyIfBothHexesBlock) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1916'}, {unit: c_art_martin, hex: '2116'}, {unit: u_art_xi, hex: '1915'},"
+        " {unit: c_art_cobb, hex: '2115'}]");
+  // 1916 -> 2116 runs along the hexside 2015|2016 (both forest): blocked.
+  EXPECT_FALSE(p.Do("{attack: [u_art_xii], target: ['2116']}").ok());
+  // 1915 -> 2115 runs along 2014|2015 (only 2015 is forest): clear.
+  p.Ok("{attack: [u_art_xi], target: ['2115']}", {3});
+}
+
+TEST(Rules, Rule_8_72_NonAdjacentArtilleryNeverSuffers) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_1_2_xv, hex: '1814'}, {unit: c_polk, hex: '1914'},"
+        " {unit: c_wright, hex: '1914'}]");
+  p.Ok("{attack: [u_art_sherman, u_1_2_xv], target: ['1914']}", {6});  // 6:9 = 1:2, 6 = AE
+  EXPECT_EQ(p.Where("u_1_2_xv"), "eliminated");
+  EXPECT_EQ(p.Where("u_art_sherman"), "1911");
+}
+
+TEST(Rules, Rule_8_73_ArtilleryAloneAtOneToThreeOrBetter) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '1911'}, {unit: c_polk, hex: '1914'}]");
+  p.Refused("{attack: [u_art_sherman], target: ['1914']}", "8.73");  // 1:5
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1911'}, {unit: c_polk, hex: '1914'}]");
+  q.Ok("{attack: [u_art_xii], target: ['1914']}", {3});  // 4:5 = 1:2
+}
+
+TEST(Rules, Rule_8_74_ArtilleryInRangeOfOneDefendingHex) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_art_xii, hex: '2112'}, {unit: c_liddell, hex: '2014'},"
+        " {unit: c_lowrey, hex: '1915'}]");
+  // 2112 is three hexes from 2014 and four from 1915: in range of one hex is enough.
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv, u_art_xii], target: ['2014', '1915']}");
+  EXPECT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.attack, 10);
+}
+
+TEST(Rules, Rule_8_75_ArtilleryMayNotAdvance) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '1914'}, {unit: u_1_3_iv, hex: '2013'}, {unit: u_2_3_iv, hex: '2115'},"
+        " {unit: c_liddell, hex: '2014'}]");
+  p.Ok("{attack: [u_art_sherman, u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});  // 13:3 = 4:1, DE
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_FALSE(p.Do("{advance: [u_art_sherman]}").ok());
+  p.Ok("{advance: [u_1_3_iv]}");
+}
+
+TEST(Rules, Rule_8_76_ArtilleryDoesNotAffectStreamModifier) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_1_xv, hex: '0625'}, {unit: u_art_sherman, hex: '0425'}, {unit: c_smith, hex: '0725'},"
+        " {unit: u_1_2_xv, hex: '0726'}]");
+  const AttackAnalysis alone = p.Analyze("{attack: [u_1_1_xv], target: ['0725']}");
+  ASSERT_TRUE(alone.status.ok()) << alone.status.ToString();
+  EXPECT_EQ(alone.plan.modified_defense, 10);  // across the stream: doubled
+  const AttackAnalysis with_art = p.Analyze("{attack: [u_1_1_xv, u_art_sherman], target: ['0725']}");
+  ASSERT_TRUE(with_art.status.ok()) << with_art.status.ToString();
+  EXPECT_EQ(with_art.plan.modified_defense, 10);
+  const AttackAnalysis not_across = p.Analyze("{attack: [u_1_1_xv, u_1_2_xv], target: ['0725']}");
+  ASSERT_TRUE(not_across.status.ok());
+  EXPECT_EQ(not_across.plan.modified_defense, 5);
+}
+
+TEST(Rules, Rule_8_8_VoluntaryOddsReduction) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_liddell, hex: '2014'}]");
+  const AttackAnalysis full = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}");
+  EXPECT_EQ(p.rules().ColumnLabel(full.plan.column), "4-1");
+  const AttackAnalysis reduced = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014'], value: -2}");
+  ASSERT_TRUE(reduced.status.ok());
+  EXPECT_EQ(p.rules().ColumnLabel(reduced.plan.column), "2-1");
+  p.Refused("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014'], value: 1}", "8.8");
+}
+
+// --- 9.0 Night ----------------------------------------------------------------------------
+
+TEST(Rules, Rule_9_0_NightNoCombatAndNoEnteringZoc) {
+  Pos p("start: {turn: 5, side: confederate, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2215'}]");
+  p.Refused("{move: [c_smith], path: ['2115', '2014']}", "9.0");
+  p.Ok("{move: [c_smith], path: ['2115']}");
+  p.Ok("end");  // no combat phase at night: on to turn 6
+  EXPECT_EQ(p.s().turn, 6);
+  EXPECT_EQ(p.s().phasing_side, kUnion);
+  EXPECT_EQ(p.s().decision, DecisionType::kMovement);
+}
+
+// --- 10.0 Attacker effectiveness ---------------------------------------------------------
+
+TEST(Rules, Rule_10_0_AttackerRetreatMakesUnitIneffective) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {4});  // 6:5 = 1:1, 4 = AR
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  p.Ok("{retreat: [u_1_3_iv], path: ['1814']}");
+  EXPECT_TRUE(p.Ineffective("u_1_3_iv"));
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2410', markers: {ineffective: 1}}, {unit: c_smith, hex: '2510'}]");
+  q.Refused("{attack: [u_1_3_iv], target: ['2510']}", "10.0");
+}
+
+TEST(Rules, Rule_10_1_DefendersDoNotLoseEffectiveness) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});  // DR
+  p.Ok("{retreat: [c_smith], path: ['2115']}");
+  EXPECT_FALSE(p.Ineffective("c_smith"));
+}
+
+TEST(Rules, Rule_10_2_IneffectiveUnitsRetreatFromZocAndMayNotEnterOne) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914', markers: {ineffective: 1}}, {unit: c_smith, hex: '2014'}]");
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  EXPECT_EQ(p.s().combat.current, p.U("u_1_3_iv"));
+  p.Ok("{retreat: [u_1_3_iv], path: ['1813']}");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);
+  EXPECT_EQ(p.Legal(ActionType::kAdvance), 0);
+  Pos q("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814', markers: {ineffective: 1}}, {unit: c_smith, hex: '2014'}]");
+  q.Refused("{move: [u_1_3_iv], path: ['1914']}", "10.2");
+  q.Ok("{move: [u_1_3_iv], path: ['1813']}");
+}
+
+TEST(Rules, Rule_10_3_ArtilleryAtRangeKeepsEffectiveness) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '1914'}]");
+  p.Ok("{attack: [u_art_sherman, u_1_2_xv], target: ['1914']}", {4});  // 6:5 = 1:1, AR
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  EXPECT_EQ(p.s().combat.current, p.U("u_1_2_xv"));
+  EXPECT_TRUE(p.Ineffective("u_1_2_xv"));
+  EXPECT_FALSE(p.Ineffective("u_art_sherman"));
+}
+
+TEST(Rules, Rule_10_4_EffectiveAgainAfterNightTurn) {
+  Pos p("start: {turn: 5, side: confederate, phase: movement}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814', markers: {ineffective: 1}}, {unit: c_smith, hex: '2628',"
+        " markers: {ineffective: 1}}]");
+  EXPECT_TRUE(p.Ineffective("u_1_3_iv"));
+  p.Ok("end");
+  EXPECT_EQ(p.s().turn, 6);
+  EXPECT_FALSE(p.Ineffective("u_1_3_iv"));
+  EXPECT_FALSE(p.Ineffective("c_smith"));
+}
+
+// --- 11.0 Other rules ------------------------------------------------------------------------
+
+TEST(Rules, Rule_11_1_StrategicMovementAllowedInChattanooga) {
+  const std::string path = "['1813', '1812', '1811', '1810', '1809', '1808', '1807', '1806', '1805']";
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_1_2_xv], path: " + path + "}", "7.2");  // 9 MP > 6
+  p.Ok("{move: [u_1_2_xv], path: " + path + ", value: 1}");   // 6 + 3
+  EXPECT_EQ(p.Where("u_1_2_xv"), "1805");
+  Pos q("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2108'}]");
+  q.Refused("{move: [u_1_2_xv], path: " + path + ", value: 1}", "11.1");  // 1808 is 3 hexes from 2108
+  Pos r("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2114'}]");
+  r.Refused("{move: [u_1_2_xv], path: ['1813'], value: 1}", "11.1");  // starts 3 hexes from an enemy
+}
+
+TEST(Rules, Rule_11_2_CavalryRetreatsTwoHexesBeforeCombat) {
+  Pos p("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: u_cav_2, hex: '1914'}, {unit: c_polk, hex: '2014'}]");
+  p.Ok("{attack: [c_polk], target: ['1914']}");
+  ASSERT_EQ(p.s().decision, DecisionType::kChoice);
+  EXPECT_EQ(p.s().decision_side, kUnion);
+  p.Ok("{choose: 1}");
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  p.Refused("{retreat: [u_cav_2], path: ['1813']}", "8.5");
+  p.Ok("{retreat: [u_cav_2], path: ['1813', '1812']}");
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  p.Ok("{advance: [c_polk]}");
+  EXPECT_EQ(p.Where("c_polk"), "1914");
+  EXPECT_EQ(p.Where("u_cav_2"), "1812");
+  // Standing instead: the attack is resolved.
+  Pos q("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: u_cav_2, hex: '1914'}, {unit: c_polk, hex: '2014'}]");
+  q.Ok("{attack: [c_polk], target: ['1914']}");
+  q.Ok("{choose: 0}", {6});  // 5:6 = 1:2, 6 = AE
+  EXPECT_EQ(q.Where("c_polk"), "eliminated");
+}
+
+// --- 14.0-20.0 Chattanooga ---------------------------------------------------------------------
+
+TEST(Rules, Rule_14_0_InitialDeployment) {
+  Pos p("", /*only_placed=*/false);
+  const Game& g = *p.game;
+  int on_map[2] = {0, 0};
+  for (int i = 0; i < p.s().num_units; ++i) {
+    if (p.s().units[static_cast<size_t>(i)].OnMap()) ++on_map[p.s().units[static_cast<size_t>(i)].side];
+  }
+  EXPECT_EQ(on_map[kUnion], 38);
+  EXPECT_EQ(on_map[kConfederate], 36);
+  EXPECT_EQ(p.Where("u_1_2_xv"), "1704");
+  EXPECT_EQ(p.Where("u_art_sherman"), "1304");
+  EXPECT_EQ(g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(p.U("u_art_sherman"))].kind)].id, "artillery");
+  EXPECT_EQ(g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(p.U("u_cav_2"))].kind)].id, "cavalry");
+  EXPECT_EQ(p.Where("c_polk"), "2305");
+  EXPECT_EQ(p.Where("c_wright"), "2305");
+  EXPECT_EQ(p.Where("c_art_calvert"), "2207");
+  EXPECT_EQ(p.Where("u_1_2_xii"), "offmap");
+  EXPECT_EQ(g.Printed(p.s(), p.U("c_art_calvert"), g.AttributeIndex("strength")), 2);
+  EXPECT_EQ(p.s().phasing_side, kUnion);  // 14.31
+  EXPECT_EQ(g.turns.num_turns(), 10);     // 14.32
+  EXPECT_TRUE(g.turns.turns[4].night);
+}
+
+TEST(Rules, Rule_15_0_ReinforcementsEnterOnTurnTwo) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_2_2_xii, hex: offmap}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{enter: [u_1_2_xii], path: ['0426']}", "15.0");  // not an entry hex
+  p.Ok("{enter: [u_1_2_xii], path: ['0528']}");
+  EXPECT_EQ(p.Where("u_1_2_xii"), "0528");
+  Pos q("start: {turn: 1, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: c_smith, hex: '2628'}]");
+  q.Refused("{enter: [u_1_2_xii], path: ['0528']}", "15.0");
+}
+
+TEST(Rules, Rule_15_13_EntryHexCostsMovementPoints) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_2_2_xii, hex: offmap}, {unit: c_smith, hex: '2628'}]");
+  // Along the road: the entry hex costs 1 MP, so six hexes in all, not seven.
+  p.Refused("{enter: [u_1_2_xii], path: ['0528', '0527', '0526', '0525', '0524', '0523', '0522']}", "7.2");
+  p.Ok("{enter: [u_1_2_xii], path: ['0528', '0527', '0526', '0525', '0524', '0523']}");
+}
+
+TEST(Rules, Rule_15_15_StackingWhenEntering) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_1_2_xv, hex: '0528'}, {unit: u_2_2_xv, hex: '0528'},"
+        " {unit: c_smith, hex: '2628'}]");
+  p.Refused("{enter: [u_1_2_xii], path: ['0528']}", "6.0");
+  p.Ok("{enter: [u_1_2_xii], path: ['0528', '0527']}");  // passing through is allowed
+}
+
+TEST(Rules, Rule_15_12_ReinforcementsThatCannotEnterAreEliminated) {
+  Pos p("start: {turn: 2, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xii, hex: offmap}, {unit: u_2_2_xii, hex: offmap}, {unit: u_3_2_xii, hex: offmap},"
+        " {unit: c_smith, hex: '0427'}]");
+  p.Refused("{enter: [u_1_2_xii], path: ['0427']}", "15.12");
+  p.Ok("{enter: [u_1_2_xii], path: ['0728']}");
+  p.Ok("end");
+  EXPECT_EQ(p.Where("u_2_2_xii"), "eliminated");
+  EXPECT_EQ(p.Where("u_3_2_xii"), "eliminated");
+  EXPECT_EQ(p.Where("u_1_2_xii"), "0728");
+  EXPECT_EQ(p.s().vp[kConfederate], 6);  // counted as Union units eliminated (20.11)
+}
+
+TEST(Rules, Rule_16_11_UnionArtilleryMayNotMoveExceptSherman) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_art_xi, hex: '1514'}, {unit: u_art_sherman, hex: '1304'}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_art_xi], path: ['1515']}", "16.11");
+  p.Ok("{move: [u_art_sherman], path: ['1204']}");  // 16.13
+  Pos q("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: u_art_xii, hex: '1914'}, {unit: c_polk, hex: '2014'}, {unit: c_wright, hex: '2014'}]");
+  q.Ok("{attack: [c_polk, c_wright], target: ['1914']}", {1});  // 9:4 = 2:1, DR
+  EXPECT_EQ(q.Where("u_art_xii"), "eliminated");  // forced to retreat: eliminated instead
+  EXPECT_EQ(q.s().vp[kConfederate], 3);
+}
+
+namespace {
+std::string ManyUnits(int n, int first_row) {
+  static const char* kIds[] = {"u_1_2_xv", "u_2_2_xv", "u_1_2_xvii", "u_2_2_xvii", "u_3_2_xvii", "u_1_4_xv",
+                               "u_2_4_xv", "u_1", "u_1_3_xi", "u_1_3_iv", "u_2_3_iv", "u_3_3_iv",
+                               "u_1_1_xiv", "u_2_1_xiv", "u_2_3_xi", "u_1_2_xi", "u_1_2_iv", "u_2_2_iv",
+                               "u_3_1_xiv", "u_2_2_xi"};
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "18%02d", first_row + i);
+    out += std::string(", {unit: ") + kIds[i] + ", hex: '" + hex + "'}";
+  }
+  return out;
+}
+std::string MoveEast(const std::string& id, int row) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "19%02d", row);
+  return "{move: [" + id + "], path: ['" + hex + "']}";
+}
+}  // namespace
+
+TEST(Rules, Rule_17_11_UnionMovesAtMostElevenUnits) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '0128'}" + ManyUnits(12, 4) + "]");
+  static const char* kIds[] = {"u_1_2_xv", "u_2_2_xv", "u_1_2_xvii", "u_2_2_xvii", "u_3_2_xvii", "u_1_4_xv",
+                               "u_2_4_xv", "u_1", "u_1_3_xi", "u_1_3_iv", "u_2_3_iv", "u_3_3_iv"};
+  for (int i = 0; i < 11; ++i) p.Ok(MoveEast(kIds[i], 4 + i));
+  p.Refused(MoveEast(kIds[11], 15), "17.11");
+  // 17.11: there is no limit on attacks; 17.16: the Confederates have no quota.
+}
+
+TEST(Rules, Rule_17_12_ReinforcementsExemptUntilTurnFive) {
+  const std::string units = ManyUnits(11, 4) + ", {unit: u_1_2_xii, hex: '1816', released: true}";
+  Pos p("start: {turn: 3, side: union, phase: movement}\nplace: [{unit: c_smith, hex: '0128'}" + units + "]");
+  static const char* kIds[] = {"u_1_2_xv", "u_2_2_xv", "u_1_2_xvii", "u_2_2_xvii", "u_3_2_xvii", "u_1_4_xv",
+                               "u_2_4_xv", "u_1", "u_1_3_xi", "u_1_3_iv", "u_2_3_iv"};
+  for (int i = 0; i < 11; ++i) p.Ok(MoveEast(kIds[i], 4 + i));
+  p.Ok("{move: [u_1_2_xii], path: ['1916']}");  // turn 3: not counted
+  Pos q("start: {turn: 6, side: union, phase: movement}\nplace: [{unit: c_smith, hex: '0128'}" + units + "]");
+  for (int i = 0; i < 11; ++i) q.Ok(MoveEast(kIds[i], 4 + i));
+  q.Refused("{move: [u_1_2_xii], path: ['1916']}", "17.11");  // turn 6: counted
+}
+
+TEST(Rules, Rule_17_14_SevenMoreWhileHoldingLookoutMountain) {
+  static const char* kIds[] = {"u_1_2_xv", "u_2_2_xv", "u_1_2_xvii", "u_2_2_xvii", "u_3_2_xvii", "u_1_4_xv",
+                               "u_2_4_xv", "u_1", "u_1_3_xi", "u_1_3_iv", "u_2_3_iv", "u_3_3_iv",
+                               "u_1_1_xiv", "u_2_1_xiv", "u_2_3_xi", "u_1_2_xi", "u_1_2_iv", "u_2_2_iv",
+                               "u_3_1_xiv"};
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '0101'}, {unit: u_2_2_xi, hex: '1025'}" + ManyUnits(19, 4) + "]");
+  for (int i = 0; i < 18; ++i) p.Ok(MoveEast(kIds[i], 4 + i));
+  p.Refused(MoveEast(kIds[18], 22), "17.14");
+}
+
+TEST(Rules, Rule_17_16_ConfederatesHaveNoMovementQuota) {
+  static const char* kIds[] = {"c_liddell", "c_polk", "c_wright", "c_smith", "c_lowrey", "c_wilson", "c_gist",
+                               "c_vaughan", "c_anderson", "c_deas", "c_adams", "c_manigault", "c_lewis"};
+  std::string units;
+  for (int i = 0; i < 13; ++i) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "18%02d", 4 + i);
+    units += std::string(", {unit: ") + kIds[i] + ", hex: '" + hex + "'}";
+  }
+  Pos p("start: {turn: 3, side: confederate, phase: movement}\nplace: [{unit: u_1_2_xv, hex: '0128'}" + units + "]");
+  for (int i = 0; i < 13; ++i) p.Ok(MoveEast(kIds[i], 4 + i));
+}
+
+TEST(Rules, Rule_17_15_ControlIsOccupancyOrLastToMoveThrough) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2628'}]");
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("2014")), -1);
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("1914")), kUnion);
+  p.Ok("{move: [u_1_2_xv], path: ['2014', '2114']}");
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("2014")), kUnion);  // moved through
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("1914")), kUnion);  // last to be there
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("2114")), kUnion);
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("2628")), kConfederate);
+}
+
+TEST(Rules, Rule_17_2_NightUnionMayNotMoveConfederatesMayExitZoc) {
+  Pos p("start: {turn: 5, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_1_2_xv], path: ['1813']}", "17.2");
+  Pos q("start: {turn: 5, side: confederate, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2014'}, {unit: c_polk, hex: '2013'}]");
+  q.Refused("{move: [c_polk], path: ['1913']}", "9.0");  // may not enter another enemy ZOC
+  q.Ok("{move: [c_smith], path: ['2114']}");             // may exit
+  EXPECT_EQ(q.Where("c_smith"), "2114");
+  Pos d("start: {turn: 4, side: confederate, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
+  d.Refused("{move: [c_smith], path: ['2114']}", "5.1");  // by day: rigid ZOC
+}
+
+TEST(Rules, Rule_18_12_RedoubtDoublesDefenderAttackedOnlyAcrossIt) {
+  Pos p("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1713'}, {unit: c_smith, hex: '1813'}, {unit: c_polk, hex: '1812'},"
+        " {unit: c_wright, hex: '1612'}]");
+  // 1713's entrenchments face NE (1812) and SE (1813).
+  const AttackAnalysis across = p.Analyze("{attack: [c_smith, c_polk], target: ['1713']}");
+  ASSERT_TRUE(across.status.ok()) << across.status.ToString();
+  EXPECT_EQ(across.plan.modified_defense, 12);
+  const AttackAnalysis mixed = p.Analyze("{attack: [c_smith, c_wright], target: ['1713']}");
+  ASSERT_TRUE(mixed.status.ok()) << mixed.status.ToString();
+  EXPECT_EQ(mixed.plan.modified_defense, 6);
+}
+
+TEST(Rules, Rule_18_11_RiflePitsEqualEntrenchmentsInCombatAndMovement) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2111'}, {unit: c_smith, hex: '2210'}]");
+  // Confederate rifle pits on 2210's south-west face: the defender is doubled like behind entrenchments.
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv], target: ['2210']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.modified_defense, 10);
+  // Movement: +1 MP to cross into the works from the enemy side, nothing to leave them.
+  Pos m("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_2_xv, hex: '1812'}, {unit: u_2_2_xv, hex: '1713'}, {unit: c_smith, hex: '0101'}]");
+  m.Ok("{move: [u_1_2_xv], path: ['1713']}");
+  m.Ok("{move: [u_2_2_xv], path: ['1812']}");
+  std::vector<int> costs;
+  for (const Event& e : m.session->events()) {
+    if (e.type == EventType::kMove) costs.push_back(e.a);
+  }
+  EXPECT_EQ(costs, (std::vector<int>{4, 2}));
+}
+
+TEST(Rules, Rule_18_13_ZocExtendsAcrossRedoubts) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1_3_iv, hex: '1713'}, {unit: c_smith, hex: '1813'}]");
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "1713"));
+  EXPECT_TRUE(p.InEnemyZoc(kConfederate, "1813"));
+}
+
+TEST(Rules, Rule_19_11_FerryByTheArrowsForThreeMovementPoints) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1, hex: '1204'}, {unit: u_art_sherman, hex: '1304'}, {unit: c_smith, hex: '2628'}]");
+  EXPECT_FALSE(p.Do("{move: [u_art_sherman], path: ['1305', '1405']}").ok());  // not along the arrow
+  const size_t before = p.session->events().size();
+  p.Ok("{move: [u_1], path: ['1305', '1405']}");
+  int cost = -1;
+  for (size_t i = before; i < p.session->events().size(); ++i) {
+    if (p.session->events()[i].type == EventType::kMove) cost = p.session->events()[i].a;
+  }
+  EXPECT_EQ(cost, 8);  // 3 + 1 MP
+}
+
+TEST(Rules, Rule_19_12_NoEndingMovementInFerryHex) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: u_1, hex: '1204'}, {unit: c_smith, hex: '2628'}]");
+  p.Refused("{move: [u_1], path: ['1305']}", "19.12");
+  for (const Action& a : p.session->LegalActions()) {
+    if (a.type == ActionType::kMove) {
+      EXPECT_NE(a.hexes[static_cast<size_t>(a.num_hexes - 1)], p.Hex("1305"));
+    }
+  }
+}
+
+TEST(Rules, Rule_19_13_RetreatIntoFerryEliminates) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1505'}, {unit: u_2_3_iv, hex: '1506'}, {unit: c_smith, hex: '1405'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['1405']}", {1});  // 12:5 = 2:1, DR
+  ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  p.Ok("{retreat: [c_smith], path: ['1305']}");
+  EXPECT_EQ(p.Where("c_smith"), "eliminated");
+  EXPECT_TRUE(p.EventWithRule("19.13"));
+}
+
+TEST(Rules, Rule_20_11_PointsDuringPlay) {
+  Pos p("start: {turn: 3, side: confederate, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '1614'}, {unit: u_1_2_xv, hex: '0101'}]");
+  p.Ok("{move: [c_smith], path: ['1514', '1515']}");  // moved through Fort Wood: control (17.15)
+  EXPECT_EQ(p.s().vp[kConfederate], 4);
+  for (int i = 0; i < 4; ++i) p.Ok("end");  // to the next Confederate movement phase
+  p.Ok("{move: [c_smith], path: ['1514']}");  // only once per hex
+  EXPECT_EQ(p.s().vp[kConfederate], 4);
+  for (int i = 0; i < 3; ++i) p.Ok("end");  // turn 5 is a night turn: no combat phase
+  p.Ok("{move: [c_smith], path: ['1515', '1516', '1517', '1417']}");  // Fort Negley: four more
+  EXPECT_EQ(p.s().vp[kConfederate], 8);
+}
+
+TEST(Rules, Rule_20_12_PointsAtGameEnd) {
+  Pos p("start: {turn: 10, side: confederate, phase: combat}\n"
+        "place: [{unit: c_smith, hex: '1512'}, {unit: c_art_martin, hex: '1313'}, {unit: c_polk, hex: '2416'},"
+        " {unit: u_1_2_xv, hex: '2311'}]");
+  p.Ok("end");  // end of turn 10: the game ends
+  ASSERT_TRUE(p.session->over());
+  // Union +4 for 2311 (2416 is Confederate, 2207 and 2419 nobody's); Confederate +4 for each
+  // town hex in the ZOC of its infantry (1411, 1412), not of its artillery.
+  EXPECT_EQ(p.s().vp[kUnion], 4);
+  EXPECT_EQ(p.s().vp[kConfederate], 8);
+  EXPECT_EQ(p.game->victory.levels[p.s().level].name, "Draw");  // differential -4
+}
+
+TEST(Rules, Rule_20_2_LevelsOfVictoryAsPrinted) {
+  Pos p("start: {turn: 10, side: confederate, phase: combat}\n"
+        "place: [{unit: u_1_2_xv, hex: '2207'}, {unit: u_2_2_xv, hex: '2311'}, {unit: u_1_4_xv, hex: '2416'},"
+        " {unit: u_2_4_xv, hex: '2419'}, {unit: c_smith, hex: '0101'}]");
+  const auto& levels = p.game->victory.levels;
+  ASSERT_EQ(levels.size(), 7u);
+  EXPECT_EQ(levels[0].name, "Union Decisive Victory");
+  EXPECT_EQ(levels[0].min, 26);
+  EXPECT_EQ(levels[1].min, 16);
+  EXPECT_EQ(levels[1].max, 25);
+  EXPECT_EQ(levels[3].name, "Draw");
+  EXPECT_EQ(levels[3].min, -5);
+  EXPECT_EQ(levels[3].max, 5);
+  EXPECT_EQ(levels[6].name, "Confederate Decisive Victory");
+  EXPECT_EQ(levels[6].max, -26);
+  p.Ok("end");
+  ASSERT_TRUE(p.session->over());
+  EXPECT_EQ(p.s().vp[kUnion] - p.s().vp[kConfederate], 16);
+  EXPECT_EQ(levels[p.s().level].name, "Union Substantive Victory");
+  EXPECT_EQ(p.s().winner, kUnion);
+}
+
+}  // namespace
+}  // namespace wg::blue_and_gray
