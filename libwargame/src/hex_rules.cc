@@ -986,6 +986,7 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
   const CombatMods& mods = plan->mods;
   plan->modified_defense =
       ModifiedStrength(plan->defense, std::span<const int>(mods.multipliers, static_cast<size_t>(mods.num_multipliers)));
+  plan->modified_defense += mods.defense_bonus;
   int column = d.crt.ColumnFor(plan->attack, plan->modified_defense);
   if (column != CombatTable::kBelowLowest && mods.column_shift != 0) {
     column = std::clamp(column + mods.column_shift, 0, d.crt.num_columns() - 1);

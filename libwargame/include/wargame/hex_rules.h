@@ -99,6 +99,9 @@ struct CombatMods {
   int num_multipliers = 0;
   int drm = 0;
   int column_shift = 0;  // beyond the attacker's voluntary reduction
+  // Added to the defence after the multipliers (a stack where only some
+  // units are doubled, e.g. artillery never doubled for slope, S&B 8.4).
+  int defense_bonus = 0;
   const char* notes[4] = {"", "", "", ""};
   int num_notes = 0;
   void Multiply(int m, const char* why) {

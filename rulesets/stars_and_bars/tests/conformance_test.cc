@@ -1,0 +1,31 @@
+// The conformance harness on Stars and Bars: random games of the whole
+// Perryville scenario, from set-up to the end of turn 19, with and without
+// the optional rules.
+#include "wargame/conformance.h"
+
+#include <gtest/gtest.h>
+
+namespace wg {
+namespace {
+
+TEST(Conformance, PerryvilleRandomGamesAreLegalAndReplayable) {
+  ConformanceOptions opt;
+  opt.games = 2;
+  opt.seed = 7;
+  const ConformanceReport r = RunConformance("stars_and_bars(scenario=perryville)", opt);
+  EXPECT_TRUE(r.errors.ok()) << r.errors.ToString();
+  EXPECT_EQ(r.games_finished, 2);
+}
+
+TEST(Conformance, PerryvilleWithAllOptionalRules) {
+  ConformanceOptions opt;
+  opt.games = 2;
+  opt.seed = 11;
+  const ConformanceReport r =
+      RunConformance("stars_and_bars(scenario=perryville,optional=12.1+12.2+12.3+12.4+12.5+12.6)", opt);
+  EXPECT_TRUE(r.errors.ok()) << r.errors.ToString();
+  EXPECT_EQ(r.games_finished, 2);
+}
+
+}  // namespace
+}  // namespace wg
