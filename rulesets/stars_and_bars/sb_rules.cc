@@ -45,10 +45,8 @@ class SbRules : public HexRules {
         for (const auto& kv : n) {
           const std::string b = kv.first.Scalar(), p = kv.second.Scalar();
           const int bi = game.UnitIndex(b), pi = game.UnitIndex(p);
-          if (bi < 0 || pi < 0) {
-            r.Fail(kv.first, "battery_parents." + b, "unknown unit \"" + (bi < 0 ? b : p) + "\"");
-            continue;
-          }
+          // A scenario may replace the order of battle: batteries it lacks are skipped.
+          if (bi < 0 || pi < 0) continue;
           battery_parent_[static_cast<size_t>(bi)] = pi;
         }
       }
@@ -532,7 +530,7 @@ void SbRules::SettleForce(State& s, Context& ctx, int k) const {
   bool any_lost = false;
   for (int i = 0; i < n; ++i) {
     const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
-    any_lost = any_lost || !s.unit(u).OnMap() || Losses(s, u) > 0;
+    any_lost = any_lost || !s.unit(u).OnMap();  // a unit of the stack was eliminated
   }
   if (!any_lost) return;
   for (int i = 0; i < n; ++i) {
@@ -560,6 +558,9 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
       return;
     }
   }
+  // Zero-strength units left without normal units share their fate (7.1).
+  SettleForce(s, ctx, 1);
+  SettleForce(s, ctx, 0);
   for (int k : {1, 0}) {
     if (!x.retreat[k] || x.stand[k] == 2) continue;
     if (x.stand[k] == 0) {

