@@ -78,6 +78,7 @@ class SbRules : public HexRules {
   Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const override;
   void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
   int MovementAllowance(const State& s, UnitId u) const override;
+  int ReinforcementTurn(const State& s, UnitId u) const override;
   Status CanMove(const State& s, UnitId u) const override;
   ZocKind ZocOf(const State& s, UnitId u) const override;
   bool CountsForStacking(const State& s, UnitId u) const override;
@@ -210,6 +211,12 @@ int SbRules::MovementAllowance(const State& s, UnitId u) const {
   int half = 2 * std::max(0, ma);
   if (IsArtillery(u)) half -= us.spare;  // 5.3: MPs spent changing mode
   return std::max(0, half);
+}
+
+int SbRules::ReinforcementTurn(const State& s, UnitId u) const {
+  // 12.3 / TRT note: the 2nd Cavalry comes with Sill's Division when it is received.
+  if (u == cav_2nd_ && Ext<SbExt>(s).sill == 1) return std::min(9, Def(u).reinforcement_turn);
+  return Def(u).reinforcement_turn;
 }
 
 Status SbRules::CanMove(const State& s, UnitId u) const {
@@ -373,7 +380,7 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     const UnitId u = static_cast<UnitId>(i);
     const UnitDef& d = Def(u);
     if (s.unit(u).side != s.phasing_side || s.unit(u).hex != kNotYetEntered) continue;
-    if (d.entry_place < 0 || d.reinforcement_turn == 0 || d.reinforcement_turn > s.turn) continue;
+    if (d.entry_place < 0 || ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
     const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
     q.start = -1;
@@ -1092,6 +1099,11 @@ void SbRules::Start(State& s, Context& ctx) const {
     s.unit(liddell_).flags |= kSbHasDetached;
   }
   if (game_.OptionOn("12.4") && gilbert_ >= 0) s.unit(gilbert_).flags |= kUnitReleased;  // 12.4.2
+  // 11.1: a side occupying the objective at the start is its last occupant.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).OnMap() && DefenseStrength(s, u) > 0) TouchHex(s, ctx, s.unit(u).hex, s.unit(u).side);
+  }
   HexRules::Start(s, ctx);
 }
 

@@ -194,6 +194,9 @@ class HexRules : public Rules {
 
   // --- Unit hooks --------------------------------------------------------------------
   virtual int MovementAllowance(const State& s, UnitId u) const;  // half points
+  // The turn a reinforcement may enter (0: not a reinforcement); the default is
+  // the unit's printed turn (a ruleset may move it, e.g. S&B 12.3).
+  virtual int ReinforcementTurn(const State& s, UnitId u) const;
   virtual Status CanMove(const State& s, UnitId u) const;
   virtual ZocKind ZocOf(const State& s, UnitId u) const;
   virtual bool CountsForStacking(const State& s, UnitId u) const;

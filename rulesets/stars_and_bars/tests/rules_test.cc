@@ -3,6 +3,7 @@
 // rule, including refusals that cite the rule number. Dice are supplied.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -146,17 +147,72 @@ TEST(Rules, Rule_5_3_ModeChangeInEzocNeedsNonArtilleryCompany) {
 }
 
 TEST(Rules, Rule_5_4_1_RoadHalfPoint) {
-  // Along the Springfield Pike from 2301 eight road hexes cost 4 MP.
-  const Game& g = *Base();
-  Session s(Base(), 1);
-  std::vector<Action> legal = s.LegalActions();
-  bool road = false;
-  for (const Event& e : s.events()) (void)e;
-  for (const Action& a : legal) {
-    if (a.type == ActionType::kMove && a.num_hexes >= 5) road = true;
+  // Follow the Springfield Pike from 2301: eight road hexes cost 4 MP (MA 4), nine are too many.
+  const Map& m = Base()->map;
+  const FeatureMask road = m.FeatureBit("road");
+  std::vector<int> path;
+  int h = Idx("2301"), prev = -1;
+  for (int i = 0; i < 9; ++i) {
+    int next = -1;
+    for (int d = 0; d < 6 && next < 0; ++d) {
+      const int n = m.grid.NeighborIndex(h, d);
+      if (n >= 0 && n != prev && (m.Side(h, d) & road) && std::find(path.begin(), path.end(), n) == path.end()) next = n;
+    }
+    ASSERT_GE(next, 0);
+    path.push_back(next);
+    prev = h;
+    h = next;
   }
-  EXPECT_TRUE(road) << "some unit moves more than its MA in hexes along a road";
-  (void)g;
+  auto g = Position(kUnionMove, P("walker", Idx("2301")));
+  Session s(g, 1);
+  Action nine = Action::Of(ActionType::kMove);
+  nine.AddUnit(U(*g, "walker"));
+  for (int p : path) nine.AddHex(p);
+  EXPECT_TRUE(Refused(s.Apply(nine), "5.1"));
+  Action eight = nine;
+  eight.num_hexes = 8;
+  EXPECT_TRUE(s.Apply(eight).ok());
+}
+
+TEST(Rules, Rule_5_2_NoEnteringEnemyHexes) {
+  const int c = ClearHex();
+  auto g = Position(kUnionMove, P("walker", Nb(c, 3)) + P("jones", c));
+  Session s(g, 1);
+  EXPECT_FALSE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {c})).ok());
+}
+
+TEST(Rules, Rule_6_1_LeavingAnEzocCostsOneMp) {
+  const int c = ClearHex();
+  const int w = Nb(c, 3);
+  auto g = Position(kUnionMove, P("walker", w) + P("jones", c));
+  Session s(g, 1);
+  // Away from Jones: 1 + 1 (leaving) + 1 + 1 = 4 MP for three hexes; a fourth is too many.
+  const int a1 = Nb(w, 3), a2 = Nb(a1, 3), a3 = Nb(a2, 3), a4 = Nb(a3, 3);
+  ASSERT_GE(a4, 0);
+  EXPECT_FALSE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {a1, a2, a3, a4})).ok());
+  EXPECT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {a1, a2, a3})).ok());
+}
+
+TEST(Rules, Rule_7_1_ZeroStrengthUnitAloneIsEliminatedWhenAttacked) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "polk_hq")).hex, kEliminated);
+  EXPECT_EQ(s.dice_queued(), 0u);
+}
+
+TEST(Rules, Rule_8_1_BombardingFromEzocWithoutSupportingAttackEliminates) {
+  const int c = ClearHex();
+  auto g = Position("{turn: 5, side: union, phase: offensive_bombardment}",
+                    P("schoepf_arty", c, "face: back") + P("jones", Nb(c, 0)));
+  Session s(g, 1);
+  s.SupplyDice({1});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kBombard, {U(*g, "schoepf_arty")}, {Nb(c, 0)})).ok());
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());  // offensive bombardment over
+  ASSERT_EQ(s.state().decision, DecisionType::kCombat);
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());  // not obliged to attack (7.1 exception)...
+  EXPECT_EQ(s.state().unit(U(*g, "schoepf_arty")).hex, kEliminated);  // ...but eliminated (8.1)
 }
 
 TEST(Rules, Rule_5_5_StackingExcessEliminatedUntrainedFirst) {
@@ -177,18 +233,15 @@ TEST(Rules, Rule_5_6_UnreleasedUnitsDoNotMoveUntilAttacked) {
                     "  - {unit: walker, hex: \"" + L(c) + "\", released: false}\n" + P("maney", Nb(c, 0)));
   Session s(g, 1);
   const UnitId w = U(*g, "walker");
-  s.SupplyDice({3});
+  s.SupplyDice({3});  // 5 vs 3: 3-2, roll 3: D1/D1
   ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "maney")}, {c})).ok());
-  while (s.state().decision != DecisionType::kCombat && !s.over()) {
-    auto legal = s.LegalActions();
-    ASSERT_FALSE(legal.empty());
-    ASSERT_TRUE(s.Apply(legal.back()).ok());
-  }
-  EXPECT_TRUE(s.state().unit(w).Has(kSbReleaseNext) || s.state().unit(w).hex < 0);
+  ASSERT_TRUE(s.Apply(Loss(*g, w, "disruption")).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "maney"), "disruption")).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kCombat);
+  EXPECT_FALSE(s.state().unit(w).Has(kUnitReleased));
   ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
-  // Turn 6, the Union movement phase: released.
-  EXPECT_EQ(s.state().turn, 6);
-  if (s.state().unit(w).OnMap()) { EXPECT_TRUE(s.state().unit(w).Has(kUnitReleased)); }
+  ASSERT_EQ(s.state().turn, 6);  // the next friendly (Union) movement phase: released
+  EXPECT_TRUE(s.state().unit(w).Has(kUnitReleased));
   // A unit never attacked stays unreleased.
   auto g2 = Position(kUnionMove, "  - {unit: walker, hex: \"" + L(c) + "\", released: false}\n");
   Session s2(g2, 1);
@@ -380,15 +433,13 @@ TEST(Rules, Rule_7_5_1_UnlimberedArtilleryCannotRetreat) {
   const int c = ClearHex();
   auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("buckner_arty", c, "face: back"));
   Session s(g, 1);
-  s.SupplyDice({1});  // 4 vs 2: 2-1, roll 1: D1W/- for the attacker only... use 6: -/D1R
-  s.SupplyDice({});
-  Session t(g, 1);
-  t.SupplyDice({6});
-  ASSERT_TRUE(t.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
-  // -/D1R: 1 disruption (BS 2 -> 1), then stand (2 more: eliminated) or retreat (cannot).
-  while (t.state().decision == DecisionType::kLosses) ASSERT_TRUE(t.Apply(t.LegalActions()[0]).ok());
-  if (t.state().decision == DecisionType::kStandOrRetreat) { ASSERT_TRUE(t.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok()); }
-  EXPECT_EQ(t.state().unit(U(*g, "buckner_arty")).hex, kEliminated);
+  s.SupplyDice({6});  // 4 vs BS 2: 2-1, roll 6: -/D1R
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "buckner_arty"), "disruption")).ok());
+  EXPECT_TRUE(s.state().unit(U(*g, "buckner_arty")).OnMap());  // BS 2 - 1
+  ASSERT_EQ(s.state().decision, DecisionType::kStandOrRetreat);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat: it cannot
+  EXPECT_EQ(s.state().unit(U(*g, "buckner_arty")).hex, kEliminated);
 }
 
 TEST(Rules, Rule_7_5_2_StandTakesExtraDisruption) {
@@ -486,6 +537,52 @@ TEST(Rules, Rule_7_7_2_SlopeDoublesAndArtilleryIsNotDoubled) {
   an = Analyze(s2, Act(ActionType::kAttack, {U(*g2, "harris")}, {high}));
   ASSERT_TRUE(an.status.ok());
   EXPECT_EQ(an.plan.modified_defense, 3 * 2 + 2);  // 8.4: the battery's BS 2 is not doubled
+}
+
+TEST(Rules, Rule_7_7_3_RiverDoublesNotCumulative) {
+  const Map& m = Base()->map;
+  const FeatureMask river = m.FeatureBit("river"), slope = m.FeatureBit("slope");
+  const FeatureMask crossing = m.FeatureBit("bridge") | m.FeatureBit("ford");
+  const TerrainMask plain = m.TerrainBit("clear") | m.TerrainBit("slope_hex");
+  int a = -1, b = -1, both_a = -1, both_b = -1;
+  for (int h = 0; h < m.size(); ++h) {
+    for (int d = 0; d < 6; ++d) {
+      const int n = m.grid.NeighborIndex(h, d);
+      if (n < 0 || !(m.Side(h, d) & river) || (m.Side(h, d) & crossing)) continue;
+      if ((m.terrain[static_cast<size_t>(n)] & ~plain) || (m.terrain[static_cast<size_t>(h)] & ~plain)) continue;
+      if (m.Side(h, d) & m.FeatureBit("creek")) continue;
+      if ((m.Toward(h, d) & slope) && both_a < 0) {
+        both_a = h;
+        both_b = n;
+      } else if (a < 0) {
+        a = h;
+        b = n;
+      }
+    }
+  }
+  ASSERT_GE(a, 0);
+  auto g = Position(kUnionCombat, P("harris", a) + P("jones", b));
+  Session s(g, 1);
+  AttackAnalysis an = Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {b}));
+  ASSERT_TRUE(an.status.ok());
+  EXPECT_EQ(an.plan.modified_defense, 6);
+  if (both_a >= 0) {
+    auto g2 = Position(kUnionCombat, P("harris", both_a) + P("jones", both_b));
+    Session s2(g2, 1);
+    an = Analyze(s2, Act(ActionType::kAttack, {U(*g2, "harris")}, {both_b}));
+    ASSERT_TRUE(an.status.ok());
+    EXPECT_EQ(an.plan.modified_defense, 6);  // river and slope: still only doubled
+  }
+}
+
+TEST(Rules, Rule_7_1_MultiHexAttack) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", c) + P("jones", Nb(c, 0)) + P("powell", Nb(c, 1)));
+  Session s(g, 1);
+  const AttackAnalysis an = Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0), Nb(c, 1)}));
+  ASSERT_TRUE(an.status.ok());
+  EXPECT_EQ(an.plan.defense, 7);
+  EXPECT_EQ(HR(*g).ColumnLabel(an.plan.column), "1-2");
 }
 
 TEST(Rules, Rule_7_7_4_CreekDrm) {
@@ -701,13 +798,16 @@ TEST(Rules, Rule_11_1_EndOfGameVictoryPoints) {
   auto g = Position("{turn: 19, side: confederate, phase: combat}",
                     P("harris", c, "markers: {permanent_loss: 2}") + "  - {unit: lytle, hex: eliminated}\n" +
                         "  - {unit: mccook_hq, hex: eliminated}\n" + P("jones", Idx("2818")) +
-                        "  - {unit: schoepf_arty, hex: eliminated}\n");
+                        "  - {unit: schoepf_arty, hex: eliminated}\n" + P("liddell", Nb(Nb(c, 0), 0), "markers: {permanent_loss: 1}") +
+                        P("liddell_reg", Nb(Nb(c, 3), 3)));
   Session s(g, 1);
   ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
   ASSERT_TRUE(s.over());
-  // Confederate: 2 PL + Lytle DS 4 + HQ 1 + artillery BS 2 = 9; the objective: jones never moved, no control.
-  EXPECT_EQ(s.state().vp[1], 9);
-  EXPECT_EQ(s.state().winner, -1);  // below 12: a draw (11.2)
+  // Confederate: 2 PL + Lytle DS 4 + HQ 1 + artillery BS 2 = 9, + 1 for occupying the objective.
+  EXPECT_EQ(s.state().vp[1], 10);
+  // Union: Liddell's permanent loss is its detachment (10.3): not a loss.
+  EXPECT_EQ(s.state().vp[0], 0);
+  EXPECT_EQ(s.state().winner, -1);  // Confederates below 12: a draw (11.2)
 }
 
 // ---------------------------------------------------------------- 12.x optional rules
@@ -751,6 +851,38 @@ TEST(Rules, Rule_12_3_SillAndWithersChoices) {
   ASSERT_TRUE(t.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());
   EXPECT_EQ(t.state().decision, DecisionType::kMovement);
   EXPECT_TRUE(Refused(t.Apply(Action::EndPhase()), "5.7"));  // Sill's brigade must enter
+  // The 2nd Cavalry comes with Sill (TRT note): it may enter now, on turn 9.
+  EXPECT_TRUE(t.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2301")})).ok());
+  EXPECT_FALSE(s.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2301")})).ok());
+}
+
+TEST(Rules, Rule_12_3_WithersDeclinedMakesDrawsConfederateWins) {
+  auto g = Position("{turn: 9, side: union, phase: movement}",
+                    "  - {unit: buckley, hex: offmap}\n  - {unit: gardner, hex: offmap}\n", "12.3");
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());  // Union receives Sill
+  ASSERT_TRUE(s.Apply(Act(ActionType::kEnter, {U(*g, "buckley")}, {Idx("0801")})).ok());
+  bool asked = false;
+  for (int guard = 0; guard < 2000 && !s.over(); ++guard) {
+    const auto legal = s.LegalActions();
+    ASSERT_FALSE(legal.empty());
+    Action pick = legal[0];
+    for (const Action& a : legal) {
+      if (a.type == ActionType::kEndPhase) pick = a;
+    }
+    if (s.state().decision == DecisionType::kChoice && X(s).pending_choice == kChoiceWithers) {
+      EXPECT_EQ(s.state().turn, 12);
+      asked = true;
+      pick = Act(ActionType::kChoice, {}, {}, 0);  // decline Withers
+    } else if (s.state().decision == DecisionType::kChoice) {
+      pick = Act(ActionType::kChoice, {}, {}, 0);
+    }
+    ASSERT_TRUE(s.Apply(pick).ok()) << s.DescribeDecision();
+  }
+  ASSERT_TRUE(asked);
+  ASSERT_TRUE(s.over());
+  EXPECT_EQ(s.state().vp[0], s.state().vp[1]);
+  EXPECT_EQ(s.state().winner, 1);
 }
 
 TEST(Rules, Rule_12_4_UnionInitiativeRestrictsACorps) {
