@@ -918,8 +918,29 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
     const UnitState& e = s.units[static_cast<size_t>(i)];
     if (e.OnMap() && e.side != s.unit(u).side && Adjacent(e.hex, s.unit(u).hex) && IsKind(static_cast<UnitId>(i), kind_cavalry_)) enemy_cavalry = true;
   }
+  const int from = s.unit(u).hex;
   MoveUnit(s, ctx, u, a.hexes[1], EventType::kRetreat, "7.8");
   s.unit(u).flags |= kSbCavRetreated;
+  if (CountIn(s, from, -1) == 0) {
+    // The attacker may advance units that were adjacent (7.6); they count as having attacked.
+    PendingCombat& c = s.combat;
+    c = PendingCombat{};
+    for (auto& h : c.defender_hexes) h = -1;
+    c.current = kNoUnit;
+    c.vacated_hex = static_cast<int16_t>(from);
+    for (int i = 0; i < s.num_units && c.num_attackers < kMaxCombatUnits; ++i) {
+      const UnitId v = static_cast<UnitId>(i);
+      const UnitState& vs = s.unit(v);
+      if (vs.OnMap() && vs.side == s.phasing_side && Adjacent(vs.hex, from) && AttackStrength(s, v) > 0 && !IsArtillery(v)) {
+        c.attackers[c.num_attackers++] = v;
+      }
+    }
+    if (c.num_attackers > 0) {
+      Ext<SbExt>(s).cavalry_advance = 1;
+      s.decision = DecisionType::kAdvance;
+      s.decision_side = s.phasing_side;
+    }
+  }
   const DieTable& t = *data().tables.Find("cavalry_withdrawal");
   // The column least favourable to the cavalry: "cavalry" if any adjacent enemy is cavalry.
   const int column = t.ColumnByKey(enemy_cavalry ? "cavalry" : "infantry");
@@ -1460,6 +1481,67 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
       break;
     case DecisionType::kAdvance:
       if (a.type == ActionType::kAdvance) {
+        // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
+        Action attackers = Action::Of(ActionType::kAdvance);
+        UnitId companions[kMaxActionUnits];
+        int nc = 0;
+        for (int i = 0; i < a.num_units; ++i) {
+          const UnitId u = a.units[static_cast<size_t>(i)];
+          if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
+          bool attacker = false;
+          for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
+          if (attacker) {
+            attackers.AddUnit(u);
+          } else {
+            companions[nc++] = u;
+          }
+        }
+        for (int i = 0; i < nc; ++i) {
+          const UnitId u = companions[i];
+          bool with = false;
+          for (int k = 0; k < attackers.num_units; ++k) {
+            with = with || s.unit(attackers.units[static_cast<size_t>(k)]).hex == s.unit(u).hex;
+          }
+          if (s.unit(u).side != s.phasing_side || !s.unit(u).OnMap() || AttackStrength(s, u) > 0 || IsArtillery(u) || !with) {
+            return Status::Refused("7.6", game_.UnitLabel(u) + " may advance only with attacking units it is stacked with");
+          }
+        }
+        if (x.cavalry_advance) {
+          // 7.8: the advance after a cavalry retreat before combat.
+          PendingCombat& c = s.combat;
+          int counted = 0;
+          for (int i = 0; i < attackers.num_units; ++i) {
+            const UnitId u = attackers.units[static_cast<size_t>(i)];
+            if (!Adjacent(s.unit(u).hex, c.vacated_hex)) return Status::Refused("7.8", game_.UnitLabel(u) + " is not adjacent");
+            if (CountsForStacking(s, u)) ++counted;
+          }
+          if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+            return Status::Refused("7.6", "advance only up to the stacking limit");
+          }
+          for (int i = 0; i < a.num_units; ++i) {
+            const UnitId u = a.units[static_cast<size_t>(i)];
+            TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
+            MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "7.8");
+            s.unit(u).flags |= kUnitAttacked;  // treated as having attacked
+          }
+          x.cavalry_advance = 0;
+          c = PendingCombat{};
+          for (auto& h : c.defender_hexes) h = -1;
+          c.vacated_hex = -1;
+          c.current = kNoUnit;
+          x.advance_rolled = 0;
+          for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
+          s.decision = DecisionType::kBombard;
+          s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
+          return Status::Ok();
+        }
+        if (nc > 0) {
+          if (attackers.num_units == 0) return Status::Refused("7.6", "zero-AS units advance only with attacking units");
+          for (int i = 0; i < nc; ++i) MoveUnit(s, ctx, companions[i], s.combat.vacated_hex, EventType::kAdvance, "7.6");
+          Status st = ApplyPhaseAction(s, attackers, ctx);
+          if (!st.ok() && !st.error().message.empty()) return st;
+          return ApplyAdvance(s, attackers, ctx);
+        }
         int counted = 0;
         for (int i = 0; i < a.num_units; ++i) {
           const UnitId u = a.units[static_cast<size_t>(i)];
@@ -1577,6 +1659,21 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
                                                (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.stacking.limit;
                               }),
                out->end());
+    // 7.6: zero-AS units stacked with an advancing attacker may go along.
+    const size_t n = out->size();
+    for (size_t i = 0; i < n; ++i) {
+      const Action a = (*out)[i];
+      if (a.num_units != 1) continue;
+      Action with = a;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId v = static_cast<UnitId>(j);
+        if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
+            AttackStrength(s, v) == 0 && !IsArtillery(v)) {
+          with.AddUnit(v);
+        }
+      }
+      if (with.num_units > 1) out->push_back(with);
+    }
   }
 }
 

@@ -53,7 +53,8 @@ struct SbExt {
   uint8_t stand[2];             // 0 undecided, 1 stand, 2 retreat
   uint8_t in_followup;          // a combat's losses/stand decisions are in progress
   uint8_t advance_rolled;       // 12.1 rolled for this combat
-  uint8_t pad[10];
+  uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
+  uint8_t pad[9];
 };
 static_assert(sizeof(SbExt) == 96);
 

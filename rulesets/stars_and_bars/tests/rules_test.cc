@@ -497,7 +497,8 @@ TEST(Rules, Rule_7_5_2_UntrainedUnitsCannotStandAlone) {
 
 TEST(Rules, Rule_7_6_AdvanceAfterCombatButNotArtillery) {
   const int c = ClearHex();
-  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("schoepf_arty", Nb(c, 0), "face: back") + P("jones", c));
+  auto g = Position(kUnionCombat,
+                    P("harris", Nb(c, 0)) + P("schoepf_arty", Nb(c, 0), "face: back") + P("gilbert_hq", Nb(c, 0)) + P("jones", c));
   Session s(g, 1);
   s.SupplyDice({6});  // 6 vs 3: 2-1, roll 6: -/D1R
   ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "schoepf_arty")}, {c})).ok());
@@ -506,8 +507,10 @@ TEST(Rules, Rule_7_6_AdvanceAfterCombatButNotArtillery) {
   ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "jones")}, {Nb(c, 3), Nb(Nb(c, 3), 3)})).ok());
   ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
   EXPECT_FALSE(s.Apply(Act(ActionType::kAdvance, {U(*g, "schoepf_arty")}, {})).ok());
-  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kAdvance, {U(*g, "gilbert_hq")}, {})), "7.6"));  // not alone
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris"), U(*g, "gilbert_hq")}, {})).ok());
   EXPECT_EQ(s.state().unit(U(*g, "harris")).hex, c);
+  EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, c);  // the HQ goes with the unit it is stacked with
 }
 
 TEST(Rules, Rule_7_7_2_SlopeDoublesAndArtilleryIsNotDoubled) {
@@ -644,7 +647,14 @@ TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
   s.SupplyDice({1});  // withdrawal table, infantry column, 1: D
   ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {Nb(c, 3), Nb(Nb(c, 3), 3)})).ok());
   EXPECT_EQ(Markers(s, U(*g, "wharton"), "disruption"), 1);
-  EXPECT_EQ(s.state().unit(U(*g, "wharton")).hex, Nb(Nb(c, 3), 3));
+  EXPECT_EQ(s.state().unit(U(*g, "wharton")).hex, Nb(Nb(c, 3), 3));  // The attacker may advance into the vacated hex; the unit then counts as having attacked.
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_EQ(s.state().decision_side, 0);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "harris")).hex, c);
+  EXPECT_TRUE(s.state().unit(U(*g, "harris")).Has(kUnitAttacked));
+  EXPECT_EQ(s.state().decision, DecisionType::kBombard);
+  EXPECT_EQ(s.state().decision_side, 1);
 }
 
 // ---------------------------------------------------------------- 8.x bombardment
