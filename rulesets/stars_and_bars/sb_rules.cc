@@ -256,8 +256,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
     const UnitId u = a.units[static_cast<size_t>(i)];
     if (!InitiativeAffects(s, u)) continue;
     const int limit = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
-    const int hexes = a.type == ActionType::kEnter ? a.num_hexes : a.num_hexes;
-    if (hexes > limit) {
+    if (a.num_hexes > limit) {  // an entering unit counts its first hex (5.7)
       return Status::Refused("12.4.1", game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " +
                                            std::to_string(limit) + " hex" + (limit > 1 ? "es" : ""));
     }
@@ -597,9 +596,6 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   x.in_followup = 0;
   for (int k : {1, 0}) {
     if (x.retreat[k] && x.stand[k] == 2) BeginRetreats(s, ctx, k == 0, 2);
-  }
-  if (x.retreat[1] && x.stand[1] == 1 && x.retreat[0] && x.stand[0] == 2) {
-    // Defender stood: only the attacker retreats.
   }
   s.decision = DecisionType::kCombat;
   s.decision_side = s.phasing_side;
@@ -985,13 +981,7 @@ bool SbRules::HqServes(UnitId hq, UnitId u) const {
   const Formation& f = game_.formations[static_cast<size_t>(formation)];
   if (d.side == 0) {
     // Union: the corps HQ.
-    for (const Formation& g : game_.formations) {
-      if (g.side == 0 && g.corps == f.corps && !g.hq.empty() && game_.UnitIndex(g.hq) == hq &&
-          (g.id.find("corps") != std::string::npos || g.hq == Def(hq).id)) {
-        if (CorpsNumber(hq) == CorpsNumber(u)) return true;
-      }
-    }
-    return CorpsNumber(hq) != 0 && CorpsNumber(hq) == CorpsNumber(u) && Def(hq).size == "corps";
+    return Def(hq).size == "corps" && CorpsNumber(hq) != 0 && CorpsNumber(hq) == CorpsNumber(u);
   }
   // Confederate: the divisional HQ.
   return !f.hq.empty() && game_.UnitIndex(f.hq) == hq;
@@ -1466,12 +1456,8 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
           for (int i = 0; i < plan.num_defenders; ++i) {
             const UnitId d = plan.defenders[i];
             s.unit(d).flags |= kUnitDefended;
-            if (IsSupply(d)) {
-              Capture(s, ctx, d, s.unit(d).hex, s.phasing_side);  // 5.8
-              s.unit(d).hex = s.unit(d).hex;
-            } else {
-              Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
-            }
+            // A convoy is captured only with an enemy unit in its hex (5.8): by moving in.
+            Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
           }
           ++s.combat_count;
           if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;
