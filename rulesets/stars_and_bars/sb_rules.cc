@@ -1567,7 +1567,16 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
       cost = pc.ok ? pc.cost : 0;
     }
   }
-  Status st = HexRules::Apply(s, a, ctx);
+  // 11.1 note 2: zero-strength units take no objective: their moves do not report control.
+  struct NoControl : EventSink {
+    EventSink* next = nullptr;
+    void OnEvent(const Event& e) override {
+      if (e.type != EventType::kControl && next) next->OnEvent(e);
+    }
+  } filter;
+  filter.next = ctx.sink();
+  Context quiet(game_, nullptr, &filter, &ctx.scratch());
+  Status st = HexRules::Apply(s, a, moving && zero_strength ? quiet : ctx);
   if (!st.ok()) return st;
   if (moving) {
     x.moved_any = 1;
