@@ -74,7 +74,8 @@ Action Loss(const Game& g, UnitId u, const char* marker, int amount = 1) {
 }
 const HexRules& HR(const Game& g) { return static_cast<const HexRules&>(*g.rules); }
 AttackAnalysis Analyze(Session& s, const Action& a) {
-  return HR(s.game()).AnalyzeAttack(s.state(), *new Context(s.game(), nullptr, nullptr, &s.scratch()), a);
+  Context ctx(s.game(), nullptr, nullptr, &s.scratch());
+  return HR(s.game()).AnalyzeAttack(s.state(), ctx, a);
 }
 int Markers(const Session& s, UnitId u, const char* m) { return s.state().unit(u).markers[s.game().MarkerIndex(m)]; }
 bool Refused(const Status& st, const std::string& rule) {
@@ -286,6 +287,29 @@ TEST(Rules, Rule_5_8_ConvoyCaptureRecaptureAndDestruction) {
 }
 
 // ---------------------------------------------------------------- 6.x ZOC
+
+TEST(Rules, Rule_5_8_ConvoyEliminatedInCombatIsCapturedByTheAdvance) {
+  const int conv_hex = Idx("2304");
+  std::vector<int> from;
+  for (int d = 0; d < 6; ++d) {
+    const int n = Nb(conv_hex, d);
+    if (n >= 0 && Base()->map.Side(conv_hex, d) == 0) from.push_back(n);
+  }
+  ASSERT_GE(from.size(), 2u);
+  auto g = Position("{turn: 5, side: confederate, phase: combat}",
+                    P("union_supply_iii", conv_hex) + P("donelson", from[0]) + P("maney", from[1]));
+  Session s(g, 1);
+  const UnitId conv = U(*g, "union_supply_iii");
+  s.SupplyDice({6});  // 10 vs 1: 6-1, roll 6: -/E2R
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "donelson"), U(*g, "maney")}, {conv_hex})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, conv, "permanent_loss", 2)).ok());
+  EXPECT_EQ(s.state().unit(conv).hex, kEliminated);
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "maney")}, {})).ok());
+  EXPECT_EQ(s.state().unit(conv).hex, conv_hex);  // captured: back in play for the Confederates
+  EXPECT_EQ(s.state().unit(conv).side, 1);
+  EXPECT_EQ(s.state().unit(conv).face, 1);
+}
 
 TEST(Rules, Rule_6_1_ArtilleryAndConvoysControlOnlyTheirHex) {
   const int c = ClearHex();
@@ -832,6 +856,20 @@ TEST(Rules, Rule_12_1_UntrainedUnitsRollToAdvance) {
   if (s.state().decision == DecisionType::kStandOrRetreat) { ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok()); }
   if (s.state().decision == DecisionType::kRetreat) { ASSERT_TRUE(s.Apply(s.LegalActions()[0]).ok()); }
   EXPECT_EQ(s.state().unit(U(*g, "terrill")).hex, c);  // advanced without a choice
+}
+
+TEST(Rules, Rule_12_1_UntrainedUnitFailingItsRollMayNotAdvance) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("terrill", Nb(c, 0)) + P("harris", Nb(c, 1)) + P("jones", c, "markers: {permanent_loss: 1}"), "12.1");
+  Session s(g, 1);
+  s.SupplyDice({6, 5});  // -/D1R; untrained roll 5: no advance
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "terrill"), U(*g, "harris")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "jones"), "disruption")).ok());
+  if (s.state().decision == DecisionType::kStandOrRetreat) { ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok()); }
+  if (s.state().decision == DecisionType::kRetreat) { ASSERT_TRUE(s.Apply(s.LegalActions()[0]).ok()); }
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kAdvance, {U(*g, "terrill")}, {})), "12.1"));
+  EXPECT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());  // trained units still may
 }
 
 TEST(Rules, Rule_12_2_BatteryStacksFreelyWithItsBrigade) {
