@@ -175,6 +175,30 @@ TEST(Rules, Rule_5_4_1_RoadHalfPoint) {
   EXPECT_TRUE(s.Apply(eight).ok());
 }
 
+TEST(Rules, Rule_5_4_2_TrailFordCostsOneExtra) {
+  // Where a trail fords the river: 1 MP for the trail hex + 1 for the ford (not 3).
+  const Map& m = Base()->map;
+  const FeatureMask trail = m.FeatureBit("trail"), river = m.FeatureBit("river");
+  int from = -1, to = -1;
+  for (int h = 0; h < m.size() && from < 0; ++h) {
+    for (int d = 0; d < 6; ++d) {
+      const int n = m.grid.NeighborIndex(h, d);
+      if (n >= 0 && (m.Side(h, d) & trail) && (m.Side(h, d) & river)) {
+        from = h;
+        to = n;
+        break;
+      }
+    }
+  }
+  ASSERT_GE(from, 0);
+  auto g = Position(kUnionMove, P("walker", from));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {to})).ok());
+  const Event& e = s.events().back();
+  ASSERT_EQ(e.type, EventType::kMove);
+  EXPECT_EQ(e.a, 4);  // half points: 2 MP
+}
+
 TEST(Rules, Rule_5_2_NoEnteringEnemyHexes) {
   const int c = ClearHex();
   auto g = Position(kUnionMove, P("walker", Nb(c, 3)) + P("jones", c));
