@@ -160,6 +160,8 @@ class SbRules : public HexRules {
   void RaidCheck(State& s, Context& ctx, const Action& a) const;
   int CorpsNumber(UnitId u) const;
   bool InitiativeAffects(const State& s, UnitId u) const;
+  // 5.3: artillery leaves a woods hex only along a road or trail.
+  bool LeavesWoodsOffPath(int from, const int16_t* path, int n) const;
   void Withdraw(State& s, UnitId u) const { s.unit(u).hex = kWithdrawn; }
 
   int kind_infantry_, kind_cavalry_, kind_artillery_, kind_supply_, kind_hq_;
@@ -236,7 +238,27 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
   return !(IsKind(u, kind_cavalry_) || IsSupply(u) || IsRegiment(u));  // 12.4.1
 }
 
+bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
+  const FeatureMask paths = game_.map.FeatureBit("road") | game_.map.FeatureBit("trail");
+  int prev = from;
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    if (prev >= 0 && h >= 0 && game_.map.HasTerrain(prev, woods_)) {
+      const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+      if (dir >= 0 && !(game_.map.Side(prev, dir) & paths)) return true;
+    }
+    prev = h;
+  }
+  return false;
+}
+
 Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (IsArtillery(u) && a.type == ActionType::kMove && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
+      return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+    }
+  }
   bool any_attack = false, any_normal = false;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
@@ -683,6 +705,9 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
 
 Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
   if (Unlimbered(s, u)) return Status::Refused("7.5.1", "unlimbered artillery may never retreat");
+  if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, path, n)) {
+    return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+  }
   int prev = s.unit(u).hex;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
@@ -1632,7 +1657,7 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     for (const Action& a : *out) {
       if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
         const UnitId u = a.units[0];
-        const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm;
+        const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
         if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
         if (a.type == ActionType::kEnter) enter = true;
       }

@@ -50,7 +50,9 @@ int ClearHex(int skip = 0) {
 std::shared_ptr<const Game> Position(const std::string& start, const std::string& place,
                                      const std::string& options = "", const std::string& extra = "") {
   static int n = 0;
-  const std::string path = ::testing::TempDir() + "sb_pos_" + std::to_string(n++) + ".yaml";
+  // Named after the test: ctest runs tests in parallel processes.
+  const std::string path = ::testing::TempDir() + "sb_pos_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(n++) + ".yaml";
   std::ofstream(path) << "only_placed: true\nstart: " << start << "\nplace:\n" << place << extra;
   auto r = LoadGame("stars_and_bars(scenario=" + path + (options.empty() ? "" : ",optional=" + options) + ")");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.errors().ToString());
@@ -145,6 +147,33 @@ TEST(Rules, Rule_5_3_ModeChangeInEzocNeedsNonArtilleryCompany) {
   auto g2 = Position(kUnionMove, P("schoepf_arty", c, "face: front") + P("walker", c) + P("maney", Nb(c, 0)));
   Session s2(g2, 1);
   EXPECT_TRUE(s2.Apply(Act(ActionType::kChangeMode, {U(*g2, "schoepf_arty")}, {})).ok());
+}
+
+TEST(Rules, Rule_5_3_ArtilleryLeavesWoodsOnlyByRoadOrTrail) {
+  const Map& m = Base()->map;
+  const FeatureMask paths = m.FeatureBit("road") | m.FeatureBit("trail");
+  int w = -1, out = -1;
+  for (int h = 0; h < m.size() && w < 0; ++h) {
+    if (!m.HasTerrain(h, m.TerrainId("woods"))) continue;
+    for (int d = 0; d < 6; ++d) {
+      const int n = m.grid.NeighborIndex(h, d);
+      if (n >= 0 && m.Side(h, d) == 0 && m.terrain[static_cast<size_t>(n)] == m.TerrainBit("clear")) {
+        w = h;
+        out = n;
+        break;
+      }
+    }
+  }
+  ASSERT_GE(w, 0);
+  (void)paths;
+  auto g = Position(kUnionMove, P("schoepf_arty", w, "face: front") + P("walker", w));
+  Session s(g, 1);
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kMove, {U(*g, "schoepf_arty")}, {out})), "5.3"));
+  EXPECT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {out})).ok());
+  // ...and never enters woods off the road.
+  auto g2 = Position(kUnionMove, P("schoepf_arty", out, "face: front"));
+  Session s2(g2, 1);
+  EXPECT_FALSE(s2.Apply(Act(ActionType::kMove, {U(*g2, "schoepf_arty")}, {w})).ok());
 }
 
 TEST(Rules, Rule_5_4_1_RoadHalfPoint) {
