@@ -160,6 +160,10 @@ class SbRules : public HexRules {
   void RaidCheck(State& s, Context& ctx, const Action& a) const;
   int CorpsNumber(UnitId u) const;
   bool InitiativeAffects(const State& s, UnitId u) const;
+  // 5.5: the side with an overstacked hex (-1 none), and whether u may be removed first.
+  int OverstackedSide(const State& s) const;
+  bool StackingVictim(const State& s, UnitId u) const;
+  Status BeginStackingCheck(State& s, Context& ctx) const;
   // 5.3: artillery leaves a woods hex only along a road or trail.
   bool LeavesWoodsOffPath(int from, const int16_t* path, int n) const;
   void Withdraw(State& s, UnitId u) const { s.unit(u).hex = kWithdrawn; }
@@ -743,6 +747,46 @@ void SbRules::AfterCombat(State& s, Context& ctx) const {
   x.num_convoys = 0;
   x.advance_rolled = 0;
   for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
+}
+
+// --- Stacking checkpoints (5.5) --------------------------------------------------------
+
+int SbRules::OverstackedSide(const State& s) const {
+  for (int side : {static_cast<int>(s.phasing_side), 1 - s.phasing_side}) {
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.OnMap() && u.side == side && StackingCount(s, u.hex, side) > game_.stacking.limit) return side;
+    }
+  }
+  return -1;
+}
+
+bool SbRules::StackingVictim(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  if (!us.OnMap() || us.side != s.decision_side || !CountsForStacking(s, u)) return false;
+  if (StackingCount(s, us.hex, us.side) <= game_.stacking.limit) return false;
+  if (!Def(u).trained) return true;
+  // Untrained units go first.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId v = static_cast<UnitId>(i);
+    if (s.unit(v).hex == us.hex && s.unit(v).side == us.side && CountsForStacking(s, v) && !Def(v).trained) return false;
+  }
+  return true;
+}
+
+// Ends the movement or combat phase, first asking owners to remove excess units.
+Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const int side = OverstackedSide(s);
+  if (side < 0) {
+    x.pending_choice = kNoChoice;
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
+  x.pending_choice = kStackingChoice;
+  s.decision = DecisionType::kChoice;
+  s.decision_side = static_cast<uint8_t>(side);
+  return Status::Ok();
 }
 
 // --- Choices at the start of a player-turn (12.3, 12.6) -------------------------------
@@ -1349,6 +1393,14 @@ void SbRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>
       if (x.pending_choice == kReorgPhase) {
         ListReorganize(s, ctx, out);
         out->push_back(Action::EndPhase());
+      } else if (x.pending_choice == kStackingChoice) {
+        for (int i = 0; i < s.num_units; ++i) {
+          if (StackingVictim(s, static_cast<UnitId>(i))) {
+            Action d = Action::Of(ActionType::kDestroy);
+            d.AddUnit(static_cast<UnitId>(i));
+            out->push_back(d);
+          }
+        }
       } else {
         Action a = Action::Of(ActionType::kChoice);
         a.value = 1;
@@ -1385,6 +1437,17 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
         }
         return Status::Refused("9.0", "reorganize a unit or end the phase");
       }
+      if (x.pending_choice == kStackingChoice) {
+        if (a.type != ActionType::kDestroy || a.num_units != 1) {
+          return Status::Refused("5.5", "choose a unit to eliminate from an overstacked hex ({destroy: [unit]})");
+        }
+        const UnitId u = a.units[0];
+        if (u < 0 || u >= s.num_units || !StackingVictim(s, u)) {
+          return Status::Refused("5.5", "not a unit the owner may eliminate now (excess units, untrained first)");
+        }
+        Eliminate(s, ctx, u, "5.5", "over the stacking limit");
+        return BeginStackingCheck(s, ctx);
+      }
       if (a.type == ActionType::kChoice) return ApplyChoice(s, a, ctx);
       return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
     case DecisionType::kBombard:
@@ -1399,6 +1462,7 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
       if (a.type == ActionType::kEndPhase && ReinforcementCanEnter(s, ctx)) {
         return Status::Refused("5.7", "reinforcements due this turn must enter");
       }
+      if (a.type == ActionType::kEndPhase) return BeginStackingCheck(s, ctx);
       if (a.type == ActionType::kDetach) {
         Status st = CheckDetach(s, a);
         if (!st.ok()) return st;
@@ -1471,6 +1535,11 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
       }
       break;
     case DecisionType::kCombat:
+      if (a.type == ActionType::kEndPhase) {
+        Status st = EndCombatPhase(s, ctx);
+        if (!st.ok()) return st;
+        return BeginStackingCheck(s, ctx);
+      }
       if (a.type == ActionType::kAttack) {
         AttackPlan plan;
         Status st = PrepareAttack(s, a, ctx, &plan);
@@ -1709,6 +1778,7 @@ std::string SbRules::DescribeDecision(const State& s) const {
         case kChoiceWithers: return "receive Withers' Division? (12.3)";
         case kChoiceForcedMarch: return "use the forced march this turn? (12.6)";
         case kReorgPhase: return "reorganize disrupted units (9.0)";
+        case kStackingChoice: return "eliminate excess units over the stacking limit (5.5)";
         default: break;
       }
       break;

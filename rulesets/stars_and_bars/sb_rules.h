@@ -26,7 +26,14 @@ enum SbFlag : uint16_t {
 };
 
 // Choices asked with DecisionType::kChoice (SbExt::pending_choice).
-enum SbChoice : uint8_t { kNoChoice = 0, kChoiceSill = 1, kChoiceWithers = 2, kChoiceForcedMarch = 3, kReorgPhase = 4 };
+enum SbChoice : uint8_t {
+  kNoChoice = 0,
+  kChoiceSill = 1,
+  kChoiceWithers = 2,
+  kChoiceForcedMarch = 3,
+  kReorgPhase = 4,
+  kStackingChoice = 5,  // 5.5: the owner picks the excess units to eliminate (`destroy` actions)
+};
 
 // kCustom action codes (Action::value).
 inline constexpr int kCustomReorganize = 1;  // units [unit] or [unit, hq]

@@ -275,7 +275,14 @@ TEST(Rules, Rule_5_5_StackingExcessEliminatedUntrainedFirst) {
   Session s(g, 1);
   ASSERT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "walker")}, {c})).ok());
   ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
-  EXPECT_EQ(s.state().unit(U(*g, "terrill")).hex, kEliminated);  // untrained first
+  // The owner chooses, but untrained units first.
+  ASSERT_EQ(s.state().decision, DecisionType::kChoice);
+  ASSERT_EQ(s.state().decision_side, 0);
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kDestroy, {U(*g, "fry")}, {})), "5.5"));
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kDestroy, {U(*g, "gilbert_hq")}, {})), "5.5"));
+  ASSERT_TRUE(s.Apply(Act(ActionType::kDestroy, {U(*g, "terrill")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "terrill")).hex, kEliminated);
+  EXPECT_NE(s.state().phase, 0);  // the movement phase is over
   EXPECT_EQ(s.state().unit(U(*g, "walker")).hex, c);
   EXPECT_EQ(s.state().unit(U(*g, "fry")).hex, c);
   EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, c);  // HQs are free
@@ -930,11 +937,14 @@ TEST(Rules, Rule_12_2_BatteryStacksFreelyWithItsBrigade) {
   auto g = Position("{turn: 5, side: confederate, phase: movement}", P("liddell", c) + P("swett", c) + P("jones", c), "12.2");
   Session s(g, 1);
   ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  EXPECT_NE(s.state().decision, DecisionType::kChoice);  // not overstacked
   EXPECT_TRUE(s.state().unit(U(*g, "swett")).OnMap());
   EXPECT_TRUE(s.state().unit(U(*g, "jones")).OnMap());
   auto g2 = Position("{turn: 5, side: confederate, phase: movement}", P("liddell", c) + P("swett", c) + P("jones", c));
   Session s2(g2, 1);
   ASSERT_TRUE(s2.Apply(Action::EndPhase()).ok());
+  ASSERT_EQ(s2.state().decision, DecisionType::kChoice);
+  ASSERT_TRUE(s2.Apply(Act(ActionType::kDestroy, {U(*g2, "swett")}, {})).ok());
   int gone = 0;
   for (const char* id : {"liddell", "swett", "jones"}) gone += s2.state().unit(U(*g2, id)).OnMap() ? 0 : 1;
   EXPECT_EQ(gone, 1);
