@@ -526,6 +526,12 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
   }
   for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
   for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  // 7.5.1: units with an AS retreat first; zero-AS units then go with them.
+  auto normal_first = [&](UnitId* units, int n) {
+    std::stable_partition(units, units + n, [&](UnitId u) { return AttackStrength(s, u) > 0; });
+  };
+  normal_first(c.attackers, c.num_attackers);
+  normal_first(c.defenders, c.num_defenders);
   x.in_followup = 1;
   ContinueCombat(s, ctx);
 }
@@ -1670,6 +1676,22 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
   } filter;
   filter.next = ctx.sink();
   Context quiet(game_, nullptr, &filter, &ctx.scratch());
+  if (s.decision == DecisionType::kRetreat && a.type == ActionType::kRetreat && a.num_units == 1 &&
+      a.units[0] == s.combat.current && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
+    // 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked with.
+    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
+    if (!check.ok()) return check;
+    const int from = s.unit(a.units[0]).hex;
+    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId v = static_cast<UnitId>(i);
+      UnitState& vs = s.unit(v);
+      if (v == a.units[0] || vs.hex != from || !vs.Has(kUnitCoreSpare) || AttackStrength(s, v) > 0) continue;
+      if (!CheckRetreat(s, ctx, v, a.hexes.data(), a.num_hexes).ok()) continue;
+      MoveUnit(s, ctx, v, to, EventType::kRetreat, "7.5.1");
+      vs.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+    }
+  }
   Status st = HexRules::Apply(s, a, moving && zero_strength ? quiet : ctx);
   if (!st.ok()) return st;
   if (moving) {

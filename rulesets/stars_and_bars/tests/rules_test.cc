@@ -513,6 +513,21 @@ TEST(Rules, Rule_7_5_1_RetreatTwoHexesOrStand) {
   EXPECT_EQ(s.state().unit(p).hex, Nb(Nb(c, 3), 3));
 }
 
+TEST(Rules, Rule_7_5_1_HqRetreatsWithItsStack) {
+  const int c = ClearHex();
+  auto g = RetreatPosition(c, "powell", P("anderson_hq", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // 1-1, roll 6: -/W
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat
+  ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
+  ASSERT_EQ(s.state().combat.current, U(*g, "powell"));  // units with an AS first
+  const int to = Nb(Nb(c, 3), 3);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "powell")}, {Nb(c, 3), to})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "anderson_hq")).hex, to);
+  EXPECT_EQ(s.state().decision, DecisionType::kAdvance);  // the hex is empty: nobody else retreats
+}
+
 TEST(Rules, Rule_7_5_1_UnlimberedArtilleryCannotRetreat) {
   const int c = ClearHex();
   auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("buckner_arty", c, "face: back"));
