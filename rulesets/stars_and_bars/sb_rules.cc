@@ -855,16 +855,11 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
     return Status::Refused("sequence", "no choice is pending");
   }
   ctx.Emit(e);
+  // Back to the movement phase, unless another start-of-turn choice follows (12.3, then 12.6).
+  x.pending_choice = kNoChoice;
   s.decision = DecisionType::kMovement;
+  s.decision_side = s.phasing_side;
   if (choice != kChoiceForcedMarch) NextChoice(s, ctx);
-  if (s.decision == DecisionType::kChoice && x.pending_choice == kChoiceForcedMarch && choice == kChoiceForcedMarch) {
-    s.decision = DecisionType::kMovement;
-  }
-  if (s.decision != DecisionType::kChoice) {
-    x.pending_choice = kNoChoice;
-    s.decision = DecisionType::kMovement;
-    s.decision_side = s.phasing_side;
-  }
   return Status::Ok();
 }
 

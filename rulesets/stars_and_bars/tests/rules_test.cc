@@ -1081,5 +1081,25 @@ TEST(Rules, Rule_12_6_ForcedMarchDoublesOnce) {
   EXPECT_EQ(X(s).forced_march_used, 1);
 }
 
+TEST(Rules, Rule_12_6_ForcedMarchMayNotEndInEzoc) {
+  const int c = ClearHex();
+  std::vector<int> path;
+  int h = c;
+  for (int i = 0; i < 5; ++i) {
+    h = Nb(h, i % 2 == 0 ? 0 : 1);
+    path.push_back(h);
+  }
+  const int enemy = Nb(path[4], 0);
+  auto g = Position("{turn: 5, side: confederate, phase: movement}", P("jones", c) + P("walker", enemy), "12.6");
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());
+  Action a = Action::Of(ActionType::kMove);
+  a.AddUnit(U(*g, "jones"));
+  for (int p : path) a.AddHex(p);
+  EXPECT_TRUE(Refused(s.Apply(a), "12.6"));  // five hexes need the doubled MA, and end next to Walker
+  a.num_hexes = 4;
+  EXPECT_TRUE(s.Apply(a).ok());  // four hexes, not in Walker's ZOC
+}
+
 }  // namespace
 }  // namespace wg::stars_and_bars
