@@ -426,6 +426,10 @@ void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
 Status HexRules::ApplyPhaseAction(State&, const Action&, Context&) const { return Status::Refused("", ""); }
 void HexRules::ListPhaseActions(const State&, Context&, std::vector<Action>*) const {}
 
+int HexRules::ReinforcementTurn(const State&, UnitId u) const {
+  return game_.units[static_cast<size_t>(u)].reinforcement_turn;
+}
+
 int HexRules::MovementAllowance(const State& s, UnitId u) const {
   return 2 * game_.Current(s, u, data().movement_attribute);
 }
@@ -675,7 +679,8 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       }
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
-      if (d.entry_place < 0 || d.reinforcement_turn > s.turn || d.reinforcement_turn == 0) continue;
+      const int due = ReinforcementTurn(s, u);
+      if (d.entry_place < 0 || due > s.turn || due == 0) continue;
       const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
       q.start = -1;
@@ -859,8 +864,8 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     if (us.hex != kNotYetEntered || d.entry_place < 0) {
       return Status::Refused("reinforcements", game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
     }
-    if (d.reinforcement_turn > s.turn) {
-      return Status::Refused("reinforcements", game_.UnitLabel(u) + " enters on turn " + std::to_string(d.reinforcement_turn));
+    if (ReinforcementTurn(s, u) > s.turn) {
+      return Status::Refused("reinforcements", game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
     }
     if (place >= 0 && place != d.entry_place) return Status::Refused("reinforcements", "units entering together must share an entry area");
     place = d.entry_place;
@@ -986,6 +991,7 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
   const CombatMods& mods = plan->mods;
   plan->modified_defense =
       ModifiedStrength(plan->defense, std::span<const int>(mods.multipliers, static_cast<size_t>(mods.num_multipliers)));
+  plan->modified_defense += mods.defense_bonus;
   int column = d.crt.ColumnFor(plan->attack, plan->modified_defense);
   if (column != CombatTable::kBelowLowest && mods.column_shift != 0) {
     column = std::clamp(column + mods.column_shift, 0, d.crt.num_columns() - 1);

@@ -99,6 +99,9 @@ struct CombatMods {
   int num_multipliers = 0;
   int drm = 0;
   int column_shift = 0;  // beyond the attacker's voluntary reduction
+  // Added to the defence after the multipliers (a stack where only some
+  // units are doubled, e.g. artillery never doubled for slope, S&B 8.4).
+  int defense_bonus = 0;
   const char* notes[4] = {"", "", "", ""};
   int num_notes = 0;
   void Multiply(int m, const char* why) {
@@ -191,6 +194,9 @@ class HexRules : public Rules {
 
   // --- Unit hooks --------------------------------------------------------------------
   virtual int MovementAllowance(const State& s, UnitId u) const;  // half points
+  // The turn a reinforcement may enter (0: not a reinforcement); the default is
+  // the unit's printed turn (a ruleset may move it, e.g. S&B 12.3).
+  virtual int ReinforcementTurn(const State& s, UnitId u) const;
   virtual Status CanMove(const State& s, UnitId u) const;
   virtual ZocKind ZocOf(const State& s, UnitId u) const;
   virtual bool CountsForStacking(const State& s, UnitId u) const;

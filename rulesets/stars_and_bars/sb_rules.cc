@@ -1,0 +1,1818 @@
+// Stars and Bars hooks: every rule the data cannot say, each citing its rule
+// number. See sb_rules.h for the per-game state and RULES.md for the map from
+// rule sections to hooks and tests.
+#include "sb_rules.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "wargame/registry.h"
+
+namespace wg::stars_and_bars {
+namespace {
+
+HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
+
+class SbRules : public HexRules {
+ public:
+  SbRules(const Game& game, RulesetDocument& doc, ErrorList* errors) : HexRules(game) {
+    kind_infantry_ = game.KindIndex("infantry");
+    kind_cavalry_ = game.KindIndex("cavalry");
+    kind_artillery_ = game.KindIndex("artillery");
+    kind_supply_ = game.KindIndex("supply");
+    kind_hq_ = game.KindIndex("hq");
+    attr_bombard_ = game.AttributeIndex("bombard");
+    pl_ = game.MarkerIndex("permanent_loss");
+    dis_ = game.MarkerIndex("disruption");
+    woods_ = game.map.TerrainId("woods");
+    stone_wall_ = game.map.TerrainId("stone_wall");
+    slope_ = game.map.FeatureBit("slope");
+    river_ = game.map.FeatureBit("river");
+    creek_ = game.map.FeatureBit("creek");
+    bridge_ford_ = game.map.FeatureBit("bridge") | game.map.FeatureBit("ford");
+    buell_ = static_cast<UnitId>(game.UnitIndex("buell_hq"));
+    bragg_ = static_cast<UnitId>(game.UnitIndex("bragg_hq"));
+    gilbert_ = static_cast<UnitId>(game.UnitIndex("gilbert_hq"));
+    liddell_ = static_cast<UnitId>(game.UnitIndex("liddell"));
+    liddell_reg_ = static_cast<UnitId>(game.UnitIndex("liddell_reg"));
+    cav_2nd_ = static_cast<UnitId>(game.UnitIndex("cav_2nd"));
+    battery_parent_.assign(game.units.size(), -1);
+    if (doc.Has("battery_parents")) {
+      YamlReader& r = *doc.ReaderFor("battery_parents");
+      const YAML::Node n = doc.Section("battery_parents");
+      if (r.ExpectMap(n, "battery_parents")) {
+        for (const auto& kv : n) {
+          const std::string b = kv.first.Scalar(), p = kv.second.Scalar();
+          const int bi = game.UnitIndex(b), pi = game.UnitIndex(p);
+          // A scenario may replace the order of battle: batteries it lacks are skipped.
+          if (bi < 0 || pi < 0) continue;
+          battery_parent_[static_cast<size_t>(bi)] = pi;
+        }
+      }
+    }
+    for (const char* t : {"bombardment", "reorganization", "cavalry_withdrawal", "untrained_advance", "union_initiative"}) {
+      if (!data().tables.Find(t)) errors->Add(Error{"ruleset.yaml", 0, 0, "tables", std::string("missing table ") + t, ""});
+    }
+    for (const Place& p : game.map.places) {
+      if (p.kind == "army_hq" && !p.hexes.empty()) {
+        auto it = p.attributes.find("side");
+        if (it != p.attributes.end()) army_hq_hex_[game.SideIndex(it->second) == 0 ? 0 : 1] = p.hexes[0];
+      }
+      if (p.kind == "objective" && !p.hexes.empty()) objective_place_ = static_cast<int>(&p - game.map.places.data());
+    }
+    if (army_hq_hex_[0] < 0 || army_hq_hex_[1] < 0 || objective_place_ < 0) {
+      errors->Add(Error{"map.yaml", 0, 0, "places", "the two army HQ places and the objective are required (11.1)", ""});
+    }
+  }
+
+  Status Apply(State& s, const Action& a, Context& ctx) const override;
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  void Start(State& s, Context& ctx) const override;
+  std::string DescribeDecision(const State& s) const override;
+
+ protected:
+  void OnPhaseStart(State& s, Context& ctx) const override;
+  void OnPhaseEnd(State& s, Context& ctx) const override;
+  void OnGameEnd(State& s, Context& ctx) const override;
+  Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const override;
+  void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  int MovementAllowance(const State& s, UnitId u) const override;
+  int ReinforcementTurn(const State& s, UnitId u) const override;
+  Status CanMove(const State& s, UnitId u) const override;
+  ZocKind ZocOf(const State& s, UnitId u) const override;
+  bool CountsForStacking(const State& s, UnitId u) const override;
+  int AttackStrength(const State& s, UnitId u) const override;
+  int DefenseStrength(const State& s, UnitId u) const override;
+  bool Overrunnable(const State& s, int hex, int moving_side) const override;
+  void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
+  Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
+  void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
+  Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
+  Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
+  void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
+  void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
+  bool MustAttack(const State& s, Context& ctx, UnitId u) const override;
+  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
+  void AfterCombat(State& s, Context& ctx) const override;
+
+ private:
+  const UnitDef& Def(UnitId u) const { return game_.units[static_cast<size_t>(u)]; }
+  bool IsKind(UnitId u, int k) const { return Def(u).kind == k; }
+  bool IsArtillery(UnitId u) const { return IsKind(u, kind_artillery_); }
+  bool IsHq(UnitId u) const { return IsKind(u, kind_hq_); }
+  bool IsSupply(UnitId u) const { return IsKind(u, kind_supply_); }
+  bool IsRegiment(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "regiment"; }
+  bool IsBrigade(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "brigade"; }
+  bool Unlimbered(const State& s, UnitId u) const { return IsArtillery(u) && s.unit(u).face == 1; }
+  int Losses(const State& s, UnitId u) const { return s.unit(u).markers[pl_] + s.unit(u).markers[dis_]; }
+  // 7.4 / 8.4: the strength losses are taken from (DS, or BS of unlimbered artillery).
+  int BaseDefense(const State& s, UnitId u) const {
+    if (IsArtillery(u)) return Unlimbered(s, u) ? Def(u).back[attr_bombard_] : 0;
+    return game_.Printed(s, u, data().defense);
+  }
+  int Bombard(const State& s, UnitId u) const {
+    return Unlimbered(s, u) ? std::max(0, Def(u).back[attr_bombard_] - Losses(s, u)) : 0;
+  }
+  // 7.4: eliminated when losses exceed the DS; 8.4: artillery with any permanent loss,
+  // or disrupted while limbered.
+  bool ShouldDie(const State& s, UnitId u) const {
+    if (IsArtillery(u) && (s.unit(u).markers[pl_] > 0 || (!Unlimbered(s, u) && s.unit(u).markers[dis_] > 0))) return true;
+    return Losses(s, u) > BaseDefense(s, u);
+  }
+  bool FreeBattery(const State& s, UnitId u) const {
+    const int p = battery_parent_[static_cast<size_t>(u)];
+    return game_.OptionOn("12.2") && p >= 0 && s.unit(u).OnMap() && s.unit(static_cast<UnitId>(p)).hex == s.unit(u).hex &&
+           s.unit(static_cast<UnitId>(p)).side == s.unit(u).side;
+  }
+  bool InForce(const State& s, UnitId u, int k) const {
+    const PendingCombat& c = s.combat;
+    const int n = k == 0 ? c.num_attackers : c.num_defenders;
+    for (int i = 0; i < n; ++i) {
+      if ((k == 0 ? c.attackers[i] : c.defenders[i]) == u) return true;
+    }
+    return false;
+  }
+  int ForceSide(const State& s, int k) const { return k == 0 ? s.phasing_side : 1 - s.phasing_side; }
+  bool LossEligible(const State& s, UnitId u, int k, bool stand) const;
+  void CheckDeath(State& s, Context& ctx, UnitId u, const char* rule) const;
+  void ContinueCombat(State& s, Context& ctx) const;
+  void SettleForce(State& s, Context& ctx, int k) const;
+  void ListLosses(const State& s, std::vector<Action>* out) const;
+  Status ApplyLoss(State& s, const Action& a, Context& ctx) const;
+  Status ApplyStand(State& s, const Action& a, Context& ctx) const;
+  void NextChoice(State& s, Context& ctx) const;
+  Status ApplyChoice(State& s, const Action& a, Context& ctx) const;
+  Status CheckBombard(const State& s, const Action& a, int* strength) const;
+  Status ApplyBombard(State& s, const Action& a, Context& ctx) const;
+  void ListBombards(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
+  Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
+  void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const;
+  Status ApplyReorganize(State& s, const Action& a, Context& ctx) const;
+  void ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status CheckDetach(const State& s, const Action& a) const;
+  Status CheckRecombine(const State& s, const Action& a) const;
+  bool HqServes(UnitId hq, UnitId u) const;
+  bool ReinforcementCanEnter(const State& s, Context& ctx) const;
+  void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
+  void RaidCheck(State& s, Context& ctx, const Action& a) const;
+  int CorpsNumber(UnitId u) const;
+  bool InitiativeAffects(const State& s, UnitId u) const;
+  // 5.5: the side with an overstacked hex (-1 none), and whether u may be removed first.
+  int OverstackedSide(const State& s) const;
+  bool StackingVictim(const State& s, UnitId u) const;
+  Status BeginStackingCheck(State& s, Context& ctx) const;
+  // 5.3: artillery leaves a woods hex only along a road or trail.
+  bool LeavesWoodsOffPath(int from, const int16_t* path, int n) const;
+  void Withdraw(State& s, UnitId u) const { s.unit(u).hex = kWithdrawn; }
+
+  int kind_infantry_, kind_cavalry_, kind_artillery_, kind_supply_, kind_hq_;
+  int attr_bombard_, pl_, dis_, woods_, stone_wall_;
+  FeatureMask slope_, river_, creek_, bridge_ford_;
+  UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
+  std::vector<int> battery_parent_;
+  int army_hq_hex_[2] = {-1, -1};
+  int objective_place_ = -1;
+};
+
+// --- Strengths, ZOC, stacking (2.5, 6.0, 6.2, 7.4, 8.4, 5.5, 12.2) -------------------
+
+int SbRules::DefenseStrength(const State& s, UnitId u) const {
+  return std::max(0, BaseDefense(s, u) - Losses(s, u));
+}
+
+int SbRules::AttackStrength(const State& s, UnitId u) const {
+  if (DefenseStrength(s, u) <= 0) return 0;  // 6.2: zero-strength units have AS 0
+  if (IsArtillery(u)) {
+    // 8.1: BS used as AS when adjacent, unless it bombarded this player-turn.
+    if (s.unit(u).Has(kUnitBombarded) && s.unit(u).side == s.phasing_side) return 0;
+    return Bombard(s, u);
+  }
+  return game_.Current(s, u, data().attack);
+}
+
+ZocKind SbRules::ZocOf(const State& s, UnitId u) const {
+  if (DefenseStrength(s, u) <= 0) return ZocKind::kNone;                 // 6.2
+  if (IsArtillery(u) || IsSupply(u)) return ZocKind::kOwnHex;             // 6.1
+  return ZocKind::kSix;
+}
+
+bool SbRules::CountsForStacking(const State& s, UnitId u) const {
+  if (IsHq(u)) return false;            // 5.5
+  if (FreeBattery(s, u)) return false;  // 12.2
+  return true;
+}
+
+// --- Movement (5.1-5.8, 6.1, 6.2, 12.4, 12.6) --------------------------------------
+
+int SbRules::MovementAllowance(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  int ma = Def(u).front[data().movement_attribute];
+  if (us.markers[dis_] > 0) --ma;  // 7.4.3
+  if (Ext<SbExt>(s).forced_march_active && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
+    ma *= 2;  // 12.6
+  }
+  int half = 2 * std::max(0, ma);
+  if (IsArtillery(u)) half -= us.spare;  // 5.3: MPs spent changing mode
+  return std::max(0, half);
+}
+
+int SbRules::ReinforcementTurn(const State& s, UnitId u) const {
+  // 12.3 / TRT note: the 2nd Cavalry comes with Sill's Division when it is received.
+  if (u == cav_2nd_ && Ext<SbExt>(s).sill == 1) return std::min(9, Def(u).reinforcement_turn);
+  return Def(u).reinforcement_turn;
+}
+
+Status SbRules::CanMove(const State& s, UnitId u) const {
+  if (!s.unit(u).Has(kUnitReleased)) return Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
+  if (Unlimbered(s, u)) return Status::Refused("5.3", game_.UnitLabel(u) + " is unlimbered and may not move");
+  return Status::Ok();
+}
+
+int SbRules::CorpsNumber(UnitId u) const {
+  const std::string& c = Def(u).corps;
+  return c == "I" ? 1 : c == "II" ? 2 : c == "III" ? 3 : 0;
+}
+
+bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
+  const int corps = Ext<SbExt>(s).initiative_corps;
+  if (corps == 0 || s.unit(u).side != 0 || CorpsNumber(u) != corps) return false;
+  return !(IsKind(u, kind_cavalry_) || IsSupply(u) || IsRegiment(u));  // 12.4.1
+}
+
+bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
+  const FeatureMask paths = game_.map.FeatureBit("road") | game_.map.FeatureBit("trail");
+  int prev = from;
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    if (prev >= 0 && h >= 0 && game_.map.HasTerrain(prev, woods_)) {
+      const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+      if (dir >= 0 && !(game_.map.Side(prev, dir) & paths)) return true;
+    }
+    prev = h;
+  }
+  return false;
+}
+
+Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (IsArtillery(u) && a.type == ActionType::kMove && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
+      return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+    }
+  }
+  bool any_attack = false, any_normal = false;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (AttackStrength(s, u) > 0) any_attack = true;
+    if (DefenseStrength(s, u) > 0) any_normal = true;
+  }
+  const int side = s.phasing_side;
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (!any_attack && EnemyIn(s, h, side)) {
+      return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+    }
+  }
+  // 12.4.1: the restricted corps moves one hex (two if it began stacked with an HQ).
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (!InitiativeAffects(s, u)) continue;
+    const int limit = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
+    if (a.num_hexes > limit) {  // an entering unit counts its first hex (5.7)
+      return Status::Refused("12.4.1", game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " +
+                                           std::to_string(limit) + " hex" + (limit > 1 ? "es" : ""));
+    }
+  }
+  const bool fm = Ext<SbExt>(s).forced_march_active != 0;
+  if (!any_normal || fm) {
+    const ZocField& zoc = EnemyZoc(s, ctx, side);
+    if (!any_normal && zoc.InEzoc(to)) {
+      // 6.2: a zero-strength unit enters an EZOC only with or joining a normal unit.
+      bool joins = false;
+      for (int i = 0; i < s.num_units && !joins; ++i) {
+        const UnitState& f = s.units[static_cast<size_t>(i)];
+        joins = f.hex == to && f.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
+      }
+      if (!joins) return Status::Refused("6.2", "a zero-strength unit may not enter an enemy zone of control alone");
+    }
+    if (fm && zoc.InEzoc(to)) {
+      for (int i = 0; i < a.num_units; ++i) {
+        const UnitId u = a.units[static_cast<size_t>(i)];
+        if (s.unit(u).side != 1 || !IsKind(u, kind_infantry_)) continue;
+        // 12.6: a unit ending in an EZOC may not have used the doubled allowance.
+        State view;
+        std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+        Ext<SbExt>(view).forced_march_active = 0;
+        MoveQuery q = BuildQuery(view, ctx, a.units.data(), a.num_units);
+        if (a.type == ActionType::kEnter) {
+          const Place& p = game_.map.places[static_cast<size_t>(Def(u).entry_place)];
+          q.start = -1;
+          q.entry_hexes = std::span<const int>(p.hexes.data(), p.hexes.size());
+          q.started_in_ezoc = false;
+        }
+        std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+        if (!Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels).ok) {
+          return Status::Refused("12.6", "force-marching units may not end their move in an enemy zone of control");
+        }
+        break;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
+  // 6.2: a hex held only by zero-strength units may be entered and passed through.
+  bool any = false;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex != hex || u.side == moving_side) continue;
+    if (DefenseStrength(s, static_cast<UnitId>(i)) > 0) return false;
+    any = true;
+  }
+  return any;
+}
+
+void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).hex != hex || s.unit(u).side == moving_side) continue;
+    if (IsSupply(u)) {
+      Capture(s, ctx, u, hex, moving_side);  // 5.8: capture / recapture
+    } else {
+      Eliminate(s, ctx, u, "6.2", "zero-strength unit overrun");
+    }
+  }
+}
+
+void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const {
+  UnitState& us = s.unit(u);
+  us.hex = static_cast<int16_t>(hex);
+  us.side = static_cast<uint8_t>(side);
+  us.face = side == Def(u).side ? 0 : 1;
+  us.markers[pl_] = 0;
+  us.markers[dis_] = 0;
+  us.flags |= kUnitReleased;
+  Event e;
+  e.type = EventType::kCaptured;
+  e.side = static_cast<int8_t>(side);
+  e.unit = u;
+  e.hex = static_cast<int16_t>(hex);
+  e.rule = "5.8";
+  e.text = us.face ? "captured" : "recaptured";
+  ctx.Emit(e);
+}
+
+Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units != 1) return Status::Refused("5.3", "change the mode of one artillery unit");
+  const UnitId u = a.units[0];
+  if (u < 0 || u >= s.num_units || !IsArtillery(u)) return Status::Refused("5.3", "only artillery changes mode");
+  UnitState& us = s.unit(u);
+  if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("5.3", game_.UnitLabel(u) + " is not a phasing unit on the map");
+  if (!us.Has(kUnitReleased)) return Status::Refused("5.6", "unreleased artillery may not change mode");
+  if (us.markers[dis_] > 0) return Status::Refused("7.4.3", "disrupted artillery cannot change mode");
+  const int left = 2 * Def(u).front[data().movement_attribute] - us.spare;
+  if (left < 4) return Status::Refused("5.3", "changing mode costs 2 MPs and " + game_.UnitLabel(u) + " has fewer left");
+  if (InEnemyZoc(s, ctx, us.side, us.hex)) {
+    bool covered = false;
+    for (int i = 0; i < s.num_units && !covered; ++i) {
+      const UnitState& f = s.units[static_cast<size_t>(i)];
+      covered = f.hex == us.hex && f.side == us.side && !IsArtillery(static_cast<UnitId>(i));
+    }
+    if (!covered) return Status::Refused("5.3", "in an enemy zone of control artillery must be stacked with a non-artillery unit to change mode");
+  }
+  us.face ^= 1;
+  us.spare = static_cast<int16_t>(us.spare + 4);
+  Event e;
+  e.type = EventType::kModeChange;
+  e.unit = u;
+  e.hex = us.hex;
+  e.a = us.face;
+  e.rule = "5.3";
+  e.text = us.face ? "unlimbered" : "limbered";
+  ctx.Emit(e);
+  return Status::Ok();
+}
+
+bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
+  // 5.7: reinforcements must enter on their turn (or the first possible phase after).
+  HexScratch& hs = Hs(ctx);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitDef& d = Def(u);
+    if (s.unit(u).side != s.phasing_side || s.unit(u).hex != kNotYetEntered) continue;
+    if (d.entry_place < 0 || ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
+    const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
+    MoveQuery q = BuildQuery(s, ctx, &u, 1);
+    q.start = -1;
+    q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
+    q.started_in_ezoc = false;
+    const Reachable& r = hs.pathfinder.Search(q);
+    for (int h : r.hexes()) {
+      if (r.CanEnd(h)) return true;
+    }
+  }
+  return false;
+}
+
+void SbRules::RaidCheck(State& s, Context& ctx, const Action& a) const {
+  // 11.1: 2 VPs, once, for moving a (non-zero-strength) unit through the enemy army HQ.
+  const int side = s.phasing_side;
+  const int target = army_hq_hex_[1 - side];
+  if (s.once_awarded & (1ull << side)) return;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    if (a.hexes[static_cast<size_t>(k)] == target) {
+      s.once_awarded |= 1ull << side;
+      AwardVp(s, ctx, side, 2, "11.1", "raid through the enemy army HQ");
+      return;
+    }
+  }
+}
+
+// --- Combat (7.1-7.8, 8.4) ------------------------------------------------------------
+
+Status SbRules::CheckAttack(const State& s, const Action& a, Context&) const {
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (IsArtillery(u) && s.unit(u).Has(kUnitBombarded)) {
+      return Status::Refused("8.1", game_.UnitLabel(u) + " bombarded this player-turn and may not also attack");
+    }
+  }
+  return Status::Ok();
+}
+
+bool SbRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
+  if (IsArtillery(u) && s.unit(u).Has(kUnitBombarded)) return false;  // 7.1 exception, 8.1
+  return HexRules::MustAttack(s, ctx, u);
+}
+
+void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
+  const PendingCombat& c = s.combat;
+  const auto& grid = game_.map.grid;
+  bool all_up = true, all_river = true, all_creek = true;
+  for (int i = 0; i < c.num_attackers; ++i) {
+    const int from = s.unit(c.attackers[i]).hex;
+    bool up = true, river = true, creek = true, any = false;
+    for (int k = 0; k < c.num_defender_hexes; ++k) {
+      const int to = c.defender_hexes[k];
+      for (int d = 0; d < 6; ++d) {
+        if (grid.NeighborIndex(from, d) != to) continue;
+        any = true;
+        up = up && (game_.map.Toward(from, d) & slope_);
+        const FeatureMask side = game_.map.Side(from, d);
+        river = river && (side & river_);
+        creek = creek && (side & creek_);
+      }
+    }
+    all_up = all_up && any && up;
+    all_river = all_river && any && river;
+    all_creek = all_creek && any && creek;
+  }
+  if (all_up || all_river) {
+    // 7.7.2 / 7.7.3: doubled, never more than doubled; 8.4: artillery is never doubled.
+    const char* why = all_up ? "7.7.2: defender doubled (all attackers upslope)" : "7.7.3: defender doubled (all attackers across a river)";
+    int arty = 0, others = 0;
+    for (int i = 0; i < c.num_defenders; ++i) {
+      (IsArtillery(c.defenders[i]) ? arty : others) += DefenseStrength(s, c.defenders[i]);
+    }
+    if (arty == 0) {
+      mods->Multiply(2, why);
+    } else {
+      mods->defense_bonus += others;
+      mods->Note("8.4: defender doubled except its artillery");
+    }
+  }
+  if (all_creek) mods->Drm(-1, "7.7.4: -1 DRM (all attackers across a creek)");
+  bool cover = c.num_defender_hexes > 0;
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    const int h = c.defender_hexes[k];
+    cover = cover && (game_.map.HasTerrain(h, woods_) || game_.map.HasTerrain(h, stone_wall_));
+  }
+  if (cover) mods->Drm(-1, "7.7.1/TEC: -1 DRM (defender in woods or the stone wall)");
+}
+
+void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
+  SbExt& x = Ext<SbExt>(s);
+  PendingCombat& c = s.combat;
+  if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;  // 12.4.1
+  for (int k = 0; k < 2; ++k) {
+    x.loss_e[k] = x.loss_d[k] = x.stand_d[k] = x.retreat[k] = x.stand[k] = 0;
+  }
+  x.num_convoys = 0;
+  x.advance_rolled = 0;
+  for (int i = 0; i < c.num_defenders; ++i) {
+    UnitState& d = s.unit(c.defenders[i]);
+    if (!d.Has(kUnitReleased)) d.flags |= kSbReleaseNext;  // 5.6
+  }
+  for (int k = 0; k < 2; ++k) {
+    const auto& toks = r.two_sided ? (k == 0 ? r.attacker : r.defender) : (k == 0 ? r.tokens : r.defender);
+    for (const auto& t : toks) {
+      if (t.code == "AE" && k == 0) {
+        for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], "7.2.1", "odds below 1-4");
+      } else if (t.code == "E") {
+        x.loss_e[k] = static_cast<uint8_t>(x.loss_e[k] + t.number);
+      } else if (t.code == "D") {
+        x.loss_d[k] = static_cast<uint8_t>(x.loss_d[k] + t.number);
+      } else if (t.code == "W") {
+        x.retreat[k] = std::max<uint8_t>(x.retreat[k], 1);
+      } else if (t.code == "R") {
+        x.retreat[k] = 2;
+      }
+    }
+  }
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  // 7.5.1: units with an AS retreat first; zero-AS units then go with them.
+  auto normal_first = [&](UnitId* units, int n) {
+    std::stable_partition(units, units + n, [&](UnitId u) { return AttackStrength(s, u) > 0; });
+  };
+  normal_first(c.attackers, c.num_attackers);
+  normal_first(c.defenders, c.num_defenders);
+  x.in_followup = 1;
+  ContinueCombat(s, ctx);
+}
+
+bool SbRules::LossEligible(const State& s, UnitId u, int k, bool stand) const {
+  if (!s.unit(u).OnMap() || !InForce(s, u, k)) return false;
+  if (stand && !Def(u).trained) return false;  // 7.5.2: untrained units take no Stand losses
+  if (IsHq(u)) {
+    // 7.3: HQs last.
+    const PendingCombat& c = s.combat;
+    const int n = k == 0 ? c.num_attackers : c.num_defenders;
+    for (int i = 0; i < n; ++i) {
+      const UnitId v = k == 0 ? c.attackers[i] : c.defenders[i];
+      if (s.unit(v).OnMap() && !IsHq(v)) return false;
+    }
+  }
+  return true;
+}
+
+void SbRules::CheckDeath(State& s, Context& ctx, UnitId u, const char* rule) const {
+  if (s.unit(u).OnMap() && ShouldDie(s, u)) Eliminate(s, ctx, u, rule, "losses exceed its strength");
+}
+
+// After all losses of a force: zero-strength units share the fate of their stack (7.1).
+void SbRules::SettleForce(State& s, Context& ctx, int k) const {
+  const PendingCombat& c = s.combat;
+  const int n = k == 0 ? c.num_attackers : c.num_defenders;
+  bool normal_left = false;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
+    normal_left = normal_left || (s.unit(u).OnMap() && DefenseStrength(s, u) > 0);
+  }
+  if (normal_left) return;
+  bool any_lost = false;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
+    any_lost = any_lost || !s.unit(u).OnMap();  // a unit of the stack was eliminated
+  }
+  if (!any_lost) return;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
+    if (s.unit(u).OnMap()) Eliminate(s, ctx, u, "7.1", "zero-strength unit shares the fate of its stack");
+  }
+}
+
+void SbRules::ContinueCombat(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  auto any_eligible = [&](int k, bool stand) {
+    const PendingCombat& c = s.combat;
+    const int n = k == 0 ? c.num_attackers : c.num_defenders;
+    for (int i = 0; i < n; ++i) {
+      if (LossEligible(s, k == 0 ? c.attackers[i] : c.defenders[i], k, stand)) return true;
+    }
+    return false;
+  };
+  // 1. CRT losses, defender first (7.3), then each side's retreat-or-stand (7.5.2).
+  for (int k : {1, 0}) {
+    if ((x.loss_e[k] || x.loss_d[k]) && !any_eligible(k, false)) x.loss_e[k] = x.loss_d[k] = 0;
+    if (x.loss_e[k] || x.loss_d[k]) {
+      s.decision = DecisionType::kLosses;
+      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      return;
+    }
+  }
+  // Zero-strength units left without normal units share their fate (7.1).
+  SettleForce(s, ctx, 1);
+  SettleForce(s, ctx, 0);
+  for (int k : {1, 0}) {
+    if (!x.retreat[k] || x.stand[k] == 2) continue;
+    if (x.stand[k] == 0) {
+      // Only a force with trained units may Stand (7.5.2.C/E).
+      if (!any_eligible(k, true)) {
+        x.stand[k] = 2;
+        continue;
+      }
+      s.decision = DecisionType::kStandOrRetreat;
+      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      return;
+    }
+    if (x.stand_d[k] && !any_eligible(k, true)) {
+      // Trained units could not absorb it all: the rest must retreat (7.5.2.C).
+      x.stand_d[k] = 0;
+      x.stand[k] = 2;
+      continue;
+    }
+    if (x.stand_d[k]) {
+      s.decision = DecisionType::kLosses;
+      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      return;
+    }
+  }
+  SettleForce(s, ctx, 1);
+  SettleForce(s, ctx, 0);
+  x.in_followup = 0;
+  for (int k : {1, 0}) {
+    if (x.retreat[k] && x.stand[k] == 2) BeginRetreats(s, ctx, k == 0, 2);
+  }
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+}
+
+void SbRules::ListLosses(const State& s, std::vector<Action>* out) const {
+  const SbExt& x = Ext<SbExt>(s);
+  const int k = s.decision_side == s.phasing_side ? 0 : 1;
+  const bool stand = !(x.loss_e[k] || x.loss_d[k]);
+  const PendingCombat& c = s.combat;
+  const int n = k == 0 ? c.num_attackers : c.num_defenders;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
+    if (!LossEligible(s, u, k, stand)) continue;
+    for (int m : {pl_, dis_}) {
+      if (!stand && ((m == pl_ && !x.loss_e[k]) || (m == dis_ && !x.loss_d[k]))) continue;
+      if (stand && m == pl_) continue;
+      Action a = Action::Of(ActionType::kLoss);
+      a.AddUnit(u);
+      a.value = 1;
+      a.value2 = m;
+      out->push_back(a);
+    }
+  }
+}
+
+Status SbRules::ApplyLoss(State& s, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const int k = s.decision_side == s.phasing_side ? 0 : 1;
+  const bool stand = !(x.loss_e[k] || x.loss_d[k]);
+  if (a.num_units != 1 || a.value < 1) return Status::Refused("7.3", "assign a positive loss to one unit");
+  const UnitId u = a.units[0];
+  if (u < 0 || u >= s.num_units || !InForce(s, u, k)) return Status::Refused("7.3", "losses go to units of this combat");
+  if (!LossEligible(s, u, k, stand)) {
+    if (IsHq(u)) return Status::Refused("7.3", "HQs may not take losses until every other unit in the combat is eliminated");
+    if (stand && !Def(u).trained) return Status::Refused("7.5.2", "untrained units may not take Stand losses");
+    return Status::Refused("7.3", game_.UnitLabel(u) + " cannot take this loss");
+  }
+  const int m = a.value2;
+  uint8_t* owed = nullptr;
+  if (m == pl_ && !stand) owed = &x.loss_e[k];
+  if (m == dis_) owed = stand ? &x.stand_d[k] : &x.loss_d[k];
+  if (!owed || *owed == 0) return Status::Refused("7.3", "no such loss is owed");
+  const int room = BaseDefense(s, u) + 1 - Losses(s, u);
+  const int amount = std::min(a.value, std::max(1, room));
+  if (a.value > *owed) return Status::Refused("7.3", "only " + std::to_string(*owed) + " owed");
+  if (a.value > std::max(1, room)) return Status::Refused("7.4", game_.UnitLabel(u) + " can absorb only " + std::to_string(std::max(1, room)));
+  *owed = static_cast<uint8_t>(*owed - amount);
+  AddMarker(s, ctx, u, m, amount, stand ? "7.5.2" : "7.3");
+  CheckDeath(s, ctx, u, m == pl_ ? "7.4" : "7.4");
+  ContinueCombat(s, ctx);
+  if (s.decision == DecisionType::kCombat) NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const int k = s.decision_side == s.phasing_side ? 0 : 1;
+  if (a.type == ActionType::kStand) {
+    x.stand[k] = 1;
+    int extra = x.retreat[k] == 2 ? 2 : 1;  // 7.5.2.B
+    const PendingCombat& c = s.combat;
+    bool wall = false;  // 7.5.2.D: one less in the stone wall hex
+    const int n = k == 0 ? c.num_attackers : c.num_defenders;
+    for (int i = 0; i < n; ++i) {
+      const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
+      wall = wall || (s.unit(u).OnMap() && game_.map.HasTerrain(s.unit(u).hex, stone_wall_));
+    }
+    if (wall) --extra;
+    x.stand_d[k] = static_cast<uint8_t>(extra);
+    Event e;
+    e.type = EventType::kChoice;
+    e.side = static_cast<int8_t>(s.decision_side);
+    e.a = extra;
+    e.rule = wall ? "7.5.2.D" : "7.5.2";
+    e.text = "Stand";
+    ctx.Emit(e);
+  } else {
+    x.stand[k] = 2;
+  }
+  ContinueCombat(s, ctx);
+  if (s.decision == DecisionType::kCombat) NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+  if (Unlimbered(s, u)) return Status::Refused("7.5.1", "unlimbered artillery may never retreat");
+  if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, path, n)) {
+    return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+  }
+  int prev = s.unit(u).hex;
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    const int dir = h >= 0 ? DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h)) : -1;
+    if (dir >= 0) {
+      const FeatureMask side = game_.map.Side(prev, dir);
+      if ((side & river_) && !(side & bridge_ford_)) return Status::Refused("7.5.1", "units may not retreat across river hexsides");
+    }
+    if (h >= 0) prev = h;
+  }
+  return HexRules::CheckRetreat(s, ctx, u, path, n);
+}
+
+void SbRules::OnEliminated(State& s, Context&, UnitId u, int hex) const {
+  SbExt& x = Ext<SbExt>(s);
+  if (IsSupply(u) && s.combat.active && x.num_convoys < 4) {
+    x.convoy_unit[x.num_convoys] = u;
+    x.convoy_hex[x.num_convoys] = static_cast<int16_t>(hex);
+    ++x.num_convoys;
+  }
+}
+
+void SbRules::AfterCombat(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  // 5.8: a convoy eliminated in combat with an enemy unit in its hex may be captured.
+  for (int i = 0; i < x.num_convoys; ++i) {
+    const UnitId u = x.convoy_unit[i];
+    const int hex = x.convoy_hex[i];
+    if (s.unit(u).hex != kEliminated) continue;
+    const int owner = s.unit(u).side;
+    if (CountIn(s, hex, 1 - owner) > 0 && CountIn(s, hex, owner) == 0) Capture(s, ctx, u, hex, 1 - owner);
+  }
+  x.num_convoys = 0;
+  x.advance_rolled = 0;
+  for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
+}
+
+// --- Stacking checkpoints (5.5) --------------------------------------------------------
+
+int SbRules::OverstackedSide(const State& s) const {
+  for (int side : {static_cast<int>(s.phasing_side), 1 - s.phasing_side}) {
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.OnMap() && u.side == side && StackingCount(s, u.hex, side) > game_.stacking.limit) return side;
+    }
+  }
+  return -1;
+}
+
+bool SbRules::StackingVictim(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  if (!us.OnMap() || us.side != s.decision_side || !CountsForStacking(s, u)) return false;
+  if (StackingCount(s, us.hex, us.side) <= game_.stacking.limit) return false;
+  if (!Def(u).trained) return true;
+  // Untrained units go first.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId v = static_cast<UnitId>(i);
+    if (s.unit(v).hex == us.hex && s.unit(v).side == us.side && CountsForStacking(s, v) && !Def(v).trained) return false;
+  }
+  return true;
+}
+
+// Ends the movement or combat phase, first asking owners to remove excess units.
+Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const int side = OverstackedSide(s);
+  if (side < 0) {
+    x.pending_choice = kNoChoice;
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
+  x.pending_choice = kStackingChoice;
+  s.decision = DecisionType::kChoice;
+  s.decision_side = static_cast<uint8_t>(side);
+  return Status::Ok();
+}
+
+// --- Choices at the start of a player-turn (12.3, 12.6) -------------------------------
+
+void SbRules::NextChoice(State& s, Context&) const {
+  SbExt& x = Ext<SbExt>(s);
+  x.pending_choice = kNoChoice;
+  if (game_.OptionOn("12.3") && s.phasing_side == 0 && s.turn >= 9 && x.sill == 0) {
+    x.pending_choice = kChoiceSill;
+  } else if (game_.OptionOn("12.3") && s.phasing_side == 1 && s.turn >= 12 && x.sill == 1 && x.withers == 0) {
+    x.pending_choice = kChoiceWithers;
+  } else if (game_.OptionOn("12.6") && s.phasing_side == 1 && !x.forced_march_used && !x.forced_march_active && !x.moved_any &&
+             s.decision == DecisionType::kMovement) {
+    x.pending_choice = kChoiceForcedMarch;
+  }
+  if (x.pending_choice != kNoChoice) {
+    s.decision = DecisionType::kChoice;
+    s.decision_side = s.phasing_side;
+  }
+}
+
+Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  if (a.value != 0 && a.value != 1) return Status::Refused("12.0", "choose 1 (yes) or 0 (no)");
+  const bool yes = a.value == 1;
+  Event e;
+  e.type = EventType::kChoice;
+  e.side = static_cast<int8_t>(s.decision_side);
+  e.a = a.value;
+  auto withdraw_optional = [&](const char* formation) {
+    const int f = game_.FormationIndex(formation);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      if (Def(u).formation == f && f >= 0 && s.unit(u).hex == kNotYetEntered) Withdraw(s, u);
+    }
+  };
+  const uint8_t choice = x.pending_choice;
+  if (choice == kChoiceSill) {
+    x.sill = yes ? 1 : 2;
+    e.rule = "12.3";
+    e.text = yes ? "receive Sill's Division" : "decline Sill's Division";
+    if (!yes) {
+      withdraw_optional("sill");
+      withdraw_optional("withers");
+      if (cav_2nd_ >= 0 && s.unit(cav_2nd_).hex == kNotYetEntered) Withdraw(s, cav_2nd_);  // TRT note
+    }
+  } else if (choice == kChoiceWithers) {
+    x.withers = yes ? 1 : 2;
+    e.rule = "12.3";
+    e.text = yes ? "receive Withers' Division" : "decline Withers' Division (draws become Confederate wins)";
+    if (!yes) withdraw_optional("withers");
+  } else if (choice == kChoiceForcedMarch) {
+    e.rule = "12.6";
+    e.text = yes ? "forced march" : "no forced march this turn";
+    if (yes) {
+      x.forced_march_used = 1;
+      x.forced_march_active = 1;
+    }
+  } else {
+    return Status::Refused("sequence", "no choice is pending");
+  }
+  ctx.Emit(e);
+  // Back to the movement phase, unless another start-of-turn choice follows (12.3, then 12.6).
+  x.pending_choice = kNoChoice;
+  s.decision = DecisionType::kMovement;
+  s.decision_side = s.phasing_side;
+  if (choice != kChoiceForcedMarch) NextChoice(s, ctx);
+  return Status::Ok();
+}
+
+// --- Bombardment (8.0-8.5) -------------------------------------------------------------
+
+Status SbRules::CheckBombard(const State& s, const Action& a, int* strength) const {
+  const SbExt& x = Ext<SbExt>(s);
+  if (a.num_units == 0 || a.num_hexes != 1) return Status::Refused("8.2", "bombard one target hex with one or more artillery units");
+  const int target = a.hexes[0];
+  const int side = s.decision_side;
+  if (target < 0 || target >= game_.map.size() || !EnemyIn(s, target, side)) return Status::Refused("8.2", "the target hex holds no enemy unit");
+  for (int i = 0; i < x.num_bombarded; ++i) {
+    if (x.bombarded_hexes[i] == target) return Status::Refused("8.2", "that hex has already been bombarded this phase (all artillery on one hex fires together)");
+  }
+  int total = 0;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u < 0 || u >= s.num_units) return Status::Refused("8.0", "no such unit");
+    const UnitState& us = s.unit(u);
+    for (int j = 0; j < i; ++j) {
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("8.2", "a unit is listed twice");
+    }
+    if (us.side != side || !us.OnMap() || !IsArtillery(u)) return Status::Refused("8.0", game_.UnitLabel(u) + " is not friendly artillery on the map");
+    if (!Unlimbered(s, u)) return Status::Refused("8.0", "only unlimbered artillery may bombard");
+    if (us.Has(kUnitBombarded)) return Status::Refused("8.2", game_.UnitLabel(u) + " has already bombarded this phase");
+    const int range = DistanceBetween(us.hex, target);
+    const int bs = Bombard(s, u);
+    if (range > 3) return Status::Refused("8.1", "out of range");
+    if (range == 3 && bs <= 0) return Status::Refused("8.5", "artillery with no bombardment strength may not fire at extended range");
+    if (range >= 2 && !data().los->Clear(us.hex, target)) return Status::Refused("8.3", "no line of sight from " + game_.HexLabel(us.hex));
+    total += range == 3 ? 1 : bs;  // 8.5
+  }
+  total = std::min(total, 6);  // 8.2
+  if (total <= 0) return Status::Refused("8.2", "no bombardment strength");
+  *strength = total;
+  return Status::Ok();
+}
+
+Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
+  int strength = 0;
+  Status st = CheckBombard(s, a, &strength);
+  if (!st.ok()) return st;
+  SbExt& x = Ext<SbExt>(s);
+  const int target = a.hexes[0];
+  if (x.num_bombarded < 24) x.bombarded_hexes[x.num_bombarded++] = static_cast<int16_t>(target);
+  for (int i = 0; i < a.num_units; ++i) s.unit(a.units[static_cast<size_t>(i)]).flags |= kUnitBombarded;
+  Event e;
+  e.type = EventType::kBombard;
+  e.side = static_cast<int8_t>(s.decision_side);
+  e.hex = static_cast<int16_t>(target);
+  e.a = strength;
+  e.rule = "8.2";
+  ctx.Emit(e);
+  const DieTable& table = *data().tables.Find("bombardment");
+  const int column = table.ColumnForValue(strength);
+  const int drm = (game_.map.HasTerrain(target, woods_) || game_.map.HasTerrain(target, stone_wall_)) ? -1 : 0;
+  UnitId here[kMaxCombatUnits];
+  const int n = UnitsIn(s, target, 1 - s.decision_side, here, kMaxCombatUnits);
+  bool others = false;  // units stacking freely are ignored unless alone (8.2, 12.2)
+  for (int i = 0; i < n; ++i) others = others || CountsForStacking(s, here[i]);
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = here[i];
+    if (others && !CountsForStacking(s, u)) continue;
+    if (!s.unit(u).Has(kUnitReleased)) s.unit(u).flags |= kSbReleaseNext;  // 5.6
+    const int roll = ctx.Roll(s, 6, "bombardment");
+    const DieTableCell& cell = table.Lookup(roll + drm, column < 0 ? 0 : column);
+    if (cell.is_int && cell.number > 0) {
+      AddMarker(s, ctx, u, dis_, cell.number, "8.2");
+      CheckDeath(s, ctx, u, "8.2");
+    }
+  }
+  return Status::Ok();
+}
+
+void SbRules::ListBombards(const State& s, Context&, std::vector<Action>* out) const {
+  const int side = s.decision_side;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != side || !us.OnMap() || !Unlimbered(s, u) || us.Has(kUnitBombarded)) continue;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitState& e = s.units[static_cast<size_t>(j)];
+      if (!e.OnMap() || e.side == side) continue;
+      bool dup = false;
+      for (int k = 0; k < j && !dup; ++k) dup = s.units[static_cast<size_t>(k)].hex == e.hex && s.units[static_cast<size_t>(k)].side != side;
+      if (dup || DistanceBetween(us.hex, e.hex) > 3) continue;
+      Action a = Action::Of(ActionType::kBombard);
+      a.AddUnit(u).AddHex(e.hex);
+      int strength;
+      if (CheckBombard(s, a, &strength).ok()) out->push_back(a);
+    }
+  }
+}
+
+// --- Cavalry retreat before combat (7.8) -------------------------------------------------
+
+Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const {
+  if (a.num_units != 1 || a.num_hexes != 2) return Status::Refused("7.8", "a cavalry retreat before combat is one unit, two hexes");
+  const UnitId u = a.units[0];
+  if (u < 0 || u >= s.num_units || !IsKind(u, kind_cavalry_)) return Status::Refused("7.8", "only cavalry may retreat before combat");
+  const UnitState& us = s.unit(u);
+  if (us.side != s.decision_side || !us.OnMap() || us.Has(kSbCavRetreated)) return Status::Refused("7.8", game_.UnitLabel(u) + " cannot retreat before combat now");
+  bool adjacent = false;
+  for (int i = 0; i < s.num_units && !adjacent; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    adjacent = e.OnMap() && e.side != us.side && Adjacent(e.hex, us.hex);
+  }
+  if (!adjacent) return Status::Refused("7.8", "no enemy unit is adjacent");
+  State view;
+  std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+  view.combat.retreat_hexes = 2;
+  int16_t path[2] = {a.hexes[0], a.hexes[1]};
+  return CheckRetreat(view, ctx, u, path, 2);
+}
+
+Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const {
+  Status st = CheckCavalryRetreat(s, ctx, a);
+  if (!st.ok()) return st;
+  const UnitId u = a.units[0];
+  bool enemy_cavalry = false;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (e.OnMap() && e.side != s.unit(u).side && Adjacent(e.hex, s.unit(u).hex) && IsKind(static_cast<UnitId>(i), kind_cavalry_)) enemy_cavalry = true;
+  }
+  const int from = s.unit(u).hex;
+  MoveUnit(s, ctx, u, a.hexes[1], EventType::kRetreat, "7.8");
+  s.unit(u).flags |= kSbCavRetreated;
+  if (CountIn(s, from, -1) == 0) {
+    // The attacker may advance units that were adjacent (7.6); they count as having attacked.
+    PendingCombat& c = s.combat;
+    c = PendingCombat{};
+    for (auto& h : c.defender_hexes) h = -1;
+    c.current = kNoUnit;
+    c.vacated_hex = static_cast<int16_t>(from);
+    for (int i = 0; i < s.num_units && c.num_attackers < kMaxCombatUnits; ++i) {
+      const UnitId v = static_cast<UnitId>(i);
+      const UnitState& vs = s.unit(v);
+      if (vs.OnMap() && vs.side == s.phasing_side && Adjacent(vs.hex, from) && AttackStrength(s, v) > 0 && !IsArtillery(v)) {
+        c.attackers[c.num_attackers++] = v;
+      }
+    }
+    if (c.num_attackers > 0) {
+      Ext<SbExt>(s).cavalry_advance = 1;
+      s.decision = DecisionType::kAdvance;
+      s.decision_side = s.phasing_side;
+    }
+  }
+  const DieTable& t = *data().tables.Find("cavalry_withdrawal");
+  // The column least favourable to the cavalry: "cavalry" if any adjacent enemy is cavalry.
+  const int column = t.ColumnByKey(enemy_cavalry ? "cavalry" : "infantry");
+  const int roll = ctx.Roll(s, 6, "cavalry withdrawal");
+  if (t.Lookup(roll, column).text == "D") {
+    AddMarker(s, ctx, u, dis_, 1, "7.8");
+    CheckDeath(s, ctx, u, "7.8");
+  }
+  return Status::Ok();
+}
+
+void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != s.decision_side || !us.OnMap() || !IsKind(u, kind_cavalry_) || us.Has(kSbCavRetreated)) continue;
+    const auto& grid = game_.map.grid;
+    for (int d1 = 0; d1 < 6; ++d1) {
+      const int h1 = grid.NeighborIndex(us.hex, d1);
+      if (h1 < 0) continue;
+      for (int d2 = 0; d2 < 6; ++d2) {
+        const int h2 = grid.NeighborIndex(h1, d2);
+        if (h2 < 0 || DistanceBetween(us.hex, h2) != 2) continue;
+        Action a = Action::Of(ActionType::kRetreat);
+        a.AddUnit(u).AddHex(h1).AddHex(h2);
+        if (CheckCavalryRetreat(s, ctx, a).ok()) out->push_back(a);
+      }
+    }
+  }
+}
+
+// --- Reorganization (9.0, 12.5) ----------------------------------------------------------
+
+bool SbRules::HqServes(UnitId hq, UnitId u) const {
+  if (!game_.OptionOn("12.5")) return true;
+  if (IsKind(u, kind_cavalry_) || IsSupply(u) || IsRegiment(u)) return true;  // 12.5
+  const UnitDef& d = Def(u);
+  int formation = d.formation;
+  const int parent = battery_parent_[static_cast<size_t>(u)];
+  if (parent >= 0) formation = game_.units[static_cast<size_t>(parent)].formation;
+  if (formation < 0) return false;
+  const Formation& f = game_.formations[static_cast<size_t>(formation)];
+  if (d.side == 0) {
+    // Union: the corps HQ.
+    return Def(hq).size == "corps" && CorpsNumber(hq) != 0 && CorpsNumber(hq) == CorpsNumber(u);
+  }
+  // Confederate: the divisional HQ.
+  return !f.hq.empty() && game_.UnitIndex(f.hq) == hq;
+}
+
+Status SbRules::CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const {
+  if (a.num_units < 1 || a.num_units > 2) return Status::Refused("9.0", "reorganize one unit, optionally aided by one HQ");
+  const UnitId u = a.units[0];
+  if (u < 0 || u >= s.num_units) return Status::Refused("9.0", "no such unit");
+  const UnitState& us = s.unit(u);
+  if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("9.0", "only phasing units on the map reorganize");
+  if (us.markers[dis_] == 0) return Status::Refused("9.0", game_.UnitLabel(u) + " is not disrupted");
+  if (us.Has(kSbReorganized)) return Status::Refused("9.0", game_.UnitLabel(u) + " has already tried to reorganize");
+  if (InEnemyZoc(s, ctx, us.side, us.hex)) return Status::Refused("9.0", "a unit in an enemy zone of control may not reorganize");
+  *column = 0;
+  if (a.num_units == 2) {
+    const UnitId h = a.units[1];
+    if (h < 0 || h >= s.num_units || !IsHq(h) || s.unit(h).side != us.side || !s.unit(h).OnMap()) {
+      return Status::Refused("9.0", "the aiding unit must be a friendly HQ on the map");
+    }
+    if (h == buell_ || h == bragg_) return Status::Refused("9.0", "the Bragg and Buell HQs may not aid reorganization");
+    if (s.unit(h).spare >= 2) return Status::Refused("9.0", game_.UnitLabel(h) + " has already aided two units");
+    if (!HqServes(h, u)) return Status::Refused("12.5", game_.UnitLabel(h) + " does not command " + game_.UnitLabel(u));
+    const int dist = DistanceBetween(s.unit(h).hex, us.hex);
+    if (dist > 3) return Status::Refused("9.0", "the HQ must be within three hexes");
+    *column = dist == 0 ? 2 : 1;
+  }
+  return Status::Ok();
+}
+
+Status SbRules::ApplyReorganize(State& s, const Action& a, Context& ctx) const {
+  int column = 0;
+  Status st = CheckReorganize(s, ctx, a, &column);
+  if (!st.ok()) return st;
+  const UnitId u = a.units[0];
+  UnitState& us = s.unit(u);
+  us.flags |= kSbReorganized;
+  if (a.num_units == 2) ++s.unit(a.units[1]).spare;
+  const DieTable& t = *data().tables.Find("reorganization");
+  const int drm = us.Has(kUnitMoved) && !IsHq(u) ? -1 : 0;  // 9.0: -1 if it moved
+  const int roll = ctx.Roll(s, 6, "reorganization");
+  const DieTableCell& cell = t.Lookup(roll + drm, column);
+  const int removed = std::min<int>(cell.is_int ? cell.number : 0, us.markers[dis_]);
+  if (removed > 0) {
+    us.markers[dis_] = static_cast<uint8_t>(us.markers[dis_] - removed);
+    Event e;
+    e.type = EventType::kRecover;
+    e.unit = u;
+    e.hex = us.hex;
+    e.a = removed;
+    e.rule = "9.0";
+    e.text = "disruption";
+    ctx.Emit(e);
+  }
+  return Status::Ok();
+}
+
+void SbRules::ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != s.phasing_side || !us.OnMap() || us.markers[dis_] == 0 || us.Has(kSbReorganized)) continue;
+    Action a = Action::Of(ActionType::kCustom);
+    a.value = kCustomReorganize;
+    a.AddUnit(u);
+    int column;
+    if (!CheckReorganize(s, ctx, a, &column).ok()) continue;
+    out->push_back(a);
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitId h = static_cast<UnitId>(j);
+      if (!IsHq(h) || s.unit(h).side != us.side || !s.unit(h).OnMap()) continue;
+      Action b = a;
+      b.AddUnit(h);
+      if (CheckReorganize(s, ctx, b, &column).ok()) out->push_back(b);
+    }
+  }
+}
+
+// --- Detachments (10.1-10.3) -----------------------------------------------------------------
+
+Status SbRules::CheckDetach(const State& s, const Action& a) const {
+  if (s.decision != DecisionType::kMovement) return Status::Refused("10.1", "detachments happen in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.1", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return Status::Refused("10.1", "name the brigade and the regiment");
+  const UnitId b = a.units[0], r = a.units[1];
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.1", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.1", "only a phasing brigade on the map may detach a regiment");
+  if (s.unit(b).markers[pl_] > 0) return Status::Refused("10.1", "the brigade must be at full strength (no permanent loss)");
+  if (s.unit(b).Has(kSbHasDetached)) return Status::Refused("10.1", "no brigade may have more than one regiment detached");
+  if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
+      (!Def(r).optional_rule.empty() && !game_.OptionOn(Def(r).optional_rule))) {
+    return Status::Refused("10.1", "that regiment counter is not available");
+  }
+  return Status::Ok();
+}
+
+Status SbRules::CheckRecombine(const State& s, const Action& a) const {
+  if (s.decision != DecisionType::kMovement) return Status::Refused("10.2", "recombination happens in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.2", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return Status::Refused("10.2", "name the brigade and the regiment");
+  const UnitId b = a.units[0], r = a.units[1];
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.2", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.2", "only a phasing brigade on the map may recombine");
+  if (!IsRegiment(r) || s.unit(r).side != s.phasing_side || s.unit(r).hex != s.unit(b).hex || s.unit(r).spare == 0) {
+    return Status::Refused("10.2", "the regiment must be a detached regiment in the brigade's hex");
+  }
+  const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
+  if (as <= 0) return Status::Refused("10.2", "the regiment has no attack strength left to restore");
+  if (s.unit(b).markers[pl_] < as) return Status::Refused("10.2", "the brigade's permanent loss must be at least the regiment's AS");
+  return Status::Ok();
+}
+
+// --- Phases ------------------------------------------------------------------------------------
+
+void SbRules::Start(State& s, Context& ctx) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitDef& d = Def(u);
+    // 10.1: regiment counters not on the map form the detachment pool.
+    if (IsRegiment(u) && s.unit(u).hex == kNotYetEntered && d.reinforcement_turn == 0) Withdraw(s, u);
+    // 3.0 / 5.3: artillery may set up unlimbered; the data gives the face.
+  }
+  // 10.3: the 7th Arkansas begins detached from Liddell's Brigade.
+  if (liddell_ >= 0 && liddell_reg_ >= 0 && s.unit(liddell_reg_).OnMap()) {
+    s.unit(liddell_reg_).spare = static_cast<int16_t>(liddell_ + 1);
+    s.unit(liddell_).flags |= kSbHasDetached;
+  }
+  if (game_.OptionOn("12.4") && gilbert_ >= 0) s.unit(gilbert_).flags |= kUnitReleased;  // 12.4.2
+  // 11.1: a side occupying the objective at the start is its last occupant.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).OnMap() && DefenseStrength(s, u) > 0) TouchHex(s, ctx, s.unit(u).hex, s.unit(u).side);
+  }
+  HexRules::Start(s, ctx);
+}
+
+void SbRules::OnPhaseStart(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const std::string& name = PhaseName(s);
+  const int side = s.phasing_side;
+  if (IsPhase(s, data().phase_movement)) {
+    HexRules::OnPhaseStart(s, ctx);
+    x.moved_any = 0;
+    x.forced_march_active = 0;
+    const ZocField& zoc = EnemyZoc(s, ctx, side);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      UnitState& us = s.unit(u);
+      us.flags &= static_cast<uint16_t>(~(kSbCavRetreated | kSbDetachedNow));
+      if (us.side != side) continue;
+      if (us.Has(kSbReleaseNext)) {
+        us.flags = static_cast<uint16_t>((us.flags | kUnitReleased) & ~kSbReleaseNext);  // 5.6
+      }
+      if (IsArtillery(u)) us.spare = 0;
+      us.flags &= static_cast<uint16_t>(~(kSbStartedInEzoc | kSbStartedWithHq));
+      if (us.OnMap() && zoc.InEzoc(us.hex)) us.flags |= kSbStartedInEzoc;
+    }
+    // 12.4.1: the Union initiative roll, from the turn after the first combat.
+    x.initiative_corps = 0;
+    if (game_.OptionOn("12.4") && side == 0 && x.first_combat_turn > 0 && s.turn > x.first_combat_turn) {
+      const DieTable& t = *data().tables.Find("union_initiative");
+      const int roll = ctx.Roll(s, 6, "Union initiative");
+      const std::string& corps = t.Lookup(roll, 0).text;
+      x.initiative_corps = static_cast<uint8_t>(corps == "I" ? 1 : corps == "II" ? 2 : corps == "III" ? 3 : 0);
+      Event e;
+      e.type = EventType::kNote;
+      e.rule = "12.4.1";
+      e.a = x.initiative_corps;
+      e.text = x.initiative_corps == 1 ? "I Corps lacks initiative" : x.initiative_corps == 2 ? "II Corps lacks initiative"
+                                       : x.initiative_corps == 3 ? "III Corps lacks initiative" : "no corps restricted";
+      ctx.Emit(e);
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitId u = static_cast<UnitId>(i);
+        if (s.unit(u).side != 0 || !s.unit(u).OnMap()) continue;
+        for (int j = 0; j < s.num_units; ++j) {
+          const UnitId h = static_cast<UnitId>(j);
+          if (IsHq(h) && s.unit(h).side == 0 && s.unit(h).hex == s.unit(u).hex &&
+              (!game_.OptionOn("12.5") || (CorpsNumber(h) == CorpsNumber(u) && Def(h).size == "corps"))) {
+            s.unit(u).flags |= kSbStartedWithHq;
+          }
+        }
+      }
+    }
+    NextChoice(s, ctx);
+    return;
+  }
+  if (IsPhase(s, data().phase_combat)) {
+    HexRules::OnPhaseStart(s, ctx);
+    return;
+  }
+  s.decision = DecisionType::kNone;
+  if (name == "reorganization") {
+    for (int i = 0; i < s.num_units; ++i) {
+      UnitState& us = s.units[static_cast<size_t>(i)];
+      us.flags &= static_cast<uint16_t>(~kSbReorganized);
+      if (IsHq(static_cast<UnitId>(i))) us.spare = 0;
+    }
+    std::vector<Action> tmp;
+    s.decision = DecisionType::kChoice;
+    x.pending_choice = kReorgPhase;
+    s.decision_side = static_cast<uint8_t>(side);
+    ListReorganize(s, ctx, &tmp);
+    if (tmp.empty()) {
+      s.decision = DecisionType::kNone;
+      x.pending_choice = kNoChoice;
+    }
+  } else if (name == "defensive_bombardment" || name == "offensive_bombardment") {
+    const bool defensive = name == "defensive_bombardment";
+    x.num_bombarded = 0;
+    if (defensive) {
+      for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kUnitBombarded);
+    }
+    s.decision = DecisionType::kBombard;
+    s.decision_side = static_cast<uint8_t>(defensive ? 1 - side : side);
+    std::vector<Action> tmp;
+    ListBombards(s, ctx, &tmp);
+    if (defensive) ListCavalryRetreats(s, ctx, &tmp);
+    if (tmp.empty()) s.decision = DecisionType::kNone;
+  }
+}
+
+void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  if (IsPhase(s, data().phase_combat)) {
+    // 8.1.F: phasing artillery that bombarded from an EZOC is eliminated if an enemy
+    // unit whose ZOC it is in was not attacked.
+    const int side = s.phasing_side;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      const UnitState& us = s.unit(u);
+      if (us.side != side || !us.OnMap() || !IsArtillery(u) || !us.Has(kUnitBombarded)) continue;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId e = static_cast<UnitId>(j);
+        const UnitState& es = s.unit(e);
+        if (!es.OnMap() || es.side == side || es.Has(kUnitDefended) || !Adjacent(es.hex, us.hex)) continue;
+        if (ZocOf(s, e) != ZocKind::kSix) continue;
+        // A river without a bridge or ford blocks the ZOC (6.1).
+        int dir = DirectionTo(game_.map.grid.HexAt(es.hex), game_.map.grid.HexAt(us.hex));
+        const FeatureMask sd = dir >= 0 ? game_.map.Side(es.hex, dir) : 0;
+        if ((sd & river_) && !(sd & bridge_ford_)) continue;
+        Eliminate(s, ctx, u, "8.1", "bombarded from an enemy zone of control and the enemy was not attacked");
+        break;
+      }
+    }
+  }
+  if (IsPhase(s, data().phase_movement)) x.forced_march_active = 0;
+  HexRules::OnPhaseEnd(s, ctx);
+}
+
+void SbRules::OnGameEnd(State& s, Context& ctx) const {
+  // 11.1: victory points, counted at the end of the game.
+  static const char* kReasons[2] = {"11.1: Union victory points", "11.1: Confederate victory points"};
+  for (int side = 0; side < 2; ++side) {
+    int vp = 0;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      const UnitDef& d = Def(u);
+      const UnitState& us = s.unit(u);
+      if (IsSupply(u)) {
+        if (d.side != side && us.OnMap() && us.side == side) vp += 6;      // captured and held
+        if (d.side != side && us.hex == kEliminated) vp += 3;             // eliminated
+        continue;
+      }
+      if (d.side == side || us.hex == kWithdrawn || us.hex == kNotYetEntered) continue;
+      if (us.hex == kEliminated) {
+        if (IsHq(u)) vp += 1;
+        else if (IsArtillery(u)) vp += d.back[attr_bombard_];
+        else vp += d.front[data().defense];
+      } else if (!IsArtillery(u)) {
+        vp += us.markers[pl_];
+      }
+      // Detachments are not losses: subtract each detached regiment's AS (11.1 note 1).
+      if (IsRegiment(u) && us.spare != 0) vp -= d.front[data().attack];
+    }
+    if (objective_place_ >= 0 && s.place_control[objective_place_] == side + 1) vp += 1;  // objective
+    AwardVp(s, ctx, side, vp, "11.1", kReasons[side]);
+  }
+}
+
+// --- Listing and applying ---------------------------------------------------------------------
+
+void SbRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const SbExt& x = Ext<SbExt>(s);
+  switch (s.decision) {
+    case DecisionType::kMovement: {
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitId u = static_cast<UnitId>(i);
+        const UnitState& us = s.unit(u);
+        if (us.side != s.phasing_side || !us.OnMap()) continue;
+        if (IsArtillery(u)) {
+          State copy;
+          std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+          Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+          Action a = Action::Of(ActionType::kChangeMode);
+          a.AddUnit(u);
+          if (ApplyModeChange(copy, a, quiet).ok()) out->push_back(a);
+        }
+        if (IsSupply(u)) {
+          Action a = Action::Of(ActionType::kDestroy);
+          a.AddUnit(u);
+          out->push_back(a);
+        }
+        if (!x.moved_any && IsBrigade(u)) {
+          for (int j = 0; j < s.num_units; ++j) {
+            const UnitId r = static_cast<UnitId>(j);
+            if (!IsRegiment(r)) continue;
+            Action d = Action::Of(ActionType::kDetach);
+            d.AddUnit(u).AddUnit(r);
+            if (CheckDetach(s, d).ok()) {
+              out->push_back(d);
+              break;
+            }
+          }
+          for (int j = 0; j < s.num_units; ++j) {
+            const UnitId r = static_cast<UnitId>(j);
+            if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
+            Action d = Action::Of(ActionType::kRecombine);
+            d.AddUnit(u).AddUnit(r);
+            if (CheckRecombine(s, d).ok()) out->push_back(d);
+          }
+        }
+        if (us.markers[dis_] > 0 && !IsArtillery(u)) {
+          Action c = Action::Of(ActionType::kConvert);
+          c.AddUnit(u);
+          c.value = 1;
+          out->push_back(c);
+        }
+      }
+      break;
+    }
+    case DecisionType::kLosses: ListLosses(s, out); break;
+    case DecisionType::kStandOrRetreat: {
+      out->push_back(Action::Of(ActionType::kStand));
+      Action r = Action::Of(ActionType::kChoice);
+      r.value = 0;
+      out->push_back(r);
+      break;
+    }
+    case DecisionType::kChoice:
+      if (x.pending_choice == kReorgPhase) {
+        ListReorganize(s, ctx, out);
+        out->push_back(Action::EndPhase());
+      } else if (x.pending_choice == kStackingChoice) {
+        for (int i = 0; i < s.num_units; ++i) {
+          if (StackingVictim(s, static_cast<UnitId>(i))) {
+            Action d = Action::Of(ActionType::kDestroy);
+            d.AddUnit(static_cast<UnitId>(i));
+            out->push_back(d);
+          }
+        }
+      } else {
+        Action a = Action::Of(ActionType::kChoice);
+        a.value = 1;
+        out->push_back(a);
+        a.value = 0;
+        out->push_back(a);
+      }
+      break;
+    case DecisionType::kBombard:
+      ListBombards(s, ctx, out);
+      if (PhaseName(s) == "defensive_bombardment") ListCavalryRetreats(s, ctx, out);
+      out->push_back(Action::EndPhase());
+      break;
+    default: break;
+  }
+}
+
+Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  switch (s.decision) {
+    case DecisionType::kLosses:
+      if (a.type == ActionType::kLoss) return ApplyLoss(s, a, ctx);
+      return Status::Refused("7.3", "losses must be divided first (a loss action)");
+    case DecisionType::kStandOrRetreat:
+      if (a.type == ActionType::kStand || (a.type == ActionType::kChoice && a.value == 0)) return ApplyStand(s, a, ctx);
+      return Status::Refused("7.5.2", "choose stand, or {choose: 0} to retreat");
+    case DecisionType::kChoice:
+      if (x.pending_choice == kReorgPhase) {
+        if (a.type == ActionType::kCustom && a.value == kCustomReorganize) return ApplyReorganize(s, a, ctx);
+        if (a.type == ActionType::kEndPhase) {
+          x.pending_choice = kNoChoice;
+          AdvancePhase(s, ctx);
+          return Status::Ok();
+        }
+        return Status::Refused("9.0", "reorganize a unit or end the phase");
+      }
+      if (x.pending_choice == kStackingChoice) {
+        if (a.type != ActionType::kDestroy || a.num_units != 1) {
+          return Status::Refused("5.5", "choose a unit to eliminate from an overstacked hex ({destroy: [unit]})");
+        }
+        const UnitId u = a.units[0];
+        if (u < 0 || u >= s.num_units || !StackingVictim(s, u)) {
+          return Status::Refused("5.5", "not a unit the owner may eliminate now (excess units, untrained first)");
+        }
+        Eliminate(s, ctx, u, "5.5", "over the stacking limit");
+        return BeginStackingCheck(s, ctx);
+      }
+      if (a.type == ActionType::kChoice) return ApplyChoice(s, a, ctx);
+      return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
+    case DecisionType::kBombard:
+      if (a.type == ActionType::kBombard) return ApplyBombard(s, a, ctx);
+      if (a.type == ActionType::kRetreat && PhaseName(s) == "defensive_bombardment") return ApplyCavalryRetreat(s, a, ctx);
+      if (a.type == ActionType::kEndPhase) {
+        AdvancePhase(s, ctx);
+        return Status::Ok();
+      }
+      return Status::Refused("8.0", "bombard, retreat cavalry (defensive phase) or end the phase");
+    case DecisionType::kMovement:
+      if (a.type == ActionType::kEndPhase && ReinforcementCanEnter(s, ctx)) {
+        return Status::Refused("5.7", "reinforcements due this turn must enter");
+      }
+      if (a.type == ActionType::kEndPhase) return BeginStackingCheck(s, ctx);
+      if (a.type == ActionType::kDetach) {
+        Status st = CheckDetach(s, a);
+        if (!st.ok()) return st;
+        const UnitId b = a.units[0], r = a.units[1];
+        UnitState& rs = s.unit(r);
+        rs.hex = s.unit(b).hex;
+        rs.side = s.unit(b).side;
+        rs.face = 0;
+        std::memset(rs.markers, 0, sizeof(rs.markers));
+        rs.flags = static_cast<uint16_t>(static_cast<uint16_t>(kUnitReleased) | static_cast<uint16_t>(kSbDetachedNow));
+        rs.spare = static_cast<int16_t>(b + 1);
+        s.unit(b).flags |= kSbHasDetached;
+        AddMarker(s, ctx, b, pl_, Def(r).front[data().attack], "10.1");
+        Event e;
+        e.type = EventType::kNote;
+        e.unit = r;
+        e.unit2 = b;
+        e.hex = rs.hex;
+        e.rule = "10.1";
+        e.text = "regiment detached";
+        ctx.Emit(e);
+        return Status::Ok();
+      }
+      if (a.type == ActionType::kRecombine) {
+        Status st = CheckRecombine(s, a);
+        if (!st.ok()) return st;
+        const UnitId b = a.units[0], r = a.units[1];
+        const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
+        s.unit(b).markers[pl_] = static_cast<uint8_t>(s.unit(b).markers[pl_] - as);
+        const UnitId origin = static_cast<UnitId>(s.unit(r).spare - 1);
+        if (origin >= 0 && origin < s.num_units) s.unit(origin).flags &= static_cast<uint16_t>(~kSbHasDetached);
+        UnitState& rs = s.unit(r);
+        rs.hex = kWithdrawn;
+        rs.spare = 0;
+        rs.side = static_cast<uint8_t>(Def(r).side);
+        std::memset(rs.markers, 0, sizeof(rs.markers));
+        rs.flags = 0;
+        Event e;
+        e.type = EventType::kRecover;
+        e.unit = b;
+        e.unit2 = r;
+        e.hex = s.unit(b).hex;
+        e.a = as;
+        e.rule = "10.2";
+        e.text = "permanent loss (regiment recombined)";
+        ctx.Emit(e);
+        return Status::Ok();
+      }
+      if (a.type == ActionType::kDestroy) {
+        const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
+        if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
+          return Status::Refused("5.8", "only a supply convoy under the phasing side's control may be destroyed");
+        }
+        Eliminate(s, ctx, u, "5.8", "voluntarily destroyed");
+        return Status::Ok();
+      }
+      if (a.type == ActionType::kConvert) {
+        const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
+        if (u < 0 || u >= s.num_units || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
+          return Status::Refused("7.4.3", "convert disruption on a phasing unit on the map");
+        }
+        if (IsArtillery(u)) return Status::Refused("8.4", "artillery can never take permanent losses");
+        if (a.value < 1 || a.value > s.unit(u).markers[dis_]) return Status::Refused("7.4.3", "not that much disruption to convert");
+        s.unit(u).markers[dis_] = static_cast<uint8_t>(s.unit(u).markers[dis_] - a.value);
+        AddMarker(s, ctx, u, pl_, a.value, "7.4.3");
+        return Status::Ok();
+      }
+      if (a.type == ActionType::kChoice || a.type == ActionType::kStand || a.type == ActionType::kLoss) {
+        return Status::Refused("sequence", "no such decision is pending");
+      }
+      break;
+    case DecisionType::kCombat:
+      if (a.type == ActionType::kEndPhase) {
+        Status st = EndCombatPhase(s, ctx);
+        if (!st.ok()) return st;
+        return BeginStackingCheck(s, ctx);
+      }
+      if (a.type == ActionType::kAttack) {
+        AttackPlan plan;
+        Status st = PrepareAttack(s, a, ctx, &plan);
+        if (!st.ok()) return st;
+        if (plan.defense == 0) {
+          // 7.1: zero-strength defenders alone are eliminated automatically.
+          for (int i = 0; i < a.num_units; ++i) s.unit(a.units[static_cast<size_t>(i)]).flags |= kUnitAttacked;
+          for (int i = 0; i < plan.num_defenders; ++i) {
+            const UnitId d = plan.defenders[i];
+            s.unit(d).flags |= kUnitDefended;
+            // A convoy is captured only with an enemy unit in its hex (5.8): by moving in.
+            Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
+          }
+          ++s.combat_count;
+          if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;
+          return Status::Ok();
+        }
+      }
+      break;
+    case DecisionType::kAdvance:
+      if (a.type == ActionType::kAdvance) {
+        // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
+        Action attackers = Action::Of(ActionType::kAdvance);
+        UnitId companions[kMaxActionUnits];
+        int nc = 0;
+        for (int i = 0; i < a.num_units; ++i) {
+          const UnitId u = a.units[static_cast<size_t>(i)];
+          if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
+          bool attacker = false;
+          for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
+          if (attacker) {
+            attackers.AddUnit(u);
+          } else {
+            companions[nc++] = u;
+          }
+        }
+        for (int i = 0; i < nc; ++i) {
+          const UnitId u = companions[i];
+          bool with = false;
+          for (int k = 0; k < attackers.num_units; ++k) {
+            with = with || s.unit(attackers.units[static_cast<size_t>(k)]).hex == s.unit(u).hex;
+          }
+          if (s.unit(u).side != s.phasing_side || !s.unit(u).OnMap() || AttackStrength(s, u) > 0 || IsArtillery(u) || !with) {
+            return Status::Refused("7.6", game_.UnitLabel(u) + " may advance only with attacking units it is stacked with");
+          }
+        }
+        if (x.cavalry_advance) {
+          // 7.8: the advance after a cavalry retreat before combat.
+          PendingCombat& c = s.combat;
+          int counted = 0;
+          for (int i = 0; i < attackers.num_units; ++i) {
+            const UnitId u = attackers.units[static_cast<size_t>(i)];
+            if (!Adjacent(s.unit(u).hex, c.vacated_hex)) return Status::Refused("7.8", game_.UnitLabel(u) + " is not adjacent");
+            if (CountsForStacking(s, u)) ++counted;
+          }
+          if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+            return Status::Refused("7.6", "advance only up to the stacking limit");
+          }
+          for (int i = 0; i < a.num_units; ++i) {
+            const UnitId u = a.units[static_cast<size_t>(i)];
+            TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
+            MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "7.8");
+            s.unit(u).flags |= kUnitAttacked;  // treated as having attacked
+          }
+          x.cavalry_advance = 0;
+          c = PendingCombat{};
+          for (auto& h : c.defender_hexes) h = -1;
+          c.vacated_hex = -1;
+          c.current = kNoUnit;
+          x.advance_rolled = 0;
+          for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
+          s.decision = DecisionType::kBombard;
+          s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
+          return Status::Ok();
+        }
+        if (nc > 0) {
+          if (attackers.num_units == 0) return Status::Refused("7.6", "zero-AS units advance only with attacking units");
+          for (int i = 0; i < nc; ++i) MoveUnit(s, ctx, companions[i], s.combat.vacated_hex, EventType::kAdvance, "7.6");
+          Status st = ApplyPhaseAction(s, attackers, ctx);
+          if (!st.ok() && !st.error().message.empty()) return st;
+          return ApplyAdvance(s, attackers, ctx);
+        }
+        int counted = 0;
+        for (int i = 0; i < a.num_units; ++i) {
+          const UnitId u = a.units[static_cast<size_t>(i)];
+          if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
+          if (s.unit(u).Has(kSbNoAdvance)) return Status::Refused("12.1", game_.UnitLabel(u) + " failed its untrained advance roll");
+          if (CountsForStacking(s, u)) ++counted;
+        }
+        if (s.combat.vacated_hex >= 0 && counted > 0 &&
+            StackingCount(s, s.combat.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+          return Status::Refused("7.6", "advance only up to the stacking limit");
+        }
+      }
+      break;
+    default: break;
+  }
+  return Status::Refused("", "");
+}
+
+Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  const bool moving = s.decision == DecisionType::kMovement && (a.type == ActionType::kMove || a.type == ActionType::kEnter);
+  int cost = 0;
+  bool zero_strength = false;
+  uint8_t control[kMaxPlaces];
+  if (moving) {
+    std::memcpy(control, s.place_control, sizeof(control));
+    zero_strength = true;
+    for (int i = 0; i < a.num_units; ++i) {
+      const UnitId u = a.units[static_cast<size_t>(i)];
+      if (u >= 0 && u < s.num_units && DefenseStrength(s, u) > 0) zero_strength = false;
+    }
+    if (a.type == ActionType::kMove && a.num_units > 0 && a.num_hexes > 0 && a.units[0] >= 0 && a.units[0] < s.num_units &&
+        IsArtillery(a.units[0]) && s.unit(a.units[0]).OnMap()) {
+      MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+      std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+      const PathCheck pc = Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels);
+      cost = pc.ok ? pc.cost : 0;
+    }
+  }
+  // 11.1 note 2: zero-strength units take no objective: their moves do not report control.
+  struct NoControl : EventSink {
+    EventSink* next = nullptr;
+    void OnEvent(const Event& e) override {
+      if (e.type != EventType::kControl && next) next->OnEvent(e);
+    }
+  } filter;
+  filter.next = ctx.sink();
+  Context quiet(game_, nullptr, &filter, &ctx.scratch());
+  if (s.decision == DecisionType::kRetreat && a.type == ActionType::kRetreat && a.num_units == 1 &&
+      a.units[0] == s.combat.current && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
+    // 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked with.
+    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
+    if (!check.ok()) return check;
+    const int from = s.unit(a.units[0]).hex;
+    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId v = static_cast<UnitId>(i);
+      UnitState& vs = s.unit(v);
+      if (v == a.units[0] || vs.hex != from || !vs.Has(kUnitCoreSpare) || AttackStrength(s, v) > 0) continue;
+      if (!CheckRetreat(s, ctx, v, a.hexes.data(), a.num_hexes).ok()) continue;
+      MoveUnit(s, ctx, v, to, EventType::kRetreat, "7.5.1");
+      vs.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+    }
+  }
+  Status st = HexRules::Apply(s, a, moving && zero_strength ? quiet : ctx);
+  if (!st.ok()) return st;
+  if (moving) {
+    x.moved_any = 1;
+    for (int i = 0; i < a.num_units; ++i) {
+      const UnitId u = a.units[static_cast<size_t>(i)];
+      if (IsArtillery(u)) s.unit(u).spare = static_cast<int16_t>(s.unit(u).spare + cost);
+    }
+    if (zero_strength) {
+      std::memcpy(s.place_control, control, sizeof(control));  // 11.1 note 2
+    } else {
+      RaidCheck(s, ctx, a);
+    }
+  }
+  // 12.1: untrained attackers roll before any advance.
+  if (s.decision == DecisionType::kAdvance && game_.OptionOn("12.1") && !x.advance_rolled) {
+    x.advance_rolled = 1;
+    const PendingCombat& c = s.combat;
+    const DieTable& t = *data().tables.Find("untrained_advance");
+    for (int i = 0; i < c.num_attackers; ++i) {
+      const UnitId u = c.attackers[i];
+      if (Def(u).trained || !s.unit(u).OnMap() || IsArtillery(u) || !Adjacent(s.unit(u).hex, c.vacated_hex)) continue;
+      const int roll = ctx.Roll(s, 6, "untrained advance");
+      if (t.Lookup(roll, 0).text == "must_advance" &&
+          StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
+        TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
+        MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
+      }
+      s.unit(u).flags |= kSbNoAdvance;  // decided: it may not (also) advance by choice
+    }
+  }
+  // 12.3: declining Withers turns a draw into a Confederate win.
+  if (s.game_over && s.winner < 0 && s.conceded_by == 0xFF && x.withers == 2) {
+    s.winner = 1;
+    Event e;
+    e.type = EventType::kGameEnd;
+    e.side = 1;
+    e.a = s.vp[0];
+    e.b = s.vp[1];
+    e.rule = "12.3";
+    e.text = "a draw counts as a Confederate win (Withers declined)";
+    ctx.Emit(e);
+  }
+  return Status::Ok();
+}
+
+void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  HexRules::LegalActions(s, ctx, out);
+  if (s.decision == DecisionType::kMovement) {
+    bool enter = false;
+    const bool fm = Ext<SbExt>(s).forced_march_active != 0;
+    std::vector<Action> kept;
+    kept.reserve(out->size());
+    for (const Action& a : *out) {
+      if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
+        const UnitId u = a.units[0];
+        const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+        if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
+        if (a.type == ActionType::kEnter) enter = true;
+      }
+      kept.push_back(a);
+    }
+    if (enter) {
+      kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Action& a) { return a.type == ActionType::kEndPhase; }),
+                 kept.end());
+    }
+    *out = std::move(kept);
+  } else if (s.decision == DecisionType::kAdvance) {
+    out->erase(std::remove_if(out->begin(), out->end(),
+                              [&](const Action& a) {
+                                for (int i = 0; i < a.num_units; ++i) {
+                                  if (s.unit(a.units[static_cast<size_t>(i)]).Has(kSbNoAdvance)) return true;
+                                }
+                                return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
+                                       StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
+                                               (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.stacking.limit;
+                              }),
+               out->end());
+    // 7.6: zero-AS units stacked with an advancing attacker may go along.
+    const size_t n = out->size();
+    for (size_t i = 0; i < n; ++i) {
+      const Action a = (*out)[i];
+      if (a.num_units != 1) continue;
+      Action with = a;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId v = static_cast<UnitId>(j);
+        if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
+            AttackStrength(s, v) == 0 && !IsArtillery(v)) {
+          with.AddUnit(v);
+        }
+      }
+      if (with.num_units > 1) out->push_back(with);
+    }
+  }
+}
+
+std::string SbRules::DescribeDecision(const State& s) const {
+  const SbExt& x = Ext<SbExt>(s);
+  switch (s.decision) {
+    case DecisionType::kLosses: return "divide combat losses (7.3)";
+    case DecisionType::kStandOrRetreat: return "stand or retreat (7.5.2)";
+    case DecisionType::kBombard: return "bombard (8.0)";
+    case DecisionType::kChoice:
+      switch (x.pending_choice) {
+        case kChoiceSill: return "receive Sill's Division? (12.3)";
+        case kChoiceWithers: return "receive Withers' Division? (12.3)";
+        case kChoiceForcedMarch: return "use the forced march this turn? (12.6)";
+        case kReorgPhase: return "reorganize disrupted units (9.0)";
+        case kStackingChoice: return "eliminate excess units over the stacking limit (5.5)";
+        default: break;
+      }
+      break;
+    default: break;
+  }
+  return HexRules::DescribeDecision(s);
+}
+
+Result<std::shared_ptr<const Game>> MakeStarsAndBars(const GameParams& params) {
+  return LoadHexGame(RulesetsRoot() + "/stars_and_bars", params, {"battery_parents"},
+                     [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
+                       return std::make_unique<SbRules>(g, doc, errors);
+                     });
+}
+
+WG_REGISTER_RULESET((RulesetInfo{"stars_and_bars", "Stars and Bars (Perryville, 8 October 1862)", "stars_and_bars"}),
+                    MakeStarsAndBars);
+
+}  // namespace
+}  // namespace wg::stars_and_bars

@@ -1,0 +1,68 @@
+// Stars and Bars (Perryville, 8 October 1862): the ruleset's hooks on the
+// standard HexRules flow. RULES.md maps every rule section to its hook.
+//
+// Sections of ruleset.yaml read here (beyond the generic and hex ones):
+//   battery_parents  {battery unit id: brigade unit id}  (12.2)
+// Tables used from `tables:`: bombardment (8.2), reorganization (9.0),
+// cavalry_withdrawal (7.8), untrained_advance (12.1), union_initiative (12.4).
+#pragma once
+
+#include <cstdint>
+
+#include "wargame/hex_rules.h"
+
+namespace wg::stars_and_bars {
+
+// Ruleset bits of UnitState::flags.
+enum SbFlag : uint16_t {
+  kSbReleaseNext = 1u << 8,    // 5.6: attacked or bombarded while unreleased
+  kSbReorganized = 1u << 9,    // 9.0: tried reorganization this phase
+  kSbStartedInEzoc = 1u << 10, // 12.6: began the movement phase in an EZOC
+  kSbStartedWithHq = 1u << 11, // 12.4.1: began the player-turn stacked with an HQ
+  kSbHasDetached = 1u << 12,   // 10.1: this brigade has a regiment detached
+  kSbDetachedNow = 1u << 13,   // 10.2: this regiment was detached this phase
+  kSbCavRetreated = 1u << 14,  // 7.8: retreated before combat this player-turn
+  kSbNoAdvance = 1u << 15,     // 12.1: rolled "no advance"
+};
+
+// Choices asked with DecisionType::kChoice (SbExt::pending_choice).
+enum SbChoice : uint8_t {
+  kNoChoice = 0,
+  kChoiceSill = 1,
+  kChoiceWithers = 2,
+  kChoiceForcedMarch = 3,
+  kReorgPhase = 4,
+  kStackingChoice = 5,  // 5.5: the owner picks the excess units to eliminate (`destroy` actions)
+};
+
+// kCustom action codes (Action::value).
+inline constexpr int kCustomReorganize = 1;  // units [unit] or [unit, hq]
+
+// The ruleset's per-game state (State::ext). Fields ordered so there is no padding.
+struct SbExt {
+  int16_t bombarded_hexes[24];  // 8.2: target hexes already bombarded this phase
+  int16_t convoy_unit[4];       // 5.8: convoys eliminated in the combat in progress
+  int16_t convoy_hex[4];
+  uint8_t num_bombarded;
+  uint8_t num_convoys;
+  uint8_t pending_choice;       // SbChoice
+  uint8_t sill;                 // 12.3: 0 undecided, 1 received, 2 declined
+  uint8_t withers;              // 12.3: 0 undecided, 1 received, 2 declined
+  uint8_t forced_march_used;    // 12.6
+  uint8_t forced_march_active;  // 12.6: this movement phase
+  uint8_t initiative_corps;     // 12.4: 0 none, 1..3 = I..III Corps restricted this turn
+  uint8_t first_combat_turn;    // 12.4: turn of the first combat (0 none yet)
+  uint8_t moved_any;            // 10.1: a phasing unit has moved this phase
+  uint8_t loss_e[2];            // 7.3: outstanding permanent losses [attacker, defender]
+  uint8_t loss_d[2];            // 7.3: outstanding disruption
+  uint8_t stand_d[2];           // 7.5.2: outstanding Stand disruption (trained units only)
+  uint8_t retreat[2];           // 0 none, 1 W, 2 R
+  uint8_t stand[2];             // 0 undecided, 1 stand, 2 retreat
+  uint8_t in_followup;          // a combat's losses/stand decisions are in progress
+  uint8_t advance_rolled;       // 12.1 rolled for this combat
+  uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
+  uint8_t pad[9];
+};
+static_assert(sizeof(SbExt) == 96);
+
+}  // namespace wg::stars_and_bars
