@@ -34,7 +34,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 demo: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
 	$(BUILD_DIR)/examples/wargame/wargame $(DEMO_ARGS)
 
 test: build
@@ -42,7 +42,7 @@ test: build
 
 bench: deps
 	cmake -S . -B $(BUILD_DIR)-bench -DCMAKE_BUILD_TYPE=Release -DWG_BUILD_TESTS=OFF $(CMAKE_FLAGS)
-	cmake --build $(BUILD_DIR)-bench -j $(JOBS) --target wg_benchmarks wargame
+	cmake --build $(BUILD_DIR)-bench -j $(JOBS) --target wg_benchmarks wargame_cli
 	$(BUILD_DIR)-bench/benchmarks/run_benchmarks.sh $(BUILD_DIR)-bench
 
 sanitize:
