@@ -575,11 +575,21 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   out->clear();
   if (s.game_over) return;
   switch (s.decision) {
-    case DecisionType::kMovement:
+    case DecisionType::kMovement: {
       ListMoves(s, ctx, out);
       ListPhaseActions(s, ctx, out);
-      out->push_back(Action::EndPhase());
+      // Ending the phase is listed only if the ruleset accepts it now (e.g.
+      // reinforcements that must enter first): tried on a copy.
+      bool listed = false;
+      for (const Action& a : *out) listed = listed || a.type == ActionType::kEndPhase;
+      if (!listed) {
+        State copy;
+        std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+        Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+        if (Apply(copy, Action::EndPhase(), quiet).ok()) out->push_back(Action::EndPhase());
+      }
       break;
+    }
     case DecisionType::kCombat:
       ListAttacks(s, ctx, out);
       ListPhaseActions(s, ctx, out);

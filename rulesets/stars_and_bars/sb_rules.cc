@@ -412,8 +412,20 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
     q.started_in_ezoc = false;
     const Reachable& r = hs.pathfinder.Search(q);
+    std::vector<int> targets;
     for (int h : r.hexes()) {
-      if (r.CanEnd(h)) return true;
+      if (r.CanEnd(h)) targets.push_back(h);
+    }
+    // An entry counts only if the ruleset's own checks (12.4, zero-strength
+    // units and enemy zones, ...) accept it, as the listed entries are.
+    for (int h : targets) {
+      const std::vector<int> path = hs.pathfinder.Path(h);
+      if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
+      Action a = Action::Of(ActionType::kEnter);
+      a.AddUnit(u);
+      for (int p : path) a.AddHex(p);
+      if (CheckMove(s, a, ctx).ok()) return true;
+      hs.pathfinder.Search(q);  // CheckMove may have searched: restore this unit's search
     }
   }
   return false;
