@@ -508,6 +508,7 @@ void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
   const FeatureMask water = map.FeatureBit("stream") | map.FeatureBit("creek");
   const FeatureMask crossing = map.FeatureBit("bridge") | map.FeatureBit("ford");
   bool all_doubled = c.num_defender_hexes > 0;
+  bool hex_doubled[6] = {false, false, false, false, false, false};
   const char* why = "";
   for (int k = 0; k < c.num_defender_hexes; ++k) {
     const int h = c.defender_hexes[k];
@@ -543,8 +544,25 @@ void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
       why = "TEC (reconstruction): attacked only across stream hexsides, defender doubled (8.76)";
     }
     all_doubled = all_doubled && doubled;
+    hex_doubled[k] = doubled;
   }
-  if (all_doubled) mods->Multiply(2, why);  // doublings do not add
+  if (all_doubled) {
+    mods->Multiply(2, why);  // doublings do not add
+    return;
+  }
+  // 8.43 with 8.2: in an attack on several hexes only the units in the hexes
+  // that qualify are doubled; their strength is added once more.
+  int bonus = 0;
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    if (!hex_doubled[k]) continue;
+    for (int i = 0; i < c.num_defenders; ++i) {
+      if (s.unit(c.defenders[i]).hex == c.defender_hexes[k]) bonus += DefenseStrength(s, c.defenders[i]);
+    }
+  }
+  if (bonus > 0) {
+    mods->defense_bonus += bonus;
+    mods->Note(why);
+  }
 }
 
 void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u) const {

@@ -345,6 +345,18 @@ TEST(Rules, Rule_8_43_MultiHexAttackNeedsAdjacencyToAll) {
   p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2013', '2014']}", {4});  // 12:8 = 1:1, 4 = AR
 }
 
+TEST(Rules, Rule_8_43_MultiHexAttackDoublesOnlyTheHexThatQualifies) {
+  // c_smith in rough 2311 is doubled (8.2); c_lowrey in clear 2210 is not.
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '2211'}, {unit: u_2_3_iv, hex: '2211'},"
+        " {unit: c_smith, hex: '2311'}, {unit: c_lowrey, hex: '2210'}]");
+  const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv], target: ['2311', '2210']}");
+  ASSERT_TRUE(a.status.ok()) << a.status.ToString();
+  EXPECT_EQ(a.plan.defense, 10);
+  EXPECT_EQ(a.plan.modified_defense, 15);  // 5 x 2 + 5
+  EXPECT_EQ(p.rules().ColumnLabel(a.plan.column), "1-2");  // 12:15 (12:10 without the rough hex would be 1-1)
+}
+
 TEST(Rules, Rule_8_5_RetreatOneHexOrEliminatedWhenBlocked) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
