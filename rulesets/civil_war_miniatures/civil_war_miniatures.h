@@ -2,8 +2,9 @@
 // chart (rulesets/civil_war_miniatures/RULES.md numbers its lines).
 //
 // Not a hex game: units stand on a table measured in inches (tabletop.h).
-// Positions, facings, figures, guns and officers live in MiniState (the
-// State's ext block) as integers: hundredths of an inch, facing in whole
+// Positions, facings, figures, guns, officers and the line a unit forms
+// beside its building (12.3) live in MiniState (the State's ext block) as
+// integers: hundredths of an inch, facing in whole
 // degrees counterclockwise from east. Everything immutable (the table, unit
 // types, printed chart values and calibrated values) is MiniData.
 //

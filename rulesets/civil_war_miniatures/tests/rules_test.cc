@@ -675,6 +675,50 @@ TEST(Rules, Rule_12_3_OnlyWaitingStandsAreDisorganized) {
   EXPECT_TRUE(wait.flags("cs") & kRouted);
 }
 
+TEST(Rules, Rule_12_3_LineBesideStandsOnTheTable) {
+  // 12 figures: 10 inside, 2 (one stand) outside; a Union column 8" north tries to come down beside the house.
+  const std::string units = std::string(kFirer) + Target(20, 24, "", "W", 12) +
+                            "  - {id: us2, side: union, type: infantry, figures: 24, at: [20, 36], facing: S,"
+                            " formation: column}\n";
+  Mini t = Make(units, kTallHouse, "deck: [cs, us2, us, cows, pigs]\n");
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  const Status st = t.Do("{move: [us2], value: 2000, value2: 2800}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "M");  // the line beside the house is in the way
+  Mini free = Make(units, kTallHouse, "deck: [cs, us2, us, cows, pigs]\n");
+  ASSERT_TRUE(free.Do("end").ok());
+  EXPECT_TRUE(free.Do("{move: [us2], value: 2000, value2: 2800}").ok());  // all waiting behind: room
+  // The building full of another unit: none of this one would be inside.
+  Mini full = Make(std::string(kFirer) + Target(20, 24, "", "W", 12) +
+                       "  - {id: cs2, side: confederate, type: infantry, figures: 8, at: [19, 23], facing: W}\n",
+                   kTallHouse, "deck: [cs2, cs, us, cows, pigs]\n");
+  ASSERT_TRUE(full.Do("end").ok());
+  EXPECT_EQ(InsideOf(*full.game, full.s->state(), full.U("cs2")), 0);  // listed after cs: no room left
+  ASSERT_TRUE(full.Do("end").ok());  // cs
+  ASSERT_TRUE(full.Do("end").ok());  // us; new turn: cs2's card again
+  const Status whole = full.Do("{custom: 5, units: [cs2], value2: 2}");
+  ASSERT_FALSE(whole.ok());
+  EXPECT_EQ(whole.error().rule, "12.3");
+  EXPECT_NE(whole.error().message.find("whole unit"), std::string::npos) << whole.error().message;
+}
+
+TEST(Rules, Rule_12_3_WhenOnlyTheLineIsLeftItIsTheUnit) {
+  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 44, at: [10, 24], facing: E, formation: line}\n" +
+                    Target(20, 24, "", "W", 12),
+                kTallHouse, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  t.s->SupplyDice({6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1});  // 10 hits at the house: everyone inside falls
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").figures, 2);
+  EXPECT_EQ(t.mu("cs").building, 0);
+  EXPECT_EQ(t.mu("cs").beside, 0);
+  EXPECT_NEAR(t.pos("cs").x, 20.0, 0.02);  // where the line stood
+  EXPECT_NEAR(t.pos("cs").y, 27.55, 0.02);
+  EXPECT_EQ(t.s->state().unit(t.U("cs")).face, 1);
+}
+
 TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
   const std::string house =
       "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
