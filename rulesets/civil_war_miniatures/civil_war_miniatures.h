@@ -2,8 +2,9 @@
 // chart (rulesets/civil_war_miniatures/RULES.md numbers its lines).
 //
 // Not a hex game: units stand on a table measured in inches (tabletop.h).
-// Positions, facings, figures, guns and officers live in MiniState (the
-// State's ext block) as integers: hundredths of an inch, facing in whole
+// Positions, facings, figures, guns, officers and the line a unit forms
+// beside its building (12.3) live in MiniState (the State's ext block) as
+// integers: hundredths of an inch, facing in whole
 // degrees counterclockwise from east. Everything immutable (the table, unit
 // types, printed chart values and calibrated values) is MiniData.
 //
@@ -57,6 +58,9 @@ inline constexpr int kRally = 1;         // {custom: 1, units: [u]}
 inline constexpr int kFace = 2;          // {custom: 2, units: [u], value2: degrees}
 inline constexpr int kManGuns = 3;       // {custom: 3, units: [crew, battery]}
 inline constexpr int kOfficerPlace = 4;  // {custom: 4, units: [u], value2: 0 inside | 1 outside}
+inline constexpr int kFormBeside = 5;    // {custom: 5, units: [u], value2: stands} (12.3)
+// Fire at the line a unit formed beside its building (12.3): {bombard: [u, target], value: 1}.
+inline constexpr int kAtLineBeside = 1;
 // Fire at livestock: {bombard: [u], value: 100 + herd}.
 inline constexpr int kHerdTarget = 100;
 
@@ -67,9 +71,13 @@ struct MiniUnit {
   uint8_t guns = 0;      // artillery only
   uint8_t officers = 0;  // kRegimental | kDivisional
   uint8_t building = 0;  // table area index + 1 when occupying a building
-  uint8_t pad[2] = {};
+  int16_t line_x = 0, line_y = 0;  // 12.3: centre of the line beside the building, hundredths
+  // 12.3: of the figures that do not fit in the building, how many the owner
+  // formed in line beside it (the rest wait behind). 0 unless `building`.
+  uint8_t beside = 0;
+  uint8_t arranged = 0;  // 12.3: the split was chosen in this activation
 };
-static_assert(sizeof(MiniUnit) == 12);
+static_assert(sizeof(MiniUnit) == 16);
 
 struct Herd {
   int16_t x = 0, y = 0;
@@ -145,7 +153,13 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
                                                  const GameParams& params);
 
 // Geometry and counts for tests and tools.
+// The unit's main body (in a building: the figures not formed beside it).
 Footprint FootprintOf(const Game& g, const State& s, UnitId u);
+// 12.3: the line formed beside the building; false when the unit has none.
+bool LineBesideOf(const Game& g, const State& s, UnitId u, Footprint* out);
+// 12.3: figures inside the building, in line beside it, and waiting behind it.
+int InsideOf(const Game& g, const State& s, UnitId u);
+int WaitingOf(const Game& g, const State& s, UnitId u);
 int Stands(const Game& g, const State& s, UnitId u);
 Vec2 CenterOf(const State& s, UnitId u);
 

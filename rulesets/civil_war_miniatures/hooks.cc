@@ -37,6 +37,7 @@ Event Ev(EventType t, const char* rule, const char* text, UnitId u = kNoUnit, in
 bool Disorganized(const Game& g, const State& s, UnitId u);
 const char* PinRule(const UnitState& us) { return us.Has(kPinnedByLivestock) ? "9.4" : "2.2"; }
 int InsideFigures(const Game& g, const State& s, UnitId u);
+void KeepLineConsistent(const Game& g, State& s, Context& ctx, UnitId u);
 
 // --- Geometry -------------------------------------------------------------------
 
@@ -53,10 +54,22 @@ Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double fa
     f.width = line ? guns * t.gun_width : t.gun_width;
     f.depth = line ? t.gun_depth : guns * t.gun_depth;
   } else {
-    const int stands = std::max(1, Stands(g, s, u));
+    const int figs = mu.building != 0 ? mu.figures - mu.beside : mu.figures;  // 12.3: not the line beside
+    const int stands = std::max(1, (figs + d.figures_per_stand - 1) / d.figures_per_stand);
     f.width = line ? stands * d.stand_width : std::min(2, stands) * d.stand_width;
     f.depth = line ? d.stand_depth : ((stands + 1) / 2) * d.stand_depth;
   }
+  return f;
+}
+
+// 12.3: a line of `figures` formed beside a building, centred on c, facing as the unit.
+Footprint LineAt(const Game& g, const State& s, UnitId u, Vec2 c, int figures) {
+  const MiniData& d = D(g);
+  Footprint f;
+  f.center = c;
+  f.facing = M(s).units[u].facing * kPi / 180.0;
+  f.width = std::max(1, (figures + d.figures_per_stand - 1) / d.figures_per_stand) * d.stand_width;
+  f.depth = d.stand_depth;
   return f;
 }
 
@@ -74,6 +87,7 @@ void Eliminate(State& s, Context& ctx, UnitId u, const char* rule, const char* w
   s.unit(u).hex = kEliminated;
   s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~(kRouted | kPinned));
   M(s).units[u].building = 0;
+  M(s).units[u].beside = 0;
   ctx.Emit(Ev(EventType::kEliminated, rule, why, u));
 }
 
@@ -90,6 +104,7 @@ int LoseFigures(const Game& g, State& s, Context& ctx, UnitId u, int n, const ch
   mu.figures = static_cast<uint8_t>(mu.figures - lost);
   ctx.Emit(Ev(EventType::kLoss, rule, "figures", u, lost));
   CheckAlive(g, s, ctx, u, rule);
+  KeepLineConsistent(g, s, ctx, u);
   return lost;
 }
 
@@ -109,6 +124,7 @@ int LoseStands(const Game& g, State& s, Context& ctx, UnitId u, int n, const cha
   }
   if (lost > 0) ctx.Emit(Ev(EventType::kLoss, rule, "stands", u, lost));
   CheckAlive(g, s, ctx, u, rule);
+  KeepLineConsistent(g, s, ctx, u);
   return lost;
 }
 
@@ -180,6 +196,7 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
   mu.x = H(moved.center.x);
   mu.y = H(moved.center.y);
   mu.building = 0;
+  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit
   s.unit(u).flags |= kRouted;
   ctx.Emit(Ev(EventType::kRetreat, rule, at_edge ? "retreats to its table edge" : "retreats", u, mu.x, mu.y));
 }
@@ -199,6 +216,7 @@ void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rul
       ctx.Emit(Ev(EventType::kNote, "12.4", "officers inside the building captured", u));
     }
     mu.building = 0;
+    mu.beside = 0;
     CheckAlive(g, s, ctx, u, "12.5");
   }
   Retreat(g, s, ctx, u, D(g).retreat, rule);
@@ -206,22 +224,113 @@ void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rul
 
 // --- Buildings (12.x) ---------------------------------------------------------------
 
-int InsideFigures(const Game& g, const State& s, UnitId u) {
+// Room left in the unit's building once the units listed before it are in.
+int RoomFor(const Game& g, const State& s, UnitId u) {
   const MiniUnit& mu = M(s).units[u];
-  if (mu.building == 0 || !OnTable(s, u)) return 0;
   const TerrainArea& a = D(g).table.areas[mu.building - 1u];
   int used = 0;
   for (UnitId o = 0; o < u; ++o) {
-    if (OnTable(s, o) && M(s).units[o].building == mu.building) used += M(s).units[o].figures;
+    const MiniUnit& om = M(s).units[o];
+    if (OnTable(s, o) && om.building == mu.building) used += om.figures - om.beside;
   }
-  return std::clamp(a.capacity - used, 0, static_cast<int>(mu.figures));
+  return std::max(0, a.capacity - used);
 }
 
-bool Disorganized(const Game& g, const State& s, UnitId u) {
-  return M(s).units[u].building != 0 && InsideFigures(g, s, u) < M(s).units[u].figures;
+// 12.1-12.3: the figures inside; the line beside the building is not inside,
+// and the figures waiting behind refill the building as it loses men.
+int InsideFigures(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.building == 0 || !OnTable(s, u)) return 0;
+  return std::min(RoomFor(g, s, u), mu.figures - mu.beside);
+}
+
+// 12.3: the figures that do not fit in the building (in line beside it or waiting).
+int Overflow(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.building == 0 || !OnTable(s, u)) return 0;
+  return mu.figures - std::min<int>(RoomFor(g, s, u), mu.figures);
+}
+
+int Waiting(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.building == 0 || !OnTable(s, u)) return 0;
+  return mu.figures - mu.beside - InsideFigures(g, s, u);
+}
+
+// 12.5: stands waiting behind the building (not those formed in line beside it).
+bool Disorganized(const Game& g, const State& s, UnitId u) { return Waiting(g, s, u) > 0; }
+
+bool HasLine(const State& s, UnitId u) {
+  return OnTable(s, u) && M(s).units[u].building != 0 && M(s).units[u].beside > 0;
+}
+
+Footprint LineOf(const Game& g, const State& s, UnitId u) {
+  const MiniUnit& mu = M(s).units[u];
+  return LineAt(g, s, u, Vec2{mu.line_x / 100.0, mu.line_y / 100.0}, mu.beside);
+}
+
+// After losses: the line never holds more figures than the unit; when only the
+// line is left, it is the unit (it stands where the line stood, in line).
+void KeepLineConsistent(const Game&, State& s, Context& ctx, UnitId u) {
+  MiniUnit& mu = M(s).units[u];
+  if (!OnTable(s, u) || mu.building == 0) {
+    mu.beside = 0;
+    return;
+  }
+  if (mu.beside > mu.figures) mu.beside = mu.figures;
+  if (mu.beside > 0 && mu.beside == mu.figures) {
+    mu.x = mu.line_x;
+    mu.y = mu.line_y;
+    mu.building = 0;
+    mu.beside = 0;
+    s.unit(u).face = 1;
+    ctx.Emit(Ev(EventType::kNote, "12.3", "only the line beside the building is left: it is the unit", u));
+  }
+}
+
+// A unit other than u, or a line beside a building, overlaps footprint f.
+bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (o == u || !OnTable(s, o)) continue;
+    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0) return true;
+    if (HasLine(s, o) && FootprintDistance(f, LineOf(g, s, o)) <= 0) return true;
+  }
+  return false;
+}
+
+// 12.3: where `figures` of u form in line adjacent to its building: against the
+// building's side wall on the unit's right (as it faces), or its left when the
+// right has no room. The line faces the way the unit faces.
+const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures, Vec2* center) {
+  const MiniData& d = D(g);
+  const TerrainArea& a = d.table.areas[M(s).units[u].building - 1u];
+  Vec2 mid{0, 0};
+  for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+  Footprint probe = LineAt(g, s, u, mid, figures);
+  for (const double side : {1.0, -1.0}) {
+    const Vec2 dir = probe.Right() * side;
+    double reach = 0;
+    for (Vec2 p : a.polygon) reach = std::max(reach, Dot(p - mid, dir));
+    Footprint f = LineAt(g, s, u, mid + dir * (reach + probe.width / 2 + 0.05), figures);
+    bool on_table = true;
+    for (Vec2 p : f.Corners()) on_table = on_table && d.table.Contains(p);
+    if (!on_table || Overlaps(g, s, u, f)) continue;
+    *center = f.center;
+    return nullptr;
+  }
+  return "no room beside the building for that line (off the table or on another unit)";
 }
 
 // --- Fire (3, 5, 6) ----------------------------------------------------------------
+
+// A unit fires and is fired at in parts: kBody (its main body; in a building,
+// the figures inside) and kLine (12.3: the figures formed in line beside it).
+constexpr int kBody = 0;
+constexpr int kLine = 1;
+
+Footprint PartFootprint(const Game& g, const State& s, UnitId u, int part) {
+  return part == kLine ? LineOf(g, s, u) : FootprintOf(g, s, u);
+}
 
 const HitBand* BandFor(const UnitType& t, double range) {
   for (const HitBand& b : t.hits) {
@@ -230,10 +339,11 @@ const HitBand* BandFor(const UnitType& t, double range) {
   return nullptr;
 }
 
-int FireDice(const Game& g, const State& s, UnitId u) {
+int FireDice(const Game& g, const State& s, UnitId u, int part) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
   const MiniUnit& mu = M(s).units[u];
+  if (part == kLine) return HasLine(s, u) ? (mu.beside + d.figures_per_stand - 1) / d.figures_per_stand : 0;
   if (t.artillery) {
     const int manned = std::min<int>(mu.guns, mu.figures / std::max(1, t.crew_per_gun));
     return manned * t.dice_per_gun;
@@ -247,12 +357,14 @@ int FireDice(const Game& g, const State& s, UnitId u) {
   return (figures + d.figures_per_stand - 1) / d.figures_per_stand;
 }
 
-int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, const char** rule) {
+// 5.x for the target part at centre c; a line beside a building (12.3) is not in it.
+int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, int part, const char** rule) {
   const MiniData& d = D(g);
-  const Vec2 c = CenterOf(s, target);
+  const Vec2 c = PartFootprint(g, s, target, part).center;
   int mod = 0;
-  *rule = "3";
-  if (M(s).units[target].building != 0 || AreaKindAt(d.table, c, "house") || AreaKindAt(d.table, c, "barn")) {
+  *rule = part == kLine ? "12.3" : "3";
+  if ((part == kBody && M(s).units[target].building != 0) || AreaKindAt(d.table, c, "house") ||
+      AreaKindAt(d.table, c, "barn")) {
     mod += d.mod_building;  // 5.1
     *rule = "5.1";
   } else {
@@ -272,14 +384,14 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, co
   return mod;
 }
 
-int AttackerBonus(const Game& g, const State& s, UnitId firer, UnitId target) {
+// 6.x: `from` is the firing part's centre; tf the target part (nullptr: livestock).
+int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId target, const Footprint* tf) {
   const MiniData& d = D(g);
   int b = 0;
   if (target >= 0 && TypeOf(g, target).artillery) b += d.bonus_artillery;  // 6.1
-  if (target >= 0 && ArcOf(FootprintOf(g, s, target), CenterOf(s, firer)) != Arc::kFront)
-    b += d.bonus_flank;                                                   // 6.2
-  if (M(s).units[firer].officers & kRegimental) b += d.bonus_regimental;  // 6.3
-  if (M(s).units[firer].officers & kDivisional) b += d.bonus_divisional;  // 6.4
+  if (tf && ArcOf(*tf, from) != Arc::kFront) b += d.bonus_flank;           // 6.2
+  if (M(s).units[firer].officers & kRegimental) b += d.bonus_regimental;   // 6.3
+  if (M(s).units[firer].officers & kDivisional) b += d.bonus_divisional;   // 6.4
   return b;
 }
 
@@ -301,11 +413,12 @@ bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   return false;
 }
 
-// Why a unit cannot fire at a point at range `range`, or nullptr.
-const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule) {
+// Why a part of a unit cannot fire at a point at range `range`, or nullptr.
+const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule,
+                       int part = kBody) {
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
-  *rule = "3";
+  *rule = part == kLine ? "12.3" : "3";
   if (us.Has(kRouted)) {
     *rule = "10.1";
     return "a routed unit cannot shoot until rallied";
@@ -314,53 +427,74 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     *rule = PinRule(us);
     return "the unit cannot shoot this turn";
   }
-  if (us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
+  if (part == kLine && !HasLine(s, u)) return "no line is formed beside the building";
+  if (part == kBody && us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
     return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
-  if (M(s).units[u].building != 0) {
+  if (part == kBody && M(s).units[u].building != 0) {
     const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
     if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
       *rule = a.kind == "barn" ? "12.1" : "12.2";
       return "fire goes out only of the front or the back of the building";
     }
   }
-  if (FireDice(g, s, u) <= 0) return "no stand or manned gun can fire";
+  if (FireDice(g, s, u, part) <= 0) return "no stand or manned gun can fire";
   if (!BandFor(t, range)) {
-    *rule = "3.1";
+    *rule = part == kLine ? "12.3" : "3.1";
     return "the target is out of range";
   }
-  if (!D(g).table.LineOfSightClear(CenterOf(s, u), aim)) return "no line of sight";
+  const Vec2 from = PartFootprint(g, s, u, part).center;
+  if (!D(g).table.LineOfSightClear(from, aim)) return "no line of sight";
   return nullptr;
 }
 
-// Rolls the firer's dice; returns hits. target may be kNoUnit (livestock).
-int RollHits(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, double range, int def_mod) {
+// Why no part of `firer` can fire at the target part, or nullptr (12.3: the
+// main body and the line beside a building each fire if they can).
+const char* CannotFireAt(const Game& g, const State& s, UnitId firer, UnitId target, int target_part,
+                         const char** rule) {
+  const Footprint tf = PartFootprint(g, s, target, target_part);
+  const char* why = CannotFire(g, s, firer, tf.center, RangeTo(FootprintOf(g, s, firer), tf), rule);
+  if (!why || !HasLine(s, firer)) return why;
+  const char* line_rule = "12.3";
+  if (!CannotFire(g, s, firer, tf.center, RangeTo(LineOf(g, s, firer), tf), &line_rule, kLine)) return nullptr;
+  return why;
+}
+
+// Rolls `dice` D6; returns hits.
+int RollHits(const Game& g, State& s, Context& ctx, UnitId firer, int dice, int bonus, double range,
+             int def_mod, const char* rule) {
   const MiniData& d = D(g);
-  const UnitType& t = TypeOf(g, firer);
-  const HitBand* band = BandFor(t, range);
-  const int bonus = AttackerBonus(g, s, firer, target);
+  const HitBand* band = BandFor(TypeOf(g, firer), range);
   const int need = std::max(d.hit_floor, band->hit + def_mod - bonus);
-  const int dice = FireDice(g, s, firer);
   int hits = 0;
   if (need <= 6) {
     for (int i = 0; i < dice; ++i) {
       if (ctx.Roll(s, 6, "fire") >= need) ++hits;
     }
   }
-  ctx.Emit(Ev(EventType::kCombatResult, "3", "hits", firer, hits, need));
+  ctx.Emit(Ev(EventType::kCombatResult, rule, "hits", firer, hits, need));
   return hits;
 }
 
-void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int hits) {
+void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int part, int hits) {
   if (hits <= 0 || !OnTable(s, target)) return;
   const UnitType& t = TypeOf(g, target);
+  MiniUnit& mu = M(s).units[target];
+  if (part == kLine) {  // 12.3: losses come off the line beside the building
+    const int lost = std::min<int>(hits, mu.beside);
+    mu.beside = static_cast<uint8_t>(mu.beside - lost);
+    LoseFigures(g, s, ctx, target, lost, "12.3");
+    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    return;
+  }
   if (!t.artillery) {
-    const int lost = LoseFigures(g, s, ctx, target, hits, "3");
+    // 12.3: fire at a building hits the figures inside, refilled from those
+    // waiting behind it; the line beside it is not hit.
+    const int lost = LoseFigures(g, s, ctx, target, std::min(hits, mu.figures - mu.beside), "3");
     if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
     return;
   }
   // 11.1: a casualty per hit, then a D6 per hit (6 destroys a gun), then morale.
   const int lost = LoseFigures(g, s, ctx, target, hits, "11.1");
-  MiniUnit& mu = M(s).units[target];
   for (int i = 0; i < hits && OnTable(s, target); ++i) {
     if (ctx.Roll(s, 6, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
       --mu.guns;
@@ -372,14 +506,26 @@ void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int hits) {
   if (!TestMorale(g, s, ctx, target, "battery morale")) FailMorale(g, s, ctx, target, "11.1");
 }
 
-void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target) {
-  const Footprint tf = FootprintOf(g, s, target);
-  const double range = RangeTo(FootprintOf(g, s, firer), tf);
-  const char* rule = "3";
-  const int mod = DefenderModifier(g, s, CenterOf(s, firer), target, &rule);
-  ctx.Emit(Ev(EventType::kBombard, rule, "fires", firer, static_cast<int>(std::lround(range * 100)), mod));
-  const int hits = RollHits(g, s, ctx, firer, target, range, mod);
-  ApplyHits(g, s, ctx, target, hits);
+// 3: every part of the firer that can fire at the target part rolls its dice
+// (12.3: the occupants of a building and the line beside it).
+void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, int target_part = kBody) {
+  const Footprint tf = PartFootprint(g, s, target, target_part);
+  int hits = 0;
+  for (int part = kBody; part <= kLine; ++part) {
+    if (part == kLine && !HasLine(s, firer)) break;
+    const Footprint pf = PartFootprint(g, s, firer, part);
+    const double range = RangeTo(pf, tf);
+    const char* why_rule = "3";
+    if (CannotFire(g, s, firer, tf.center, range, &why_rule, part)) continue;
+    const char* rule = "3";
+    const int mod = DefenderModifier(g, s, pf.center, target, target_part, &rule);
+    Event e = Ev(EventType::kBombard, part == kLine ? "12.3" : rule, part == kLine ? "line beside fires" : "fires",
+                 firer, static_cast<int>(std::lround(range * 100)), mod);
+    ctx.Emit(e);
+    hits += RollHits(g, s, ctx, firer, FireDice(g, s, firer, part),
+                     AttackerBonus(g, s, firer, pf.center, target, &tf), range, mod, "3");
+  }
+  ApplyHits(g, s, ctx, target, target_part, hits);
 }
 
 // --- Melee (8.x) ------------------------------------------------------------------
@@ -393,7 +539,7 @@ int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attac
   if (attacker && flank) b += d.bonus_flank;
   if (!attacker) {
     const char* rule = "";
-    b += DefenderModifier(g, s, CenterOf(s, enemy), u, &rule);
+    b += DefenderModifier(g, s, CenterOf(s, enemy), u, kBody, &rule);
   }
   return b;
 }
@@ -430,6 +576,7 @@ void CloseIn(const Game& g, State& s, UnitId u, UnitId target, double inches) {
   M(s).units[u].x = H(m.position.x);
   M(s).units[u].y = H(m.position.y);
   M(s).units[u].building = 0;
+  M(s).units[u].beside = 0;
 }
 
 // --- Livestock (9.x, 10.3) ---------------------------------------------------------
@@ -448,7 +595,8 @@ void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
   const MiniData& d = D(g);
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (!OnTable(s, u)) continue;
-    const double dist = SegmentToFootprint(path, FootprintOf(g, s, u));
+    double dist = SegmentToFootprint(path, FootprintOf(g, s, u));
+    if (HasLine(s, u)) dist = std::min(dist, SegmentToFootprint(path, LineOf(g, s, u)));  // 12.3
     if (dist <= 0) {  // 9.4: overrun
       ctx.Emit(Ev(EventType::kNote, "9.4", "overrun by livestock", u));
       if (TestMorale(g, s, ctx, u, "overrun morale")) {
@@ -655,8 +803,10 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
 
 void EndActivation(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
-  if (m.active != kNone)
+  if (m.active != kNone) {
     s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
+    m.units[m.active].arranged = 0;
+  }
   m.charger = m.charge_target = kNone;
   DrawNext(g, s, ctx);
 }
@@ -702,11 +852,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
     if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   f = d.table.MoveFootprint(f, delta, std::min(want, rate));
-  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    if (o == u || !OnTable(s, o)) continue;
-    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0)
-      return "units may not move through or onto other units";
-  }
+  if (Overlaps(g, s, u, f)) return "units may not move through or onto other units";
   *out = f;
   return nullptr;
 }
@@ -715,6 +861,7 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
   const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
   mu.building = 0;
+  mu.beside = 0;  // 12.3: a unit entering (or leaving) a building re-forms as one body
   s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~kOfficerOutside);
   if (TypeOf(g, u).artillery) return;
   const Vec2 c = CenterOf(s, u);
@@ -785,12 +932,20 @@ class MiniRules : public Rules {
       if (!OnTable(s, o) || s.unit(o).side == s.unit(u).side) continue;
       Action f = Action::Of(ActionType::kBombard).AddUnit(u).AddUnit(o);
       try_add(f);
+      if (HasLine(s, o)) try_add(Action::Of(ActionType::kBombard).AddUnit(u).AddUnit(o).Value(kAtLineBeside));
       Action ch = Action::Of(ActionType::kAttack).AddUnit(u).AddUnit(o);
       try_add(ch);
       Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
       const Vec2 dv = CenterOf(s, o) - c;
       face.value2 = static_cast<int>(std::lround(std::atan2(dv.y, dv.x) * 180.0 / kPi));
       if (o == 0 || s.unit(o).side != s.unit(static_cast<UnitId>(o - 1)).side) try_add(face);
+    }
+    const int over = Overflow(g, s, u);  // 12.3
+    const int fps = D(g).figures_per_stand;
+    for (int stands = 0; over > 0 && stands <= (over + fps - 1) / fps; ++stands) {
+      Action b = Action::Of(ActionType::kCustom).Value(kFormBeside).AddUnit(u);
+      b.value2 = stands;
+      try_add(b);
     }
     for (int place = 0; place < 2; ++place) {
       Action o = Action::Of(ActionType::kCustom).Value(kOfficerPlace).AddUnit(u);
@@ -831,6 +986,10 @@ class MiniRules : public Rules {
         fail(g.units[static_cast<size_t>(u)].id + " gained guns");
       if (mu.building > d.table.areas.size())
         fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
+      if (mu.beside > 0 && (mu.building == 0 || mu.beside >= mu.figures))
+        fail(g.units[static_cast<size_t>(u)].id + " has a line beside a building it does not hold (12.3)");
+      if (mu.beside > 0 && !d.table.Contains(Vec2{mu.line_x / 100.0, mu.line_y / 100.0}))
+        fail(g.units[static_cast<size_t>(u)].id + "'s line beside its building is off the table");
     }
     if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
       fail("the activated unit is not on the table");
@@ -891,8 +1050,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     ctx.Emit(e);
     if (a.value == 0) {
       const char* rule = "";
-      const double range = RangeTo(FootprintOf(g, s, def), FootprintOf(g, s, att));
-      if (!CannotFire(g, s, def, CenterOf(s, att), range, &rule)) {
+      if (!CannotFireAt(g, s, def, att, kBody, &rule)) {
         Fire(g, s, ctx, def, att);
       } else {
         ctx.Emit(Ev(EventType::kNote, "2.4", "the charged unit cannot fire", def));
@@ -975,6 +1133,14 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
           if (!d.table.Contains(p))
             return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
         }
+        if (HasLine(s, u)) {  // 12.3: the line beside the building wheels in place with it
+          Footprint l = LineOf(g, s, u);
+          l.facing = a.value2 * kPi / 180.0;
+          for (Vec2 p : l.Corners()) {
+            if (!d.table.Contains(p))
+              return Status::Refused("12.3", "the line beside the building cannot wheel there: off the table");
+          }
+        }
         if (!apply) return Status::Ok();
         m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
         us.flags |= kMovedNow;
@@ -1039,7 +1205,41 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         ctx.Emit(Ev(EventType::kNote, "12.4", a.value2 ? "officers wait outside" : "officers inside", u));
         return Status::Ok();
       }
-      return Status::Refused("T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place)");
+      if (a.value == kFormBeside) {  // 12.3
+        if (!is_active(0) || a.num_units != 1)
+          return Status::Refused("T.1", "only the activated unit may act");
+        if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
+        if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
+        MiniUnit& mu = m.units[u];
+        if (mu.building == 0)
+          return Status::Refused("12.3", "only a unit occupying a building places the figures that do not fit");
+        const int over = Overflow(g, s, u);
+        if (over <= 0) return Status::Refused("12.3", "every figure of the unit fits in the building");
+        const int max_stands = (over + d.figures_per_stand - 1) / d.figures_per_stand;
+        if (a.value2 < 0 || a.value2 > max_stands) {
+          return Status::Refused("12.3", "value2: the stands formed in line beside the building, 0 to " +
+                                             std::to_string(max_stands));
+        }
+        if (mu.arranged) return Status::Refused("12.3", "the figures outside are placed once per activation");
+        const int figs = std::min(a.value2 * d.figures_per_stand, over);
+        if (figs >= mu.figures)  // the building is full of other units: nobody of this one is inside
+          return Status::Refused("12.3", "the whole unit would stand outside the building: move it instead");
+        Vec2 c{mu.line_x / 100.0, mu.line_y / 100.0};
+        if (figs > 0) {
+          if (const char* why = PlaceLineBeside(g, s, u, figs, &c)) return Status::Refused("12.3", why);
+        }
+        if (!apply) return Status::Ok();
+        mu.beside = static_cast<uint8_t>(figs);
+        mu.line_x = H(c.x);
+        mu.line_y = H(c.y);
+        mu.arranged = 1;
+        ctx.Emit(Ev(EventType::kNote, "12.3",
+                    figs > 0 ? "figures outside form in line beside the building" : "figures outside wait behind",
+                    u, figs, Waiting(g, s, u)));
+        return Status::Ok();
+      }
+      return Status::Refused(
+          "T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place, 5 line beside a building)");
     }
     case ActionType::kBombard: {  // 3: fire
       if (!is_active(0)) return Status::Refused("T.1", "only the activated unit may act");
@@ -1051,7 +1251,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         const double range = DistanceBetween(CenterOf(s, u), p);
         if (const char* why = CannotFire(g, s, u, p, range, &rule)) return Status::Refused(rule, why);
         if (!apply) return Status::Ok();
-        const int hits = RollHits(g, s, ctx, u, kNoUnit, range, 0);
+        const int hits = RollHits(g, s, ctx, u, FireDice(g, s, u, kBody),
+                                  AttackerBonus(g, s, u, CenterOf(s, u), kNoUnit, nullptr), range, 0, "3");
         if (hits > 0) {
           m.herds[h].alive = 0;
           ctx.Emit(Ev(EventType::kNote, "9.3", "livestock shot", u, h));
@@ -1063,11 +1264,13 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       if (a.num_units != 2 || t == kNoUnit) return Status::Refused("3", "{bombard: [firer, target]}");
       if (!OnTable(s, t) || s.unit(t).side == us.side)
         return Status::Refused("3", "the target must be an enemy unit on the table");
-      const double range = RangeTo(FootprintOf(g, s, u), FootprintOf(g, s, t));
-      if (const char* why = CannotFire(g, s, u, CenterOf(s, t), range, &rule))
-        return Status::Refused(rule, why);
+      if (a.value != kBody && a.value != kAtLineBeside)
+        return Status::Refused("3", "value: 0 the unit, 1 its line beside a building (12.3)");
+      if (a.value == kAtLineBeside && !HasLine(s, t))
+        return Status::Refused("12.3", "the target has no line formed beside a building");
+      if (const char* why = CannotFireAt(g, s, u, t, a.value, &rule)) return Status::Refused(rule, why);
       if (!apply) return Status::Ok();
-      Fire(g, s, ctx, u, t);
+      Fire(g, s, ctx, u, t, a.value);
       EndActivation(g, s, ctx);
       return Status::Ok();
     }
@@ -1266,6 +1469,14 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
       o += buf;
     }
     o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
+    if (HasLine(s, u)) {  // 12.3: the line formed beside the building
+      o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"black\" stroke-dasharray=\"2,2\" points=\"";
+      for (Vec2 p : LineOf(g, s, u).Corners()) {
+        std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+        o += buf;
+      }
+      o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + " (line beside)</title></polygon>\n";
+    }
     const Vec2 mid = (c[0] + c[1]) * 0.5;
     const Vec2 tip = mid + f.Forward() * 0.8;
     std::snprintf(buf, sizeof buf,
@@ -1311,5 +1522,14 @@ int Stands(const Game& g, const State& s, UnitId u) {
 Footprint FootprintOf(const Game& g, const State& s, UnitId u) {
   return FootprintAt(g, s, u, CenterOf(s, u), M(s).units[u].facing);
 }
+
+bool LineBesideOf(const Game& g, const State& s, UnitId u, Footprint* out) {
+  if (!HasLine(s, u)) return false;
+  *out = LineOf(g, s, u);
+  return true;
+}
+
+int InsideOf(const Game& g, const State& s, UnitId u) { return InsideFigures(g, s, u); }
+int WaitingOf(const Game& g, const State& s, UnitId u) { return Waiting(g, s, u); }
 
 }  // namespace wg::civil_war_miniatures

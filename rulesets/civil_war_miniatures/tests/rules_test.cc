@@ -561,6 +561,164 @@ TEST(Rules, Rule_12_3_RestWaitOutsideToReplaceLosses) {
   EXPECT_EQ(t.mu("cs").building, 1);
 }
 
+// 12.3 set-up: a 4" x 6" house (front and back: the west and east walls) with
+// the Confederates inside, 24 figures: 10 inside, 14 that do not fit.
+const char* kTallHouse = "  areas:\n    - {name: House, kind: house, rect: [18, 21, 4, 6], capacity: 10}\n";
+Mini Occupied(const std::string& firer = kFirer) {
+  return Make(firer + Target(20, 24), kTallHouse, "deck: [cs, us, cows, pigs]\n");
+}
+
+TEST(Rules, Rule_12_3_OwnerFormsTheRestInLineBesideTheBuilding) {
+  Mini t = Occupied();
+  ASSERT_EQ(t.mu("cs").building, 1);
+  EXPECT_EQ(InsideOf(*t.game, t.s->state(), t.U("cs")), 10);
+  EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 14);  // by default the rest wait behind
+  bool offered = false;
+  for (const Action& a : t.s->LegalActions())
+    offered |= a.type == ActionType::kCustom && a.value == kFormBeside && a.value2 == 2;
+  EXPECT_TRUE(offered);
+  EXPECT_EQ(t.Do("{custom: 5, units: [cs], value2: 5}").error().rule, "12.3");  // 14 figures: 4 stands at most
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  EXPECT_EQ(t.mu("cs").beside, 8);
+  EXPECT_EQ(InsideOf(*t.game, t.s->state(), t.U("cs")), 10);
+  EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 6);
+  // The line stands against the house's north wall (the unit faces west: its right is north), 2 stands wide.
+  Footprint line;
+  ASSERT_TRUE(LineBesideOf(*t.game, t.s->state(), t.U("cs"), &line));
+  EXPECT_NEAR(line.center.x, 20.0, 0.02);
+  EXPECT_NEAR(line.center.y, 28.05, 0.02);
+  EXPECT_NEAR(line.width, 2.0, 1e-9);
+  EXPECT_EQ(t.Do("{custom: 5, units: [cs], value2: 1}").error().rule, "12.3");  // once per activation
+  // Moving off re-forms the unit as one body.
+  ASSERT_TRUE(t.Do("{move: [cs], value: 2600, value2: 2400}").ok());
+  EXPECT_EQ(t.mu("cs").building, 0);
+  EXPECT_EQ(t.mu("cs").beside, 0);
+  // Not in a building, or every figure fits: nothing to place.
+  Mini out = Make(kFirer + Target(30, 24), kTallHouse, "deck: [cs, us, cows, pigs]\n");
+  EXPECT_EQ(out.Do("{custom: 5, units: [cs], value2: 1}").error().rule, "12.3");
+  Mini fits = Make(kFirer + Target(20, 24, "", "W", 8), kTallHouse, "deck: [cs, us, cows, pigs]\n");
+  EXPECT_EQ(fits.Do("{custom: 5, units: [cs], value2: 1}").error().rule, "12.3");
+}
+
+TEST(Rules, Rule_12_3_LineBesideFiresAsAFormedLine) {
+  Mini t = Occupied();
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  // The 5 figures firing out of the house roll 2 dice, the line of 2 stands 2 more; both need a 4 at 9.6".
+  t.s->SupplyDice({4, 4, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [cs, us]}").ok());
+  EXPECT_EQ(t.s->dice_queued(), 0u);
+  EXPECT_EQ(t.Count(EventType::kBombard, "12.3"), 1);  // the line fired as well as the house
+  EXPECT_EQ(t.mu("us").figures, 22);
+  // All waiting behind (the default): only the house fires.
+  Mini w = Occupied();
+  w.s->SupplyDice({4, 4, 1, 1});
+  ASSERT_TRUE(w.Do("{bombard: [cs, us]}").ok());
+  EXPECT_EQ(w.s->dice_queued(), 2u);
+  EXPECT_EQ(w.Count(EventType::kBombard, "12.3"), 0);
+}
+
+TEST(Rules, Rule_12_3_LineBesideIsFiredAtAsAFormedLine) {
+  Mini t = Occupied();
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  bool offered = false;
+  for (const Action& a : t.s->LegalActions())
+    offered |= a.type == ActionType::kBombard && a.value == kAtLineBeside;
+  EXPECT_TRUE(offered);
+  t.s->SupplyDice({4, 4, 4, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs], value: 1}").ok());
+  EXPECT_EQ(t.LastNeed(), 4);  // no house +2: an ordinary line at 9.6"
+  EXPECT_EQ(t.mu("cs").beside, 5);  // the 3 losses come off the line
+  EXPECT_EQ(t.mu("cs").figures, 21);
+  EXPECT_EQ(InsideOf(*t.game, t.s->state(), t.U("cs")), 10);
+  EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 6);
+  // Fire at the house itself: +2, and the waiting stands refill it; the line is not hit.
+  Mini h = Occupied();
+  ASSERT_TRUE(h.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(h.Do("end").ok());
+  h.s->SupplyDice({6, 6, 6, 6, 1, 1});
+  ASSERT_TRUE(h.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(h.LastNeed(), 6);
+  EXPECT_EQ(h.mu("cs").figures, 20);
+  EXPECT_EQ(h.mu("cs").beside, 8);
+  EXPECT_EQ(InsideOf(*h.game, h.s->state(), h.U("cs")), 10);
+  EXPECT_EQ(WaitingOf(*h.game, h.s->state(), h.U("cs")), 2);
+  // No line: there is nothing beside the house to fire at.
+  Mini n = Occupied();
+  ASSERT_TRUE(n.Do("end").ok());
+  EXPECT_EQ(n.Do("{bombard: [us, cs], value: 1}").error().rule, "12.3");
+}
+
+TEST(Rules, Rule_12_3_OnlyWaitingStandsAreDisorganized) {
+  // us 4" from the house charges: attacker D20 1 passes; the defender rolls a 5.
+  const std::string near =
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [14, 24], facing: E, formation: line}\n";
+  // Every figure outside formed in line: not disorganized, 6 stands: a 5 passes.
+  Mini line = Occupied(near);
+  ASSERT_TRUE(line.Do("{custom: 5, units: [cs], value2: 4}").ok());
+  EXPECT_EQ(WaitingOf(*line.game, line.s->state(), line.U("cs")), 0);
+  ASSERT_TRUE(line.Do("end").ok());
+  line.s->SupplyDice({1, 5});
+  ASSERT_TRUE(line.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(line.s->state().decision, DecisionType::kChoice);  // passed: it answers the charge
+  EXPECT_EQ(line.Count(EventType::kCaptured, "12.5"), 0);
+  // Two stands in line, six figures waiting: -2, so a 5 fails; the house's 10 are captured and
+  // the rest, line included, rout.
+  Mini wait = Occupied(near);
+  ASSERT_TRUE(wait.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(wait.Do("end").ok());
+  wait.s->SupplyDice({1, 5});
+  ASSERT_TRUE(wait.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(wait.Count(EventType::kCaptured, "12.5"), 1);
+  EXPECT_EQ(wait.mu("cs").figures, 10);  // 24 - 10 captured - a stand (2.3)
+  EXPECT_EQ(wait.mu("cs").beside, 0);
+  EXPECT_TRUE(wait.flags("cs") & kRouted);
+}
+
+TEST(Rules, Rule_12_3_LineBesideStandsOnTheTable) {
+  // 12 figures: 10 inside, 2 (one stand) outside; a Union column 8" north tries to come down beside the house.
+  const std::string units = std::string(kFirer) + Target(20, 24, "", "W", 12) +
+                            "  - {id: us2, side: union, type: infantry, figures: 24, at: [20, 36], facing: S,"
+                            " formation: column}\n";
+  Mini t = Make(units, kTallHouse, "deck: [cs, us2, us, cows, pigs]\n");
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  const Status st = t.Do("{move: [us2], value: 2000, value2: 2800}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "M");  // the line beside the house is in the way
+  Mini free = Make(units, kTallHouse, "deck: [cs, us2, us, cows, pigs]\n");
+  ASSERT_TRUE(free.Do("end").ok());
+  EXPECT_TRUE(free.Do("{move: [us2], value: 2000, value2: 2800}").ok());  // all waiting behind: room
+  // The building full of another unit: none of this one would be inside.
+  Mini full = Make(std::string(kFirer) + Target(20, 24, "", "W", 12) +
+                       "  - {id: cs2, side: confederate, type: infantry, figures: 8, at: [19, 23], facing: W}\n",
+                   kTallHouse, "deck: [cs2, cs, us, cows, pigs]\n");
+  ASSERT_TRUE(full.Do("end").ok());
+  EXPECT_EQ(InsideOf(*full.game, full.s->state(), full.U("cs2")), 0);  // listed after cs: no room left
+  ASSERT_TRUE(full.Do("end").ok());  // cs
+  ASSERT_TRUE(full.Do("end").ok());  // us; new turn: cs2's card again
+  const Status whole = full.Do("{custom: 5, units: [cs2], value2: 2}");
+  ASSERT_FALSE(whole.ok());
+  EXPECT_EQ(whole.error().rule, "12.3");
+  EXPECT_NE(whole.error().message.find("whole unit"), std::string::npos) << whole.error().message;
+}
+
+TEST(Rules, Rule_12_3_WhenOnlyTheLineIsLeftItIsTheUnit) {
+  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 44, at: [10, 24], facing: E, formation: line}\n" +
+                    Target(20, 24, "", "W", 12),
+                kTallHouse, "deck: [cs, us, cows, pigs]\n");
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("end").ok());
+  t.s->SupplyDice({6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1});  // 10 hits at the house: everyone inside falls
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").figures, 2);
+  EXPECT_EQ(t.mu("cs").building, 0);
+  EXPECT_EQ(t.mu("cs").beside, 0);
+  EXPECT_NEAR(t.pos("cs").x, 20.0, 0.02);  // where the line stood
+  EXPECT_NEAR(t.pos("cs").y, 27.55, 0.02);
+  EXPECT_EQ(t.s->state().unit(t.U("cs")).face, 1);
+}
+
 TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
   const std::string house =
       "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n";
