@@ -1880,9 +1880,8 @@ double SbRules::Evaluate(const State& s, int side) const {
       }
     }
     if (!convoy && ds > 0) continue;
-    // The VPs the enemy would score by taking it.
-    double at_stake = convoy ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
-    if (convoy && Def(u).side != us.side) at_stake += 6.0;  // a captured convoy lost again
+    // The VPs the enemy would score by taking it (a captured convoy retaken: the 6 VPs lost).
+    const double at_stake = convoy ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
     bool guarded = false;
     int nearest = 1 << 20;
     for (int j = 0; j < s.num_units; ++j) {
