@@ -31,7 +31,8 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
     : game_(std::move(game)), options_(options), rng_(SeedRng(seed ^ 0xA15EEDULL)) {
   scratch_ = game_->rules->NewScratch();
   std::vector<std::string> kinds = {"objective"};
-  if (const HexRules* h = AsHex(*game_)) {
+  hex_ = AsHex(*game_);
+  if (const HexRules* h = hex_) {
     attack_attr_ = h->data().attack >= 0 ? h->data().attack : 0;
     defense_attr_ = h->data().defense;
     if (!h->data().control_kinds.empty()) kinds = h->data().control_kinds;
@@ -49,6 +50,7 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
   zoc_.assign(cells, 0.0);
+  count_.assign(cells, 0);
 }
 
 double AiPlayer::Value(const State& s, UnitId u) const {
@@ -87,6 +89,8 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   const int nh = g.map.size();
   // Per hex and side: attack, defense and value of the units there.
   for (auto* v : {&att_, &def_, &val_, &zoc_}) std::fill(v->begin(), v->end(), 0.0);
+  std::fill(count_.begin(), count_.end(), 0);
+  bool crowded = false;  // some hex holds more units of a side than the stacking limit
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -105,9 +109,25 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
                                                  : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
       val_[at(sd, us.hex)] += value;
+      if (++count_[at(sd, us.hex)] > g.stacking.limit) crowded = true;
       const int32_t* nb = g.map.grid.Neighbors(us.hex);
       for (int d = 0; d < 6; ++d) {
         if (nb[d] >= 0) zoc_[at(sd, nb[d])] = 1;
+      }
+    }
+  }
+  // Over the stacking limit: when the excess is eliminated at the checkpoint,
+  // each excess unit is lost (valued at the hex's average unit).
+  if (crowded && hex_ != nullptr && hex_->data().stacking_check == HexGameData::StackingCheck::kEliminate) {
+    for (int h = 0; h < nh; ++h) {
+      for (int sd = 0; sd < 2; ++sd) {
+        const int n = count_[at(sd, h)];
+        if (n <= g.stacking.limit) continue;
+        const int real_side = sd == 0 ? side : opp;
+        const int excess = hex_->StackingCount(s, h, real_side) - g.stacking.limit;
+        if (excess <= 0) continue;
+        const double loss = excess * (val_[at(sd, h)] / n + options_.eliminated_penalty);
+        score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
       }
     }
   }

@@ -70,6 +70,8 @@ class SbRules : public HexRules {
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
   void Start(State& s, Context& ctx) const override;
   std::string DescribeDecision(const State& s) const override;
+  // The `ai` player's ruleset knowledge (see the block at the end of this file).
+  double Evaluate(const State& s, int side) const override;
 
  protected:
   void OnPhaseStart(State& s, Context& ctx) const override;
@@ -167,6 +169,8 @@ class SbRules : public HexRules {
   // 5.3: artillery leaves a woods hex only along a road or trail.
   bool LeavesWoodsOffPath(int from, const int16_t* path, int n) const;
   void Withdraw(State& s, UnitId u) const { s.unit(u).hex = kWithdrawn; }
+  // 11.1: the victory points `side` would score if the game ended now.
+  int EndVp(const State& s, int side) const;
 
   int kind_infantry_, kind_cavalry_, kind_artillery_, kind_supply_, kind_hq_;
   int attr_bombard_, pl_, dis_, woods_, stone_wall_;
@@ -1316,31 +1320,35 @@ void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
 void SbRules::OnGameEnd(State& s, Context& ctx) const {
   // 11.1: victory points, counted at the end of the game.
   static const char* kReasons[2] = {"11.1: Union victory points", "11.1: Confederate victory points"};
-  for (int side = 0; side < 2; ++side) {
-    int vp = 0;
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitId u = static_cast<UnitId>(i);
-      const UnitDef& d = Def(u);
-      const UnitState& us = s.unit(u);
-      if (IsSupply(u)) {
-        if (d.side != side && us.OnMap() && us.side == side) vp += 6;      // captured and held
-        if (d.side != side && us.hex == kEliminated) vp += 3;             // eliminated
-        continue;
-      }
-      if (d.side == side || us.hex == kWithdrawn || us.hex == kNotYetEntered) continue;
-      if (us.hex == kEliminated) {
-        if (IsHq(u)) vp += 1;
-        else if (IsArtillery(u)) vp += d.back[attr_bombard_];
-        else vp += d.front[data().defense];
-      } else if (!IsArtillery(u)) {
-        vp += us.markers[pl_];
-      }
-      // Detachments are not losses: subtract each detached regiment's AS (11.1 note 1).
-      if (IsRegiment(u) && us.spare != 0) vp -= d.front[data().attack];
+  int vp[2];
+  for (int side = 0; side < 2; ++side) vp[side] = EndVp(s, side);
+  for (int side = 0; side < 2; ++side) AwardVp(s, ctx, side, vp[side], "11.1", kReasons[side]);
+}
+
+int SbRules::EndVp(const State& s, int side) const {
+  int vp = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitDef& d = Def(u);
+    const UnitState& us = s.unit(u);
+    if (IsSupply(u)) {
+      if (d.side != side && us.OnMap() && us.side == side) vp += 6;      // captured and held
+      if (d.side != side && us.hex == kEliminated) vp += 3;             // eliminated
+      continue;
     }
-    if (objective_place_ >= 0 && s.place_control[objective_place_] == side + 1) vp += 1;  // objective
-    AwardVp(s, ctx, side, vp, "11.1", kReasons[side]);
+    if (d.side == side || us.hex == kWithdrawn || us.hex == kNotYetEntered) continue;
+    if (us.hex == kEliminated) {
+      if (IsHq(u)) vp += 1;
+      else if (IsArtillery(u)) vp += d.back[attr_bombard_];
+      else vp += d.front[data().defense];
+    } else if (!IsArtillery(u)) {
+      vp += us.markers[pl_];
+    }
+    // Detachments are not losses: subtract each detached regiment's AS (11.1 note 1).
+    if (IsRegiment(u) && us.spare != 0) vp -= d.front[data().attack];
   }
+  if (objective_place_ >= 0 && s.place_control[objective_place_] == side + 1) vp += 1;  // objective
+  return vp;
 }
 
 // --- Listing and applying ---------------------------------------------------------------------
@@ -1825,6 +1833,75 @@ Result<std::shared_ptr<const Game>> MakeStarsAndBars(const GameParams& params) {
 
 WG_REGISTER_RULESET((RulesetInfo{"stars_and_bars", "Stars and Bars (Perryville, 8 October 1862)", "stars_and_bars"}),
                     MakeStarsAndBars);
+
+
+// --- Computer opponent knowledge: Rules::Evaluate for the `ai` player ------------------------
+//
+// Not a rule: the `ai` player (libwargame/src/ai.cc) adds this to its generic evaluation. It
+// values the victory points each side would have if the game ended now (11.1), counted toward
+// the win thresholds (11.2), and the VPs at risk: zero-strength units (HQs, limbered artillery,
+// 6.2) and convoys (5.8: 6 VPs when captured) that enemy combat units can reach. The raid
+// (11.1) and the enemy convoys draw the side's units toward them.
+
+namespace {
+constexpr double kVpWeight = 3.0;        // per projected VP (material is counted by the AI)
+constexpr double kWinningBonus = 12.0;   // the side would win if the game ended now (11.2)
+constexpr double kRaidApproach = 0.4;    // per hex from the nearest unit to the enemy army HQ
+constexpr double kConvoyApproach = 0.3;  // per hex from the nearest unit to an enemy convoy
+}  // namespace
+
+double SbRules::Evaluate(const State& s, int side) const {
+  if (s.game_over) return 0.0;  // the final VPs are in s.vp already
+  const int opp = 1 - side;
+  const int vp[2] = {s.vp[0] + EndVp(s, 0), s.vp[1] + EndVp(s, 1)};
+  double score = kVpWeight * (vp[side] - vp[opp]);
+  const int* need = game_.victory.thresholds;
+  if (vp[side] >= need[side] && vp[side] > vp[opp]) score += kWinningBonus;
+  if (vp[opp] >= need[opp] && vp[opp] > vp[side]) score -= kWinningBonus;
+
+  // VPs at risk: a unit the enemy can take cheaply (zero strength, or a convoy) with no
+  // friendly combat unit in its hex, near enemy combat units.
+  int raid_dist = 1 << 20, convoy_dist = 1 << 20;
+  const int enemy_hq = army_hq_hex_[opp];
+  const bool raided = (s.once_awarded & (1ull << side)) != 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (!us.OnMap()) continue;
+    const int ds = DefenseStrength(s, u);
+    const bool convoy = IsSupply(u);
+    if (us.side == side && AttackStrength(s, u) > 0 && !convoy) {
+      if (!raided && enemy_hq >= 0) raid_dist = std::min(raid_dist, DistanceBetween(us.hex, enemy_hq));
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId c = static_cast<UnitId>(j);
+        if (IsSupply(c) && s.unit(c).OnMap() && s.unit(c).side == opp) {
+          convoy_dist = std::min(convoy_dist, DistanceBetween(us.hex, s.unit(c).hex));
+        }
+      }
+    }
+    if (!convoy && ds > 0) continue;
+    // The VPs the enemy would score by taking it (a captured convoy retaken: the 6 VPs lost).
+    const double at_stake = convoy ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
+    bool guarded = false;
+    int nearest = 1 << 20;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitId v = static_cast<UnitId>(j);
+      const UnitState& vs = s.unit(v);
+      if (!vs.OnMap() || v == u) continue;
+      if (vs.side == us.side) {
+        if (vs.hex == us.hex && DefenseStrength(s, v) >= 2 && !IsSupply(v)) guarded = true;
+      } else if (AttackStrength(s, v) > 0) {
+        nearest = std::min(nearest, DistanceBetween(us.hex, vs.hex));
+      }
+    }
+    if (guarded) continue;
+    const double p = nearest <= 1 ? 0.6 : (nearest <= 3 ? 0.3 : (nearest <= 5 ? 0.1 : 0.0));
+    score += (us.side == side ? -1.0 : 1.0) * p * kVpWeight * at_stake;
+  }
+  if (raid_dist < (1 << 20)) score -= kRaidApproach * raid_dist;
+  if (convoy_dist < (1 << 20)) score -= kConvoyApproach * convoy_dist;
+  return score;
+}
 
 }  // namespace
 }  // namespace wg::stars_and_bars

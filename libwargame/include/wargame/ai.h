@@ -34,6 +34,8 @@
 
 namespace wg {
 
+class HexRules;
+
 struct AiOptions {
   int max_candidates = 160;  // actions evaluated per decision (moves are sampled beyond this)
   int max_followups = 16;    // forced follow-up decisions played out after an action
@@ -43,6 +45,7 @@ struct AiOptions {
   double control_weight = 1.0;
   double approach_weight = 0.15;    // per hex of distance to the nearest enemy/objective
   double engagement_weight = 1.0;   // adjacent enemies: expected gain/loss of attacks by odds
+  double stacking_weight = 1.0;     // units over the stacking limit (eliminated at the checkpoint)
   // Lookahead: the best `lookahead` actions by one-ply score (those that roll
   // no dice) are each followed by a greedy playout of the rest of the side's
   // turn (candidates capped at `playout_candidates`, at most `playout_steps`
@@ -99,6 +102,8 @@ class AiPlayer : public Player {
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
   mutable std::vector<double> att_, def_, val_, zoc_;
+  mutable std::vector<int> count_;     // units per (relative side, hex)
+  const HexRules* hex_ = nullptr;      // the rules when they are HexRules
 };
 
 }  // namespace wg
