@@ -187,6 +187,8 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
     }
   }
   data->los = std::make_unique<LineOfSight>(game->map, data->los_rules);
+  // The step-cost tables, built once here: every scratch copies them.
+  if (errors.ok()) data->pathfinder_prototype = std::make_unique<Pathfinder>(game->map, data->movement);
   game->data = data;
   return errors;
 }
@@ -213,8 +215,18 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
 
 // --- Scratch ------------------------------------------------------------------------
 
-HexScratch::HexScratch(const Game& game)
-    : pathfinder(game.map, game.Data<HexGameData>().movement) {
+namespace {
+// A copy of the Game's prototype (its step-cost tables are built once per Game),
+// or a new Pathfinder if there is none for this map and cost model.
+Pathfinder ScratchPathfinder(const Game& game) {
+  const HexGameData& d = game.Data<HexGameData>();
+  const Pathfinder* proto = d.pathfinder_prototype.get();
+  if (proto != nullptr && &proto->map() == &game.map && &proto->rules() == &d.movement) return *proto;
+  return Pathfinder(game.map, d.movement);
+}
+}  // namespace
+
+HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   const size_t n = static_cast<size_t>(game.map.size());
   enemy.assign(n, 0);
   overrun.assign(n, 0);
@@ -242,6 +254,23 @@ const char* HexGameData::Rule(const std::string& key) const {
 
 namespace {
 HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
+
+// Appends a move/enter action along the searched path to `to` (what
+// Pathfinder::Path returns, without building a vector); skips an empty path or
+// one longer than an Action holds.
+void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                      std::vector<Action>* out) {
+  int len = 0;
+  for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
+    if (++len > kMaxActionHexes) return;
+  }
+  if (len == 0) return;
+  Action& a = out->emplace_back(Action::Of(type));
+  a.AddUnit(u);
+  a.num_hexes = static_cast<uint8_t>(len);
+  int i = len;
+  for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) a.hexes[static_cast<size_t>(--i)] = static_cast<int16_t>(h);
+}
 }  // namespace
 
 // --- Queries ------------------------------------------------------------------------
@@ -283,6 +312,7 @@ bool HexRules::Adjacent(int a, int b) const {
 
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
+  if (hs.zoc_side == side && hs.zoc_state.Equals(s)) return hs.enemy_zoc;
   hs.sources.clear();
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
@@ -290,8 +320,10 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
-  hs.zoc.Compute(game_.map, data().zoc, hs.sources);
-  return hs.zoc;
+  hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
+  std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
+  hs.zoc_side = side;
+  return hs.enemy_zoc;
 }
 
 bool HexRules::InEnemyZoc(const State& s, Context& ctx, int side, int hex) const {
@@ -615,6 +647,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
+  if (hs.occupancy_side == side && hs.occupancy_state.Equals(s)) return;
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
@@ -630,6 +663,8 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   for (size_t h = 0; h < hs.enemy.size(); ++h) {
     if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
   }
+  std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
+  hs.occupancy_side = side;
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
@@ -680,12 +715,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Reachable& r = SearchMoves(s, ctx, &u, 1);
       for (int h : r.hexes()) {
         if (h == us.hex || !r.CanEnd(h)) continue;
-        const std::vector<int> path = hs.pathfinder.Path(h);
-        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-        Action a = Action::Of(ActionType::kMove);
-        a.AddUnit(u);
-        for (int p : path) a.AddHex(p);
-        out->push_back(a);
+        AppendPathAction(r, ActionType::kMove, u, us.hex, h, out);
       }
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
@@ -699,12 +729,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Reachable& r = hs.pathfinder.Search(q);
       for (int h : r.hexes()) {
         if (!r.CanEnd(h)) continue;
-        const std::vector<int> path = hs.pathfinder.Path(h);
-        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-        Action a = Action::Of(ActionType::kEnter);
-        a.AddUnit(u);
-        for (int p : path) a.AddHex(p);
-        out->push_back(a);
+        AppendPathAction(r, ActionType::kEnter, u, -1, h, out);
       }
     }
   }
@@ -1268,7 +1293,7 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
   const auto& grid = game_.map.grid;
   int16_t path[3];
   // Depth-first over paths of exactly `hexes` steps moving away each step.
-  std::function<void(int, int)> dfs = [&](int from, int depth) {
+  auto dfs = [&](auto& self, int from, int depth) -> void {
     if (depth == hexes) {
       if (CheckRetreat(s, ctx, u, path, hexes).ok()) {
         Action a = Action::Of(ActionType::kRetreat);
@@ -1278,14 +1303,15 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
       }
       return;
     }
+    if (depth >= 3) return;  // never: hexes <= 3 (tells the compiler path[] is large enough)
     for (int d = 0; d < 6; ++d) {
       const int nb = grid.NeighborIndex(from, d);
       if (nb < 0 || DistanceBetween(s.unit(u).hex, nb) != depth + 1) continue;
       path[depth] = static_cast<int16_t>(nb);
-      dfs(nb, depth + 1);
+      self(self, nb, depth + 1);
     }
   };
-  dfs(s.unit(u).hex, 0);
+  dfs(dfs, s.unit(u).hex, 0);
 }
 
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
