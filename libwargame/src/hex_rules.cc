@@ -1397,7 +1397,20 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
 }
 
 void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rule) const {
+  // The side's units per hex (counted or not: an upper bound of StackingCount), so
+  // only hexes that might be over the limit are counted; recounted after each
+  // elimination (its hook may change the position).
+  std::vector<uint16_t> units(static_cast<size_t>(game_.map.size()), 0);
+  auto recount = [&] {
+    std::fill(units.begin(), units.end(), 0);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size()) ++units[static_cast<size_t>(u.hex)];
+    }
+  };
+  recount();
   for (int h = 0; h < game_.map.size(); ++h) {
+    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.stacking.limit) continue;
     while (StackingCount(s, h, side) > game_.stacking.limit) {
       // Eliminate the excess: untrained units first, then the weakest.
       int pick = -1;
@@ -1415,6 +1428,7 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
       }
       if (pick < 0) break;
       Eliminate(s, ctx, static_cast<UnitId>(pick), rule, "over the stacking limit");
+      recount();
     }
   }
 }
