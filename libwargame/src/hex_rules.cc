@@ -260,16 +260,18 @@ HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
 // one longer than an Action holds.
 void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
                       std::vector<Action>* out) {
+  int16_t back[kMaxActionHexes];  // the path from `to` back to the start
   int len = 0;
   for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
-    if (++len > kMaxActionHexes) return;
+    if (len == kMaxActionHexes) return;
+    back[len++] = static_cast<int16_t>(h);
   }
   if (len == 0) return;
-  Action& a = out->emplace_back(Action::Of(type));
+  Action& a = out->emplace_back();
+  a.type = type;
   a.AddUnit(u);
   a.num_hexes = static_cast<uint8_t>(len);
-  int i = len;
-  for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) a.hexes[static_cast<size_t>(--i)] = static_cast<int16_t>(h);
+  for (int i = 0; i < len; ++i) a.hexes[static_cast<size_t>(i)] = back[len - 1 - i];
 }
 }  // namespace
 
