@@ -312,9 +312,32 @@ bool HexRules::Adjacent(int a, int b) const {
   return false;
 }
 
+HexStatePin::HexStatePin(Context& ctx, const State& s)
+    : hs_(Hs(ctx)), prev_state_(hs_.pinned), prev_pin_(hs_.pin) {
+  if (hs_.pinned != &s || hs_.pin == 0) {
+    hs_.pinned = &s;
+    hs_.pin = ++hs_.pin_counter;
+  }
+}
+
+HexStatePin::~HexStatePin() {
+  hs_.pinned = prev_state_;
+  hs_.pin = prev_pin_;
+}
+
+namespace {
+// Is a cache filled under pin `filled` from State s still valid? (Pinned: same pin;
+// otherwise the bytes must match.)
+bool CacheValid(const HexScratch& hs, uint64_t filled, const State& key, const State& s) {
+  if (filled != 0 && filled == hs.pin && hs.pinned == &s) return true;
+  return key.Equals(s);
+}
+uint64_t PinOf(const HexScratch& hs, const State& s) { return hs.pinned == &s ? hs.pin : 0; }
+}  // namespace
+
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.zoc_side == side && hs.zoc_state.Equals(s)) return hs.enemy_zoc;
+  if (hs.zoc_side == side && CacheValid(hs, hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
   hs.sources.clear();
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
@@ -325,6 +348,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
   hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
   std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
   hs.zoc_side = side;
+  hs.zoc_pin = PinOf(hs, s);
   return hs.enemy_zoc;
 }
 
@@ -608,6 +632,7 @@ void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
 void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
   out->clear();
   if (s.game_over) return;
+  const HexStatePin pin(ctx, s);
   switch (s.decision) {
     case DecisionType::kMovement: {
       ListMoves(s, ctx, out);
@@ -649,7 +674,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.occupancy_side == side && hs.occupancy_state.Equals(s)) return;
+  if (hs.occupancy_side == side && CacheValid(hs, hs.occupancy_pin, hs.occupancy_state, s)) return;
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
@@ -667,6 +692,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   }
   std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
   hs.occupancy_side = side;
+  hs.occupancy_pin = PinOf(hs, s);
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {

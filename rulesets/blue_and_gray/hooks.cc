@@ -1016,6 +1016,7 @@ void BgRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>
 }
 
 void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
   if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
     out->clear();
     ListDefenderAdvances(s, out);

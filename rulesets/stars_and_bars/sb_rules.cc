@@ -1763,6 +1763,7 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
 }
 
 void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
   HexRules::LegalActions(s, ctx, out);
   if (s.decision == DecisionType::kMovement) {
     bool enter = false;

@@ -103,6 +103,28 @@ class HexScratch : public Scratch {
   State zoc_state;
   int occupancy_side = -1;
   State occupancy_state;
+  // While a listing runs (HexStatePin), its const State is pinned: a cache filled
+  // from that State under the same pin is valid without comparing the bytes.
+  const State* pinned = nullptr;
+  uint64_t pin = 0;          // the active pin's id (0: none)
+  uint64_t pin_counter = 0;  // ids are never reused
+  uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+};
+
+// Pins `s` in the context's HexScratch for the guard's lifetime (restores the
+// previous pin after). Only for a State that nothing modifies meanwhile: the
+// const State of a LegalActions call.
+class HexStatePin {
+ public:
+  HexStatePin(Context& ctx, const State& s);
+  ~HexStatePin();
+  HexStatePin(const HexStatePin&) = delete;
+  HexStatePin& operator=(const HexStatePin&) = delete;
+
+ private:
+  HexScratch& hs_;
+  const State* prev_state_;
+  uint64_t prev_pin_;
 };
 
 // Defender strength multipliers and die-roll modifiers of one combat.
