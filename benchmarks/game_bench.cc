@@ -54,6 +54,7 @@ constexpr int kSignatureGames = 100;
 // The reachable-set queries HexRules::ListMoves makes at a movement decision
 // (same units, same queries), without building the actions. Returns the count.
 int MovementQueries(const Game& game, const HexRules& rules, const State& s, Context& ctx, long* reached) {
+  const HexStatePin pin(ctx, s);  // as LegalActions does: the State's caches are checked by pin
   int queries = 0;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
