@@ -51,37 +51,24 @@ const std::vector<Ruleset>& Rulesets() {
 constexpr int kGames = 8;
 constexpr int kSignatureGames = 100;
 
-// Reaches HexRules' protected query steps without changing HexRules: a member
-// pointer named through a derived class may be used on any HexRules.
-struct HexAccess : HexRules {
-  static const Reachable& Search(const HexRules& r, const State& s, Context& ctx, UnitId u) {
-    return (r.*(&HexAccess::SearchMoves))(s, ctx, &u, 1);
-  }
-  static MoveQuery Query(const HexRules& r, const State& s, Context& ctx, UnitId u) {
-    return (r.*(&HexAccess::BuildQuery))(s, ctx, &u, 1);
-  }
-  static bool Movable(const HexRules& r, const State& s, UnitId u) {
-    return (r.*(&HexAccess::CanMove))(s, u).ok() && (r.*(&HexAccess::MovementAllowance))(s, u) > 0;
-  }
-};
-
 // The reachable-set queries HexRules::ListMoves makes at a movement decision
 // (same units, same queries), without building the actions. Returns the count.
 int MovementQueries(const Game& game, const HexRules& rules, const State& s, Context& ctx, long* reached) {
+  const HexStatePin pin(ctx, s);  // as LegalActions does: the State's caches are checked by pin
   int queries = 0;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != s.phasing_side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
-      if (!HexAccess::Movable(rules, s, u)) continue;
-      *reached += static_cast<long>(HexAccess::Search(rules, s, ctx, u).hexes().size());
+      if (!rules.CanMove(s, u).ok() || rules.MovementAllowance(s, u) <= 0) continue;
+      *reached += static_cast<long>(rules.SearchMoves(s, ctx, &u, 1).hexes().size());
       ++queries;
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
       if (d.entry_place < 0 || d.reinforcement_turn > s.turn || d.reinforcement_turn == 0) continue;
       const Place& place = game.map.places[static_cast<size_t>(d.entry_place)];
-      MoveQuery q = HexAccess::Query(rules, s, ctx, u);
+      MoveQuery q = rules.BuildQuery(s, ctx, &u, 1);
       q.start = -1;
       q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
       q.started_in_ezoc = false;

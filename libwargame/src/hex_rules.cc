@@ -187,6 +187,8 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
     }
   }
   data->los = std::make_unique<LineOfSight>(game->map, data->los_rules);
+  // The step-cost tables, built once here: every scratch copies them.
+  if (errors.ok()) data->pathfinder_prototype = std::make_unique<Pathfinder>(game->map, data->movement);
   game->data = data;
   return errors;
 }
@@ -213,8 +215,18 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
 
 // --- Scratch ------------------------------------------------------------------------
 
-HexScratch::HexScratch(const Game& game)
-    : pathfinder(game.map, game.Data<HexGameData>().movement) {
+namespace {
+// A copy of the Game's prototype (its step-cost tables are built once per Game),
+// or a new Pathfinder if there is none for this map and cost model.
+Pathfinder ScratchPathfinder(const Game& game) {
+  const HexGameData& d = game.Data<HexGameData>();
+  const Pathfinder* proto = d.pathfinder_prototype.get();
+  if (proto != nullptr && &proto->map() == &game.map && &proto->rules() == &d.movement) return *proto;
+  return Pathfinder(game.map, d.movement);
+}
+}  // namespace
+
+HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   const size_t n = static_cast<size_t>(game.map.size());
   enemy.assign(n, 0);
   overrun.assign(n, 0);
@@ -242,6 +254,25 @@ const char* HexGameData::Rule(const std::string& key) const {
 
 namespace {
 HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
+
+// Appends a move/enter action along the searched path to `to` (what
+// Pathfinder::Path returns, without building a vector); skips an empty path or
+// one longer than an Action holds.
+void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                      std::vector<Action>* out) {
+  int16_t back[kMaxActionHexes];  // the path from `to` back to the start
+  int len = 0;
+  for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
+    if (len == kMaxActionHexes) return;
+    back[len++] = static_cast<int16_t>(h);
+  }
+  if (len == 0) return;
+  Action& a = out->emplace_back();
+  a.type = type;
+  a.AddUnit(u);
+  a.num_hexes = static_cast<uint8_t>(len);
+  for (int i = 0; i < len; ++i) a.hexes[static_cast<size_t>(i)] = back[len - 1 - i];
+}
 }  // namespace
 
 // --- Queries ------------------------------------------------------------------------
@@ -281,8 +312,32 @@ bool HexRules::Adjacent(int a, int b) const {
   return false;
 }
 
+HexStatePin::HexStatePin(Context& ctx, const State& s)
+    : hs_(Hs(ctx)), prev_state_(hs_.pinned), prev_pin_(hs_.pin) {
+  if (hs_.pinned != &s || hs_.pin == 0) {
+    hs_.pinned = &s;
+    hs_.pin = ++hs_.pin_counter;
+  }
+}
+
+HexStatePin::~HexStatePin() {
+  hs_.pinned = prev_state_;
+  hs_.pin = prev_pin_;
+}
+
+namespace {
+// Is a cache filled under pin `filled` from State s still valid? (Pinned: same pin;
+// otherwise the bytes must match.)
+bool CacheValid(const HexScratch& hs, uint64_t filled, const State& key, const State& s) {
+  if (filled != 0 && filled == hs.pin && hs.pinned == &s) return true;
+  return key.Equals(s);
+}
+uint64_t PinOf(const HexScratch& hs, const State& s) { return hs.pinned == &s ? hs.pin : 0; }
+}  // namespace
+
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
+  if (hs.zoc_side == side && CacheValid(hs, hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
   hs.sources.clear();
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
@@ -290,8 +345,11 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
-  hs.zoc.Compute(game_.map, data().zoc, hs.sources);
-  return hs.zoc;
+  hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
+  std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
+  hs.zoc_side = side;
+  hs.zoc_pin = PinOf(hs, s);
+  return hs.enemy_zoc;
 }
 
 bool HexRules::InEnemyZoc(const State& s, Context& ctx, int side, int hex) const {
@@ -574,6 +632,7 @@ void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
 void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
   out->clear();
   if (s.game_over) return;
+  const HexStatePin pin(ctx, s);
   switch (s.decision) {
     case DecisionType::kMovement: {
       ListMoves(s, ctx, out);
@@ -615,6 +674,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
+  if (hs.occupancy_side == side && CacheValid(hs, hs.occupancy_pin, hs.occupancy_state, s)) return;
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
@@ -630,6 +690,9 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   for (size_t h = 0; h < hs.enemy.size(); ++h) {
     if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
   }
+  std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
+  hs.occupancy_side = side;
+  hs.occupancy_pin = PinOf(hs, s);
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
@@ -680,12 +743,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Reachable& r = SearchMoves(s, ctx, &u, 1);
       for (int h : r.hexes()) {
         if (h == us.hex || !r.CanEnd(h)) continue;
-        const std::vector<int> path = hs.pathfinder.Path(h);
-        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-        Action a = Action::Of(ActionType::kMove);
-        a.AddUnit(u);
-        for (int p : path) a.AddHex(p);
-        out->push_back(a);
+        AppendPathAction(r, ActionType::kMove, u, us.hex, h, out);
       }
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
@@ -699,12 +757,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Reachable& r = hs.pathfinder.Search(q);
       for (int h : r.hexes()) {
         if (!r.CanEnd(h)) continue;
-        const std::vector<int> path = hs.pathfinder.Path(h);
-        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-        Action a = Action::Of(ActionType::kEnter);
-        a.AddUnit(u);
-        for (int p : path) a.AddHex(p);
-        out->push_back(a);
+        AppendPathAction(r, ActionType::kEnter, u, -1, h, out);
       }
     }
   }
@@ -1268,7 +1321,7 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
   const auto& grid = game_.map.grid;
   int16_t path[3];
   // Depth-first over paths of exactly `hexes` steps moving away each step.
-  std::function<void(int, int)> dfs = [&](int from, int depth) {
+  auto dfs = [&](auto& self, int from, int depth) -> void {
     if (depth == hexes) {
       if (CheckRetreat(s, ctx, u, path, hexes).ok()) {
         Action a = Action::Of(ActionType::kRetreat);
@@ -1278,14 +1331,15 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
       }
       return;
     }
+    if (depth >= 3) return;  // never: hexes <= 3 (tells the compiler path[] is large enough)
     for (int d = 0; d < 6; ++d) {
       const int nb = grid.NeighborIndex(from, d);
       if (nb < 0 || DistanceBetween(s.unit(u).hex, nb) != depth + 1) continue;
       path[depth] = static_cast<int16_t>(nb);
-      dfs(nb, depth + 1);
+      self(self, nb, depth + 1);
     }
   };
-  dfs(s.unit(u).hex, 0);
+  dfs(dfs, s.unit(u).hex, 0);
 }
 
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
@@ -1371,7 +1425,20 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
 }
 
 void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rule) const {
+  // The side's units per hex (counted or not: an upper bound of StackingCount), so
+  // only hexes that might be over the limit are counted; recounted after each
+  // elimination (its hook may change the position).
+  std::vector<uint16_t> units(static_cast<size_t>(game_.map.size()), 0);
+  auto recount = [&] {
+    std::fill(units.begin(), units.end(), 0);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size()) ++units[static_cast<size_t>(u.hex)];
+    }
+  };
+  recount();
   for (int h = 0; h < game_.map.size(); ++h) {
+    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.stacking.limit) continue;
     while (StackingCount(s, h, side) > game_.stacking.limit) {
       // Eliminate the excess: untrained units first, then the weakest.
       int pick = -1;
@@ -1389,6 +1456,7 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
       }
       if (pick < 0) break;
       Eliminate(s, ctx, static_cast<UnitId>(pick), rule, "over the stacking limit");
+      recount();
     }
   }
 }

@@ -32,25 +32,11 @@ uint64_t MixString(uint64_t h, const char* s) {
   return MixValue<uint8_t>(h, 0);  // terminator: "ab"+"c" differs from "a"+"bc"
 }
 
-// HexRules' query steps are protected hooks; a member pointer named through a
-// derived class may be applied to any HexRules (no change to HexRules needed).
-struct HexAccess : HexRules {
-  static const Reachable& Search(const HexRules& r, const State& s, Context& ctx, UnitId u) {
-    return (r.*(&HexAccess::SearchMoves))(s, ctx, &u, 1);
-  }
-  static MoveQuery Query(const HexRules& r, const State& s, Context& ctx, UnitId u) {
-    return (r.*(&HexAccess::BuildQuery))(s, ctx, &u, 1);
-  }
-  static bool Movable(const HexRules& r, const State& s, UnitId u) {
-    return (r.*(&HexAccess::CanMove))(s, u).ok() && (r.*(&HexAccess::MovementAllowance))(s, u) > 0;
-  }
-};
-
 // May u move (on the map) or enter (a reinforcement due) now? Same tests as HexRules::ListMoves.
 bool MayMoveNow(const Game& game, const HexRules& rules, const State& s, UnitId u) {
   const UnitState& us = s.unit(u);
   if (us.side != s.phasing_side || us.Has(kUnitMoved)) return false;
-  if (us.OnMap()) return HexAccess::Movable(rules, s, u);
+  if (us.OnMap()) return rules.CanMove(s, u).ok() && rules.MovementAllowance(s, u) > 0;
   if (us.hex != kNotYetEntered) return false;
   const UnitDef& d = game.units[static_cast<size_t>(u)];
   return d.entry_place >= 0 && d.reinforcement_turn <= s.turn && d.reinforcement_turn != 0;
@@ -81,10 +67,10 @@ bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
     const Reachable* r = nullptr;
     int start = us.hex;
     if (us.OnMap()) {
-      r = &HexAccess::Search(*rules, s, ctx, u);
+      r = &rules->SearchMoves(s, ctx, &u, 1);
     } else {
       const Place& place = game.map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
-      MoveQuery q = HexAccess::Query(*rules, s, ctx, u);
+      MoveQuery q = rules->BuildQuery(s, ctx, &u, 1);
       q.start = -1;
       q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
       q.started_in_ezoc = false;

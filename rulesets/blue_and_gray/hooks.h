@@ -136,6 +136,7 @@ class BgRules : public HexRules {
   bool NightExit(const State& s, Context& ctx, UnitId u) const;
   bool StrategicEligible(const State& s, UnitId u) const;
   int NearestEnemy(const State& s, int hex, int side) const;
+  void MarkNearEnemies(const State& s, int side, int distance, std::vector<uint8_t>* mask) const;
   bool DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who, int* to) const;
   bool DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const;
   void ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const;

@@ -275,10 +275,16 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
   }
   const int side = s.phasing_side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  for (int k = 0; k < a.num_hexes; ++k) {
-    const int h = a.hexes[static_cast<size_t>(k)];
-    if (!any_attack && EnemyIn(s, h, side)) {
-      return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+  if (!any_attack) {
+    // EnemyIn per path hex, read from the (cached) occupancy map for map hexes.
+    RefreshOccupancy(s, ctx, side);
+    const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
+    for (int k = 0; k < a.num_hexes; ++k) {
+      const int h = a.hexes[static_cast<size_t>(k)];
+      const bool occupied = (h >= 0 && h < game_.map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
+      if (occupied) {
+        return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+      }
     }
   }
   // 12.4.1: the restricted corps moves one hex (two if it began stacked with an HQ).
@@ -774,10 +780,21 @@ void SbRules::AfterCombat(State& s, Context& ctx) const {
 // --- Stacking checkpoints (5.5) --------------------------------------------------------
 
 int SbRules::OverstackedSide(const State& s) const {
+  // StackingCount per hex, counted once per side (not once per unit).
+  std::vector<uint16_t> count(static_cast<size_t>(game_.map.size()), 0);
   for (int side : {static_cast<int>(s.phasing_side), 1 - s.phasing_side}) {
+    std::fill(count.begin(), count.end(), 0);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.OnMap() && u.side == side && StackingCount(s, u.hex, side) > game_.stacking.limit) return side;
+      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size() && CountsForStacking(s, static_cast<UnitId>(i))) {
+        ++count[static_cast<size_t>(u.hex)];
+      }
+    }
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.OnMap() && u.side == side && static_cast<int>(count[static_cast<size_t>(u.hex)]) > game_.stacking.limit) {
+        return side;
+      }
     }
   }
   return -1;
@@ -1754,6 +1771,7 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
 }
 
 void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
   HexRules::LegalActions(s, ctx, out);
   if (s.decision == DecisionType::kMovement) {
     bool enter = false;

@@ -65,6 +65,9 @@ struct HexGameData {
   int artillery_range = 0;
   int phase_movement = -1, phase_combat = -1;
   MoveRuleLabels move_labels;
+  // Built at load with the per-class step-cost tables; HexScratch copies it so a
+  // new Session does not rebuild the tables (read-only: safe across threads).
+  std::unique_ptr<Pathfinder> pathfinder_prototype;
   // The ruleset's numbers for the engine's generic rules (rule_numbers:
   // {movement: "5.1", zoc: "6.1", ...}); events and refusals cite them.
   std::map<std::string, std::string> rule_numbers;
@@ -86,11 +89,42 @@ class HexScratch : public Scratch {
  public:
   explicit HexScratch(const Game& game);
   Pathfinder pathfinder;
-  ZocField zoc;
+  ZocField zoc;  // free for hooks; HexRules::EnemyZoc keeps its own field (enemy_zoc)
   std::vector<uint8_t> enemy, overrun, friendly;
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
+
+  // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
+  // the State and the side (their hooks take only the State), so a result is reused
+  // while the State's bytes and the side are unchanged. Key side -1: empty.
+  ZocField enemy_zoc;
+  int zoc_side = -1;
+  State zoc_state;
+  int occupancy_side = -1;
+  State occupancy_state;
+  // While a listing runs (HexStatePin), its const State is pinned: a cache filled
+  // from that State under the same pin is valid without comparing the bytes.
+  const State* pinned = nullptr;
+  uint64_t pin = 0;          // the active pin's id (0: none)
+  uint64_t pin_counter = 0;  // ids are never reused
+  uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+};
+
+// Pins `s` in the context's HexScratch for the guard's lifetime (restores the
+// previous pin after). Only for a State that nothing modifies meanwhile: the
+// const State of a LegalActions call.
+class HexStatePin {
+ public:
+  HexStatePin(Context& ctx, const State& s);
+  ~HexStatePin();
+  HexStatePin(const HexStatePin&) = delete;
+  HexStatePin& operator=(const HexStatePin&) = delete;
+
+ private:
+  HexScratch& hs_;
+  const State* prev_state_;
+  uint64_t prev_pin_;
 };
 
 // Defender strength multipliers and die-roll modifiers of one combat.
@@ -175,6 +209,14 @@ class HexRules : public Rules {
   void TouchHex(State& s, Context& ctx, int hex, int side) const;
   void MoveUnit(State& s, Context& ctx, UnitId u, int to, EventType type, const char* rule) const;
 
+  // --- Movement queries (public for players and playouts) ---------------------------
+  // Hooks: a unit's movement allowance in half points, and whether it may move now.
+  virtual int MovementAllowance(const State& s, UnitId u) const;
+  virtual Status CanMove(const State& s, UnitId u) const;
+  // Builds the move query for u (or a stack) and runs the search.
+  const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const;
+  MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const;
+
  protected:
   // --- Sequence hooks --------------------------------------------------------------
   // Whether a phase happens at all this player-turn (night turns skip combat...).
@@ -193,11 +235,9 @@ class HexRules : public Rules {
   virtual void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const;
 
   // --- Unit hooks --------------------------------------------------------------------
-  virtual int MovementAllowance(const State& s, UnitId u) const;  // half points
   // The turn a reinforcement may enter (0: not a reinforcement); the default is
   // the unit's printed turn (a ruleset may move it, e.g. S&B 12.3).
   virtual int ReinforcementTurn(const State& s, UnitId u) const;
-  virtual Status CanMove(const State& s, UnitId u) const;
   virtual ZocKind ZocOf(const State& s, UnitId u) const;
   virtual bool CountsForStacking(const State& s, UnitId u) const;
   virtual int AttackStrength(const State& s, UnitId u) const;
@@ -236,9 +276,6 @@ class HexRules : public Rules {
   void BeginAdvance(State& s, Context& ctx) const;
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
-  // Builds the move query for u (or a stack) and runs the search.
-  const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const;
-  MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;
 
   Status ApplyMove(State& s, const Action& a, Context& ctx) const;
