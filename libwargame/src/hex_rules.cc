@@ -494,7 +494,7 @@ int HexRules::MovementAllowance(const State& s, UnitId u) const {
 
 Status HexRules::CanMove(const State& s, UnitId u) const {
   if (!s.unit(u).Has(kUnitReleased)) {
-    return Status::Refused("release", game_.UnitLabel(u) + " is not released yet");
+    return Status::Refused(data().Rule("release"), game_.UnitLabel(u) + " is not released yet");
   }
   return Status::Ok();
 }
@@ -514,7 +514,7 @@ bool HexRules::Overrunnable(const State&, int, int) const { return false; }
 void HexRules::OnOverrun(State&, Context&, int, int) const {}
 
 Status HexRules::ApplyModeChange(State&, const Action&, Context&) const {
-  return Status::Refused("movement", "this ruleset has no unit modes to change");
+  return Status::Refused(data().Rule("movement"), "this ruleset has no unit modes to change");
 }
 
 void HexRules::OnEliminated(State&, Context&, UnitId, int) const {}
@@ -858,25 +858,25 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     default:
       break;
   }
-  return Status::Refused("sequence", "a " + std::string(ActionTypeName(a.type)) +
+  return Status::Refused(data().Rule("sequence"), "a " + std::string(ActionTypeName(a.type)) +
                                          " action is not allowed now (the decision is: " +
                                          DescribeDecision(s) + ")");
 }
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 0) return Status::Refused("movement", "no unit to move");
-  if (a.num_hexes == 0) return Status::Refused("movement", "the path is empty");
+  if (a.num_units == 0) return Status::Refused(data().Rule("movement"), "no unit to move");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule("movement"), "the path is empty");
   const int start = s.unit(a.units[0]).hex;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitState& us = s.unit(u);
-    if (u < 0 || u >= s.num_units) return Status::Refused("movement", "no such unit");
-    if (us.side != s.phasing_side) return Status::Refused("movement", game_.UnitLabel(u) + " is not the phasing side's");
-    if (!us.OnMap()) return Status::Refused("movement", game_.UnitLabel(u) + " is not on the map");
-    if (us.hex != start) return Status::Refused("movement", "units moving together must start in the same hex");
-    if (us.Has(kUnitMoved)) return Status::Refused("movement", game_.UnitLabel(u) + " has already moved this phase");
+    if (u < 0 || u >= s.num_units) return Status::Refused(data().Rule("movement"), "no such unit");
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not the phasing side's");
+    if (!us.OnMap()) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not on the map");
+    if (us.hex != start) return Status::Refused(data().Rule("movement"), "units moving together must start in the same hex");
+    if (us.Has(kUnitMoved)) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " has already moved this phase");
     for (int j = 0; j < i; ++j) {
-      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("movement", "a unit is listed twice");
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("movement"), "a unit is listed twice");
     }
     Status st = CanMove(s, u);
     if (!st.ok()) return st;
@@ -917,26 +917,26 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
 }
 
 Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused("reinforcements", "an entry needs units and a path");
+  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused(data().Rule("reinforcements"), "an entry needs units and a path");
   int place = -1;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitDef& d = game_.units[static_cast<size_t>(u)];
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side) return Status::Refused("reinforcements", game_.UnitLabel(u) + " is not the phasing side's");
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not the phasing side's");
     if (us.hex != kNotYetEntered || d.entry_place < 0) {
-      return Status::Refused("reinforcements", game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
+      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
     }
     if (ReinforcementTurn(s, u) > s.turn) {
-      return Status::Refused("reinforcements", game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
+      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
     }
-    if (place >= 0 && place != d.entry_place) return Status::Refused("reinforcements", "units entering together must share an entry area");
+    if (place >= 0 && place != d.entry_place) return Status::Refused(data().Rule("reinforcements"), "units entering together must share an entry area");
     place = d.entry_place;
   }
   const Place& p = game_.map.places[static_cast<size_t>(place)];
   const int first = a.hexes[0];
   if (std::find(p.hexes.begin(), p.hexes.end(), first) == p.hexes.end()) {
-    return Status::Refused("reinforcements", "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);
+    return Status::Refused(data().Rule("reinforcements"), "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);
   }
   {
     Status st = CheckMove(s, a, ctx);
@@ -987,24 +987,24 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
 Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
   const HexGameData& d = data();
   const int side = s.phasing_side;
-  if (a.num_units == 0) return Status::Refused("combat", "an attack needs at least one attacking unit");
-  if (a.num_hexes == 0) return Status::Refused("combat", "an attack needs at least one defending hex");
-  if (a.num_units > kMaxCombatUnits) return Status::Refused("combat", "too many attackers");
+  if (a.num_units == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one attacking unit");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one defending hex");
+  if (a.num_units > kMaxCombatUnits) return Status::Refused(data().Rule("combat"), "too many attackers");
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
-    if (!EnemyIn(s, h, side)) return Status::Refused("combat", "hex " + game_.HexLabel(h) + " holds no enemy unit");
+    if (!EnemyIn(s, h, side)) return Status::Refused(data().Rule("combat"), "hex " + game_.HexLabel(h) + " holds no enemy unit");
     for (int j = 0; j < k; ++j) {
-      if (a.hexes[static_cast<size_t>(j)] == h) return Status::Refused("combat", "a hex is listed twice");
+      if (a.hexes[static_cast<size_t>(j)] == h) return Status::Refused(data().Rule("combat"), "a hex is listed twice");
     }
   }
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitState& us = s.unit(u);
-    if (us.side != side || !us.OnMap()) return Status::Refused("combat", game_.UnitLabel(u) + " cannot attack (not a phasing unit on the map)");
-    if (us.Has(kUnitAttacked)) return Status::Refused("combat", game_.UnitLabel(u) + " has already attacked this phase");
-    if (AttackStrength(s, u) <= 0) return Status::Refused("combat", game_.UnitLabel(u) + " has no attack strength");
+    if (us.side != side || !us.OnMap()) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " cannot attack (not a phasing unit on the map)");
+    if (us.Has(kUnitAttacked)) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has already attacked this phase");
+    if (AttackStrength(s, u) <= 0) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no attack strength");
     for (int j = 0; j < i; ++j) {
-      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("combat", "a unit is listed twice");
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("combat"), "a unit is listed twice");
     }
     const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
                            d.artillery_range > 1;
@@ -1016,11 +1016,11 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
         const bool ok = adjacent || (DistanceBetween(us.hex, h) <= d.artillery_range && d.los->Clear(us.hex, h));
         in_range_of_one = in_range_of_one || ok;
       } else if (!adjacent) {
-        return Status::Refused("combat", game_.UnitLabel(u) + " is not adjacent to " + game_.HexLabel(h));
+        return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is not adjacent to " + game_.HexLabel(h));
       }
     }
     if (artillery && !in_range_of_one) {
-      return Status::Refused("combat", game_.UnitLabel(u) + " has no target hex in range and sight");
+      return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no target hex in range and sight");
     }
   }
   UnitId defenders[kMaxCombatUnits];
@@ -1030,7 +1030,7 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
     const int n = UnitsIn(s, a.hexes[static_cast<size_t>(k)], 1 - side, here, kMaxCombatUnits);
     for (int i = 0; i < n && nd < kMaxCombatUnits; ++i) {
       if (s.unit(here[i]).Has(kUnitDefended)) {
-        return Status::Refused("combat", game_.UnitLabel(here[i]) + " has already been attacked this phase");
+        return Status::Refused(data().Rule("combat"), game_.UnitLabel(here[i]) + " has already been attacked this phase");
       }
       defenders[nd++] = here[i];
     }
@@ -1286,7 +1286,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   const UnitState& us = s.unit(u);
   const int hexes = s.combat.retreat_hexes;
   if (n != hexes) {
-    return Status::Refused("retreat", "a retreat is exactly " + std::to_string(hexes) + " hexes");
+    return Status::Refused(data().Rule("retreat"), "a retreat is exactly " + std::to_string(hexes) + " hexes");
   }
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
   const auto& kinds = game_.kinds;
@@ -1295,23 +1295,23 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
     const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
-    if (h < 0 || dir < 0) return Status::Refused("retreat", "retreat hexes must be adjacent");
+    if (h < 0 || dir < 0) return Status::Refused(data().Rule("retreat"), "retreat hexes must be adjacent");
     std::string why;
     if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
-      return Status::Refused("retreat", "cannot retreat there: " + why);
+      return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
     }
-    if (EnemyIn(s, h, us.side)) return Status::Refused("retreat", "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    if (EnemyIn(s, h, us.side)) return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
-      return Status::Refused("retreat", "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
+      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
     }
     if (DistanceBetween(us.hex, h) != i + 1) {
-      return Status::Refused("retreat", "each retreat hex must be farther from the start");
+      return Status::Refused(data().Rule("retreat"), "each retreat hex must be farther from the start");
     }
     prev = h;
   }
   if (data().stacking_check == HexGameData::StackingCheck::kRefuse &&
       StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit) {
-    return Status::Refused("stacking", "retreat would overstack " + game_.HexLabel(path[n - 1]));
+    return Status::Refused(data().Rule("stacking"), "retreat would overstack " + game_.HexLabel(path[n - 1]));
   }
   return Status::Ok();
 }
@@ -1345,7 +1345,7 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = s.combat.current;
   if (a.num_units != 1 || a.units[0] != u) {
-    return Status::Refused("retreat", "the retreating unit is " + game_.UnitLabel(u));
+    return Status::Refused(data().Rule("retreat"), "the retreating unit is " + game_.UnitLabel(u));
   }
   Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
   if (!st.ok()) return st;
@@ -1369,15 +1369,15 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     const UnitId u = a.units[static_cast<size_t>(i)];
     bool attacker = false;
     for (int k = 0; k < c.num_attackers; ++k) attacker = attacker || c.attackers[k] == u;
-    if (!attacker) return Status::Refused("advance", game_.UnitLabel(u) + " did not take part in this attack");
+    if (!attacker) return Status::Refused(data().Rule("advance"), game_.UnitLabel(u) + " did not take part in this attack");
     const UnitState& us = s.unit(u);
-    if (!us.OnMap() || !Adjacent(us.hex, h)) return Status::Refused("advance", game_.UnitLabel(u) + " is not adjacent to the vacated hex");
+    if (!us.OnMap() || !Adjacent(us.hex, h)) return Status::Refused(data().Rule("advance"), game_.UnitLabel(u) + " is not adjacent to the vacated hex");
     if (data().artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind) {
-      return Status::Refused("advance", "artillery may not advance after combat");
+      return Status::Refused(data().Rule("advance"), "artillery may not advance after combat");
     }
     if (CountsForStacking(s, u)) ++counted;
   }
-  if (counted > limit) return Status::Refused("advance", "at most " + std::to_string(limit) + " units may advance");
+  if (counted > limit) return Status::Refused(data().Rule("advance"), "at most " + std::to_string(limit) + " units may advance");
   for (int i = 0; i < a.num_units; ++i) {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
     MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));
@@ -1403,7 +1403,7 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& e = s.units[static_cast<size_t>(j)];
           if (e.hex == nb && e.side != side && !e.Has(kUnitDefended)) {
-            return Status::Refused("combat", game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
+            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
           }
         }
       }
@@ -1415,7 +1415,7 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& f = s.units[static_cast<size_t>(j)];
           if (f.hex == nb && f.side == side && !f.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
-            return Status::Refused("combat", game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
+            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
           }
         }
       }

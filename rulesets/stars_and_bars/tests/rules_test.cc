@@ -385,7 +385,7 @@ TEST(Rules, Rule_6_2_ZeroStrengthUnitsHaveNoAttackAndAreOverrun) {
   // 6.2 example: a 4-3-4 with 3 losses has DS 0 and therefore AS 0.
   auto g = Position(kUnionCombat, P("carlin", c, "markers: {permanent_loss: 3}") + P("maney", Nb(c, 0)));
   Session s(g, 1);
-  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kAttack, {U(*g, "carlin")}, {Nb(c, 0)})), "combat"));
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kAttack, {U(*g, "carlin")}, {Nb(c, 0)})), "7.1"));
   // A moving unit with an AS passes through an HQ alone and eliminates it.
   auto g2 = Position("{turn: 5, side: confederate, phase: movement}", P("gilbert_hq", c) + P("maney", Nb(c, 3)));
   Session s2(g2, 1);
@@ -591,7 +591,7 @@ TEST(Rules, Rule_7_5_2_UntrainedUnitsCannotStandAlone) {
   ASSERT_TRUE(t.Apply(Loss(*g2, U(*g2, "terrill"), "disruption")).ok());
   // Untrained and alone: no Stand option, straight to the retreat.
   EXPECT_EQ(t.state().decision, DecisionType::kRetreat);
-  EXPECT_TRUE(Refused(t.Apply(Action::Of(ActionType::kStand)), "sequence"));
+  EXPECT_TRUE(Refused(t.Apply(Action::Of(ActionType::kStand)), "4.5"));
 }
 
 TEST(Rules, Rule_7_6_AdvanceAfterCombatButNotArtillery) {
@@ -734,7 +734,7 @@ TEST(Rules, Rule_7_1_MandatoryAttack) {
   const int c = ClearHex();
   auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("jones", c));
   Session s(g, 1);
-  EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "combat"));
+  EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "7.1"));
 }
 
 TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
