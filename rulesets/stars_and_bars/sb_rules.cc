@@ -1336,10 +1336,10 @@ void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
 
 void SbRules::OnGameEnd(State& s, Context& ctx) const {
   // 11.1: victory points, counted at the end of the game.
-  static const char* kReasons[2] = {"11.1: Union victory points", "11.1: Confederate victory points"};
+  static const char* kReason = "end-of-game count";
   int vp[2];
   for (int side = 0; side < 2; ++side) vp[side] = EndVp(s, side);
-  for (int side = 0; side < 2; ++side) AwardVp(s, ctx, side, vp[side], "11.1", kReasons[side]);
+  for (int side = 0; side < 2; ++side) AwardVp(s, ctx, side, vp[side], "11.1", kReason);
 }
 
 int SbRules::EndVp(const State& s, int side) const {
