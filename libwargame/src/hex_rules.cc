@@ -885,19 +885,14 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
     Status st = CheckMove(s, a, ctx);
     if (!st.ok()) return st;
   }
-  HexScratch& hs = Hs(ctx);
-  MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
-  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-  const PathCheck pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
-  if (!pc.ok) return Status::Refused(pc.rule, pc.message);
-  const int side = s.phasing_side;
-  for (int k = 0; k < a.num_hexes; ++k) {
-    const int h = a.hexes[static_cast<size_t>(k)];
-    if (hs.enemy[static_cast<size_t>(h)]) OnOverrun(s, ctx, h, side);
-    TouchHex(s, ctx, h, side);
+  const MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+  PathCheck pc;
+  bool ezoc = false;
+  {
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    if (!st.ok()) return st;
   }
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  const bool ezoc = EnemyZoc(s, ctx, side).InEzoc(to);
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     Event e;
@@ -913,6 +908,22 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
     if (ezoc) us.flags |= kUnitEnteredEzoc;
   }
   AfterMove(s, a, ctx);
+  return Status::Ok();
+}
+
+Status HexRules::WalkPath(State& s, const Action& a, Context& ctx, const MoveQuery& q, PathCheck* pc,
+                          bool* ends_in_ezoc) const {
+  HexScratch& hs = Hs(ctx);
+  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+  *pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
+  if (!pc->ok) return Status::Refused(pc->rule, pc->message);
+  const int side = s.phasing_side;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (hs.enemy[static_cast<size_t>(h)]) OnOverrun(s, ctx, h, side);
+    TouchHex(s, ctx, h, side);
+  }
+  *ends_in_ezoc = EnemyZoc(s, ctx, side).InEzoc(a.hexes[static_cast<size_t>(a.num_hexes - 1)]);
   return Status::Ok();
 }
 
@@ -942,22 +953,17 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     Status st = CheckMove(s, a, ctx);
     if (!st.ok()) return st;
   }
-  HexScratch& hs = Hs(ctx);
   MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
   q.start = -1;
   q.entry_hexes = std::span<const int>(p.hexes.data(), p.hexes.size());
   q.started_in_ezoc = false;
-  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-  const PathCheck pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
-  if (!pc.ok) return Status::Refused(pc.rule, pc.message);
-  const int side = s.phasing_side;
-  for (int k = 0; k < a.num_hexes; ++k) {
-    const int h = a.hexes[static_cast<size_t>(k)];
-    if (hs.enemy[static_cast<size_t>(h)]) OnOverrun(s, ctx, h, side);
-    TouchHex(s, ctx, h, side);
+  PathCheck pc;
+  bool ezoc = false;
+  {
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    if (!st.ok()) return st;
   }
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  const bool ezoc = EnemyZoc(s, ctx, side).InEzoc(to);
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     UnitState& us = s.unit(u);

@@ -280,6 +280,9 @@ class HexRules : public Rules {
 
   Status ApplyMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyEnter(State& s, const Action& a, Context& ctx) const;
+  // Checks a move's or an entry's path and walks it (overruns, place control).
+  Status WalkPath(State& s, const Action& a, Context& ctx, const MoveQuery& q, PathCheck* pc,
+                  bool* ends_in_ezoc) const;
   Status PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const;
   void FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const;
   Status ApplyAttack(State& s, const Action& a, Context& ctx) const;
