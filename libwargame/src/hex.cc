@@ -39,8 +39,6 @@ std::vector<Hex> Range(Hex center, int radius) {
   return out;
 }
 
-namespace {
-
 Hex CubeRound(double fq, double fr, double fs) {
   double q = std::round(fq), r = std::round(fr), s = std::round(fs);
   const double dq = std::abs(q - fq), dr = std::abs(r - fr), ds = std::abs(s - fs);
@@ -52,24 +50,24 @@ Hex CubeRound(double fq, double fr, double fs) {
   return Hex(static_cast<int>(q), static_cast<int>(r));
 }
 
-}  // namespace
+LineStep LineStepAt(Hex a, Hex b, int i, int n) {
+  // Nudges in cube space that sum to zero, so the nudged point stays on the
+  // plane q + r + s = 0; the two signs break ties in opposite directions.
+  constexpr double kEq = 1e-6, kEr = 2e-6, kEs = -3e-6;
+  const double t = n == 0 ? 0.0 : static_cast<double>(i) / n;
+  const double fq = a.q + (b.q - a.q) * t;
+  const double fr = a.r + (b.r - a.r) * t;
+  const double fs = a.s() + (b.s() - a.s()) * t;
+  const Hex plus = CubeRound(fq + kEq, fr + kEr, fs + kEs);
+  const Hex minus = CubeRound(fq - kEq, fr - kEr, fs - kEs);
+  return LineStep{plus, minus, !(plus == minus)};
+}
 
 std::vector<LineStep> Line(Hex a, Hex b) {
   const int n = Distance(a, b);
   std::vector<LineStep> out;
   out.reserve(static_cast<size_t>(n) + 1);
-  // Nudges in cube space that sum to zero, so the nudged point stays on the
-  // plane q + r + s = 0; the two signs break ties in opposite directions.
-  constexpr double kEq = 1e-6, kEr = 2e-6, kEs = -3e-6;
-  for (int i = 0; i <= n; ++i) {
-    const double t = n == 0 ? 0.0 : static_cast<double>(i) / n;
-    const double fq = a.q + (b.q - a.q) * t;
-    const double fr = a.r + (b.r - a.r) * t;
-    const double fs = a.s() + (b.s() - a.s()) * t;
-    const Hex plus = CubeRound(fq + kEq, fr + kEr, fs + kEs);
-    const Hex minus = CubeRound(fq - kEq, fr - kEr, fs - kEs);
-    out.push_back(LineStep{plus, minus, !(plus == minus)});
-  }
+  for (int i = 0; i <= n; ++i) out.push_back(LineStepAt(a, b, i, n));
   return out;
 }
 

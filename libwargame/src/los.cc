@@ -7,28 +7,8 @@ namespace wg {
 
 namespace {
 
-// Same arithmetic as wg::Line (hex.cc), one step at a time, no allocation.
-Hex CubeRound(double fq, double fr, double fs) {
-  double q = std::round(fq), r = std::round(fr), s = std::round(fs);
-  const double dq = std::abs(q - fq), dr = std::abs(r - fr), ds = std::abs(s - fs);
-  if (dq > dr && dq > ds) {
-    q = -r - s;
-  } else if (dr > ds) {
-    r = -q - s;
-  }
-  return Hex(static_cast<int>(q), static_cast<int>(r));
-}
-
-LineStep StepAt(Hex a, Hex b, int i, int n) {
-  constexpr double kEq = 1e-6, kEr = 2e-6, kEs = -3e-6;
-  const double t = n == 0 ? 0.0 : static_cast<double>(i) / n;
-  const double fq = a.q + (b.q - a.q) * t;
-  const double fr = a.r + (b.r - a.r) * t;
-  const double fs = a.s() + (b.s() - a.s()) * t;
-  const Hex plus = CubeRound(fq + kEq, fr + kEr, fs + kEs);
-  const Hex minus = CubeRound(fq - kEq, fr - kEr, fs - kEs);
-  return LineStep{plus, minus, !(plus == minus)};
-}
+// One step of wg::Line at a time (hex.h LineStepAt), no allocation.
+LineStep StepAt(Hex a, Hex b, int i, int n) { return LineStepAt(a, b, i, n); }
 
 // Emits the checks for the line a -> b as emit(Hex x, mask x, Hex y, mask y):
 // the line is blocked if any emitted (cell(x) & mx) && (cell(y) & my) holds.

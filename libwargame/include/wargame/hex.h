@@ -72,6 +72,10 @@ struct LineStep {
 // space, rounded, computed twice with the endpoints nudged in opposite
 // directions; where the two roundings disagree the line is on a hexside.
 std::vector<LineStep> Line(Hex a, Hex b);
+// Step i of the n-step line from a to b (n = Distance(a, b)), without allocating.
+LineStep LineStepAt(Hex a, Hex b, int i, int n);
+// Rounds fractional cube coordinates to the nearest hex (Red Blob's cube_round).
+Hex CubeRound(double q, double r, double s);
 
 // A hexside, canonical so that both hexes it separates name the same one:
 // `hex` is the hex the side belongs to and `dir` is 0, 1 or 2.
