@@ -312,3 +312,47 @@ TEST_F(WargameCli, AiLosesLessStrengthThanRandomFromEitherSide) {
 }
 
 }  // namespace
+
+namespace wg {
+namespace {
+
+// Every subcommand on every registered ruleset (the hex games and the tabletop one).
+class WargameCliRulesets : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!kBin) GTEST_SKIP() << "WARGAME_BIN not defined (examples not built)";
+  }
+};
+
+TEST_P(WargameCliRulesets, PlaySaveReplayJsonRenderCheck) {
+  const std::string game = GetParam();
+  const std::string spec = "'" + game + "'";
+  const std::string save = TempPath("rs_save.yaml"), json = TempPath("rs_state.json"), svg = TempPath("rs.svg");
+  const RunResult play = Wargame("play " + spec + " --players random,random --seed 5 -q --save '" + save +
+                                 "' --json '" + json + "' --svg '" + svg + "'");
+  ASSERT_EQ(play.code, 0) << play.err;
+  EXPECT_NE(play.out.find("result:"), std::string::npos) << play.out;
+  EXPECT_NE(Slurp(json).find("\"units\""), std::string::npos);
+  EXPECT_NE(Slurp(svg).find("<svg"), std::string::npos);
+  const RunResult replay = Wargame("replay '" + save + "' --to 30");
+  EXPECT_EQ(replay.code, 0) << replay.err;
+  const RunResult full = Wargame("replay '" + save + "' --json '" + json + "'");
+  EXPECT_EQ(full.code, 0) << full.err;
+  const RunResult render = Wargame("render " + spec + " --svg '" + svg + "'");
+  EXPECT_EQ(render.code, 0) << render.err;
+  EXPECT_NE(Slurp(svg).find("<svg"), std::string::npos);
+  const std::string folder = std::string(WG_SOURCE_DIR) + "/rulesets/" + game.substr(0, game.find('('));
+  const RunResult check = Wargame("check '" + folder + "'");
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, WargameCliRulesets,
+                         ::testing::Values("stars_and_bars", "blue_and_gray(scenario=chattanooga)",
+                                           "civil_war_miniatures"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n = info.param.substr(0, info.param.find('('));
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace wg

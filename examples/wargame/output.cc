@@ -125,7 +125,7 @@ std::string StateJson(const Session& session) {
     const UnitState& us = s.unit(u);
     o += "    {\"id\": " + Q(d.id) + ", \"name\": " + Q(d.name) + ", \"side\": " + Q(g.sides[us.side & 1].id) +
          ", \"kind\": " + Q(g.kinds[static_cast<size_t>(d.kind)].id) + ", \"status\": " + Q(StatusName(us.hex)) +
-         ", \"hex\": " + (us.OnMap() ? Q(g.map.Label(us.hex)) : std::string("null")) +
+         ", \"hex\": " + (us.OnMap() && us.hex < g.map.size() ? Q(g.map.Label(us.hex)) : std::string("null")) +
          ", \"position\": " + Q(g.rules->PositionText(s, u)) + ", \"face\": " + std::to_string(us.face) +
          ", \"mode\": " + Q(us.face ? "back" : "front");
     o += ", \"printed\": {";
@@ -445,6 +445,16 @@ std::string RenderSvg(const Game& g, const State& s) {
 }
 
 std::string TextMapAround(const Game& g, const State& s, const std::vector<int>& centers, int radius) {
+  if (g.map.size() == 0) {
+    // A tabletop game: every unit in play with its position in the ruleset's words.
+    std::string o;
+    for (int i = 0; i < s.num_units; ++i) {
+      if (!s.units[static_cast<size_t>(i)].OnMap()) continue;
+      o += "  " + g.units[static_cast<size_t>(i)].name + " (" + g.sides[s.units[static_cast<size_t>(i)].side & 1].name +
+           "): " + g.rules->PositionText(s, static_cast<UnitId>(i)) + "\n";
+    }
+    return o;
+  }
   std::set<int> hexes;
   for (int c : centers) {
     if (c < 0) continue;
