@@ -78,8 +78,15 @@ TEST_F(BrokenRuleset, MapErrorsComeFromTheMapFile) {
 
 TEST_F(BrokenRuleset, CrtRowWithTooFewCells) {
   Replace("ruleset.yaml", "- [AR, AR, DR, DR, DR, DR, DE, DE, DE, DE]", "- [AR, AR, DR]");
+  Replace("ruleset.yaml", "    clear: 1\n", "    clear: x\n");
   const std::string e = Errors();
-  EXPECT_NE(e.find("crt.results[0]"), std::string::npos) << e;
+  // Each error is reported once, whichever section loader found it.
+  const std::string crt = "crt.results[0]: expected 10 cells (one per column), got 3";
+  const std::string mv = "movement.terrain_cost.clear: expected a number, got \"x\"";
+  ASSERT_NE(e.find(crt), std::string::npos) << e;
+  EXPECT_EQ(e.find(crt), e.rfind(crt)) << e;
+  ASSERT_NE(e.find(mv), std::string::npos) << e;
+  EXPECT_EQ(e.find(mv), e.rfind(mv)) << e;
 }
 
 TEST_F(BrokenRuleset, UnknownRuleNumberKey) {

@@ -27,21 +27,29 @@ MoveRuleLabels LabelsFrom(const HexGameData& d) {
 
 // --- Loading ----------------------------------------------------------------------
 
+namespace {
+
+// Runs the loader of one section. Section loaders record their errors in the
+// section's reader, where doc.Errors() collects them, and return a copy: only
+// the value is taken here, so every error is reported once.
+template <typename T, typename Load>
+void LoadSection(RulesetDocument& doc, const char* key, bool required, T* out, ErrorList* errors, Load&& load) {
+  if (!doc.Has(key)) {
+    if (required) errors->Add(Error{doc.readers.front()->file(), 0, 0, key, "missing required section", ""});
+    return;
+  }
+  auto result = load(*doc.ReaderFor(key), doc.Section(key), std::string(key));
+  if (result.ok()) *out = std::move(result.value());
+}
+
+}  // namespace
+
 ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   ErrorList errors;
   auto data = std::make_shared<HexGameData>();
   const MapVocabulary& vocab = game->map.vocabulary;
-  if (doc.Has("movement")) {
-    YamlReader& r = *doc.ReaderFor("movement");
-    auto m = LoadMovementRules(r, doc.Section("movement"), "movement", vocab);
-    if (m.ok()) {
-      data->movement = std::move(m.value());
-    } else {
-      errors.Append(m.errors());
-    }
-  } else {
-    errors.Add(Error{doc.readers.front()->file(), 0, 0, "movement", "missing required section", ""});
-  }
+  LoadSection(doc, "movement", /*required=*/true, &data->movement, &errors,
+              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadMovementRules(r, n, p, vocab); });
   if (doc.Has("zoc")) {
     YamlReader& r = *doc.ReaderFor("zoc");
     const YAML::Node n = doc.Section("zoc");
@@ -80,35 +88,10 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
       data->zoc.rigid = r.OptionalBool(n, "zoc", "rigid", false);
     }
   }
-  if (doc.Has("los")) {
-    YamlReader& r = *doc.ReaderFor("los");
-    auto l = LoadLosRules(r, doc.Section("los"), "los", vocab);
-    if (l.ok()) {
-      data->los_rules = l.value();
-    } else {
-      errors.Append(l.errors());
-    }
-  }
-  if (doc.Has("crt")) {
-    YamlReader& r = *doc.ReaderFor("crt");
-    auto c = LoadCombatTable(r, doc.Section("crt"), "crt");
-    if (c.ok()) {
-      data->crt = std::move(c.value());
-    } else {
-      errors.Append(c.errors());
-    }
-  } else {
-    errors.Add(Error{doc.readers.front()->file(), 0, 0, "crt", "missing required section", ""});
-  }
-  if (doc.Has("tables")) {
-    YamlReader& r = *doc.ReaderFor("tables");
-    auto t = LoadDieTables(r, doc.Section("tables"), "tables");
-    if (t.ok()) {
-      data->tables = std::move(t.value());
-    } else {
-      errors.Append(t.errors());
-    }
-  }
+  LoadSection(doc, "los", /*required=*/false, &data->los_rules, &errors,
+              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadLosRules(r, n, p, vocab); });
+  LoadSection(doc, "crt", /*required=*/true, &data->crt, &errors, LoadCombatTable);
+  LoadSection(doc, "tables", /*required=*/false, &data->tables, &errors, LoadDieTables);
   {
     YamlReader& r = *doc.ReaderFor("combat");
     const YAML::Node n = doc.Section("combat");
@@ -892,6 +875,12 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
     Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
     if (!st.ok()) return st;
   }
+  FinishMove(s, a, ctx, start, pc.cost, ezoc, "");
+  return Status::Ok();
+}
+
+void HexRules::FinishMove(State& s, const Action& a, Context& ctx, int start, int cost, bool ends_in_ezoc,
+                          const char* rule) const {
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
@@ -900,15 +889,15 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
     e.unit = u;
     e.hex = static_cast<int16_t>(start);
     e.hex2 = static_cast<int16_t>(to);
-    e.a = pc.cost;
+    e.a = cost;
+    e.rule = rule;
     ctx.Emit(e);
     UnitState& us = s.unit(u);
     us.hex = static_cast<int16_t>(to);
     us.flags |= kUnitMoved;
-    if (ezoc) us.flags |= kUnitEnteredEzoc;
+    if (ends_in_ezoc) us.flags |= kUnitEnteredEzoc;
   }
   AfterMove(s, a, ctx);
-  return Status::Ok();
 }
 
 Status HexRules::WalkPath(State& s, const Action& a, Context& ctx, const MoveQuery& q, PathCheck* pc,

@@ -283,6 +283,10 @@ class HexRules : public Rules {
   // Checks a move's or an entry's path and walks it (overruns, place control).
   Status WalkPath(State& s, const Action& a, Context& ctx, const MoveQuery& q, PathCheck* pc,
                   bool* ends_in_ezoc) const;
+  // Puts the moving units of `a` in their last hex, one kMove event each
+  // citing `rule`, sets the moved flags, then calls AfterMove.
+  void FinishMove(State& s, const Action& a, Context& ctx, int start, int cost, bool ends_in_ezoc,
+                  const char* rule) const;
   Status PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const;
   void FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const;
   Status ApplyAttack(State& s, const Action& a, Context& ctx) const;
