@@ -358,31 +358,15 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
     Status st = CheckMove(s, a, ctx);
     if (!st.ok()) return st;
   }
-  HexScratch& hs = Hs(ctx);
   std::vector<uint8_t> blocked;
-  MoveQuery q = SpecialQuery(s, ctx, a.units.data(), a.num_units, strategic, &blocked);
-  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-  const PathCheck pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
-  if (!pc.ok) return Status::Refused(pc.rule, pc.message);
-  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  for (int k = 0; k < a.num_hexes; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.phasing_side);
-  const bool ezoc = EnemyZoc(s, ctx, s.phasing_side).InEzoc(to);
-  for (int i = 0; i < a.num_units; ++i) {
-    const UnitId u = a.units[static_cast<size_t>(i)];
-    Event e;
-    e.type = EventType::kMove;
-    e.unit = u;
-    e.hex = static_cast<int16_t>(start);
-    e.hex2 = static_cast<int16_t>(to);
-    e.a = pc.cost;
-    e.rule = strategic ? "11.1" : cfg_.night_rule.c_str();
-    ctx.Emit(e);
-    UnitState& us = s.unit(u);
-    us.hex = static_cast<int16_t>(to);
-    us.flags |= kUnitMoved;
-    if (ezoc) us.flags |= kUnitEnteredEzoc;
+  const MoveQuery q = SpecialQuery(s, ctx, a.units.data(), a.num_units, strategic, &blocked);
+  PathCheck pc;
+  bool ezoc = false;
+  {
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    if (!st.ok()) return st;
   }
-  AfterMove(s, a, ctx);
+  FinishMove(s, a, ctx, start, pc.cost, ezoc, strategic ? "11.1" : cfg_.night_rule.c_str());
   return Status::Ok();
 }
 
