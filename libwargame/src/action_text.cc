@@ -95,25 +95,20 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
                            const std::string& path) {
   const size_t before = r.errors().size();
   auto failed = [&]() { return r.errors().size() > before; };
-  auto errors_since = [&]() {
-    ErrorList l;
-    for (size_t i = before; i < r.errors().size(); ++i) l.Add(r.errors().errors()[i]);
-    return l;
-  };
   Action a;
   if (node.IsScalar()) {
     const int t = ActionTypeFromName(node.Scalar());
     if (t < 0 || !(t == static_cast<int>(ActionType::kEndPhase) || t == static_cast<int>(ActionType::kStand) ||
                    t == static_cast<int>(ActionType::kConcede))) {
       r.Fail(node, path, "unknown action \"" + node.Scalar() + "\" (a bare word may be end, stand or concede)");
-      return errors_since();
+      return r.ErrorsSince(before);
     }
     a.type = static_cast<ActionType>(t);
     return a;
   }
   if (!node.IsMap() || node.size() == 0) {
     r.Fail(node, path, "expected an action: a word (end, stand, concede) or a map such as {move: [id], path: [...]}");
-    return errors_since();
+    return r.ErrorsSince(before);
   }
   // The first key names the action.
   const auto first = node.begin();
@@ -121,7 +116,7 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
   const int t = ActionTypeFromName(name);
   if (t < 0) {
     r.Fail(first->first, path, "unknown action \"" + name + "\"");
-    return errors_since();
+    return r.ErrorsSince(before);
   }
   a.type = static_cast<ActionType>(t);
   r.CheckKeys(node, path, {name, "units", "unit", "path", "target", "hexes", "value", "value2",
@@ -189,7 +184,7 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
   } else if (a.type == ActionType::kLoss) {
     a.value2 = 0;
   }
-  if (failed()) return errors_since();
+  if (failed()) return r.ErrorsSince(before);
   return a;
 }
 

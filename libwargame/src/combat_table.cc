@@ -163,7 +163,7 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
   CombatTable t;
   if (!reader.CheckKeys(node, path,
                         {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results"})) {
-    return internal::ErrorsSince(reader, before);
+    return reader.ErrorsSince(before);
   }
   t.provenance = reader.OptionalString(node, path, "provenance", "");
 
@@ -364,7 +364,7 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
     }
   }
 
-  ErrorList errors = internal::ErrorsSince(reader, before);
+  ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;
   WG_CHECK(t.cells.size() == static_cast<size_t>(t.num_rows()) * t.columns.size(),
            "CRT cells counted");

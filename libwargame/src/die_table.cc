@@ -96,7 +96,7 @@ Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const 
   DieTable t;
   t.name = name;
   if (!reader.CheckKeys(node, path, {"provenance", "die", "columns", "rows", "results"})) {
-    return internal::ErrorsSince(reader, before);
+    return reader.ErrorsSince(before);
   }
   t.provenance = reader.OptionalString(node, path, "provenance", "");
 
@@ -223,7 +223,7 @@ Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const 
     }
   }
 
-  ErrorList errors = internal::ErrorsSince(reader, before);
+  ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;
   WG_CHECK(t.cells.size() == t.rows.size() * t.column_keys.size(), "die table cells counted");
   return t;
@@ -247,7 +247,7 @@ Result<DieTables> LoadDieTables(YamlReader& reader, const YAML::Node& node,
       if (t.ok()) out.tables.push_back(std::move(*t));
     }
   }
-  ErrorList errors = internal::ErrorsSince(reader, before);
+  ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;
   return out;
 }

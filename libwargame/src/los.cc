@@ -110,9 +110,7 @@ Result<LosRules> LoadLosRules(YamlReader& reader, const YAML::Node& node, const 
     }
   }
   if (reader.errors().size() == before) return rules;
-  ErrorList errors;
-  for (size_t i = before; i < reader.errors().size(); ++i) errors.Add(reader.errors().errors()[i]);
-  return errors;
+  return reader.ErrorsSince(before);
 }
 
 LineOfSight::LineOfSight(const Map& map, const LosRules& rules, int max_radius)

@@ -267,11 +267,7 @@ Result<MovementRules> LoadMovementRules(YamlReader& r, const YAML::Node& node,
   }
   m.minimum_one_hex = r.OptionalBool(node, path, "minimum_one_hex", false);
 
-  if (r.errors().size() != errors_before) {
-    ErrorList list;
-    for (size_t i = errors_before; i < r.errors().size(); ++i) list.Add(r.errors().errors()[i]);
-    return list;
-  }
+  if (r.errors().size() != errors_before) return r.ErrorsSince(errors_before);
   return m;
 }
 

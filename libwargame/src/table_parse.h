@@ -11,14 +11,6 @@
 
 namespace wg::internal {
 
-// The errors the reader gained since it held `before` errors.
-inline ErrorList ErrorsSince(const YamlReader& reader, size_t before) {
-  ErrorList out;
-  const auto& all = reader.errors().errors();
-  for (size_t i = before; i < all.size(); ++i) out.Add(all[i]);
-  return out;
-}
-
 // A whole decimal integer with optional sign ("+4", "-3", "12"), or nullopt.
 inline std::optional<int> ParseIntText(std::string_view s) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);

@@ -482,9 +482,7 @@ Result<Table> LoadTable(YamlReader& reader, const YAML::Node& node, const std::s
     }
   }
   if (reader.errors().size() == before) return t;
-  ErrorList errors;
-  for (size_t i = before; i < reader.errors().size(); ++i) errors.Add(reader.errors().errors()[i]);
-  return errors;
+  return reader.ErrorsSince(before);
 }
 
 Result<Table> LoadTableFromString(const std::string& text, const std::string& name) {

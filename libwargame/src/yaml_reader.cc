@@ -30,6 +30,13 @@ YamlReader YamlReader::FromString(const std::string& text, const std::string& na
   return r;
 }
 
+ErrorList YamlReader::ErrorsSince(size_t before) const {
+  ErrorList out;
+  const auto& all = errors_.errors();
+  for (size_t i = before; i < all.size(); ++i) out.Add(all[i]);
+  return out;
+}
+
 void YamlReader::Fail(const YAML::Node& node, const std::string& path, const std::string& message) {
   int line = 0, col = 0;
   if (node.IsDefined()) {

@@ -30,6 +30,10 @@ class YamlReader {
   ErrorList& errors() { return errors_; }
   const ErrorList& errors() const { return errors_; }
 
+  // The errors recorded since the reader held `before` of them (what one
+  // loader found, for its Result).
+  ErrorList ErrorsSince(size_t before) const;
+
   // Records an error at the node's position.
   void Fail(const YAML::Node& node, const std::string& path, const std::string& message);
 
