@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make bench`: runs the benchmark program (5 repetitions, medians), writes the raw
-# JSON, times `wargame simulate` with 1 and 2 threads when that program exists, and
-# prints the summary table (benchmarks/summarize.py).
+# `make bench`: runs the benchmark program (WG_BENCH_REPS repetitions, default 3, medians),
+# writes the raw JSON, times `wargame simulate` with 1 and 2 threads (CPU time per game),
+# builds the pinned baseline commit (WG_BENCH_BASELINE) and runs its random-game and AI
+# benchmarks in turns with this build's, and prints the summary table (summarize.py).
 #   usage: run_benchmarks.sh [build-dir]     (default build-bench)
 #   WG_BENCH_FILTER=regex limits the benchmarks run (Google Benchmark --benchmark_filter).
 set -euo pipefail
@@ -10,32 +11,74 @@ src="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
 out="$build/benchmarks/bench.json"
 sim="$build/benchmarks/simulate.txt"
 log="$build/benchmarks/bench.log"
-echo "running $build/benchmarks/wg_bench (5 repetitions; console output in $log) ..."
-"$build/benchmarks/wg_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+reps="${WG_BENCH_REPS:-3}"
+echo "running $build/benchmarks/wg_bench ($reps repetitions; console output in $log) ..."
+"$build/benchmarks/wg_bench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
   --benchmark_filter="${WG_BENCH_FILTER:-.}" \
   --benchmark_out="$out" --benchmark_out_format=json > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
 
-# wargame simulate: the same games with 1 and 2 threads (wall time).
+# wargame simulate: the same random-vs-random games with 1 and 2 threads: CPU time per
+# game (user + sys of the process) and wall time.
 : > "$sim"
 wargame="$build/examples/wargame/wargame"
-games="${WG_SIMULATE_GAMES:-400}"
-if [ -x "$wargame" ] && "$wargame" simulate --help > /dev/null 2>&1; then
-  for spec in stars_and_bars "$src/tests/data/rulesets/skirmish"; do
-    if "$wargame" simulate "$spec" --games 2 --threads 1 --seed 1 > /dev/null 2>&1; then
-      for t in 1 2; do
-        start=$(date +%s.%N)
-        "$wargame" simulate "$spec" --games "$games" --threads "$t" --seed 1 > /dev/null
-        end=$(date +%s.%N)
-        echo "threads=$t seconds=$(python3 -c "print($end - $start)") spec=$spec games=$games" >> "$sim"
-      done
-      break
-    fi
+games="${WG_SIMULATE_GAMES:-200}"
+players="random,random"
+timecmd="python3 $src/benchmarks/timecmd.py"
+if [ -x "$wargame" ] && "$wargame" simulate stars_and_bars --games 2 --threads 1 --players "$players" > /dev/null 2>&1; then
+  for t in 1 2; do
+    m=$($timecmd -- "$wargame" simulate stars_and_bars --games "$games" --threads "$t" --seed 1 --players "$players")
+    echo "threads=$t $m spec=stars_and_bars games=$games players=$players" >> "$sim"
   done
-  [ -s "$sim" ] || echo "skipped=simulate_refused_the_arguments" > "$sim"
 else
   echo "skipped=wargame_simulate_not_built" > "$sim"
 fi
 
+# The pinned baseline: the same benchmarks built from an earlier commit of this repository
+# (WG_BENCH_BASELINE, a commit or tag; "none" skips it), run in turns with this build so
+# both sides see the same machine: random-play games (BM_RandomGame, BM_FastRandomGame)
+# AI decisions (`wargame simulate stars_and_bars --players ai,ai`, actions per CPU second)
+# and uniform random tabletop games (`wargame simulate civil_war_miniatures`, CPU per game).
+baseline="${WG_BENCH_BASELINE:-353dadd1881af15319da37f6114b0751fcb655f4}"
+rounds="${WG_BENCH_ROUNDS:-3}"
+cmp="$build/benchmarks/baseline"
+rm -rf "$cmp/runs" && mkdir -p "$cmp/runs"
+if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/dev/null; then
+  bdir="$build/baseline-$baseline"
+  if [ ! -x "$bdir/build/benchmarks/wg_bench" ] || [ ! -x "$bdir/build/examples/wargame/wargame" ]; then
+    echo "building the baseline $baseline in $bdir ..."
+    rm -rf "$bdir" && mkdir -p "$bdir/src"
+    git -C "$src" archive "$baseline" | tar -x -C "$bdir/src"
+    launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build/CMakeCache.txt")
+    cmake -S "$bdir/src" -B "$bdir/build" -DCMAKE_BUILD_TYPE=Release -DWG_BUILD_TESTS=OFF \
+      ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher} > "$bdir/build.log" 2>&1 &&
+      cmake --build "$bdir/build" -j "${JOBS:-$(nproc)}" --target wg_bench wargame_cli >> "$bdir/build.log" 2>&1 ||
+      { tail -20 "$bdir/build.log"; exit 1; }
+  fi
+  echo "$baseline" > "$cmp/rev"
+  filter='BM_(Fast)?RandomGame/'
+  : > "$cmp/ai.txt.new"
+  : > "$cmp/tabletop.txt.new"
+  for k in $(seq 1 "$rounds"); do
+    echo "baseline round $k of $rounds ..."
+    for side in base cur; do
+      dir=$build; [ "$side" = base ] && dir="$bdir/build"
+      "$dir/benchmarks/wg_bench" --benchmark_filter="$filter" --benchmark_out="$cmp/runs/$side-$k.json" \
+        --benchmark_out_format=json >> "$log" 2>&1
+      m=$($timecmd --grep 'game length' -- "$dir/examples/wargame/wargame" simulate stars_and_bars \
+          --games "${WG_AI_GAMES:-2}" --threads 1 --seed 1 --players ai,ai)
+      echo "side=$side round=$k games=${WG_AI_GAMES:-2} $m" >> "$cmp/ai.txt.new"
+      tg="${WG_TABLETOP_GAMES:-40}"
+      m=$($timecmd -- "$dir/examples/wargame/wargame" simulate civil_war_miniatures \
+          --games "$tg" --threads 1 --seed 1 --players random,random)
+      echo "side=$side round=$k games=$tg $m" >> "$cmp/tabletop.txt.new"
+    done
+  done
+  mv "$cmp/ai.txt.new" "$cmp/ai.txt"
+  mv "$cmp/tabletop.txt.new" "$cmp/tabletop.txt"
+else
+  echo "baseline: skipped (WG_BENCH_BASELINE=$baseline is not a commit here)"
+fi
+
 echo
-python3 "$src/benchmarks/summarize.py" "$out" "$sim"
+python3 "$src/benchmarks/summarize.py" "$out" "$sim" "$cmp"
 echo "raw results: $out (simulate: $sim, console: $log)"

@@ -712,11 +712,16 @@ TEST(MovementRandom, FastSearchEqualsBoostReferenceOnRandomMaps) {
         q.started_in_ezoc = q.start >= 0 && field.InEzoc(q.start);
       }
       const std::vector<int> ref = ReferenceCosts(pf, q);
+      // The benchmarks' bounded baseline (a visitor that stops at the bound) settles the same set.
+      std::vector<int> bounded;
+      ReferenceGraph(pf, q).RunBounded(q.start, q.allowance, &bounded);
       const Reachable& r = pf.Search(q);
       for (int h = 0; h < m.size(); ++h) {
         const int fast = r.Reached(h) ? r.Cost(h) : -1;
         ASSERT_EQ(fast, ref[static_cast<size_t>(h)])
             << "seed " << seed << " trial " << trial << " hex " << m.Label(h);
+        ASSERT_EQ(bounded[static_cast<size_t>(h)], ref[static_cast<size_t>(h)])
+            << "bounded BGL, seed " << seed << " trial " << trial << " hex " << m.Label(h);
         if (fast > 0) {
           const std::vector<int> path = pf.Path(h);
           const PathCheck c = pf.CheckPath(q, path);

@@ -381,6 +381,8 @@ struct ReferenceGraph::Impl {
   bool Enemy(int h) const {
     return q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h]);
   }
+  void Seed(int start);
+  void Collect(int start, int bound, std::vector<int>* costs) const;
   // Adds the out-edges of hex h to vertex `from` (h itself or the source vertex).
   void AddOutEdges(int h, int from, bool h_ezoc, bool at_start) {
     const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
@@ -414,37 +416,76 @@ ReferenceGraph::ReferenceGraph(const Pathfinder& pf, const MoveQuery& q)
 
 ReferenceGraph::~ReferenceGraph() = default;
 
-void ReferenceGraph::Run(int start, std::vector<int>* costs) {
-  Impl& m = *impl_;
-  const size_t src = static_cast<size_t>(m.n);
-  boost::clear_vertex(src, m.g);
-  if (start >= 0) {
-    const bool started = start == m.q.start ? (m.q.zoc && m.q.zoc_rules && m.q.started_in_ezoc)
-                                            : m.Ezoc(start);
-    m.AddOutEdges(start, m.n, started, /*at_start=*/true);
-  } else {
-    for (int e : m.q.entry_hexes) {
-      if (e < 0 || e >= m.n || m.Enemy(e)) continue;
-      int c = m.q.entry_cost;
-      if (c < 0) {
-        c = 0;
-        for (int k = 0; k < m.pf->rules().num_classes(); ++k) {
-          if (!((m.q.classes >> k) & 1u)) continue;
-          const int w = EntryCost(m.pf->map(), m.pf->rules(), k, e);
-          c = (w < 0 || c < 0) ? -1 : std::max(c, w);
-        }
-      }
-      if (c >= 0) boost::add_edge(src, static_cast<size_t>(e), c, m.g);
-    }
+namespace {
+// Thrown by the bounded search's visitor to stop dijkstra_shortest_paths at the bound
+// (the Boost.Graph documentation's way to end a search early).
+struct BoundReached {};
+
+struct StopAtBound : boost::default_dijkstra_visitor {
+  StopAtBound(const int* d, int b) : dist(d), bound(b) {}
+  template <typename Vertex, typename Graph>
+  void examine_vertex(Vertex v, const Graph&) const {
+    if (dist[v] > bound) throw BoundReached{};
   }
-  boost::dijkstra_shortest_paths(
-      m.g, src, boost::predecessor_map(m.pred.data()).distance_map(m.dist.data()));
-  costs->assign(static_cast<size_t>(m.n), -1);
-  for (int h = 0; h < m.n; ++h) {
-    const int d = m.dist[static_cast<size_t>(h)];
-    if (d != std::numeric_limits<int>::max()) (*costs)[static_cast<size_t>(h)] = d;
+  const int* dist;
+  int bound;
+};
+}  // namespace
+
+// Points the source vertex (index n) at the start hex or the entry hexes.
+void ReferenceGraph::Impl::Seed(int start) {
+  const size_t src = static_cast<size_t>(n);
+  boost::clear_vertex(src, g);
+  if (start >= 0) {
+    const bool started = start == q.start ? (q.zoc && q.zoc_rules && q.started_in_ezoc) : Ezoc(start);
+    AddOutEdges(start, n, started, /*at_start=*/true);
+    return;
+  }
+  for (int e : q.entry_hexes) {
+    if (e < 0 || e >= n || Enemy(e)) continue;
+    int c = q.entry_cost;
+    if (c < 0) {
+      c = 0;
+      for (int k = 0; k < pf->rules().num_classes(); ++k) {
+        if (!((q.classes >> k) & 1u)) continue;
+        const int w = EntryCost(pf->map(), pf->rules(), k, e);
+        c = (w < 0 || c < 0) ? -1 : std::max(c, w);
+      }
+    }
+    if (c >= 0) boost::add_edge(src, static_cast<size_t>(e), c, g);
+  }
+}
+
+// Copies the settled distances (at most `bound`) into costs.
+void ReferenceGraph::Impl::Collect(int start, int bound, std::vector<int>* costs) const {
+  costs->assign(static_cast<size_t>(n), -1);
+  for (int h = 0; h < n; ++h) {
+    const int d = dist[static_cast<size_t>(h)];
+    if (d != std::numeric_limits<int>::max() && d <= bound) (*costs)[static_cast<size_t>(h)] = d;
   }
   if (start >= 0) (*costs)[static_cast<size_t>(start)] = 0;
+}
+
+void ReferenceGraph::Run(int start, std::vector<int>* costs) {
+  Impl& m = *impl_;
+  m.Seed(start);
+  boost::dijkstra_shortest_paths(m.g, static_cast<size_t>(m.n),
+                                 boost::predecessor_map(m.pred.data()).distance_map(m.dist.data()));
+  m.Collect(start, std::numeric_limits<int>::max() - 1, costs);
+}
+
+void ReferenceGraph::RunBounded(int start, int bound, std::vector<int>* costs) {
+  Impl& m = *impl_;
+  m.Seed(start);
+  try {
+    boost::dijkstra_shortest_paths(m.g, static_cast<size_t>(m.n),
+                                   boost::predecessor_map(m.pred.data())
+                                       .distance_map(m.dist.data())
+                                       .visitor(StopAtBound(m.dist.data(), bound)));
+  } catch (const BoundReached&) {
+    // Every vertex still queued costs more than the bound: the search is complete.
+  }
+  m.Collect(start, bound, costs);
 }
 
 std::vector<int> ReferenceCosts(const Pathfinder& pf, const MoveQuery& q) {

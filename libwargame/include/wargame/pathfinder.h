@@ -193,6 +193,10 @@ class ReferenceGraph {
   ReferenceGraph(const Pathfinder& pathfinder, const MoveQuery& query);
   ~ReferenceGraph();
   void Run(int start, std::vector<int>* costs);
+  // The same search stopped at `bound` as a Boost.Graph user writes it: a
+  // dijkstra_visitor that throws when the next vertex to settle costs more than
+  // the bound. Hexes beyond the bound are left at -1.
+  void RunBounded(int start, int bound, std::vector<int>* costs);
 
  private:
   struct Impl;
