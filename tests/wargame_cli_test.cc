@@ -311,6 +311,30 @@ TEST_F(WargameCli, AiLosesLessStrengthThanRandomFromEitherSide) {
   }
 }
 
+// Blue & Gray liveness (issue 12): seed 46 of ai,random used to stop in turn 6 with
+// no legal action (8.41); `simulate` names such a game "stuck", with its seed,
+// not "unfinished (action limit)".
+TEST_F(WargameCli, SimulateReportsStuckGamesApartFromTheActionLimit) {
+  const RunResult r = Wargame("simulate blue_and_gray --games 1 --seed 46 --players ai,random --threads 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("stuck"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("unfinished"), std::string::npos) << r.out;
+  // The report of rows that stopped early: 2 = stuck, 0 = action limit, 3 = a listed action refused.
+  const std::string rows = TempPath("stuck.csv");
+  WriteText(rows, "# wargame simulate results v1\n# game: " + kSkirmish + "\n# players: random,random\n"
+                  "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished\n"
+                  "1,-1,0,0,10,1,0,0,0,0,2\n2,-1,0,0,10,1,0,0,0,0,0\n3,-1,0,0,10,1,0,0,0,0,3\n4,0,1,0,9,2,0,0,0,0,1\n");
+  const RunResult m = Wargame("merge '" + rows + "'");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("stuck (no legal action before the end; seeds 1): 1"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("unfinished (action limit): 1"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("stopped (a listed action was refused; seeds 3): 1"), std::string::npos) << m.out;
+  WriteText(rows, "# wargame simulate results v1\n# game: " + kSkirmish + "\n# players: random,random\n"
+                  "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished\n"
+                  "1,-1,0,0,10,1,0,0,0,0,7\n");
+  EXPECT_EQ(Wargame("merge '" + rows + "'").code, 1);  // no such stop
+}
+
 }  // namespace
 
 namespace wg {

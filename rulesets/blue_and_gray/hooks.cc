@@ -399,11 +399,20 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
 // --- Hooks: combat ------------------------------------------------------------------------
 
 Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) const {
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h >= 0 && h < game_.map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
+      return Status::Refused("8.41", game_.HexLabel(h) + " holds a unit already attacked this combat phase");
+    }
+  }
   bool all_artillery_at_range = a.num_units > 0;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     if (u < 0 || u >= s.num_units) return Status::Refused("8.0", "no such unit");
     if (s.unit(u).side != s.phasing_side) continue;  // the core refuses it
+    if (s.unit(u).Has(kUnitAttacked)) {
+      return Status::Refused("8.41", game_.UnitLabel(u) + " has already attacked this combat phase");
+    }
     if (Ineffective(s, u)) return Status::Refused("10.0", game_.UnitLabel(u) + " is ineffective and may not attack");
     if (StackmateAttacked(s, u)) {
       return Status::Refused("8.42", game_.UnitLabel(u) + ": units stacked together may not attack separate hexes");
@@ -688,15 +697,37 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
+// 8.41: no unit may be attacked more than once a combat phase, and an attack is
+// on every unit of the hex (8.1), so a hex holding a unit already attacked may
+// not be attacked again (a unit that retreated into a friendly hex shelters it).
+bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
+  bool any = false;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (e.hex != hex || e.side == attacker_side) continue;
+    if (e.Has(kUnitDefended)) return false;
+    any = true;
+  }
+  return any;
+}
+
 bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   if (Ineffective(s, u) || StackmateAttacked(s, u)) return false;  // 10.0, 8.42
-  return HexRules::MustAttack(s, ctx, u);
+  if (!HexRules::MustAttack(s, ctx, u)) return false;
+  // 8.0 with 8.41: only while an adjacent enemy hex may still be attacked.
+  const UnitState& us = s.unit(u);
+  for (int d = 0; d < 6; ++d) {
+    const int nb = game_.map.grid.NeighborIndex(us.hex, d);
+    if (nb >= 0 && HexAttackable(s, nb, us.side)) return true;
+  }
+  return false;
 }
 
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
-  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
   const UnitState& us = s.unit(u);
+  if (!HexAttackable(s, us.hex, 1 - us.side)) return false;  // 8.41
+  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& f = s.units[static_cast<size_t>(i)];
     if (f.side == us.side || !f.OnMap() || f.Has(kUnitAttacked) || !Adjacent(f.hex, us.hex)) continue;

@@ -124,6 +124,7 @@ class BgRules : public HexRules {
   void RefreshControl(State& s, Context& ctx) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;
+  bool HexAttackable(const State& s, int hex, int attacker_side) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
   bool CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const;

@@ -320,6 +320,27 @@ TEST(Rules, Rule_8_41_EachUnitAttacksOnce) {
   const Status st = p.Do("{attack: [u_1_3_iv], target: ['2113']}");
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.ToString().find("already attacked"), std::string::npos);
+  EXPECT_EQ(st.error().rule, "8.41");
+}
+
+// 8.41 with 8.0: "no unit may be attacked more than once per combat phase", and an
+// attack is on every unit of the hex (8.1): a unit that retreated into a friendly
+// hex shelters the unit there, which need not (cannot) be attacked. The phase can
+// end (it used to stop the game: no attack listed, the end refused).
+TEST(Rules, Rule_8_41_UnitStackedWithAnAttackedUnitNeedNotBeAttacked) {
+  Pos p("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: c_gist, hex: '2503'}, {unit: c_polk, hex: '2504'}, {unit: u_1_4_xv, hex: '2403'},"
+        " {unit: u_cav_2, hex: '2404'}]");
+  p.Ok("{attack: [c_gist], target: ['2403']}", {1});  // 5 against 5 doubled (creek) = 1:2, 1 = DR
+  p.Ok("{retreat: [u_1_4_xv], path: ['2404']}");       // 2404 is beyond the creek from 2504: no ZOC
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  p.Ok("{advance: [c_gist]}");
+  // The cavalry at 2404 is now in Gist's ZOC and Polk (2504) could reach it, but
+  // 2404 holds 1/4/XV, attacked this phase.
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "2404"));
+  p.Refused("{attack: [c_polk], target: ['2404']}", "8.41");
+  EXPECT_FALSE(p.session->LegalActions().empty());
+  p.Ok("end");
 }
 
 TEST(Rules, Rule_8_42_StackedUnitsMayNotAttackSeparateHexes) {
