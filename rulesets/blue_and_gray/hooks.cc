@@ -433,6 +433,8 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
           return Status::Refused("8.7", game_.UnitLabel(u) + " is adjacent to enemy units and must attack them");
         }
       }
+      Status st = CheckBombardment(s, u, a);
+      if (!st.ok()) return st;
     }
   }
   if (all_artillery_at_range) {
@@ -446,6 +448,27 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
     }
   }
   return Status::Ok();
+}
+
+// 8.7 / 8.71 (with 8.74): artillery attacking at range needs one target hex within
+// three hexes and a clear line of sight to it; each refusal cites its own rule.
+Status BgRules::CheckBombardment(const State& s, UnitId u, const Action& a) const {
+  const int from = s.unit(u).hex;
+  bool in_range = false;
+  std::string blocked;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h < 0 || h >= game_.map.size() || DistanceBetween(from, h) > data().artillery_range) continue;
+    in_range = true;
+    if (data().los->Clear(from, h)) return Status::Ok();
+    blocked += (blocked.empty() ? "" : ", ") + game_.HexLabel(h);
+  }
+  if (!in_range) {
+    return Status::Refused("8.7", game_.UnitLabel(u) + ": artillery attacks enemy units within " +
+                                      std::to_string(data().artillery_range) + " hexes only");
+  }
+  return Status::Refused("8.71", game_.UnitLabel(u) + ": the line of sight to " + blocked +
+                                     " is blocked (it crosses a forest or town hex)");
 }
 
 // 11.2: cavalry attacked solely by infantry or artillery may retreat two hexes first.

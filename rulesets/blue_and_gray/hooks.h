@@ -127,6 +127,7 @@ class BgRules : public HexRules {
   bool HexAttackable(const State& s, int hex, int attacker_side) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
+  Status CheckBombardment(const State& s, UnitId u, const Action& a) const;
   bool CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const;
   Status ApplyBgRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyExLosses(State& s, const Action& a, Context& ctx) const;

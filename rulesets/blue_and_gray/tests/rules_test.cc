@@ -463,6 +463,18 @@ TEST(Rules, Rule_8_71_AlongHexsideBlockedOnlyIfBothHexesBlock) {
   p.Ok("{attack: [u_art_xi], target: ['2115']}", {3});
 }
 
+// 8.71: an artillery attack at range refused for its line of sight cites 8.71
+// (out of range it is 8.7's "within three hexes").
+TEST(Rules, Rule_8_71_BlockedLineOfSightRefusalCitesIt) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_art_sherman, hex: '2011'}, {unit: u_art_xi, hex: '1311'}, {unit: c_art_martin, hex: '2014'},"
+        " {unit: c_art_cobb, hex: '1314'}, {unit: u_art_xii, hex: '1910'}]");
+  p.Refused("{attack: [u_art_sherman], target: ['2014']}", "8.71");  // across the forest hex 2012
+  p.Refused("{attack: [u_art_xi], target: ['1314']}", "8.71");       // across the town
+  p.Refused("{attack: [u_art_xii], target: ['2014']}", "8.7");       // four hexes
+  EXPECT_EQ(p.Legal(ActionType::kAttack), 0);
+}
+
 TEST(Rules, Rule_8_72_NonAdjacentArtilleryNeverSuffers) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_1_2_xv, hex: '1814'}, {unit: c_polk, hex: '1914'},"
