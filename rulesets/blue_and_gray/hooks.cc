@@ -1158,6 +1158,24 @@ void BgRules::RefreshControl(State& s, Context& ctx) const {
   }
 }
 
+// 5.0 / 20.12: a unit's ZOC is the six hexes adjacent to it, not its own hex: a
+// hex counts only through the units of the award's kinds in the hexes around it
+// (5.3 applies: not across creek or river hexsides).
+bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const {
+  HexScratch& hs = Hs(ctx);
+  hs.sources.clear();
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    const int kind = game_.units[static_cast<size_t>(i)].kind;
+    if (!u.OnMap() || u.side != a.side || u.hex == hex || !Adjacent(u.hex, hex)) continue;
+    if (!a.unit_kinds.empty() && std::find(a.unit_kinds.begin(), a.unit_kinds.end(), kind) == a.unit_kinds.end()) continue;
+    hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
+  }
+  if (hs.sources.empty()) return false;
+  hs.zoc.Compute(game_.map, data().zoc, hs.sources);
+  return hs.zoc.InEzoc(hex);
+}
+
 void BgRules::OnGameEnd(State& s, Context& ctx) const {
   for (const VpAward& a : cfg_.awards) {
     if (!a.at_end) continue;
@@ -1165,17 +1183,7 @@ void BgRules::OnGameEnd(State& s, Context& ctx) const {
     if (a.kind == VpAward::Kind::kHexControlledAtEnd) {
       for (int h : a.hexes) count += Control(s, h) == a.side ? 1 : 0;
     } else if (a.kind == VpAward::Kind::kHexInZoc) {
-      HexScratch& hs = Hs(ctx);
-      hs.sources.clear();
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitState& u = s.units[static_cast<size_t>(i)];
-        const int kind = game_.units[static_cast<size_t>(i)].kind;
-        if (!u.OnMap() || u.side != a.side) continue;
-        if (!a.unit_kinds.empty() && std::find(a.unit_kinds.begin(), a.unit_kinds.end(), kind) == a.unit_kinds.end()) continue;
-        hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
-      }
-      hs.zoc.Compute(game_.map, data().zoc, hs.sources);
-      for (int h : a.hexes) count += hs.zoc.InEzoc(h) ? 1 : 0;
+      for (int h : a.hexes) count += InZocOfAdjacent(s, ctx, a, h) ? 1 : 0;
     }
     AwardVp(s, ctx, a.side, count * a.points, a.rule.c_str(), "end of game award");
   }

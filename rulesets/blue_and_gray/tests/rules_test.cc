@@ -129,6 +129,25 @@ TEST(Rules, Rule_5_0_UnitsStopOnEnteringEnemyZoc) {
   EXPECT_EQ(p.Where("u_1_2_xv"), "2014");
 }
 
+// 5.0 with 20.12: "units exert a ZOC into the six hexes adjacent to the hex they
+// occupy": a Confederate infantry unit alone in a town hex puts the six town hexes
+// around it in its ZOC, not its own hex; a Union unit in a town hex does not negate.
+TEST(Rules, Rule_5_0_ZocIsTheSixAdjacentHexesNotTheUnitsOwnHex) {
+  Pos p("start: {turn: 10, side: confederate, phase: combat}\n"
+        "place: [{unit: c_smith, hex: '1312'}, {unit: u_1_2_xv, hex: '1414'}]");
+  p.Ok("end");  // end of turn 10
+  ASSERT_TRUE(p.session->over());
+  // 1211, 1212, 1311, 1313, 1411, 1412 (all town): 6 x 4; 1312 itself is not counted.
+  EXPECT_EQ(p.s().vp[kConfederate], 24);
+  // A second infantry unit beside it puts 1312 in a ZOC (that of the unit next to it).
+  Pos q("start: {turn: 10, side: confederate, phase: combat}\n"
+        "place: [{unit: c_smith, hex: '1312'}, {unit: c_polk, hex: '1313'}, {unit: u_1_2_xv, hex: '0101'}]");
+  q.Ok("end");
+  ASSERT_TRUE(q.session->over());
+  // Around 1312: 1211, 1212, 1311, 1313, 1411, 1412; around 1313: 1212, 1213, 1312, 1314, 1412, 1413.
+  EXPECT_EQ(q.s().vp[kConfederate], 4 * 10);
+}
+
 TEST(Rules, Rule_5_1_NoLeavingEnemyZocExceptByCombat) {
   Pos p("start: {turn: 3, side: union, phase: movement}\n"
         "place: [{unit: u_1_2_xv, hex: '2014'}, {unit: c_smith, hex: '2114'}]");
