@@ -174,6 +174,23 @@ TEST(Rules, Rule_5_3_ZocNotAcrossCreekOrRiverButAcrossStream) {
   EXPECT_TRUE(p.InEnemyZoc(kUnion, "1220"));   // across the Chattanooga Creek stream
 }
 
+// 5.3: "They do extend across stream, ford and bridge hexsides" - read as a player
+// would: a bridge or a ford is a crossing of the creek (or river), so the ZOC
+// extends across a creek hexside that has one (RULES.md 5.3).
+TEST(Rules, Rule_5_3_BridgeAndFordHexsidesCarryZocAcrossACreek) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '2513'}, {unit: c_polk, hex: '2507'}, {unit: u_1_2_xv, hex: '2213'},"
+        " {unit: u_2_2_xv, hex: '2207'}]");
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "2413"));   // bridge on the creek hexside 2413|2513
+  EXPECT_FALSE(p.InEnemyZoc(kUnion, "2412"));  // creek hexside 2412|2513, no crossing
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "2407"));   // ford on the creek hexside 2407|2507
+  EXPECT_FALSE(p.InEnemyZoc(kUnion, "2406"));  // creek hexside 2406|2507, no crossing
+  // Both ways: the Confederate units are in the ZOC of Union units across the crossings.
+  p.Ok("{move: [u_1_2_xv], path: ['2313', '2413']}");
+  EXPECT_TRUE(p.InEnemyZoc(kConfederate, "2513"));
+  p.Refused("{move: [u_2_2_xv], path: ['2307', '2407', '2408']}", "5.0");  // stops on entering at the ford
+}
+
 TEST(Rules, Rule_5_4_EliminatedUnitZocCeases) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '1915'},"
