@@ -335,6 +335,17 @@ TEST_F(WargameCli, SimulateReportsStuckGamesApartFromTheActionLimit) {
   EXPECT_EQ(Wargame("merge '" + rows + "'").code, 1);  // no such stop
 }
 
+// Blue & Gray 17.15: control at the set-up counts, and the state file shows it.
+TEST_F(WargameCli, ChattanoogaStateFileShowsControlAtTheSetUp) {
+  const std::string json = TempPath("bg_setup.json");
+  const RunResult r = Wargame("play blue_and_gray --players random,random --until 1 --json '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string state = Slurp(json);
+  EXPECT_TRUE(std::regex_search(state, std::regex("\"Lookout Mountain\"[^}]*\"controlled_by\": *\"confederate\"")))
+      << state;
+  EXPECT_TRUE(std::regex_search(state, std::regex("\"Fort Wood\"[^}]*\"controlled_by\": *\"union\"")));
+}
+
 }  // namespace
 
 namespace wg {

@@ -110,11 +110,13 @@ void BgRules::MarkNearEnemies(const State& s, int side, int distance, std::vecto
 // --- Hooks: sequence -----------------------------------------------------------------
 
 void BgRules::Start(State& s, Context& ctx) const {
-  // 17.15: a side controls the hexes its units occupy at the start.
+  // 17.15: a side controls the hexes its units occupy at the start: it counts
+  // for 20.11 and 17.14 at once, and the state's place control shows it.
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (u.OnMap()) SetControl(s, u.hex, u.side);
   }
+  RefreshControl(s, ctx);
   HexRules::Start(s, ctx);
 }
 
@@ -1143,8 +1145,32 @@ void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
   }
 }
 
+// 17.15: the state's place control (what the AI weighs and the state file
+// shows) follows Control(): a tracked place is controlled by the side that
+// controls every hex of it.
+void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
+  const auto& kinds = data().control_kinds;
+  for (size_t p = 0; p < game_.map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = game_.map.places[p];
+    if (place.hexes.empty() || std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
+    const int side = Control(s, place.hexes.front());
+    bool all = side >= 0;
+    for (int h : place.hexes) all = all && Control(s, h) == side;
+    if (!all || s.place_control[p] == side + 1) continue;
+    s.place_control[p] = static_cast<uint8_t>(side + 1);
+    Event e;
+    e.type = EventType::kControl;
+    e.side = static_cast<int8_t>(side);
+    e.hex = static_cast<int16_t>(place.hexes.front());
+    e.a = static_cast<int>(p);
+    e.rule = "17.15";
+    ctx.Emit(e);
+  }
+}
+
 // 20.11: hexes the side controls for the first time (once per hex).
 void BgRules::RefreshControl(State& s, Context& ctx) const {
+  SyncPlaceControl(s, ctx);
   int bit = 0;
   for (const VpAward& a : cfg_.awards) {
     if (a.kind != VpAward::Kind::kHexEverControlled) continue;

@@ -122,6 +122,7 @@ class BgRules : public HexRules {
   bool Night(const State& s) const;
   void SetControl(State& s, int hex, int side) const;
   void RefreshControl(State& s, Context& ctx) const;
+  void SyncPlaceControl(State& s, Context& ctx) const;
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;

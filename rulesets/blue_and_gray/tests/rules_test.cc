@@ -840,6 +840,35 @@ TEST(Rules, Rule_17_15_ControlIsOccupancyOrLastToMoveThrough) {
   EXPECT_EQ(p.rules().Control(p.s(), p.Hex("2628")), kConfederate);
 }
 
+// 17.15 at the set-up: a unit standing on a hex at the start controls it: Fort
+// Wood (1514) held by a Confederate unit at the start scores 20.11 at once, and
+// the state's place control (the state file's `controlled_by`) shows it.
+TEST(Rules, Rule_17_15_ControlAtTheSetUpCounts) {
+  Pos p("start: {turn: 3, side: union, phase: movement}\n"
+        "place: [{unit: c_smith, hex: '1514'}, {unit: u_1_2_xv, hex: '0101'}]");
+  EXPECT_EQ(p.rules().Control(p.s(), p.Hex("1514")), kConfederate);
+  EXPECT_EQ(p.s().vp[kConfederate], 4);
+  auto place = [&](const Game& g, const std::string& name) {
+    for (size_t i = 0; i < g.map.places.size(); ++i) {
+      if (g.map.places[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int fort_wood = place(*p.game, "Fort Wood");
+  ASSERT_GE(fort_wood, 0);
+  EXPECT_EQ(p.s().place_control[fort_wood], kConfederate + 1);
+  // The whole set-up: Lookout Mountain (1025, Corput), Fort Wood (1514, XI) and the
+  // Missionary Ridge objectives (2207 Calvert, 2311 Vaughan) are held from the start.
+  auto g = LoadGame("blue_and_gray(scenario=chattanooga)");
+  ASSERT_TRUE(g.ok());
+  Session full(*g, 1);
+  EXPECT_EQ(full.state().place_control[place(**g, "Lookout Mountain")], kConfederate + 1);
+  EXPECT_EQ(full.state().place_control[place(**g, "Fort Wood")], kUnion + 1);
+  EXPECT_EQ(full.state().place_control[place(**g, "Objective 2207")], kConfederate + 1);
+  EXPECT_EQ(full.state().place_control[place(**g, "Objective 2311")], kConfederate + 1);
+  EXPECT_EQ(full.state().vp[kConfederate], 0);
+}
+
 TEST(Rules, Rule_17_2_NightUnionMayNotMoveConfederatesMayExitZoc) {
   Pos p("start: {turn: 5, side: union, phase: movement}\n"
         "place: [{unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '2628'}]");
