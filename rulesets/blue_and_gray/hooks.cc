@@ -905,7 +905,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
   x.defender_advance = 0;
   for (int i = 0; i < s.combat.num_defenders && !x.defender_advance; ++i) {
     for (int k = 0; k < kMaxCombatUnits; ++k) {
-      if (DefenderMayAdvance(s, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
+      if (DefenderMayAdvance(s, ctx, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
     }
   }
   for (int i = 0; i < s.num_units; ++i) {
@@ -946,17 +946,23 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
   }
 }
 
-bool BgRules::DefenderMayAdvance(const State& s, UnitId u, int hex) const {
+// 10.2: an ineffective unit may not enter an enemy ZOC by any means (an advance included).
+bool BgRules::IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const {
+  return Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
+}
+
+bool BgRules::DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const {
   if (hex < 0 || u < 0 || !s.unit(u).OnMap() || IsArtillery(u)) return false;  // 8.75
   const BgExt& x = Ext<BgExt>(s);
   bool listed = false;
   for (int k = 0; k < kMaxCombatUnits; ++k) listed = listed || x.attacker_hexes[k] == hex;
   bool defender = false;
   for (int i = 0; i < s.combat.num_defenders; ++i) defender = defender || s.combat.defenders[i] == u;
-  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex);
+  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex) &&
+         !IneffectiveIntoEzoc(s, ctx, u, hex);
 }
 
-void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) const {
+void BgRules::ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const {
   out->push_back(Action::Of(ActionType::kAdvance));  // decline
   const BgExt& x = Ext<BgExt>(s);
   for (int i = 0; i < s.combat.num_defenders; ++i) {
@@ -964,7 +970,7 @@ void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) con
       const int h = x.attacker_hexes[k];
       bool seen = false;
       for (int j = 0; j < k; ++j) seen = seen || x.attacker_hexes[j] == h;
-      if (seen || !DefenderMayAdvance(s, s.combat.defenders[i], h)) continue;
+      if (seen || !DefenderMayAdvance(s, ctx, s.combat.defenders[i], h)) continue;
       Action a = Action::Of(ActionType::kAdvance);
       a.AddUnit(s.combat.defenders[i]).AddHex(h);
       out->push_back(a);
@@ -972,12 +978,74 @@ void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) con
   }
 }
 
+// 8.6: the hexes of the combat cleared of all units, that an attacker may advance into.
+int BgRules::ClearedHexes(const State& s, int* out) const {
+  const PendingCombat& c = s.combat;
+  int n = 0;
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    const int h = c.defender_hexes[k];
+    if (h >= 0 && CountIn(s, h, -1) == 0) out[n++] = h;
+  }
+  return n;
+}
+
+// 8.6: "if more than one hex is cleared, the advance is still limited to one
+// unit": the player names the cleared hex it advances into.
+void BgRules::ListAttackerAdvances(const State& s, std::vector<Action>* out) const {
+  int cleared[6];
+  const int n = ClearedHexes(s, cleared);
+  if (n < 2) return;  // the core's listing (no hex: the one cleared hex)
+  out->clear();
+  out->push_back(Action::Of(ActionType::kAdvance));  // decline
+  const PendingCombat& c = s.combat;
+  for (int i = 0; i < c.num_attackers; ++i) {
+    const UnitId u = c.attackers[i];
+    if (!s.unit(u).OnMap() || IsArtillery(u)) continue;  // 8.75
+    for (int k = 0; k < n; ++k) {
+      if (!Adjacent(s.unit(u).hex, cleared[k])) continue;
+      Action a = Action::Of(ActionType::kAdvance);
+      a.AddUnit(u).AddHex(cleared[k]);
+      out->push_back(a);
+    }
+  }
+}
+
+Status BgRules::ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units == 0) return Status::Refused("", "");  // declined: the core
+  int cleared[6];
+  const int n = ClearedHexes(s, cleared);
+  int target = s.combat.vacated_hex;
+  if (a.num_hexes == 0 && n > 1) {
+    return Status::Refused("8.6", "several hexes were cleared: name the hex the unit advances into (target)");
+  }
+  if (a.num_hexes > 0) {
+    target = a.num_hexes == 1 ? a.hexes[0] : -1;
+    if (std::find(cleared, cleared + n, target) == cleared + n) {
+      return Status::Refused("8.6", "a unit may advance only into a hex this combat cleared");
+    }
+  }
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u >= 0 && u < s.num_units && IneffectiveIntoEzoc(s, ctx, u, target)) {
+      return Status::Refused("10.2", game_.UnitLabel(u) + " is ineffective and may not advance into an enemy zone of control");
+    }
+  }
+  const int16_t before = s.combat.vacated_hex;
+  s.combat.vacated_hex = static_cast<int16_t>(target);
+  Status st = ApplyAdvance(s, a, ctx);
+  if (!st.ok()) s.combat.vacated_hex = before;  // refused: nothing changed
+  return st;
+}
+
 Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const {
   if (a.num_units > 1) return Status::Refused("8.6", "only one unit may advance");
   if (a.num_units == 1) {
     const UnitId u = a.units[0];
     const int h = a.num_hexes == 1 ? a.hexes[0] : -1;
-    if (!DefenderMayAdvance(s, u, h)) {
+    if (u >= 0 && u < s.num_units && h >= 0 && h < game_.map.size() && IneffectiveIntoEzoc(s, ctx, u, h)) {
+      return Status::Refused("10.2", game_.UnitLabel(u) + " is ineffective and may not advance into an enemy zone of control");
+    }
+    if (!DefenderMayAdvance(s, ctx, u, h)) {
       return Status::Refused("8.6", "advance one defending unit (not artillery) into an adjacent hex the attackers left");
     }
     MoveUnit(s, ctx, u, h, EventType::kAdvance, "8.6");
@@ -998,6 +1066,9 @@ Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
     return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
   }
   switch (s.decision) {
+    case DecisionType::kAdvance:
+      if (a.type == ActionType::kAdvance) return ApplyAttackerAdvance(s, a, ctx);
+      break;
     case DecisionType::kLosses:
       if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
       return Status::Refused("8.3", "EX: choose the attacking units to lose");
@@ -1077,7 +1148,7 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
   const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
   if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
     out->clear();
-    ListDefenderAdvances(s, out);
+    ListDefenderAdvances(s, ctx, out);
     return;
   }
   if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0 && !s.game_over) {
@@ -1086,6 +1157,7 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     return;
   }
   HexRules::LegalActions(s, ctx, out);
+  if (s.decision == DecisionType::kAdvance && !s.game_over) ListAttackerAdvances(s, out);
   if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
   // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
   std::vector<Action> keep;

@@ -148,8 +148,12 @@ class BgRules : public HexRules {
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
-  bool DefenderMayAdvance(const State& s, UnitId u, int hex) const;
-  void ListDefenderAdvances(const State& s, std::vector<Action>* out) const;
+  bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
+  bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;
+  void ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
+  int ClearedHexes(const State& s, int* out) const;
+  void ListAttackerAdvances(const State& s, std::vector<Action>* out) const;
+  Status ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const;
   Status ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const;
 
   BgConfig cfg_;

@@ -463,6 +463,24 @@ TEST(Rules, Rule_8_6_DefenderAdvancesIntoHexTheAttackersLeft) {
   EXPECT_EQ(p.s().decision, DecisionType::kCombat);
 }
 
+// 8.6: "if more than one hex is cleared of enemy units, the advance is still
+// limited to one unit": the unit goes into the cleared hex its player names.
+TEST(Rules, Rule_8_6_AdvancingUnitGoesIntoTheClearedHexItsPlayerNames) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2114'},"
+        " {unit: c_liddell, hex: '2013'}, {unit: c_art_martin, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2013', '2014']}", {1});  // 17:4 = 4:1, 1 = DE
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_EQ(p.Legal(ActionType::kAdvance), 1 + 3 * 2);  // decline, or each attacker into either hex
+  p.Refused("{advance: [u_1_3_iv]}", "8.6");                   // which hex?
+  p.Refused("{advance: [u_1_3_iv], target: ['1915']}", "8.6");  // not a cleared hex
+  p.Refused("{advance: [u_1_3_iv, u_2_3_iv], target: ['2014']}", "8.6");  // one unit
+  p.Ok("{advance: [u_1_3_iv], target: ['2014']}");
+  EXPECT_EQ(p.Where("u_1_3_iv"), "2014");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);
+  EXPECT_EQ(p.Legal(ActionType::kAdvance), 0);  // still one unit in all
+}
+
 TEST(Rules, Rule_8_7_ArtilleryAttacksWithinThreeHexes) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_art_xi, hex: '1910'}, {unit: c_art_martin, hex: '1914'}]");
@@ -622,6 +640,24 @@ TEST(Rules, Rule_10_2_IneffectiveUnitsRetreatFromZocAndMayNotEnterOne) {
         "place: [{unit: u_1_3_iv, hex: '1814', markers: {ineffective: 1}}, {unit: c_smith, hex: '2014'}]");
   q.Refused("{move: [u_1_3_iv], path: ['1914']}", "10.2");
   q.Ok("{move: [u_1_3_iv], path: ['1813']}");
+}
+
+// 10.2: "ineffective units may not enter enemy ZOC's" by any means: not by the
+// defender's advance into the hex its attackers left either.
+TEST(Rules, Rule_10_2_IneffectiveUnitMayNotAdvanceIntoEnemyZoc) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '1813'},"
+        " {unit: c_smith, hex: '2014', markers: {ineffective: 1}}, {unit: c_polk, hex: '2014'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {4});  // 6:10 = 1:2, 4 = AR
+  p.Ok("{retreat: [u_1_3_iv], path: ['1814']}");
+  // 1914 is in the ZOC of the Union units at 1813 and 1814.
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  EXPECT_EQ(p.s().decision_side, kConfederate);
+  EXPECT_EQ(p.Legal(ActionType::kAdvance), 2);  // decline, or Polk
+  p.Refused("{advance: [c_smith], target: ['1914']}", "10.2");
+  p.Ok("{advance: [c_polk], target: ['1914']}");
+  EXPECT_EQ(p.Where("c_smith"), "2014");
+  EXPECT_EQ(p.Where("c_polk"), "1914");
 }
 
 TEST(Rules, Rule_10_3_ArtilleryAtRangeKeepsEffectiveness) {
