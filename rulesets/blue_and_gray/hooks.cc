@@ -401,12 +401,6 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
 // --- Hooks: combat ------------------------------------------------------------------------
 
 Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) const {
-  for (int k = 0; k < a.num_hexes; ++k) {
-    const int h = a.hexes[static_cast<size_t>(k)];
-    if (h >= 0 && h < game_.map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
-      return Status::Refused("8.41", game_.HexLabel(h) + " holds a unit already attacked this combat phase");
-    }
-  }
   bool all_artillery_at_range = a.num_units > 0;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
@@ -437,6 +431,12 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
       }
       Status st = CheckBombardment(s, u, a);
       if (!st.ok()) return st;
+    }
+  }
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h >= 0 && h < game_.map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
+      return Status::Refused("8.41", game_.HexLabel(h) + " holds a unit already attacked this combat phase");
     }
   }
   if (all_artillery_at_range) {

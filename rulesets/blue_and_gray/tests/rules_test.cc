@@ -293,6 +293,96 @@ TEST(Rules, Rule_8_0_AttacksAreMandatory) {
   p.Ok("end");
 }
 
+// Plays out the follow-up of a combat: the first listed retreat of each unit, no advance.
+void FinishCombat(Pos& p) {
+  for (int guard = 0; guard < 10; ++guard) {
+    if (p.s().decision == DecisionType::kRetreat) {
+      const std::vector<Action> legal = p.session->LegalActions();
+      ASSERT_FALSE(legal.empty());
+      ASSERT_TRUE(p.session->Apply(legal.front()).ok());
+    } else if (p.s().decision == DecisionType::kAdvance) {
+      p.Ok("{advance: []}");
+    } else {
+      return;
+    }
+  }
+}
+
+// 8.0: "All of the phasing player's units which are in enemy ZOC's must attack":
+// one unit's attack does not let another unit in an enemy ZOC off.
+TEST(Rules, Rule_8_0_EveryPhasingUnitInAnEnemyZocMustAttack) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_2_xv, hex: '1914'}, {unit: c_smith, hex: '2014'},"
+        " {unit: u_2_2_xv, hex: '1910'}, {unit: c_polk, hex: '2010'}]");
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_1_2_xv], target: ['2014']}", {2});  // DR at 1:1 or 1:2
+  FinishCombat(p);
+  p.Refused("end", "8.0");  // 2/2/XV, in Polk's ZOC, has not attacked
+  p.Ok("{attack: [u_2_2_xv], target: ['2010']}", {2});
+  FinishCombat(p);
+  p.Ok("end");
+}
+
+// 8.0: "All enemy units in friendly ZOC's must be attacked": attacking one of two
+// adjacent enemy hexes does not let the other off while a unit can still attack it.
+TEST(Rules, Rule_8_0_EveryEnemyUnitInAFriendlyZocMustBeAttacked) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2114'}, {unit: c_smith, hex: '2014'},"
+        " {unit: c_polk, hex: '2013'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {2});  // 6:5 = 1:1, 2 = DR
+  FinishCombat(p);
+  p.Refused("end", "8.0");  // Polk (2013) is in the ZOC of 1/2/XV, which may still attack it
+  p.Ok("{attack: [u_1_2_xv], target: ['2013']}", {2});
+  FinishCombat(p);
+  p.Ok("end");
+}
+
+// 8.0 as a whole phase: an attack that would leave an obligation impossible to meet
+// is refused with 8.0; the player can still put more hexes (8.43) or more units in
+// the one attack. DISABLED_: the obligation check of a declaration is the core's
+// mechanism (issue 12, the fidelity branch), not on this branch: today the core
+// only checks at the end of the phase and lets an unmeetable obligation go.
+TEST(Rules, DISABLED_Rule_8_0_AttackLeavingAnObligationUnmeetableIsRefused) {
+  // One unit next to two enemy hexes: attacking one leaves the other unattackable.
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}, {unit: c_polk, hex: '2013'}]");
+  p.Refused("{attack: [u_1_3_iv], target: ['2014']}", "8.0");
+  p.Ok("{attack: [u_1_3_iv], target: ['2013', '2014']}", {2});
+  FinishCombat(p);
+  p.Ok("end");
+  // Two units in the ZOC of one enemy: one attacking alone leaves the other owing an
+  // attack it cannot make (8.41); they attack together.
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1915'}, {unit: c_smith, hex: '2014'}]");
+  q.Refused("{attack: [u_1_3_iv], target: ['2014']}", "8.0");
+  q.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {2});
+  FinishCombat(q);
+  q.Ok("end");
+}
+
+// 8.0's exceptions that are Blue & Gray's (what the core's obligation hooks
+// MustAttack / MustBeAttacked return): an ineffective unit owes no attack (10.0: it
+// may not attack) and does not make an enemy owed one; a unit whose stack-mate
+// attacked another hex owes none (8.42, Rule_8_42_...); a hex holding a unit
+// already attacked is owed none (8.41, Rule_8_41_...). Here a defender advances
+// next to an ineffective unit that was not in an enemy ZOC at the start of the
+// phase: it does not retreat (10.2), owes no attack, and the phase may end.
+TEST(Rules, Rule_8_0_IneffectiveUnitOwesNoAttack) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1813', markers: {ineffective: 1}}, {unit: u_1_2_xv, hex: '1914'},"
+        " {unit: c_smith, hex: '2014'}]");
+  EXPECT_EQ(p.s().decision, DecisionType::kCombat);  // 1813 is in no enemy ZOC: no 10.2 retreat
+  p.Ok("{attack: [u_1_2_xv], target: ['2014']}", {4});  // 5:5 = 1:1, 4 = AR
+  p.Ok("{retreat: [u_1_2_xv], path: ['1814']}");
+  ASSERT_EQ(p.s().decision, DecisionType::kAdvance);
+  p.Ok("{advance: [c_smith], target: ['1914']}");
+  EXPECT_TRUE(p.InEnemyZoc(kUnion, "1813"));
+  EXPECT_TRUE(p.Ineffective("u_1_3_iv"));
+  p.Refused("{attack: [u_1_3_iv], target: ['1914']}", "10.0");
+  p.Ok("end");
+  EXPECT_EQ(p.Where("u_1_3_iv"), "1813");
+}
+
 TEST(Rules, Rule_8_1_NineteenAgainstSevenIsTwoToOne) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_3_3_iv, hex: '2013'},"
