@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <unistd.h>
 
 #include "hooks.h"
@@ -1128,6 +1131,55 @@ TEST(Rules, Rule_20_2_LevelsOfVictoryAsPrinted) {
   EXPECT_EQ(p.s().vp[kUnion] - p.s().vp[kConfederate], 16);
   EXPECT_EQ(levels[p.s().level].name, "Union Substantive Victory");
   EXPECT_EQ(p.s().winner, kUnion);
+}
+
+// --- Traceability ---------------------------------------------------------------------
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Every numbered section of the rulebook (Part A 1.0-11.2, Part B 13.0-20.2, the
+// section headers included) has its own row in RULES.md, and every test a row
+// names exists (a name ending in "..." stands for the tests it begins).
+TEST(Traceability, EveryRulebookSectionHasARow) {
+  const char* const kSections[] = {
+      "1.0",   "2.0",   "2.1",   "2.2",   "2.3",   "2.4",   "2.5",   "4.0",   "5.0",   "5.1",   "5.2",   "5.3",
+      "5.4",   "6.0",   "7.0",   "7.1",   "7.2",   "7.3",   "7.4",   "7.5",   "8.0",   "8.1",   "8.2",   "8.3",
+      "8.4",   "8.41",  "8.42",  "8.43",  "8.5",   "8.51",  "8.52",  "8.6",   "8.7",   "8.71",  "8.72",  "8.73",
+      "8.74",  "8.75",  "8.76",  "8.8",   "9.0",   "10.0",  "10.1",  "10.2",  "10.3",  "10.4",  "11.0",  "11.1",
+      "11.2",  "13.0",  "14.0",  "14.1",  "14.2",  "14.3",  "14.31", "14.32", "15.0",  "15.1",  "15.11", "15.12",
+      "15.13", "15.14", "15.15", "15.2",  "15.21", "16.0",  "16.1",  "16.11", "16.12", "16.13", "17.0",  "17.1",
+      "17.11", "17.12", "17.13", "17.14", "17.15", "17.16", "17.2",  "18.0",  "18.11", "18.12", "18.13", "19.0",
+      "19.1",  "19.11", "19.12", "19.13", "20.0",  "20.1",  "20.11", "20.12", "20.2"};
+  const std::string rules = ReadText(std::string(WG_RULESET_DIR) + "/RULES.md");
+  ASSERT_FALSE(rules.empty());
+  std::set<std::string> rows;
+  std::istringstream in(rules);
+  std::string line, cited;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, std::regex(R"(\| ([0-9]+\.[0-9]+) \|(.*))"))) continue;
+    EXPECT_TRUE(rows.insert(m[1]).second) << "two rows for " << m[1];
+    cited += m[2].str() + "\n";
+  }
+  for (const char* sec : kSections) EXPECT_TRUE(rows.count(sec)) << "RULES.md has no row for " << sec;
+  EXPECT_EQ(rows.size(), std::size(kSections)) << "a row for a section the rulebook does not have";
+  const std::string tests = ReadText(std::string(WG_RULESET_DIR) + "/tests/rules_test.cc") +
+                            ReadText(std::string(WG_RULESET_DIR) + "/tests/conformance_test.cc") +
+                            ReadText(std::string(WG_SOURCE_DIR) + "/tests/wargame_cli_test.cc");
+  const std::regex name(R"(((DISABLED_)?Rule_[A-Za-z0-9_]+)(\.\.\.)?)");
+  int named = 0;
+  for (auto it = std::sregex_iterator(cited.begin(), cited.end(), name); it != std::sregex_iterator(); ++it) {
+    const std::string test = (*it)[1];
+    const bool prefix = (*it)[3].matched;
+    ++named;
+    EXPECT_NE(tests.find(", " + test + (prefix ? "" : ")")), std::string::npos) << "RULES.md names a missing test " << test;
+  }
+  EXPECT_GT(named, 90);
 }
 
 }  // namespace
