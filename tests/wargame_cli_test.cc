@@ -311,11 +311,11 @@ TEST_F(WargameCli, AiLosesLessStrengthThanRandomFromEitherSide) {
   }
 }
 
-// Blue & Gray liveness (issue 12): seed 46 of ai,random used to stop in turn 6 with
-// no legal action (8.41); `simulate` names such a game "stuck", with its seed,
-// not "unfinished (action limit)".
+// Blue & Gray liveness (issue 12): seed 65 of ai,random stops with no legal action
+// without 8.41's exemption (seeds 22, 24 and 46 did before the other rule fixes);
+// `simulate` names such a game "stuck", with its seed, not "unfinished (action limit)".
 TEST_F(WargameCli, SimulateReportsStuckGamesApartFromTheActionLimit) {
-  const RunResult r = Wargame("simulate blue_and_gray --games 1 --seed 46 --players ai,random --threads 1");
+  const RunResult r = Wargame("simulate blue_and_gray --games 1 --seed 65 --players ai,random --threads 1");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.find("stuck"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("unfinished"), std::string::npos) << r.out;
