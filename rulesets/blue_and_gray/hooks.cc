@@ -948,7 +948,7 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
 
 // 10.2: an ineffective unit may not enter an enemy ZOC by any means (an advance included).
 bool BgRules::IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const {
-  return Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
+  return hex >= 0 && hex < game_.map.size() && Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
 }
 
 bool BgRules::DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const {
@@ -1042,7 +1042,7 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
   if (a.num_units == 1) {
     const UnitId u = a.units[0];
     const int h = a.num_hexes == 1 ? a.hexes[0] : -1;
-    if (u >= 0 && u < s.num_units && h >= 0 && h < game_.map.size() && IneffectiveIntoEzoc(s, ctx, u, h)) {
+    if (u >= 0 && u < s.num_units && IneffectiveIntoEzoc(s, ctx, u, h)) {
       return Status::Refused("10.2", game_.UnitLabel(u) + " is ineffective and may not advance into an enemy zone of control");
     }
     if (!DefenderMayAdvance(s, ctx, u, h)) {
