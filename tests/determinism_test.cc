@@ -36,7 +36,7 @@ struct Pin {
 const Pin kPins[] = {
     {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x4e0419475115299full},
     {"stars_and_bars", "stars_and_bars", 4, 0xca8e740d1595b34bull},
-    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0xc3474f43ad3e446eull},
+    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0xf614b1a3328e4300ull},
 };
 
 void CheckPin(const Pin& pin) {

@@ -311,6 +311,41 @@ TEST_F(WargameCli, AiLosesLessStrengthThanRandomFromEitherSide) {
   }
 }
 
+// Blue & Gray liveness (issue 12): seed 65 of ai,random stops with no legal action
+// without 8.41's exemption (seeds 22, 24 and 46 did before the other rule fixes);
+// `simulate` names such a game "stuck", with its seed, not "unfinished (action limit)".
+TEST_F(WargameCli, SimulateReportsStuckGamesApartFromTheActionLimit) {
+  const RunResult r = Wargame("simulate blue_and_gray --games 1 --seed 65 --players ai,random --threads 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("stuck"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("unfinished"), std::string::npos) << r.out;
+  // The report of rows that stopped early: 2 = stuck, 0 = action limit, 3 = a listed action refused.
+  const std::string rows = TempPath("stuck.csv");
+  WriteText(rows, "# wargame simulate results v1\n# game: " + kSkirmish + "\n# players: random,random\n"
+                  "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished\n"
+                  "1,-1,0,0,10,1,0,0,0,0,2\n2,-1,0,0,10,1,0,0,0,0,0\n3,-1,0,0,10,1,0,0,0,0,3\n4,0,1,0,9,2,0,0,0,0,1\n");
+  const RunResult m = Wargame("merge '" + rows + "'");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("stuck (no legal action before the end; seeds 1): 1"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("unfinished (action limit): 1"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("stopped (a listed action was refused; seeds 3): 1"), std::string::npos) << m.out;
+  WriteText(rows, "# wargame simulate results v1\n# game: " + kSkirmish + "\n# players: random,random\n"
+                  "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished\n"
+                  "1,-1,0,0,10,1,0,0,0,0,7\n");
+  EXPECT_EQ(Wargame("merge '" + rows + "'").code, 1);  // no such stop
+}
+
+// Blue & Gray 17.15: control at the set-up counts, and the state file shows it.
+TEST_F(WargameCli, ChattanoogaStateFileShowsControlAtTheSetUp) {
+  const std::string json = TempPath("bg_setup.json");
+  const RunResult r = Wargame("play blue_and_gray --players random,random --until 1 --json '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string state = Slurp(json);
+  EXPECT_TRUE(std::regex_search(state, std::regex("\"Lookout Mountain\"[^}]*\"controlled_by\": *\"confederate\"")))
+      << state;
+  EXPECT_TRUE(std::regex_search(state, std::regex("\"Fort Wood\"[^}]*\"controlled_by\": *\"union\"")));
+}
+
 }  // namespace
 
 namespace wg {

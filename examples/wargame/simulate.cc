@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "wargame/ai.h"
+#include "wargame/liveness.h"
 #include "wargame/registry.h"
 
 namespace po = boost::program_options;
@@ -36,8 +37,22 @@ struct GameRow {
   int turn = 0;
   int eliminated[2] = {0, 0};
   int lost[2] = {0, 0};
+  // How the game stopped (the `finished` column): 1 at its end, 0 at the action
+  // limit, 2 stuck (no legal action before the end), 3 a listed action refused.
   int finished = 0;
 };
+
+constexpr int kRowUnfinished = 0, kRowFinished = 1, kRowStuck = 2, kRowRefused = 3;
+
+int RowCode(GameStop stop) {
+  switch (stop) {
+    case GameStop::kFinished: return kRowFinished;
+    case GameStop::kStuck: return kRowStuck;
+    case GameStop::kRefused: return kRowRefused;
+    case GameStop::kActionLimit: break;
+  }
+  return kRowUnfinished;
+}
 
 struct RunInfo {
   std::string game;     // game spec
@@ -66,16 +81,10 @@ GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::
     players[i] = MakePlayer(kinds[static_cast<size_t>(i)], game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
                             nullptr, &err, ai_budget);
   }
-  std::vector<Action> legal;
-  while (!session.over() && static_cast<long>(session.actions().size()) < max_actions) {
-    legal = session.LegalActions();
-    if (legal.empty()) break;
-    const State& s = session.state();
-    const Action a = players[s.decision_side & 1]->Choose(g, s, legal);
-    if (!session.Apply(a).ok()) break;
-  }
+  Player* const chooser[2] = {players[0].get(), players[1].get()};
+  const PlayedGame played = PlayToEnd(session, chooser, max_actions);
   const State& s = session.state();
-  row.finished = s.game_over ? 1 : 0;
+  row.finished = RowCode(played.stop);
   row.winner = s.game_over ? s.winner : -1;
   row.vp[0] = s.vp[0];
   row.vp[1] = s.vp[1];
@@ -139,9 +148,16 @@ std::string Report(const Game* game, RunInfo run) {
   if (n) o << " (seeds " << run.rows.front().seed << ".." << run.rows.back().seed << ")";
   o << "\n";
   if (n == 0) return o.str();
-  int wins[2] = {0, 0}, draws = 0, unfinished = 0;
+  int wins[2] = {0, 0}, draws = 0, unfinished = 0, stuck = 0, refused = 0;
+  std::string stuck_seeds, refused_seeds;
   for (const auto& r : run.rows) {
-    if (!r.finished) {
+    if (r.finished == kRowStuck) {
+      ++stuck;
+      stuck_seeds += (stuck_seeds.empty() ? "" : " ") + std::to_string(r.seed);
+    } else if (r.finished == kRowRefused) {
+      ++refused;
+      refused_seeds += (refused_seeds.empty() ? "" : " ") + std::to_string(r.seed);
+    } else if (r.finished != kRowFinished) {
       ++unfinished;
     } else if (r.winner == 0 || r.winner == 1) {
       ++wins[r.winner];
@@ -160,6 +176,9 @@ std::string Report(const Game* game, RunInfo run) {
   rate(side(1) + " wins", wins[1]);
   rate("draws", draws);
   if (unfinished) rate("unfinished (action limit)", unfinished);
+  // A game that stopped before its end with nobody able to act is a bug of the ruleset.
+  if (stuck) rate("stuck (no legal action before the end; seeds " + stuck_seeds + ")", stuck);
+  if (refused) rate("stopped (a listed action was refused; seeds " + refused_seeds + ")", refused);
   o << "victory points:\n";
   for (int k = 0; k < 2; ++k) {
     std::map<int, int> dist;
@@ -368,7 +387,8 @@ int CmdMerge(int argc, char** argv) {
         unsigned long long seed = 0;
         if (!header || std::sscanf(line.c_str(), "%llu,%d,%d,%d,%ld,%d,%d,%d,%d,%d,%d", &seed, &r.winner, &r.vp[0],
                                    &r.vp[1], &r.actions, &r.turn, &r.eliminated[0], &r.eliminated[1], &r.lost[0],
-                                   &r.lost[1], &r.finished) != 11) {
+                                   &r.lost[1], &r.finished) != 11 ||
+            r.finished < kRowUnfinished || r.finished > kRowRefused) {
           std::cerr << file << ":" << lineno << ":1: rows: expected " << kHeader << "\n";
           return kExitError;
         }

@@ -1,5 +1,7 @@
 #include "wargame/conformance.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "wargame/players.h"
@@ -113,6 +115,12 @@ ConformanceReport RunConformance(const std::string& spec, const ConformanceOptio
     }
   }
   return report;
+}
+
+int ScaledGameCount(int n) {
+  const char* env = std::getenv("WG_GAMES_PERCENT");
+  const long percent = env && *env ? std::strtol(env, nullptr, 10) : 100;
+  return static_cast<int>(std::max<long>(1, static_cast<long>(n) * percent / 100));
 }
 
 }  // namespace wg

@@ -110,11 +110,13 @@ void BgRules::MarkNearEnemies(const State& s, int side, int distance, std::vecto
 // --- Hooks: sequence -----------------------------------------------------------------
 
 void BgRules::Start(State& s, Context& ctx) const {
-  // 17.15: a side controls the hexes its units occupy at the start.
+  // 17.15: a side controls the hexes its units occupy at the start: it counts
+  // for 20.11 and 17.14 at once, and the state's place control shows it.
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (u.OnMap()) SetControl(s, u.hex, u.side);
   }
+  RefreshControl(s, ctx);
   HexRules::Start(s, ctx);
 }
 
@@ -404,6 +406,9 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
     const UnitId u = a.units[static_cast<size_t>(i)];
     if (u < 0 || u >= s.num_units) return Status::Refused("8.0", "no such unit");
     if (s.unit(u).side != s.phasing_side) continue;  // the core refuses it
+    if (s.unit(u).Has(kUnitAttacked)) {
+      return Status::Refused("8.41", game_.UnitLabel(u) + " has already attacked this combat phase");
+    }
     if (Ineffective(s, u)) return Status::Refused("10.0", game_.UnitLabel(u) + " is ineffective and may not attack");
     if (StackmateAttacked(s, u)) {
       return Status::Refused("8.42", game_.UnitLabel(u) + ": units stacked together may not attack separate hexes");
@@ -424,6 +429,14 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
           return Status::Refused("8.7", game_.UnitLabel(u) + " is adjacent to enemy units and must attack them");
         }
       }
+      Status st = CheckBombardment(s, u, a);
+      if (!st.ok()) return st;
+    }
+  }
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h >= 0 && h < game_.map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
+      return Status::Refused("8.41", game_.HexLabel(h) + " holds a unit already attacked this combat phase");
     }
   }
   if (all_artillery_at_range) {
@@ -437,6 +450,27 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
     }
   }
   return Status::Ok();
+}
+
+// 8.7 / 8.71 (with 8.74): artillery attacking at range needs one target hex within
+// three hexes and a clear line of sight to it; each refusal cites its own rule.
+Status BgRules::CheckBombardment(const State& s, UnitId u, const Action& a) const {
+  const int from = s.unit(u).hex;
+  bool in_range = false;
+  std::string blocked;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h < 0 || h >= game_.map.size() || DistanceBetween(from, h) > data().artillery_range) continue;
+    in_range = true;
+    if (data().los->Clear(from, h)) return Status::Ok();
+    blocked += (blocked.empty() ? "" : ", ") + game_.HexLabel(h);
+  }
+  if (!in_range) {
+    return Status::Refused("8.7", game_.UnitLabel(u) + ": artillery attacks enemy units within " +
+                                      std::to_string(data().artillery_range) + " hexes only");
+  }
+  return Status::Refused("8.71", game_.UnitLabel(u) + ": the line of sight to " + blocked +
+                                     " is blocked (it crosses a forest or town hex)");
 }
 
 // 11.2: cavalry attacked solely by infantry or artillery may retreat two hexes first.
@@ -688,15 +722,37 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
+// 8.41: no unit may be attacked more than once a combat phase, and an attack is
+// on every unit of the hex (8.1), so a hex holding a unit already attacked may
+// not be attacked again (a unit that retreated into a friendly hex shelters it).
+bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
+  bool any = false;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (e.hex != hex || e.side == attacker_side) continue;
+    if (e.Has(kUnitDefended)) return false;
+    any = true;
+  }
+  return any;
+}
+
 bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   if (Ineffective(s, u) || StackmateAttacked(s, u)) return false;  // 10.0, 8.42
-  return HexRules::MustAttack(s, ctx, u);
+  if (!HexRules::MustAttack(s, ctx, u)) return false;
+  // 8.0 with 8.41: only while an adjacent enemy hex may still be attacked.
+  const UnitState& us = s.unit(u);
+  for (int d = 0; d < 6; ++d) {
+    const int nb = game_.map.grid.NeighborIndex(us.hex, d);
+    if (nb >= 0 && HexAttackable(s, nb, us.side)) return true;
+  }
+  return false;
 }
 
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
-  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
   const UnitState& us = s.unit(u);
+  if (!HexAttackable(s, us.hex, 1 - us.side)) return false;  // 8.41
+  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& f = s.units[static_cast<size_t>(i)];
     if (f.side == us.side || !f.OnMap() || f.Has(kUnitAttacked) || !Adjacent(f.hex, us.hex)) continue;
@@ -849,7 +905,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
   x.defender_advance = 0;
   for (int i = 0; i < s.combat.num_defenders && !x.defender_advance; ++i) {
     for (int k = 0; k < kMaxCombatUnits; ++k) {
-      if (DefenderMayAdvance(s, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
+      if (DefenderMayAdvance(s, ctx, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
     }
   }
   for (int i = 0; i < s.num_units; ++i) {
@@ -890,17 +946,23 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
   }
 }
 
-bool BgRules::DefenderMayAdvance(const State& s, UnitId u, int hex) const {
+// 10.2: an ineffective unit may not enter an enemy ZOC by any means (an advance included).
+bool BgRules::IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const {
+  return hex >= 0 && hex < game_.map.size() && Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
+}
+
+bool BgRules::DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const {
   if (hex < 0 || u < 0 || !s.unit(u).OnMap() || IsArtillery(u)) return false;  // 8.75
   const BgExt& x = Ext<BgExt>(s);
   bool listed = false;
   for (int k = 0; k < kMaxCombatUnits; ++k) listed = listed || x.attacker_hexes[k] == hex;
   bool defender = false;
   for (int i = 0; i < s.combat.num_defenders; ++i) defender = defender || s.combat.defenders[i] == u;
-  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex);
+  return listed && defender && CountIn(s, hex, -1) == 0 && Adjacent(s.unit(u).hex, hex) &&
+         !IneffectiveIntoEzoc(s, ctx, u, hex);
 }
 
-void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) const {
+void BgRules::ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const {
   out->push_back(Action::Of(ActionType::kAdvance));  // decline
   const BgExt& x = Ext<BgExt>(s);
   for (int i = 0; i < s.combat.num_defenders; ++i) {
@@ -908,7 +970,7 @@ void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) con
       const int h = x.attacker_hexes[k];
       bool seen = false;
       for (int j = 0; j < k; ++j) seen = seen || x.attacker_hexes[j] == h;
-      if (seen || !DefenderMayAdvance(s, s.combat.defenders[i], h)) continue;
+      if (seen || !DefenderMayAdvance(s, ctx, s.combat.defenders[i], h)) continue;
       Action a = Action::Of(ActionType::kAdvance);
       a.AddUnit(s.combat.defenders[i]).AddHex(h);
       out->push_back(a);
@@ -916,12 +978,74 @@ void BgRules::ListDefenderAdvances(const State& s, std::vector<Action>* out) con
   }
 }
 
+// 8.6: the hexes of the combat cleared of all units, that an attacker may advance into.
+int BgRules::ClearedHexes(const State& s, int* out) const {
+  const PendingCombat& c = s.combat;
+  int n = 0;
+  for (int k = 0; k < c.num_defender_hexes; ++k) {
+    const int h = c.defender_hexes[k];
+    if (h >= 0 && CountIn(s, h, -1) == 0) out[n++] = h;
+  }
+  return n;
+}
+
+// 8.6: "if more than one hex is cleared, the advance is still limited to one
+// unit": the player names the cleared hex it advances into.
+void BgRules::ListAttackerAdvances(const State& s, std::vector<Action>* out) const {
+  int cleared[6];
+  const int n = ClearedHexes(s, cleared);
+  if (n < 2) return;  // the core's listing (no hex: the one cleared hex)
+  out->clear();
+  out->push_back(Action::Of(ActionType::kAdvance));  // decline
+  const PendingCombat& c = s.combat;
+  for (int i = 0; i < c.num_attackers; ++i) {
+    const UnitId u = c.attackers[i];
+    if (!s.unit(u).OnMap() || IsArtillery(u)) continue;  // 8.75
+    for (int k = 0; k < n; ++k) {
+      if (!Adjacent(s.unit(u).hex, cleared[k])) continue;
+      Action a = Action::Of(ActionType::kAdvance);
+      a.AddUnit(u).AddHex(cleared[k]);
+      out->push_back(a);
+    }
+  }
+}
+
+Status BgRules::ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units == 0) return Status::Refused("", "");  // declined: the core
+  int cleared[6];
+  const int n = ClearedHexes(s, cleared);
+  int target = s.combat.vacated_hex;
+  if (a.num_hexes == 0 && n > 1) {
+    return Status::Refused("8.6", "several hexes were cleared: name the hex the unit advances into (target)");
+  }
+  if (a.num_hexes > 0) {
+    target = a.num_hexes == 1 ? a.hexes[0] : -1;
+    if (std::find(cleared, cleared + n, target) == cleared + n) {
+      return Status::Refused("8.6", "a unit may advance only into a hex this combat cleared");
+    }
+  }
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u >= 0 && u < s.num_units && IneffectiveIntoEzoc(s, ctx, u, target)) {
+      return Status::Refused("10.2", game_.UnitLabel(u) + " is ineffective and may not advance into an enemy zone of control");
+    }
+  }
+  const int16_t before = s.combat.vacated_hex;
+  s.combat.vacated_hex = static_cast<int16_t>(target);
+  Status st = ApplyAdvance(s, a, ctx);
+  if (!st.ok()) s.combat.vacated_hex = before;  // refused: nothing changed
+  return st;
+}
+
 Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const {
   if (a.num_units > 1) return Status::Refused("8.6", "only one unit may advance");
   if (a.num_units == 1) {
     const UnitId u = a.units[0];
     const int h = a.num_hexes == 1 ? a.hexes[0] : -1;
-    if (!DefenderMayAdvance(s, u, h)) {
+    if (u >= 0 && u < s.num_units && IneffectiveIntoEzoc(s, ctx, u, h)) {
+      return Status::Refused("10.2", game_.UnitLabel(u) + " is ineffective and may not advance into an enemy zone of control");
+    }
+    if (!DefenderMayAdvance(s, ctx, u, h)) {
       return Status::Refused("8.6", "advance one defending unit (not artillery) into an adjacent hex the attackers left");
     }
     MoveUnit(s, ctx, u, h, EventType::kAdvance, "8.6");
@@ -942,6 +1066,9 @@ Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
     return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
   }
   switch (s.decision) {
+    case DecisionType::kAdvance:
+      if (a.type == ActionType::kAdvance) return ApplyAttackerAdvance(s, a, ctx);
+      break;
     case DecisionType::kLosses:
       if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
       return Status::Refused("8.3", "EX: choose the attacking units to lose");
@@ -1021,7 +1148,7 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
   const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
   if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
     out->clear();
-    ListDefenderAdvances(s, out);
+    ListDefenderAdvances(s, ctx, out);
     return;
   }
   if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0 && !s.game_over) {
@@ -1030,6 +1157,7 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     return;
   }
   HexRules::LegalActions(s, ctx, out);
+  if (s.decision == DecisionType::kAdvance && !s.game_over) ListAttackerAdvances(s, out);
   if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
   // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
   std::vector<Action> keep;
@@ -1089,8 +1217,32 @@ void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
   }
 }
 
+// 17.15: the state's place control (what the AI weighs and the state file
+// shows) follows Control(): a tracked place is controlled by the side that
+// controls every hex of it.
+void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
+  const auto& kinds = data().control_kinds;
+  for (size_t p = 0; p < game_.map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = game_.map.places[p];
+    if (place.hexes.empty() || std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
+    const int side = Control(s, place.hexes.front());
+    bool all = side >= 0;
+    for (int h : place.hexes) all = all && Control(s, h) == side;
+    if (!all || s.place_control[p] == side + 1) continue;
+    s.place_control[p] = static_cast<uint8_t>(side + 1);
+    Event e;
+    e.type = EventType::kControl;
+    e.side = static_cast<int8_t>(side);
+    e.hex = static_cast<int16_t>(place.hexes.front());
+    e.a = static_cast<int>(p);
+    e.rule = "17.15";
+    ctx.Emit(e);
+  }
+}
+
 // 20.11: hexes the side controls for the first time (once per hex).
 void BgRules::RefreshControl(State& s, Context& ctx) const {
+  SyncPlaceControl(s, ctx);
   int bit = 0;
   for (const VpAward& a : cfg_.awards) {
     if (a.kind != VpAward::Kind::kHexEverControlled) continue;
@@ -1104,6 +1256,24 @@ void BgRules::RefreshControl(State& s, Context& ctx) const {
   }
 }
 
+// 5.0 / 20.12: a unit's ZOC is the six hexes adjacent to it, not its own hex: a
+// hex counts only through the units of the award's kinds in the hexes around it
+// (5.3 applies: not across creek or river hexsides).
+bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const {
+  HexScratch& hs = Hs(ctx);
+  hs.sources.clear();
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    const int kind = game_.units[static_cast<size_t>(i)].kind;
+    if (!u.OnMap() || u.side != a.side || u.hex == hex || !Adjacent(u.hex, hex)) continue;
+    if (!a.unit_kinds.empty() && std::find(a.unit_kinds.begin(), a.unit_kinds.end(), kind) == a.unit_kinds.end()) continue;
+    hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
+  }
+  if (hs.sources.empty()) return false;
+  hs.zoc.Compute(game_.map, data().zoc, hs.sources);
+  return hs.zoc.InEzoc(hex);
+}
+
 void BgRules::OnGameEnd(State& s, Context& ctx) const {
   for (const VpAward& a : cfg_.awards) {
     if (!a.at_end) continue;
@@ -1111,17 +1281,7 @@ void BgRules::OnGameEnd(State& s, Context& ctx) const {
     if (a.kind == VpAward::Kind::kHexControlledAtEnd) {
       for (int h : a.hexes) count += Control(s, h) == a.side ? 1 : 0;
     } else if (a.kind == VpAward::Kind::kHexInZoc) {
-      HexScratch& hs = Hs(ctx);
-      hs.sources.clear();
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitState& u = s.units[static_cast<size_t>(i)];
-        const int kind = game_.units[static_cast<size_t>(i)].kind;
-        if (!u.OnMap() || u.side != a.side) continue;
-        if (!a.unit_kinds.empty() && std::find(a.unit_kinds.begin(), a.unit_kinds.end(), kind) == a.unit_kinds.end()) continue;
-        hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
-      }
-      hs.zoc.Compute(game_.map, data().zoc, hs.sources);
-      for (int h : a.hexes) count += hs.zoc.InEzoc(h) ? 1 : 0;
+      for (int h : a.hexes) count += InZocOfAdjacent(s, ctx, a, h) ? 1 : 0;
     }
     AwardVp(s, ctx, a.side, count * a.points, a.rule.c_str(), "end of game award");
   }

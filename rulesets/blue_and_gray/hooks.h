@@ -122,10 +122,14 @@ class BgRules : public HexRules {
   bool Night(const State& s) const;
   void SetControl(State& s, int hex, int side) const;
   void RefreshControl(State& s, Context& ctx) const;
+  void SyncPlaceControl(State& s, Context& ctx) const;
+  bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;
+  bool HexAttackable(const State& s, int hex, int attacker_side) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
+  Status CheckBombardment(const State& s, UnitId u, const Action& a) const;
   bool CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const;
   Status ApplyBgRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyExLosses(State& s, const Action& a, Context& ctx) const;
@@ -144,8 +148,12 @@ class BgRules : public HexRules {
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
-  bool DefenderMayAdvance(const State& s, UnitId u, int hex) const;
-  void ListDefenderAdvances(const State& s, std::vector<Action>* out) const;
+  bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
+  bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;
+  void ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
+  int ClearedHexes(const State& s, int* out) const;
+  void ListAttackerAdvances(const State& s, std::vector<Action>* out) const;
+  Status ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const;
   Status ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const;
 
   BgConfig cfg_;

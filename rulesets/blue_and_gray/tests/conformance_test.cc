@@ -2,7 +2,9 @@
 // set-up to the end of turn 10 with only legal actions, clone, save/load, invariants.
 #include <gtest/gtest.h>
 
+#include "wargame/ai.h"
 #include "wargame/conformance.h"
+#include "wargame/liveness.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
 #include "wargame/players.h"
@@ -40,6 +42,49 @@ TEST(Conformance, ChattanoogaFullGameFromSetUpToEndOfTurnTen) {
   ASSERT_NE(last.text, nullptr);
   EXPECT_NE(std::string(last.text).find("Victory") == std::string::npos && std::string(last.text) != "Draw", true)
       << last.text;
+}
+
+// Liveness: no game stops before its end with nobody able to act. The players are
+// seeded as `wargame play` and `wargame simulate` seed them: seeds 22, 24 and 46 of
+// `--players ai,random` are the games that used to stop after the Confederate
+// declined an advance (8.41: a unit sheltered by an attacked unit was still owed
+// an attack nobody could make), and seed 65 stops that way under today's rules
+// without the 8.41 exemption.
+PlayedGame PlayChattanooga(const std::string& union_player, const std::string& confederate_player, uint64_t seed) {
+  auto g = LoadGame("blue_and_gray(scenario=chattanooga)");
+  EXPECT_TRUE(g.ok()) << g.errors().ToString();
+  if (!g.ok()) return {};
+  Session session(*g, seed);
+  std::unique_ptr<Player> players[2];
+  const std::string kinds[2] = {union_player, confederate_player};
+  for (int i = 0; i < 2; ++i) {
+    const uint64_t player_seed = seed * 2654435761ULL + 17 + static_cast<uint64_t>(i);
+    if (kinds[i] == "ai") {
+      players[i] = std::make_unique<AiPlayer>(*g, player_seed);
+    } else {
+      players[i] = std::make_unique<RandomPlayer>(player_seed);
+    }
+  }
+  Player* const chooser[2] = {players[0].get(), players[1].get()};
+  PlayedGame played = PlayToEnd(session, chooser, 50000);
+  if (played.stop == GameStop::kFinished) EXPECT_EQ(session.state().turn, 10) << "seed " << seed;
+  return played;
+}
+
+TEST(Conformance, LivenessAiGamesNeverStopBeforeTheEnd) {
+  for (uint64_t seed : {22, 24, 46, 65}) {
+    const PlayedGame played = PlayChattanooga("ai", "random", seed);
+    EXPECT_EQ(GameStopName(played.stop), std::string("finished")) << "ai,random seed " << seed << ": " << played.detail;
+  }
+  const int games = ScaledGameCount(2);
+  for (int k = 0; k < games; ++k) {
+    const uint64_t seed = 100 + static_cast<uint64_t>(k);
+    for (const char* pairing : {"ai,ai", "random,ai"}) {
+      const bool union_ai = pairing[0] == 'a';
+      const PlayedGame played = PlayChattanooga(union_ai ? "ai" : "random", "ai", seed);
+      EXPECT_EQ(GameStopName(played.stop), std::string("finished")) << pairing << " seed " << seed << ": " << played.detail;
+    }
+  }
 }
 
 TEST(Conformance, DefaultScenarioIsChattanooga) {
