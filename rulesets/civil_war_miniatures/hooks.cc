@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 #include "civil_war_miniatures.h"
 
@@ -128,17 +129,17 @@ int LoseStands(const Game& g, State& s, Context& ctx, UnitId u, int n, const cha
   return lost;
 }
 
-// 4.1-4.3: one D6 per casualty for each attached officer.
-void OfficerCheck(State& s, Context& ctx, UnitId u, int casualties) {
+bool Faces(const std::vector<int>& faces, int r) { return std::find(faces.begin(), faces.end(), r) != faces.end(); }
+
+// 4.1-4.3: one die per casualty for each attached officer; the death faces are data.
+void OfficerCheck(const Game& g, State& s, Context& ctx, UnitId u, int casualties) {
   if (casualties <= 0) return;
+  const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
   const int n = std::min(casualties, 30);
   if (mu.officers & kRegimental) {
     bool killed = false;
-    for (int i = 0; i < n; ++i) {
-      const int r = ctx.Roll(s, 6, "regimental officer");
-      if (r == 1 || r == 6) killed = true;
-    }
+    for (int i = 0; i < n; ++i) killed = Faces(d.regimental_death, ctx.Roll(s, d.officer_die, "regimental officer")) || killed;
     if (killed) {
       mu.officers = static_cast<uint8_t>(mu.officers & ~kRegimental);
       ctx.Emit(Ev(EventType::kNote, "4.1", "regimental officer killed", u));
@@ -146,9 +147,7 @@ void OfficerCheck(State& s, Context& ctx, UnitId u, int casualties) {
   }
   if (mu.officers & kDivisional) {
     bool killed = false;
-    for (int i = 0; i < n; ++i) {
-      if (ctx.Roll(s, 6, "divisional officer") == 6) killed = true;
-    }
+    for (int i = 0; i < n; ++i) killed = Faces(d.divisional_death, ctx.Roll(s, d.officer_die, "divisional officer")) || killed;
     if (killed) {
       mu.officers = static_cast<uint8_t>(mu.officers & ~kDivisional);
       ctx.Emit(Ev(EventType::kNote, "4.2", "divisional officer killed", u));
@@ -164,7 +163,7 @@ bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why
     ctx.Emit(Ev(EventType::kNote, "7.1", "passes morale: divisional officer attached", u));
     return true;
   }
-  const int officer = (mu.officers & kRegimental) ? 1 : 0;            // 4.1: counts during morale tests
+  const int officer = (mu.officers & kRegimental) ? d.morale_regimental : 0;  // 4.1: counts during morale tests
   const int disorg = Disorganized(g, s, u) ? d.mod_disorganized : 0;  // 12.5
   const UnitType& t = TypeOf(g, u);
   bool pass = false;
@@ -172,34 +171,20 @@ bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why
     // 7.3: one D6 per gun; passes when a die is under the remaining guns.
     const int need = mu.guns + officer + disorg;
     for (int i = 0; i < mu.guns; ++i) {
-      if (ctx.Roll(s, 6, why) < need) pass = true;
+      if (ctx.Roll(s, d.battery_morale_die, why) < need) pass = true;
     }
     ctx.Emit(Ev(EventType::kNote, "7.3", pass ? "battery passes morale" : "battery fails morale", u, need));
   } else {
     const int need = Stands(g, s, u) + officer + disorg;
-    const int r = ctx.Roll(s, 20, why);
+    const int r = ctx.Roll(s, d.morale_die, why);
     pass = r < need;
     ctx.Emit(Ev(EventType::kNote, "7.2", pass ? "passes morale" : "fails morale", u, r, need));
   }
   return pass;
 }
 
-// 7.4 / 10.1: moves `inches` toward its own table edge, routed until rallied.
-void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
-  if (!OnTable(s, u)) return;
-  const MiniData& d = D(g);
-  MiniUnit& mu = M(s).units[u];
-  const Footprint f = FootprintOf(g, s, u);
-  bool at_edge = false;
-  const Footprint moved =
-      d.table.MoveFootprint(f, EdgeOutward(d.home[s.unit(u).side]), inches, nullptr, &at_edge);
-  mu.x = H(moved.center.x);
-  mu.y = H(moved.center.y);
-  mu.building = 0;
-  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit
-  s.unit(u).flags |= kRouted;
-  ctx.Emit(Ev(EventType::kRetreat, rule, at_edge ? "retreats to its table edge" : "retreats", u, mu.x, mu.y));
-}
+// 7.4 / 10.1 / C.2: falls back toward its own table edge, routed until rallied.
+void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule);
 
 // 7.4 with 12.5: a failed test sends the unit to the rear; if it was waiting
 // outside a building, the stands inside are captured.
@@ -288,14 +273,156 @@ void KeepLineConsistent(const Game&, State& s, Context& ctx, UnitId u) {
   }
 }
 
-// A unit other than u, or a line beside a building, overlaps footprint f.
-bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
+// --- Contact (C.1-C.3) ---------------------------------------------------------------
+
+// C.1: two bases are in contact when they touch; they overlap only when they
+// share more than an edge (a margin of kContact inches).
+constexpr double kContact = 0.02;
+Footprint Shrunk(Footprint f) {
+  f.width = std::max(0.0, f.width - 2 * kContact);
+  f.depth = std::max(0.0, f.depth - 2 * kContact);
+  return f;
+}
+
+// C.1: the first unit other than u and `ignore` whose base (or line beside its
+// building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
+UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
+  const Footprint in = Shrunk(f);
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    if (o == u || !OnTable(s, o)) continue;
-    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0) return true;
-    if (HasLine(s, o) && FootprintDistance(f, LineOf(g, s, o)) <= 0) return true;
+    if (o == u || o == ignore || !OnTable(s, o)) continue;
+    if (FootprintsOverlap(in, FootprintOf(g, s, o))) return o;
+    if (HasLine(s, o) && FootprintsOverlap(in, LineOf(g, s, o))) return o;
   }
-  return false;
+  return kNoUnit;
+}
+
+bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
+  return Blocker(g, s, u, f) != kNoUnit;
+}
+
+// C.3: the building (area index + 1) at p that a unit of the other side holds, or 0.
+int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
+  const Table& t = D(g).table;
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    const uint8_t b = M(s).units[o].building;
+    if (b == 0 || !OnTable(s, o) || s.unit(o).side == side) continue;
+    if (t.areas[b - 1u].Contains(p)) return b;
+  }
+  return 0;
+}
+
+// M / C.2: the distance a move of `inches` along `seg` is worth after terrain:
+// woods multiply it by woods_factor, each fence crossed costs fence_cost.
+double Allowance(const Game& g, Segment seg, double inches) {
+  const MiniData& d = D(g);
+  for (int a : d.table.AreasCrossed(seg)) {
+    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
+      inches *= d.woods_factor;
+      break;
+    }
+  }
+  for (int o : d.table.ObstaclesCrossed(seg)) {
+    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
+  }
+  return std::max(0.0, inches);
+}
+
+// Where a path ended and what stopped it (C.2).
+struct Path {
+  Footprint end;
+  double moved = 0;
+  UnitId blocker = kNoUnit;  // the unit it stopped against
+  bool building = false;     // stopped at the wall of a building the enemy holds (C.3)
+  bool edge = false;         // stopped at the table edge
+};
+
+// C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
+// first contact with another unit's base, at the wall of a building the other
+// side holds (except the building of `into`, a charge's target), or at the
+// table edge. Sampled every quarter inch, then bisected to a hundredth.
+Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
+           UnitId into = kNoUnit) {
+  Path p;
+  p.end = f;
+  const double len = dir.Length();
+  if (len <= 0 || inches <= 0) return p;
+  const Vec2 d = dir * (1.0 / len);
+  double room = 0;
+  D(g).table.MoveFootprint(f, d, inches, &room, &p.edge);
+  const int side = s.unit(u).side;
+  const int own = into != kNoUnit ? M(s).units[into].building : 0;
+  auto blocked = [&](double t, UnitId* who, bool* wall) {
+    Footprint at = f;
+    at.center = f.center + d * t;
+    *who = Blocker(g, s, u, at);
+    const int b = EnemyBuildingAt(g, s, side, at.center);
+    *wall = b != 0 && b != own;
+    return *who != kNoUnit || *wall;
+  };
+  double ok = 0;
+  UnitId who = kNoUnit;
+  bool wall = false;
+  for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
+    if (!blocked(t, &who, &wall)) {
+      ok = t;
+      continue;
+    }
+    double bad = t;
+    for (int i = 0; i < 6; ++i) {  // bisect to a hundredth of an inch
+      const double mid = (ok + bad) / 2;
+      UnitId w2;
+      bool b2;
+      if (blocked(mid, &w2, &b2)) {
+        bad = mid;
+      } else {
+        ok = mid;
+      }
+    }
+    ok = std::max(0.0, ok - 0.01);  // a hundredth clear, so rounding to hundredths keeps it clear
+    p.blocker = who;
+    p.building = who == kNoUnit && wall;
+    p.edge = false;
+    break;
+  }
+  p.moved = ok;
+  p.end.center = f.center + d * ok;
+  return p;
+}
+
+// Why a path stopped, for events and refusals; nullptr when nothing stopped it.
+const char* PathStop(const Path& p) {
+  if (p.blocker != kNoUnit) return "stopped by a unit in the way";
+  if (p.building) return "stopped at the wall of a building the enemy holds";
+  if (p.edge) return "stopped at the table edge";
+  return nullptr;
+}
+
+// Places u at a path's end and reports it (C.2: a movement event for every
+// move, and a note saying what stopped it: b = the blocking unit or -1).
+void PlaceAt(State& s, Context& ctx, UnitId u, const Path& p, EventType type, const char* rule,
+             const char* text) {
+  MiniUnit& mu = M(s).units[u];
+  mu.x = H(p.end.center.x);
+  mu.y = H(p.end.center.y);
+  ctx.Emit(Ev(type, rule, text, u, mu.x, mu.y));
+  if (const char* why = PathStop(p)) ctx.Emit(Ev(EventType::kNote, "C.2", why, u, 0, p.blocker));
+}
+
+// 7.4 / 10.1 / C.2: moves `inches` (after terrain, M) toward its own table
+// edge, routed until rallied; the path stops at another unit, at a building the
+// enemy holds or at the edge, and the unit stays routed where it stopped.
+void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
+  if (!OnTable(s, u)) return;
+  const MiniData& d = D(g);
+  MiniUnit& mu = M(s).units[u];
+  const Footprint f = FootprintOf(g, s, u);
+  const Vec2 dir = EdgeOutward(d.home[s.unit(u).side]);
+  const double go = Allowance(g, Segment{f.center, f.center + dir * inches}, inches);
+  const Path p = Sweep(g, s, u, f, dir, go);
+  mu.building = 0;
+  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit
+  s.unit(u).flags |= kRouted;
+  PlaceAt(s, ctx, u, p, EventType::kRetreat, rule, "retreats");
 }
 
 // 12.3: where `figures` of u form in line adjacent to its building: against the
@@ -413,9 +540,22 @@ bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   return false;
 }
 
+// C.5: whether the segment from a firer to its aim passes over another unit's
+// base (not the firer's, not the target's): units block the line of sight.
+bool UnitInTheWay(const Game& g, const State& s, UnitId firer, UnitId target, Segment line) {
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (o == firer || o == target || !OnTable(s, o)) continue;
+    if (SegmentMeetsFootprint(line, Shrunk(FootprintOf(g, s, o)))) return true;
+    if (HasLine(s, o) && SegmentMeetsFootprint(line, Shrunk(LineOf(g, s, o)))) return true;
+  }
+  return false;
+}
+
 // Why a part of a unit cannot fire at a point at range `range`, or nullptr.
+// `target` is the unit fired at (kNoUnit for livestock); `aim` the point of it
+// nearest the firer, `centre` its centre: the line of sight may go to either.
 const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule,
-                       int part = kBody) {
+                       int part = kBody, UnitId target = kNoUnit, std::optional<Vec2> centre = std::nullopt) {
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
   *rule = part == kLine ? "12.3" : "3";
@@ -428,9 +568,10 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     return "the unit cannot shoot this turn";
   }
   if (part == kLine && !HasLine(s, u)) return "no line is formed beside the building";
-  if (part == kBody && us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
+  const bool in_building = part == kBody && M(s).units[u].building != 0;
+  if (part == kBody && us.face == 0 && !t.fire_in_column && !in_building)
     return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
-  if (part == kBody && M(s).units[u].building != 0) {
+  if (in_building) {
     const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
     if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
       *rule = a.kind == "barn" ? "12.1" : "12.2";
@@ -442,9 +583,36 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     *rule = part == kLine ? "12.3" : "3.1";
     return "the target is out of range";
   }
-  const Vec2 from = PartFootprint(g, s, u, part).center;
-  if (!D(g).table.LineOfSightClear(from, aim)) return "no line of sight";
+  const Footprint pf = PartFootprint(g, s, u, part);
+  // C.5: a line (or a formation that fires in column) fires into its front arc;
+  // the occupants of a building fire out of its front or back instead (12.1/12.2).
+  if (!in_building && ArcOf(pf, aim, D(g).fire_arc) != Arc::kFront) {
+    *rule = "C.5";
+    return "the target is outside the firer's front arc";
+  }
+  const Vec2 from = pf.center;
+  auto clear = [&](Vec2 p) {
+    return D(g).table.LineOfSightClear(from, p) && !UnitInTheWay(g, s, u, target, Segment{from, p});
+  };
+  if (!clear(aim) && !(centre && clear(*centre))) {
+    *rule = "C.5";
+    return "no line of sight (terrain or a unit in the way)";
+  }
   return nullptr;
+}
+
+// C.6: range from the firer's centre to the nearest part of the target part;
+// to a unit inside a building, to the nearest part of the building.
+double RangeToPart(const Game& g, const State& s, Vec2 from, UnitId target, int part, const Footprint& tf,
+                   Vec2* aim) {
+  const MiniUnit& tu = M(s).units[target];
+  if (part == kBody && tu.building != 0) {
+    const TerrainArea& a = D(g).table.areas[tu.building - 1u];
+    *aim = tf.center;
+    return DistanceToPolygon(a.polygon, from);
+  }
+  *aim = tf.NearestPoint(from);
+  return DistanceToFootprint(from, tf);
 }
 
 // Why no part of `firer` can fire at the target part, or nullptr (12.3: the
@@ -452,10 +620,14 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
 const char* CannotFireAt(const Game& g, const State& s, UnitId firer, UnitId target, int target_part,
                          const char** rule) {
   const Footprint tf = PartFootprint(g, s, target, target_part);
-  const char* why = CannotFire(g, s, firer, tf.center, RangeTo(FootprintOf(g, s, firer), tf), rule);
+  Vec2 aim;
+  const double range = RangeToPart(g, s, CenterOf(s, firer), target, target_part, tf, &aim);
+  const char* why = CannotFire(g, s, firer, aim, range, rule, kBody, target, tf.center);
   if (!why || !HasLine(s, firer)) return why;
   const char* line_rule = "12.3";
-  if (!CannotFire(g, s, firer, tf.center, RangeTo(LineOf(g, s, firer), tf), &line_rule, kLine)) return nullptr;
+  const Vec2 lc = LineOf(g, s, firer).center;
+  const double lrange = RangeToPart(g, s, lc, target, target_part, tf, &aim);
+  if (!CannotFire(g, s, firer, aim, lrange, &line_rule, kLine, target, tf.center)) return nullptr;
   return why;
 }
 
@@ -483,26 +655,26 @@ void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int part, i
     const int lost = std::min<int>(hits, mu.beside);
     mu.beside = static_cast<uint8_t>(mu.beside - lost);
     LoseFigures(g, s, ctx, target, lost, "12.3");
-    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    if (OnTable(s, target)) OfficerCheck(g, s, ctx, target, lost);
     return;
   }
   if (!t.artillery) {
     // 12.3: fire at a building hits the figures inside, refilled from those
     // waiting behind it; the line beside it is not hit.
     const int lost = LoseFigures(g, s, ctx, target, std::min(hits, mu.figures - mu.beside), "3");
-    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    if (OnTable(s, target)) OfficerCheck(g, s, ctx, target, lost);
     return;
   }
   // 11.1: a casualty per hit, then a D6 per hit (6 destroys a gun), then morale.
   const int lost = LoseFigures(g, s, ctx, target, hits, "11.1");
   for (int i = 0; i < hits && OnTable(s, target); ++i) {
-    if (ctx.Roll(s, 6, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
+    if (ctx.Roll(s, D(g).gun_hit_die, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
       --mu.guns;
       ctx.Emit(Ev(EventType::kLoss, "11.1", "gun destroyed", target, 1));
     }
   }
   if (!OnTable(s, target)) return;
-  OfficerCheck(s, ctx, target, lost);
+  OfficerCheck(g, s, ctx, target, lost);
   if (!TestMorale(g, s, ctx, target, "battery morale")) FailMorale(g, s, ctx, target, "11.1");
 }
 
@@ -514,9 +686,10 @@ void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, in
   for (int part = kBody; part <= kLine; ++part) {
     if (part == kLine && !HasLine(s, firer)) break;
     const Footprint pf = PartFootprint(g, s, firer, part);
-    const double range = RangeTo(pf, tf);
+    Vec2 aim;
+    const double range = RangeToPart(g, s, pf.center, target, target_part, tf, &aim);
     const char* why_rule = "3";
-    if (CannotFire(g, s, firer, tf.center, range, &why_rule, part)) continue;
+    if (CannotFire(g, s, firer, aim, range, &why_rule, part, target, tf.center)) continue;
     const char* rule = "3";
     const int mod = DefenderModifier(g, s, pf.center, target, target_part, &rule);
     Event e = Ev(EventType::kBombard, part == kLine ? "12.3" : rule, part == kLine ? "line beside fires" : "fires",
@@ -533,6 +706,7 @@ void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, in
 int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attacker, bool flank) {
   const MiniData& d = D(g);
   int b = 0;
+  if (TypeOf(g, enemy).artillery) b += d.bonus_artillery;  // 6.1: artillery opponent, in melee as in fire
   if (M(s).units[u].officers & kRegimental) b += d.bonus_regimental;
   if (M(s).units[u].officers & kDivisional) b += d.bonus_divisional;
   if (Disorganized(g, s, u)) b += d.mod_disorganized;
@@ -544,60 +718,96 @@ int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attac
   return b;
 }
 
+void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u);
+
+// 2.3 / C.3: the attacker moves to the position the attackee held (a path, C.2);
+// into its building when it held one.
+void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const char* rule) {
+  const Footprint f = FootprintOf(g, s, u);
+  const Path p = Sweep(g, s, u, f, old - f.center, DistanceBetween(old, f.center));
+  M(s).units[u].building = 0;
+  M(s).units[u].beside = 0;
+  PlaceAt(s, ctx, u, p, EventType::kAdvance, rule, "occupies the attackee's position");
+  EnterBuildingIfInside(g, s, ctx, u);
+}
+
+// 8.1-8.4 (dice and halving from chart.melee).
 void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
-  for (int round = 0; round < 50 && OnTable(s, att) && OnTable(s, def); ++round) {
-    const int ra = ctx.Roll(s, 6, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
-    const int rd = ctx.Roll(s, 6, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
+  const MiniData& d = D(g);
+  for (int round = 0; round < d.melee_max_rounds && OnTable(s, att) && OnTable(s, def); ++round) {
+    const int ra = ctx.Roll(s, d.melee_die, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
+    const int rd = ctx.Roll(s, d.melee_die, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
     ctx.Emit(Ev(EventType::kCombatResult, "8.1", "melee", att, ra, rd));
     if (ra == rd) {  // 8.4
-      const int la = LoseStands(g, s, ctx, att, 1, "8.4");
-      const int ld = LoseStands(g, s, ctx, def, 1, "8.4");
-      if (OnTable(s, att)) OfficerCheck(s, ctx, att, la);
-      if (OnTable(s, def)) OfficerCheck(s, ctx, def, ld);
+      const int la = LoseStands(g, s, ctx, att, d.melee_tie_loss, "8.4");
+      const int ld = LoseStands(g, s, ctx, def, d.melee_tie_loss, "8.4");
+      if (OnTable(s, att)) OfficerCheck(g, s, ctx, att, la);
+      if (OnTable(s, def)) OfficerCheck(g, s, ctx, def, ld);
       continue;
     }
     const UnitId winner = ra > rd ? att : def;
     const UnitId loser = ra > rd ? def : att;
-    const int ll = LoseStands(g, s, ctx, loser, ctx.Roll(s, 6, "melee loser losses"), "8.2");
-    const int lw = LoseStands(g, s, ctx, winner, ctx.Roll(s, 6, "melee winner losses") / 2, "8.3");
-    if (OnTable(s, loser)) OfficerCheck(s, ctx, loser, ll);
-    if (OnTable(s, winner)) OfficerCheck(s, ctx, winner, lw);
-    if (OnTable(s, loser)) Retreat(g, s, ctx, loser, D(g).retreat, "8.2");
+    const Vec2 held = CenterOf(s, def);
+    const bool in_building = M(s).units[def].building != 0;
+    const int ll = LoseStands(g, s, ctx, loser, ctx.Roll(s, d.melee_loss_die, "melee loser losses"), "8.2");
+    const int lw = LoseStands(g, s, ctx, winner,
+                              ctx.Roll(s, d.melee_loss_die, "melee winner losses") / d.melee_winner_divisor, "8.3");
+    if (OnTable(s, loser)) OfficerCheck(g, s, ctx, loser, ll);
+    if (OnTable(s, winner)) OfficerCheck(g, s, ctx, winner, lw);
+    if (OnTable(s, loser)) Retreat(g, s, ctx, loser, d.retreat, "8.2");
+    // C.3: a building is taken by charge and melee: the winning charger goes in.
+    if (winner == att && in_building && OnTable(s, att)) Occupy(g, s, ctx, att, held, "C.3");
     return;
   }
 }
 
-// Moves `u` up to `inches` toward `target`'s centre, stopping at contact.
-void CloseIn(const Game& g, State& s, UnitId u, UnitId target, double inches) {
-  const double gap = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, target));
-  const double step = std::min(inches, gap);
-  if (step <= 0) return;
-  const Move m = D(g).table.MoveToward(CenterOf(s, u), CenterOf(s, target), step);
-  M(s).units[u].x = H(m.position.x);
-  M(s).units[u].y = H(m.position.y);
-  M(s).units[u].building = 0;
-  M(s).units[u].beside = 0;
+// 2.4 / C.2: u moves up to `inches` toward the target's centre and stops at
+// contact with it, or short of it at another unit or a building the enemy holds.
+// True when the two are in contact at the end.
+bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, double inches, const char* text) {
+  const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
+  if (FootprintDistance(f, tf) <= kContact * 2) return true;
+  const Path p = Sweep(g, s, u, f, tf.center - f.center, inches, target);
+  if (p.moved > 0) {
+    M(s).units[u].building = 0;
+    M(s).units[u].beside = 0;
+    PlaceAt(s, ctx, u, p, EventType::kAdvance, "2.4", text);
+  }
+  return FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2;
+}
+
+// C.4: a charge needs a clear path: sliding toward the target, the charger's
+// base meets the target before any other unit or a building the enemy holds.
+const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target) {
+  const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
+  if (FootprintDistance(f, tf) <= kContact * 2) return nullptr;
+  const Path p = Sweep(g, s, u, f, tf.center - f.center, DistanceBetween(f.center, tf.center) + 1, target);
+  if (p.blocker == target) return nullptr;
+  if (p.blocker != kNoUnit) return "no clear path to the target: another unit is in the way";
+  if (p.building) return "no clear path to the target: a building the enemy holds is in the way";
+  return "no clear path to the target";
 }
 
 // --- Livestock (9.x, 10.3) ---------------------------------------------------------
 
-double SegmentToFootprint(Segment seg, const Footprint& f) {
+// Squared distance from a path to a base (0 when the path meets it).
+double SegmentToFootprintSquared(Segment seg, const Footprint& f) {
+  if (SegmentMeetsFootprint(seg, f)) return 0;
   const auto c = f.Corners();
-  const std::vector<Vec2> poly(c.begin(), c.end());
-  if (SegmentMeetsPolygon(seg, poly)) return 0;
-  double best = 1e9;
+  double best = 1e18;
   for (size_t i = 0; i < 4; ++i)
-    best = std::min(best, SegmentSegmentDistance(seg, Segment{c[i], c[(i + 1) % 4]}));
+    best = std::min(best, SegmentSegmentDistanceSquared(seg, Segment{c[i], c[(i + 1) % 4]}));
   return best;
 }
 
 void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
   const MiniData& d = D(g);
+  const double radius2 = (d.dinner_radius + 1e-9) * (d.dinner_radius + 1e-9);
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (!OnTable(s, u)) continue;
-    double dist = SegmentToFootprint(path, FootprintOf(g, s, u));
-    if (HasLine(s, u)) dist = std::min(dist, SegmentToFootprint(path, LineOf(g, s, u)));  // 12.3
-    if (dist <= 0) {  // 9.4: overrun
+    double dist2 = SegmentToFootprintSquared(path, FootprintOf(g, s, u));
+    if (HasLine(s, u)) dist2 = std::min(dist2, SegmentToFootprintSquared(path, LineOf(g, s, u)));  // 12.3
+    if (dist2 <= 0) {  // 9.4: overrun
       ctx.Emit(Ev(EventType::kNote, "9.4", "overrun by livestock", u));
       if (TestMorale(g, s, ctx, u, "overrun morale")) {
         s.unit(u).flags |= kPinned | kPinnedByLivestock;
@@ -605,16 +815,16 @@ void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
       } else {
         FailMorale(g, s, ctx, u, "9.4");
       }
-    } else if (dist <= d.dinner_radius + 1e-9) {  // 10.3
+    } else if (dist2 <= radius2) {  // 10.3
       const uint8_t off = M(s).units[u].officers;
       if (off & kDivisional) {
         ctx.Emit(Ev(EventType::kNote, "10.3", "men go hungry: divisional officer present", u));
         continue;
       }
       const int need = (off & kRegimental) ? d.dinner_roll_officer : d.dinner_roll;
-      const int r = ctx.Roll(s, 20, "dinner");
+      const int r = ctx.Roll(s, d.dinner_die, "dinner");
       if (r >= need) {
-        const int men = ctx.Roll(s, 6, "men chasing dinner");
+        const int men = ctx.Roll(s, d.dinner_men_die, "men chasing dinner");
         ctx.Emit(Ev(EventType::kNote, "10.3", "men chase the livestock for dinner", u, men));
         LoseFigures(g, s, ctx, u, men, "10.3");
       }
@@ -633,8 +843,29 @@ void MoveHerd(const Game& g, State& s, Context& ctx, int h, Vec2 dir, double inc
   LivestockPasses(g, s, ctx, Segment{from, m.position});
 }
 
-// 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs).
+// 9.2: pigs on their "closest unit" face run 2D6" at the closest unit in line of sight.
+void HerdAtClosestUnit(const Game& g, State& s, Context& ctx, int h, double dist) {
+  MiniState& m = M(s);
+  const Vec2 p = HerdPos(m.herds[h]);
+  UnitId best = kNoUnit;
+  double bd = 1e18;
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (!OnTable(s, u)) continue;
+    const double dd = DistanceSquared(p, CenterOf(s, u));
+    if (dd < bd && D(g).table.LineOfSightClear(p, CenterOf(s, u))) bd = dd, best = u;
+  }
+  if (best == kNoUnit) return;
+  const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
+  m.herds[h].x = H(mv.position.x);
+  m.herds[h].y = H(mv.position.y);
+  ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
+  LivestockPasses(g, s, ctx, Segment{p, mv.position});
+}
+
+// 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs); the direction
+// table, its die and the 2D6 of movement are data (chart.livestock).
 void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
+  const MiniData& d = D(g);
   MiniState& m = M(s);
   const bool pigs = first == 4;
   const char* rule = pigs ? "9.2" : "9.1";
@@ -642,9 +873,9 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
   for (int h = first; h < first + 4; ++h) alive += m.herds[h].alive;
   if (alive == 0) return;
   if (pigs && m.herds[first].alive && m.herds[first].penned) {
-    if (s.turn >= D(g).pig_auto_turn) {
+    if (s.turn >= d.pig_auto_turn) {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen (third turn)"));
-    } else if (ctx.Roll(s, 6, "pigs escape") >= D(g).pig_escape_roll) {
+    } else if (ctx.Roll(s, d.herd_direction_die, "pigs escape") >= d.pig_escape_roll) {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen"));
     } else {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs stay in their pen"));
@@ -652,19 +883,19 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
     }
     m.herds[first].penned = 0;
   }
-  const int dir = ctx.Roll(s, 6, pigs ? "pig direction" : "cow direction");
-  if (dir == 5 && !pigs) {
-    ctx.Emit(Ev(EventType::kNote, rule, "cows do not move"));
+  const std::vector<HerdFace>& table = pigs ? d.pig_faces : d.cow_faces;
+  const int dir = ctx.Roll(s, d.herd_direction_die, pigs ? "pig direction" : "cow direction");
+  const HerdFace face = dir >= 1 && dir <= static_cast<int>(table.size()) ? table[dir - 1u] : HerdFace{};
+  if (face.move == HerdMove::kStay) {
+    ctx.Emit(Ev(EventType::kNote, rule, pigs ? "pigs do not move" : "cows do not move"));
     return;
   }
-  const double dist = ctx.RollSum(s, 2, 6, pigs ? "pig movement" : "cow movement");
-  static const Vec2 kCardinal[4] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};  // N E S W
-  static const Vec2 kDiag[4] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};    // NE NW SE SW
-  if (dir <= 4) {
+  const double dist = ctx.RollSum(s, d.herd_move_dice, d.herd_move_die, pigs ? "pig movement" : "cow movement");
+  if (face.move == HerdMove::kDirection) {
     for (int h = first; h < first + 4; ++h) {
-      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kCardinal[dir - 1], dist, rule);
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, face.dir, dist, rule);
     }
-  } else if (dir == 6) {
+  } else if (face.move == HerdMove::kScatter) {
     if (alive == 1) {  // the herd splits into four groups
       int src = first;
       while (!m.herds[src].alive) ++src;
@@ -672,25 +903,12 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
       for (int h = first; h < first + 4; ++h) m.herds[h] = base;
     }
     for (int h = first; h < first + 4; ++h) {
-      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kDiag[h - first], dist, rule);
+      const Vec2 v = d.scatter.size() == 4 ? d.scatter[static_cast<size_t>(h - first)] : Vec2{0, 0};
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, v, dist, rule);
     }
-  } else {  // pigs on a 5: toward the closest unit in line of sight
+  } else {  // kClosestUnit
     for (int h = first; h < first + 4; ++h) {
-      if (!m.herds[h].alive) continue;
-      const Vec2 p = HerdPos(m.herds[h]);
-      UnitId best = kNoUnit;
-      double bd = 1e9;
-      for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-        if (!OnTable(s, u) || !D(g).table.LineOfSightClear(p, CenterOf(s, u))) continue;
-        const double dd = DistanceBetween(p, CenterOf(s, u));
-        if (dd < bd) bd = dd, best = u;
-      }
-      if (best == kNoUnit) continue;
-      const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
-      m.herds[h].x = H(mv.position.x);
-      m.herds[h].y = H(mv.position.y);
-      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
-      LivestockPasses(g, s, ctx, Segment{p, mv.position});
+      if (m.herds[h].alive) HerdAtClosestUnit(g, s, ctx, h, dist);
     }
   }
 }
@@ -835,25 +1053,23 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   const double want = delta.Length();
   if (want < 0.01) return "the destination is where the unit stands";
   if (!d.table.Contains(dest)) return "the destination is off the table";
-  const Segment seg{c, c + delta * (std::min(want, rate) / want)};
-  for (int a : d.table.AreasCrossed(seg)) {
-    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
-      rate *= d.woods_factor;
-      break;
-    }
-  }
-  for (int o : d.table.ObstaclesCrossed(seg)) {
-    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") rate -= d.fence_cost;
-  }
+  rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
   const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
   Footprint f = FootprintAt(g, s, u, c, std::round(facing));
   for (Vec2 p : f.Corners()) {
     if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
-  f = d.table.MoveFootprint(f, delta, std::min(want, rate));
-  if (Overlaps(g, s, u, f)) return "units may not move through or onto other units";
-  *out = f;
+  *rule = "C.1";
+  if (Blocker(g, s, u, f) != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
+  const double go = std::min(want, rate);
+  const Path p = Sweep(g, s, u, f, delta, go);
+  if (p.blocker != kNoUnit && p.moved < go - 0.01)
+    return "units may not move through or onto other units (friends do not interpenetrate)";
+  *rule = "C.3";
+  if (p.building) return "a building the enemy holds is entered only by charge and melee";
+  *rule = "M";
+  *out = p.end;
   return nullptr;
 }
 
@@ -884,10 +1100,11 @@ class MiniRules : public Rules {
     M(s) = d.start;
     for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
       if (d.start_routed & (1u << u)) s.unit(u).flags |= kRouted;
+      if (d.start_pinned & (1u << u)) s.unit(u).flags |= kPinned;
       if (OnTable(s, u)) EnterBuildingIfInside(g, s, ctx, u);  // 12.x: set up inside
     }
-    s.turn = 1;
-    ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, 1));
+    s.turn = static_cast<int16_t>(d.start_turn);  // --scenario FILE may start later (start_turn)
+    ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, s.turn));
     NewDeck(g, s);
     DrawNext(g, s, ctx);
   }
@@ -991,6 +1208,15 @@ class MiniRules : public Rules {
       if (mu.beside > 0 && !d.table.Contains(Vec2{mu.line_x / 100.0, mu.line_y / 100.0}))
         fail(g.units[static_cast<size_t>(u)].id + "'s line beside its building is off the table");
     }
+    // C.1: no base stands on another (touching by the contact margin is contact, not overlap);
+    // units sharing a building are inside it together.
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (!OnTable(s, u)) continue;
+      const UnitId o = Blocker(g, s, u, FootprintOf(g, s, u));
+      if (o != kNoUnit && o > u && !(m.units[u].building != 0 && m.units[u].building == m.units[o].building)) {
+        fail(g.units[static_cast<size_t>(u)].id + " stands on " + g.units[static_cast<size_t>(o)].id + " (C.1)");
+      }
+    }
     if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
       fail("the activated unit is not on the table");
     if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
@@ -1048,6 +1274,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
     e.side = static_cast<int8_t>(s.unit(def).side);
     ctx.Emit(e);
+    bool contact = false;
     if (a.value == 0) {
       const char* rule = "";
       if (!CannotFireAt(g, s, def, att, kBody, &rule)) {
@@ -1055,13 +1282,19 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       } else {
         ctx.Emit(Ev(EventType::kNote, "2.4", "the charged unit cannot fire", def));
       }
-      if (OnTable(s, att) && !s.unit(att).Has(kRouted)) CloseIn(g, s, att, def, d.charge_range);
+      if (OnTable(s, att) && !s.unit(att).Has(kRouted)) contact = CloseIn(g, s, ctx, att, def, d.charge_range, "charges home");
     } else {
-      CloseIn(g, s, def, att, d.countercharge_move);
-      CloseIn(g, s, att, def, d.countercharge_move);
-      CloseIn(g, s, att, def, d.charge_range);  // close any gap left to contact
+      CloseIn(g, s, ctx, def, att, d.countercharge_move, "countercharges");
+      CloseIn(g, s, ctx, att, def, d.countercharge_move, "charges");
+      contact = CloseIn(g, s, ctx, att, def, d.charge_range, "charges home");  // close any gap left to contact
     }
-    if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) Melee(g, s, ctx, att, def, flank);
+    if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) {
+      if (contact) {
+        Melee(g, s, ctx, att, def, flank);
+      } else {
+        ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
+      }
+    }
     m.charger = m.charge_target = kNone;
     m.active = static_cast<uint8_t>(att);
     EndActivation(g, s, ctx);
@@ -1096,9 +1329,11 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       const Footprint f = FootprintOf(g, s, u);
       bool ok = true;
       for (Vec2 p : f.Corners()) ok = ok && d.table.Contains(p);
-      if (!ok) {
+      const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
+      if (!ok || crowded) {
         us.face = old;
-        return Status::Refused("1", "no room on the table for that formation");
+        return crowded ? Status::Refused("C.1", "no room for that formation: it would stand on another unit")
+                       : Status::Refused("1", "no room on the table for that formation");
       }
       if (!apply) return Status::Ok();
       us.flags |= kFormationChanged;
@@ -1133,6 +1368,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
           if (!d.table.Contains(p))
             return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
         }
+        if (Blocker(g, s, u, f) != kNoUnit)
+          return Status::Refused("C.1", "the unit cannot wheel there: it would stand on another unit");
         if (HasLine(s, u)) {  // 12.3: the line beside the building wheels in place with it
           Footprint l = LineOf(g, s, u);
           l.facing = a.value2 * kPi / 180.0;
@@ -1288,6 +1525,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
       if (dist > d.charge_range + 1e-9)
         return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
+      if (const char* why = ChargePathBlocked(g, s, u, t)) return Status::Refused("C.4", why);
       if (!apply) return Status::Ok();
       ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
       us.flags |= kMovedNow;
@@ -1299,19 +1537,14 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       }
       if (!TestMorale(g, s, ctx, t, "charge: attackee")) {  // 2.3
         const Vec2 old = CenterOf(s, t);
-        const int16_t old_facing = m.units[t].facing;
-        (void)old_facing;
         if (Disorganized(g, s, t)) {
           FailMorale(g, s, ctx, t, "2.3");
         } else {
           Retreat(g, s, ctx, t, d.retreat, "2.3");
         }
-        LoseStands(g, s, ctx, t, 1, "2.3");
-        m.units[u].x = H(old.x);
-        m.units[u].y = H(old.y);
-        ctx.Emit(Ev(EventType::kAdvance, "2.3", "occupies the attackee's position", u, m.units[u].x,
-                    m.units[u].y));
-        EnterBuildingIfInside(g, s, ctx, u);
+        const int lost = LoseStands(g, s, ctx, t, 1, "2.3");
+        if (OnTable(s, t)) OfficerCheck(g, s, ctx, t, lost);  // 4.1/4.2: it was attacked and took losses
+        Occupy(g, s, ctx, u, old, "2.3");
         EndActivation(g, s, ctx);
         return Status::Ok();
       }

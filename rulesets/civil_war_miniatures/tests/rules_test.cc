@@ -43,7 +43,7 @@ struct Mini {
 
 // units: YAML list items; extra: more table keys (areas/obstacles); more: top-level keys.
 Mini Make(const std::string& units, const std::string& extra = "", const std::string& more = "",
-          int turns = 3) {
+          int turns = 3, const std::string& folder = WG_RULESET_DIR) {
   const std::string text = "turns: " + std::to_string(turns) +
                            "\nshuffle: false\ntable:\n  width: 48\n  depth: 48\n"
                            "  home_edges: {union: west, confederate: east}\n" +
@@ -54,7 +54,7 @@ Mini Make(const std::string& units, const std::string& extra = "", const std::st
   std::ofstream(path) << text;
   GameParams p;
   p.ruleset = "civil_war_miniatures";
-  auto g = LoadMiniGame(WG_RULESET_DIR, path, p);
+  auto g = LoadMiniGame(folder, path, p);
   EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.errors().ToString());
   Mini mini;
   mini.game = *g;
@@ -685,7 +685,7 @@ TEST(Rules, Rule_12_3_LineBesideStandsOnTheTable) {
   ASSERT_TRUE(t.Do("end").ok());
   const Status st = t.Do("{move: [us2], value: 2000, value2: 2800}");
   EXPECT_FALSE(st.ok());
-  EXPECT_EQ(st.error().rule, "M");  // the line beside the house is in the way
+  EXPECT_EQ(st.error().rule, "C.1");  // the line beside the house is in the way
   Mini free = Make(units, kTallHouse, "deck: [cs, us2, us, cows, pigs]\n");
   ASSERT_TRUE(free.Do("end").ok());
   EXPECT_TRUE(free.Do("{move: [us2], value: 2000, value2: 2800}").ok());  // all waiting behind: room
@@ -844,6 +844,264 @@ TEST(Rules, EventLinesCiteTheChartAndSpeakInches) {
   for (const auto& l : lines) all += l + "\n";
   EXPECT_EQ(all.find("off-map"), std::string::npos) << all;
   EXPECT_NE(all.find("2.3: cs retreats to 30.00, 24.00 in"), std::string::npos) << all;
+}
+
+
+// --- Contact and movement (C.1-C.6) ---------------------------------------------------------
+
+TEST(Rules, Rule_C_1_NoMoveThroughOrOntoAnotherUnit) {
+  // A Union column 12" west of a Confederate line tries to march through it, and through a friend.
+  const std::string col = "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: column}\n";
+  Mini enemy = Make(col + Target(16, 24));
+  const Status st = enemy.Do("{move: [us], value: 2200, value2: 2400}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.1");
+  EXPECT_NEAR(enemy.pos("us").x, 10.0, 0.001);
+  Mini friends = Make(col + "  - {id: us2, side: union, type: infantry, figures: 24, at: [16, 24], facing: E}\n" +
+                      Target(40, 24));
+  EXPECT_EQ(friends.Do("{move: [us], value: 2200, value2: 2400}").error().rule, "C.1");  // no interpenetration
+  // Up to contact is allowed: the column's front stops short of the line (gap 16 - 0.375 - 11.125 = 4.5").
+  EXPECT_TRUE(enemy.Do("{move: [us], value: 1440, value2: 2400}").ok());
+}
+
+TEST(Rules, Rule_C_2_RetreatStopsAtAUnitInItsPath) {
+  // The attackee's own friends stand 4" behind it: its 12" retreat stops in contact with them.
+  const std::string units = kFirer + Target(18, 24) +
+                            "  - {id: cs2, side: confederate, type: infantry, figures: 24, at: [22, 24], facing: W}\n";
+  Mini t = Make(units, "", "deck: [us, cs, cs2, cows, pigs]\n");
+  t.s->SupplyDice({1, 20});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  // Edge to edge 3.25", less the contact margin.
+  EXPECT_NEAR(t.pos("cs").x, 21.25, 0.05);
+  EXPECT_TRUE(t.flags("cs") & kRouted);  // still routed where it stopped
+  EXPECT_LE(t.pos("cs").x + 0.375, 21.625 + 0.02);  // never on them (bases touch at most by the contact margin)
+  EXPECT_EQ(t.Count(EventType::kNote, "C.2"), 1);
+  EXPECT_NEAR(t.pos("us").x, 18.0, 0.01);  // the attacker still occupies the old position
+}
+
+TEST(Rules, Rule_C_2_AttackerOccupiesOnlyAsFarAsThePathIsClear) {
+  // The attackee's retreat is blocked at once (a friend touching its rear): the attacker stops in contact.
+  const std::string units = kFirer + Target(18, 24) +
+                            "  - {id: cs2, side: confederate, type: infantry, figures: 24, at: [18.75, 24], facing: W}\n";
+  Mini t = Make(units, "", "deck: [us, cs, cs2, cows, pigs]\n");
+  t.s->SupplyDice({1, 20});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_NEAR(t.pos("cs").x, 18.0, 0.02);
+  EXPECT_NEAR(t.pos("us").x, 17.25, 0.05);  // front edge against the attackee's rear edge
+  EXPECT_EQ(t.Count(EventType::kNote, "C.2"), 2);  // the retreat and the occupation were both stopped
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.3"), 1);
+}
+
+TEST(Rules, Rule_C_2_RetreatStopsAtTheTableEdge) {
+  Mini t = Make(kFirer + Target(44, 24), "", "deck: [cs, us, cows, pigs]\n");
+  t.s->SupplyDice({1, 20});
+  ASSERT_TRUE(t.Do("{move: [cs], value: 3800, value2: 2400}").ok());  // in charge range of nothing: just setup
+  ASSERT_TRUE(t.Do("end").ok());
+  Mini edge = Make(kFirer + Target(46, 24, "", "W") , "", "deck: [us, cs, cows, pigs]\n");
+  (void)edge;
+  Mini r = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [38, 24], facing: E}\n" + Target(46, 24));
+  r.s->SupplyDice({1, 20});
+  ASSERT_TRUE(r.Do("{attack: [us, cs]}").ok());
+  EXPECT_NEAR(r.pos("cs").x, 48 - 0.375, 0.01);  // its rear edge on the east edge, not 12" on
+  bool noted = false;
+  for (const Event& e : r.s->events()) noted |= std::string(e.rule) == "C.2" && std::string(e.text).find("edge") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(Rules, Rule_C_2_ClosingMovesAreEventsAndEndInContact) {
+  Mini t = Make(kFirer + Target(18, 24));
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.4"), 2);  // the countercharge 4" and the charger's close
+  EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);
+}
+
+TEST(Rules, Rule_C_2_ChargeStoppedShortHasNoMelee) {
+  // A friend of the target steps between after the charge is declared? Not possible; instead the
+  // countercharging target is stopped by its own friend, and the charger closes the rest.
+  const std::string units = kFirer + Target(18, 24) +
+                            "  - {id: cs2, side: confederate, type: infantry, figures: 4, at: [16, 30], facing: W}\n";
+  Mini t = Make(units, "", "deck: [us, cs, cs2, cows, pigs]\n");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);  // still contact: melee
+}
+
+TEST(Rules, Rule_C_3_BuildingHeldByTheEnemyIsEnteredOnlyByChargeAndMelee) {
+  const std::string col = "  - {id: us, side: union, type: infantry, figures: 24, at: [12, 24], facing: E, formation: column}\n";
+  Mini move = Make(col + Target(20, 24, "", "W", 8), kTallHouse);
+  const Status st = move.Do("{move: [us], value: 2000, value2: 2400}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.3");
+  // By charge: the defender passes, stands and fires (misses), loses the melee and falls back; the charger goes in.
+  Mini charge = Make(kFirer + Target(20, 24, "", "W", 8), kTallHouse);
+  ASSERT_TRUE(charge.Do("{move: [us], value: 1250, value2: 2400}").ok());  // 2.5" east: the move is the activation's
+  ASSERT_TRUE(charge.Do("end").ok());
+  ASSERT_TRUE(charge.Do("end").ok());  // cs
+  // Turn 2: deck order again us, cs.
+  charge.s->SupplyDice({1, 1});
+  ASSERT_TRUE(charge.Do("{attack: [us, cs]}").ok());
+  charge.s->SupplyDice({1, 1, 6, 1, 1, 1});  // fire misses; melee 6 against 1 + 2; losses 1 and 0
+  ASSERT_TRUE(charge.Do("{choose: 0}").ok());
+  EXPECT_EQ(charge.mu("us").building, 1);
+  EXPECT_EQ(charge.Count(EventType::kAdvance, "C.3"), 1);
+}
+
+TEST(Rules, Rule_C_4_ChargeNeedsAClearPath) {
+  const std::string units = kFirer + Target(18, 24) +
+                            "  - {id: us2, side: union, type: infantry, figures: 8, at: [14, 24], facing: E}\n";
+  Mini t = Make(units);
+  const Status st = t.Do("{attack: [us, cs]}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.4");
+}
+
+TEST(Rules, Rule_C_5_FireNeedsTheFrontArcAndALineOfSight) {
+  Mini flank = Make(kFirer + Target(10, 14));  // beside the firing line, 7" away
+  const Status st = flank.Do("{bombard: [us, cs]}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.5");
+  const std::string screen = kFirer + Target(20, 24) +
+                             "  - {id: us2, side: union, type: infantry, figures: 24, at: [14, 24], facing: E}\n";
+  Mini blocked = Make(screen);
+  EXPECT_EQ(blocked.Do("{bombard: [us, cs]}").error().rule, "C.5");  // a friend in the way
+  Mini open = Make(kFirer + Target(20, 24));
+  open.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  EXPECT_TRUE(open.Do("{bombard: [us, cs]}").ok());
+}
+
+TEST(Rules, Rule_C_6_RangeToAUnitInABuildingIsToTheBuilding) {
+  // The house's west wall is 5.5" from the firer's centre; the occupants' base is 7.125" away.
+  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [12.5, 24], facing: E}\n" +
+                    Target(20, 24, "", "W", 8),
+                kTallHouse);
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1});
+  ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
+  int range = -1;
+  for (const Event& e : t.s->events()) {
+    if (e.type == EventType::kBombard) range = e.a;
+  }
+  EXPECT_EQ(range, 550);
+  EXPECT_EQ(t.LastNeed(), 3 + 2);  // the close band (<= 6") plus the building's +2
+}
+
+TEST(Rules, Rule_4_1_OfficerRollFollowsTheStandLostByAFailedAttackee) {
+  Mini t = Make(kFirer + Target(18, 24, ", officers: [regimental]"));
+  t.s->SupplyDice({1, 20, 6});  // attacker passes, attackee fails (20 vs 7), the officer's D6 is a 6
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(t.mu("cs").officers, 0);
+  EXPECT_EQ(t.Count(EventType::kNote, "4.1"), 1);
+  Mini lives = Make(kFirer + Target(18, 24, ", officers: [regimental]"));
+  lives.s->SupplyDice({1, 20, 3});
+  ASSERT_TRUE(lives.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(lives.mu("cs").officers, kRegimental);
+  EXPECT_EQ(lives.s->dice_queued(), 0u);  // exactly one officer die was rolled
+}
+
+TEST(Rules, Rule_6_1_ArtilleryOpponentPlus1InMelee) {
+  Mini t = Make(std::string(kFirer) + "  - {id: cs, side: confederate, type: artillery, figures: 12, guns: 4, at: [18, 24],"
+                         " facing: W, formation: line}\n");
+  t.s->SupplyDice({1, 1, 1, 1, 1});  // the charger passes; the battery passes (a 1 under 4 guns)
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  t.s->SupplyDice({1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 1, 1});  // its 8 dice miss; melee 3 + 1 against 3
+  ASSERT_TRUE(t.Do("{choose: 0}").ok());
+  bool seen = false;
+  for (const Event& e : t.s->events()) {
+    if (e.type == EventType::kCombatResult && std::string(e.rule) == "8.1") {
+      EXPECT_EQ(e.a, 4);
+      EXPECT_EQ(e.b, 3);
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+// --- The chart as data, the loader's errors, scenario files ------------------------------------
+
+std::string CopyRuleset(const std::string& name, const std::string& from, const std::string& to) {
+  const auto dir = std::filesystem::temp_directory_path() / ("cwm_ruleset_" + name);
+  std::filesystem::create_directories(dir);
+  std::ifstream in(std::string(WG_RULESET_DIR) + "/ruleset.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!from.empty()) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+  }
+  std::ofstream(dir / "ruleset.yaml") << text;
+  return dir.string();
+}
+
+TEST(Rules, Rule_9_1_DirectionTableIsData) {
+  const std::string folder = CopyRuleset("south", "cows: [N, E, S, W, stay, scatter]", "cows: [S, S, S, S, S, S]");
+  Mini t = Make(kFirer + Target(40, 24), "", "deck: [cows, us, cs, pigs]\nlivestock:\n  cows: [30, 40]\n", 3, folder);
+  (void)t;
+  // The cow card came first and was resolved at set-up with the seeded dice: whatever the face, south.
+  const Herd& h = t.m().herds[0];
+  EXPECT_EQ(h.x, 3000);
+  EXPECT_LT(h.y, 4000);
+}
+
+TEST(Rules, LoaderReportsMissingAndMisshapedSectionsWithPositions) {
+  struct Case {
+    const char* from;
+    const char* to;
+    const char* path;
+  } cases[] = {
+      {"  livestock:                 #", "  herds:                 #", "chart.livestock"},
+      {"    die: 20\n    battery_die: 6", "    die: twenty\n    battery_die: 6", "chart.morale.die"},
+      {"    cows: [N, E, S, W, stay, scatter]", "    cows: [N, E]", "chart.livestock.cows"},
+      {"calibration:\n", "calibration: 5\nx:\n", "calibration"},
+      {"  fire_arc: 45", "  fire_arc: [45]", "calibration.fire_arc"},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    const std::string folder = CopyRuleset("bad" + std::to_string(i++), c.from, c.to);
+    const std::string scen = std::string(WG_RULESET_DIR) + "/farm.yaml";
+    GameParams p;
+    auto g = LoadMiniGame(folder, scen, p);
+    ASSERT_FALSE(g.ok()) << c.path;
+    bool found = false;
+    for (const Error& e : g.errors().errors()) {
+      found |= e.path.rfind(c.path, 0) == 0 && e.line > 0 && e.file.find("ruleset.yaml") != std::string::npos;
+    }
+    EXPECT_TRUE(found) << c.path << ": " << g.errors().ToString();
+  }
+  // A scenario that is not a map, and one without units.
+  const auto dir = std::filesystem::temp_directory_path();
+  std::ofstream(dir / "cwm_scalar.yaml") << "just a line\n";
+  auto scalar = LoadMiniGame(WG_RULESET_DIR, (dir / "cwm_scalar.yaml").string(), GameParams{});
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_EQ(scalar.errors().errors().front().line, 1);
+  std::ofstream(dir / "cwm_nounits.yaml") << "turns: 2\ntable: {width: 10, depth: 10, home_edges: {union: west, confederate: east}}\n";
+  auto none = LoadMiniGame(WG_RULESET_DIR, (dir / "cwm_nounits.yaml").string(), GameParams{});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.errors().ToString().find("units: missing required section"), std::string::npos)
+      << none.errors().ToString();
+}
+
+TEST(Rules, ScenarioFileSetsUpAPositionFromOutside) {
+  const auto path = std::filesystem::temp_directory_path() / "cwm_outside.yaml";
+  std::ofstream(path) << "turns: 6\nstart_turn: 4\nshuffle: false\n"
+                         "table: {width: 48, depth: 48, home_edges: {union: west, confederate: east}}\n"
+                         "units:\n" << kFirer
+                      << "  - {id: cs, side: confederate, type: infantry, figures: 13, at: [30, 20], facing: NW,"
+                         " formation: column, officers: [regimental], pinned: true}\n";
+  auto g = LoadGame("civil_war_miniatures(scenario=" + path.string() + ")");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  Session s(*g, 1);
+  const UnitId cs = static_cast<UnitId>((*g)->UnitIndex("cs"));
+  EXPECT_EQ(s.state().turn, 4);
+  const MiniUnit& mu = Ext<MiniState>(s.state()).units[cs];
+  EXPECT_EQ(mu.figures, 13);
+  EXPECT_EQ(mu.facing, 135);
+  EXPECT_EQ(mu.officers, kRegimental);
+  EXPECT_EQ(s.state().unit(cs).face, 0);
+  EXPECT_TRUE(s.state().unit(cs).Has(kPinned));
 }
 
 TEST(Rules, FarmScenarioLoads) {
