@@ -1,5 +1,7 @@
 #include "wargame/conformance.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "wargame/players.h"
@@ -113,6 +115,17 @@ ConformanceReport RunConformance(const std::string& spec, const ConformanceOptio
     }
   }
   return report;
+}
+
+int ScaledGameCount(int n) {
+  const char* env = std::getenv("WG_GAMES_PERCENT");
+  long percent = 100;
+  if (env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end != env && v >= 0) percent = v;
+  }
+  return static_cast<int>(std::max<long>(1, n * percent / 100));
 }
 
 }  // namespace wg

@@ -734,6 +734,7 @@ void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const cha
 // 8.1-8.4 (dice and halving from chart.melee).
 void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
   const MiniData& d = D(g);
+  ctx.Emit(Ev(EventType::kNote, "8.1", "melee", att, 0, def));
   for (int round = 0; round < d.melee_max_rounds && OnTable(s, att) && OnTable(s, def); ++round) {
     const int ra = ctx.Roll(s, d.melee_die, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
     const int rd = ctx.Roll(s, d.melee_die, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
@@ -1247,6 +1248,13 @@ class MiniRules : public Rules {
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;
+  double Evaluate(const State& s, int side) const override;
+  std::string StateJson(const State& s) const override;
+  void AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  // Casualty reports (simulate): figures plus guns.
+  int Strength(const State& s, UnitId u) const override {
+    return OnTable(s, u) ? M(s).units[u].figures + M(s).units[u].guns : 0;
+  }
   std::string DescribeEvent(const Event& e) const override;
   void set_game(const Game* g) { game_ = g; }
 
@@ -1560,6 +1568,311 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
   }
 }
 
+
+// --- The computer player's knowledge (Rules::Evaluate, Rules::AiCandidates) ------------------
+
+// Expected figures lost by y if x fired at it now: dice times the chance a die
+// hits at the range band, with the defender's cover and the attacker's bonuses
+// (flank, officers, artillery opponent). A unit that could fire once it faces
+// or forms line counts for `kNotReady` of that.
+constexpr double kNotReady = 0.4;
+double FirePotential(const Game& g, const State& s, UnitId x, UnitId y) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, x);
+  if (t.hits.empty() || s.unit(x).Has(kRouted)) return 0;
+  const double reach = t.hits.back().up_to + 4;
+  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
+  const Footprint tf = FootprintOf(g, s, y);
+  const Vec2 from = CenterOf(s, x);
+  Vec2 aim;
+  const double range = RangeToPart(g, s, from, y, kBody, tf, &aim);
+  const HitBand* band = BandFor(t, range);
+  if (!band || !d.table.LineOfSightClear(from, tf.center)) return 0;
+  const char* rule = "";
+  const double ready = CannotFireAt(g, s, x, y, kBody, &rule) ? kNotReady : 1.0;
+  const int mod = DefenderModifier(g, s, from, y, kBody, &rule);
+  const int need = std::max(d.hit_floor, band->hit + mod - AttackerBonus(g, s, x, from, y, &tf));
+  if (need > 6) return 0;
+  const double per_hit = TypeOf(g, y).artillery ? 1.0 + d.vp_gun / 6.0 : 1.0;  // 11.1: a gun on a 6
+  return ready * FireDice(g, s, x, kBody) * (7 - need) / 6.0 * per_hit;
+}
+
+// A stand's worth in victory points (a gun with its crew for a battery).
+double StandValue(const Game& g, UnitId u) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, u);
+  return t.artillery ? d.vp_gun * d.vp_figure + t.crew_per_gun * d.vp_figure : d.figures_per_stand * d.vp_figure;
+}
+
+constexpr double kRoutedCost = 4;
+
+// 2.4 / 8.x: the charger's side's expected gain from the melee of a pending charge.
+double PendingMelee(const Game& g, const State& s) {
+  const MiniState& m = M(s);
+  const UnitId att = m.charger, def = m.charge_target;
+  const int ba = MeleeBonus(g, s, att, def, true, m.charge_flank != 0);
+  const int bd = MeleeBonus(g, s, def, att, false, m.charge_flank != 0);
+  const int die = D(g).melee_die;
+  double win = 0, tie = 0;
+  for (int a = 1; a <= die; ++a) {
+    for (int b = 1; b <= die; ++b) {
+      win += a + ba > b + bd;
+      tie += a + ba == b + bd;
+    }
+  }
+  win /= die * die;
+  tie /= die * die;
+  const double lose = 1 - win - tie;
+  const double loser = (die + 1) / 2.0, winner = ((die + 1) / 2.0) / D(g).melee_winner_divisor;
+  const double va = StandValue(g, att), vd = StandValue(g, def);
+  const double gain = win * (loser * vd + kRoutedCost - winner * va) - lose * (loser * va + kRoutedCost - winner * vd) +
+                      tie * (vd - va);
+  return gain;
+}
+
+// 7.1-7.3: the chance u passes a morale test now.
+double PassChance(const Game& g, const State& s, UnitId u) {
+  const MiniData& d = D(g);
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.officers & kDivisional) return 1;
+  const int need = ((mu.officers & kRegimental) ? d.morale_regimental : 0) +
+                   (Disorganized(g, s, u) ? d.mod_disorganized : 0) +
+                   (TypeOf(g, u).artillery && mu.guns > 0 ? mu.guns : Stands(g, s, u));
+  if (TypeOf(g, u).artillery && mu.guns > 0) {
+    const double fail_one = std::clamp((d.battery_morale_die - need + 1.0) / d.battery_morale_die, 0.0, 1.0);
+    return 1 - std::pow(fail_one, mu.guns);
+  }
+  return std::clamp((need - 1.0) / d.morale_die, 0.0, 1.0);
+}
+
+// 2.1-2.4: what x's side expects from x charging y now (0 when it cannot):
+// the attacker's test, then the attackee's (fail: a stand and a rout; pass: the melee).
+double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
+  const MiniData& d = D(g);
+  const UnitState& xs = s.unit(x);
+  if (TypeOf(g, x).artillery || xs.Has(kRouted) || xs.Has(kPinned)) return 0;
+  const double reach = d.charge_range + FootprintOf(g, s, x).Radius() + FootprintOf(g, s, y).Radius();
+  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
+  if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;
+  if (ChargePathBlocked(g, s, x, y)) return 0;
+  State probe = s;  // the melee as it would be fought
+  MiniState& pm = M(probe);
+  pm.charger = static_cast<uint8_t>(x);
+  pm.charge_target = static_cast<uint8_t>(y);
+  pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
+  const double melee = PendingMelee(g, probe);
+  const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
+  return pa * ((1 - pd) * (StandValue(g, y) + kRoutedCost) + pd * melee) - (1 - pa) * 1.0;
+}
+
+double MiniRules::Evaluate(const State& s, int side) const {
+  if (!game_) return 0;
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  const MiniState& m = M(s);
+  const int n = g.num_units();
+  double score = 0;
+  for (UnitId u = 0; u < n; ++u) {
+    if (!OnTable(s, u)) continue;
+    const double sign = s.unit(u).side == side ? 1 : -1;
+    const MiniUnit& mu = m.units[u];
+    double v = mu.figures * d.vp_figure + mu.guns * d.vp_gun;  // strength, as victory counts it
+    v += (mu.officers & kRegimental ? 2 : 0) + (mu.officers & kDivisional ? 4 : 0);
+    if (s.unit(u).Has(kRouted)) v -= kRoutedCost + 0.1 * mu.figures;  // morale state
+    if (s.unit(u).Has(kPinned)) v -= 0.5;
+    if (Disorganized(g, s, u)) v -= 1;
+    score += sign * v;
+  }
+  // Objectives: the buildings held alone at the end score (V); the nearest fit unit walks to the others.
+  for (size_t a = 0; a < d.table.areas.size(); ++a) {
+    if (!IsBuilding(d.table.areas[a])) continue;
+    int holder = -1;
+    for (UnitId u = 0; u < n; ++u) {
+      if (!OnTable(s, u) || m.units[u].building != a + 1) continue;
+      holder = holder == -1 || holder == s.unit(u).side ? s.unit(u).side : -2;
+    }
+    if (holder >= 0) score += (holder == side ? 0.8 : -0.8) * d.vp_building;
+    if (holder == side) continue;
+    Vec2 mid{0, 0};
+    for (Vec2 p : d.table.areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(d.table.areas[a].polygon.size()));
+    double best = 1e18;
+    for (UnitId u = 0; u < n; ++u) {
+      if (OnTable(s, u) && s.unit(u).side == side && !TypeOf(g, u).artillery && !s.unit(u).Has(kRouted))
+        best = std::min(best, DistanceSquared(CenterOf(s, u), mid));
+    }
+    if (best < 1e18) score -= 0.06 * std::sqrt(best);
+  }
+  // Fire: what each unit could do to its best target now, mine against theirs
+  // (range bands, cover, flanks); and the approach of units still out of range.
+  for (UnitId x = 0; x < n; ++x) {
+    if (!OnTable(s, x)) continue;
+    const bool mine = s.unit(x).side == side;
+    double best = 0, nearest = 1e18;
+    for (UnitId y = 0; y < n; ++y) {
+      if (!OnTable(s, y) || s.unit(y).side == s.unit(x).side) continue;
+      best = std::max(best, FirePotential(g, s, x, y));
+      if (mine) best = std::max(best, ChargePotential(g, s, x, y));  // my charges, not theirs: close in
+      nearest = std::min(nearest, DistanceSquared(CenterOf(s, x), CenterOf(s, y)));
+    }
+    score += (mine ? 0.7 : -0.7) * best;
+    const UnitType& t = TypeOf(g, x);
+    if (mine && nearest < 1e18 && !t.hits.empty()) {
+      const double beyond = std::sqrt(nearest) - t.hits[t.hits.size() > 1 ? 1 : 0].up_to;  // the effective band
+      if (beyond > 0) score -= 0.05 * beyond;
+    }
+  }
+  // Livestock near my men: an overrun (9.4) or a dinner (10.3) is coming.
+  for (const Herd& h : m.herds) {
+    if (!h.alive) continue;
+    for (UnitId u = 0; u < n; ++u) {
+      if (OnTable(s, u) && s.unit(u).side == side &&
+          DistanceSquared(HerdPos(h), CenterOf(s, u)) < (12 + d.dinner_radius) * (12 + d.dinner_radius))
+        score -= 0.6;
+    }
+  }
+  if (m.charger != kNone && OnTable(s, m.charger) && OnTable(s, m.charge_target)) {
+    score += (s.unit(m.charger).side == side ? 1 : -1) * PendingMelee(g, s);
+  }
+  return score;
+}
+
+// The legal list, plus the moves a tabletop player makes: to each range band
+// (and charge reach) of the nearest enemies, onto their flanks, to the
+// buildings, half moves; and facing each of them.
+void MiniRules::AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const MiniState& m = M(s);
+  if (s.game_over || m.charger != kNone || m.active == kNone) return;  // the 2.4 choice: the legal two
+  LegalActions(s, ctx, out);
+  const Game& g = ctx.game();
+  const MiniData& d = D(g);
+  const UnitId u = m.active;
+  const UnitState& us = s.unit(u);
+  if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
+  auto try_add = [&](const Action& a) {
+    State copy = s;
+    Context probe(g, nullptr, nullptr, nullptr);
+    if (Check(copy, a, probe).ok()) out->push_back(a);
+  };
+  auto move_to = [&](Vec2 p) {
+    p = d.table.Clamp(p);
+    Action mv = Action::Of(ActionType::kMove).AddUnit(u);
+    mv.value = H(p.x);
+    mv.value2 = H(p.y);
+    try_add(mv);
+  };
+  const Vec2 c = CenterOf(s, u);
+  const UnitType& t = TypeOf(g, u);
+  std::vector<std::pair<double, UnitId>> enemies;
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (OnTable(s, o) && s.unit(o).side != us.side) enemies.emplace_back(DistanceSquared(c, CenterOf(s, o)), o);
+  }
+  std::sort(enemies.begin(), enemies.end());
+  if (enemies.size() > 3) enemies.resize(3);
+  for (const auto& [d2, e] : enemies) {
+    const Footprint ef = FootprintOf(g, s, e);
+    const double dist = std::sqrt(d2);
+    if (dist < 0.01) continue;
+    const Vec2 away = (c - ef.center) * (1.0 / dist);
+    std::vector<double> standoffs;
+    for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
+    if (!t.artillery) standoffs.push_back(d.charge_range - 1);
+    for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
+    for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+    Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
+    face.value2 = static_cast<int>(std::lround(std::atan2(-away.y, -away.x) * 180.0 / kPi));
+    try_add(face);
+  }
+  if (!t.artillery) {
+    for (const TerrainArea& a : d.table.areas) {
+      if (!IsBuilding(a)) continue;
+      Vec2 mid{0, 0};
+      for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+      move_to(mid);
+    }
+  }
+  const double half = std::max(t.move_column, t.move_line) / 2;
+  for (int h = 0; h < kNumHeadings; ++h) move_to(c + HeadingVector(static_cast<Heading>(h)) * half);
+}
+
+
+// --- What a player sees: --json ------------------------------------------------------------
+
+std::string JsonQuote(const std::string& in) {
+  std::string out = "\"";
+  for (char c : in) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      out += b;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+const char* Bool(bool b) { return b ? "true" : "false"; }
+
+// Every unit's figures, stands, guns, officers, formation, facing, position and
+// markers, its building occupancy (12.x), and the livestock.
+std::string MiniRules::StateJson(const State& s) const {
+  if (!game_) return "";
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  const MiniState& m = M(s);
+  std::string o = "{\"units\": [";
+  char b[160];
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    const MiniUnit& mu = m.units[u];
+    const UnitState& us = s.unit(u);
+    const bool on = OnTable(s, u);
+    o += u ? ",\n    " : "\n    ";
+    o += "{\"id\": " + JsonQuote(g.units[static_cast<size_t>(u)].id) +
+         ", \"name\": " + JsonQuote(g.units[static_cast<size_t>(u)].name) + ", \"on_table\": " + Bool(on);
+    std::snprintf(b, sizeof b, ", \"x\": %.2f, \"y\": %.2f, \"facing\": %d", mu.x / 100.0, mu.y / 100.0,
+                  ((mu.facing % 360) + 360) % 360);
+    o += b;
+    o += std::string(", \"formation\": ") + (TypeOf(g, u).artillery ? (us.face ? "\"unlimbered\"" : "\"limbered\"")
+                                                                     : (us.face ? "\"line\"" : "\"column\""));
+    o += ", \"figures\": " + std::to_string(on ? mu.figures : 0) + ", \"stands\": " + std::to_string(on ? Stands(g, s, u) : 0) +
+         ", \"guns\": " + std::to_string(on ? mu.guns : 0);
+    o += std::string(", \"officers\": [") + ((mu.officers & kRegimental) ? "\"regimental\"" : "") +
+         ((mu.officers & kRegimental) && (mu.officers & kDivisional) ? ", " : "") +
+         ((mu.officers & kDivisional) ? "\"divisional\"" : "") + "]";
+    o += std::string(", \"routed\": ") + Bool(us.Has(kRouted)) + ", \"pinned\": " + Bool(us.Has(kPinned)) +
+         ", \"disorganized\": " + Bool(on && Disorganized(g, s, u)) + ", \"activated\": " + Bool(us.Has(kActivated));
+    if (on && mu.building != 0) {
+      o += ", \"building\": {\"name\": " + JsonQuote(d.table.areas[mu.building - 1u].name) +
+           ", \"inside\": " + std::to_string(InsideFigures(g, s, u)) + ", \"line_beside\": " + std::to_string(mu.beside) +
+           ", \"waiting\": " + std::to_string(Waiting(g, s, u)) +
+           ", \"officers_outside\": " + Bool(us.Has(kOfficerOutside)) + "}";
+    } else {
+      o += ", \"building\": null";
+    }
+    o += "}";
+  }
+  o += "\n  ], \"livestock\": [";
+  bool first = true;
+  for (int h = 0; h < kNumHerds; ++h) {
+    const Herd& herd = m.herds[h];
+    if (!herd.alive) continue;
+    std::snprintf(b, sizeof b, "%s{\"kind\": \"%s\", \"group\": %d, \"x\": %.2f, \"y\": %.2f, \"penned\": %s}",
+                  first ? "\n    " : ",\n    ", h < 4 ? "cows" : "pigs", h % 4, herd.x / 100.0, herd.y / 100.0,
+                  Bool(herd.penned != 0));
+    o += b;
+    first = false;
+  }
+  o += first ? "]" : "\n  ]";
+  o += ", \"active\": " + (m.active != kNone ? JsonQuote(g.units[m.active].id) : std::string("null"));
+  o += ", \"charge\": " + (m.charger != kNone ? "{\"charger\": " + JsonQuote(g.units[m.charger].id) +
+                                                    ", \"target\": " + JsonQuote(g.units[m.charge_target].id) + "}"
+                                              : std::string("null"));
+  return o + "}";
+}
+
 // Readable lines for the events whose generic text speaks of hexes.
 std::string MiniRules::DescribeEvent(const Event& e) const {
   if (!game_) return "";
@@ -1652,86 +1965,250 @@ std::string XmlEscape(const std::string& in) {
   return out;
 }
 
-// The table to scale (10 px an inch, north up): areas, fences, units as
-// rectangles with a facing tick, stands left, officers, livestock.
+// --- What a player sees: the SVG ---------------------------------------------------------
+
+// Drawing on the table to scale: 10 px an inch, north up, a margin for the
+// inch marks and a legend to the right.
+struct Canvas {
+  static constexpr double kPx = 10, kMargin = 34, kLegend = 260;
+  double depth = 0;
+  std::string o;
+  char buf[512];
+  double X(double x) const { return kMargin + x * kPx; }
+  double Y(double y) const { return kMargin + (depth - y) * kPx; }
+  void Poly(const char* tag, const std::vector<Vec2>& pts, const std::string& style, const std::string& title = "") {
+    o += std::string("<") + tag + " " + style + " points=\"";
+    for (Vec2 p : pts) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += title.empty() ? "\"/>\n" : "\"><title>" + XmlEscape(title) + "</title></" + tag + ">\n";
+  }
+  void Text(double px, double py, const std::string& text, const char* style) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" %s>", px, py, style);
+    o += buf + XmlEscape(text) + "</text>\n";
+  }
+};
+
+const char* TerrainFill(const std::string& kind) {
+  return kind == "woods" ? "#5f8f4a" : kind == "hill" ? "#c9b98a" : kind == "pen" ? "#b89a70"
+         : kind == "barn" ? "#9b3b2f" : kind == "house" ? "#e8e0d0" : "#aaaaaa";
+}
+const char* SideFill(int side) { return side == 0 ? "#3355aa" : "#8a8a8a"; }
+
+// Inch marks on the four edges (every inch, longer and numbered every 6") and a 12" scale bar.
+void DrawRuler(Canvas& c, const Table& t) {
+  for (int i = 0; i <= static_cast<int>(t.width); ++i) {
+    const double len = i % 6 == 0 ? 8 : 4;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                  c.X(i), c.Y(t.depth), c.X(i), c.Y(t.depth) - len, c.X(i), c.Y(0), c.X(i), c.Y(0) + len);
+    c.o += c.buf;
+    if (i % 6 == 0) c.Text(c.X(i) - 4, c.Y(t.depth) - 11, std::to_string(i), "font-size=\"8\"");
+  }
+  for (int j = 0; j <= static_cast<int>(t.depth); ++j) {
+    const double len = j % 6 == 0 ? 8 : 4;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                  c.X(0), c.Y(j), c.X(0) - len, c.Y(j), c.X(t.width), c.Y(j), c.X(t.width) + len, c.Y(j));
+    c.o += c.buf;
+    if (j % 6 == 0) c.Text(c.X(0) - 28, c.Y(j) + 3, std::to_string(j), "font-size=\"8\"");
+  }
+  const double y = c.Y(0) + 22;
+  std::snprintf(c.buf, sizeof c.buf,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\" fill=\"black\"/>"
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\" fill=\"white\" stroke=\"black\"/>\n",
+                c.X(0), y, 6 * Canvas::kPx, c.X(6), y, 6 * Canvas::kPx);
+  c.o += c.buf;
+  c.Text(c.X(12) + 6, y + 6, "12 inches (inch marks on every edge)", "font-size=\"9\"");
+}
+
+struct Box;
+void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken);
+struct Box {
+  double x0, y0, x1, y1;
+  bool Meets(const Box& b) const { return x0 < b.x1 && b.x0 < x1 && y0 < b.y1 && b.y0 < y1; }
+};
+
+// Areas and fences, each labelled with its name (the labels' boxes go to `taken`).
+void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken) {
+  for (const TerrainArea& a : t.areas) {
+    c.Poly("polygon", a.polygon, std::string("fill=\"") + TerrainFill(a.kind) + "\" stroke=\"#333\"", a.name);
+  }
+  for (const LineObstacle& l : t.obstacles) {
+    c.Poly("polyline", l.points, "fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\"", l.name);
+  }
+  for (const TerrainArea& a : t.areas) {  // labels over every area
+    Vec2 mid{0, 0};
+    for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+    const double w = 5.0 * static_cast<double>(a.name.size()), x = c.X(mid.x) - w / 2, y = c.Y(mid.y) + 3;
+    c.Text(x, y, a.name, "font-size=\"9\" font-style=\"italic\" fill=\"#222\"");
+    taken->push_back(Box{x, y - 9, x + w, y + 1});
+  }
+  for (const LineObstacle& l : t.obstacles) {
+    const Vec2 mid = (l.points[0] + l.points[1]) * 0.5;
+    const double x = c.X(mid.x) + 4, y = c.Y(mid.y) - 4;
+    c.Text(x, y, l.name, "font-size=\"8\" font-style=\"italic\" fill=\"#6b4b2a\"");
+    taken->push_back(Box{x, y - 8, x + 4.5 * static_cast<double>(l.name.size()), y + 1});
+  }
+}
+
+// A label beside a point that overlaps no label placed before it: the first
+// free spot of a ring of candidates (right, left, above, below, then further out).
+Box PlaceLabel(const std::vector<Box>& taken, double px, double py, double w, double h) {
+  const Box best{px + 8, py - 4 - h, px + 8 + w, py - 4};
+  for (int ring = 0; ring < 6; ++ring) {
+    const double r = 12.0 * ring;
+    const double steps[][2] = {{8 + r, 4}, {-8 - w - r, 4}, {-w / 2, -8 - r}, {-w / 2, h + 8 + r},
+                               {8 + r, 4 + h + r / 2}, {8 + r, 4 - h - r / 2}, {-8 - w - r, 4 + h + r / 2},
+                               {-8 - w - r, 4 - h - r / 2}};
+    for (const auto& st : steps) {
+      const Box b{px + st[0], py + st[1] - h, px + st[0] + w, py + st[1]};
+      bool free = true;
+      for (const Box& o : taken) free = free && !o.Meets(b);
+      if (free) return b;
+    }
+  }
+  return best;
+}
+
+void DrawLegend(Canvas& c, const Game& g, double x, double table_top) {
+  double y = table_top + 4;
+  c.Text(x, y, "Legend", "font-size=\"11\" font-weight=\"bold\"");
+  auto row = [&](const std::string& swatch, const std::string& text) {
+    y += 16;
+    c.o += swatch;
+    c.Text(x + 22, y + 4, text, "font-size=\"9\"");
+  };
+  char b[256];
+  for (int side = 0; side < 2 && side < static_cast<int>(g.sides.size()); ++side) {
+    std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"7\" fill=\"%s\" stroke=\"black\"/>", x,
+                  y + 16 - 3, SideFill(side));
+    row(b, g.sides[static_cast<size_t>(side)].name + " unit (base to scale; tick = facing)");
+  }
+  std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"7\" fill=\"#888\" stroke=\"black\" stroke-dasharray=\"2,2\"/>", x, y + 13);
+  row(b, "line formed beside a building (12.3)");
+  const struct { const char* letter; const char* colour; const char* text; } marks[] = {
+      {"R", "#d62828", "routed (10.1)"}, {"P", "#f77f00", "pinned: no move or fire (2.2, 9.4)"},
+      {"D", "#7b2cbf", "disorganized (12.5)"}, {"W", "#555555", "stands waiting behind a building (12.3)"}};
+  for (const auto& mk : marks) {
+    std::snprintf(b, sizeof b,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"7\" "
+                  "fill=\"white\">%s</text>", x + 8, y + 16, mk.colour, x + 5.5, y + 18.5, mk.letter);
+    row(b, mk.text);
+  }
+  row("", "label: name, stands (guns), officers r/d");
+  std::snprintf(b, sizeof b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#5a3d1e\"/>", x + 8, y + 16);
+  row(b, "cows (9.1)");
+  std::snprintf(b, sizeof b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#f2a0b0\"/>", x + 8, y + 16);
+  row(b, "pigs (9.2)");
+  for (const char* kind : {"house", "barn", "pen", "woods", "hill"}) {
+    std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\" stroke=\"#333\"/>", x,
+                  y + 12, TerrainFill(kind));
+    row(b, std::string(kind) + (std::string(kind) == "hill" ? " (ridge: terrain advantage)" : ""));
+  }
+  std::snprintf(b, sizeof b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\"/>",
+                x, y + 16, x + 16, y + 16);
+  row(b, "fence");
+}
+
+// The unit's base, its facing tick, its 12.3 line, and the markers; returns the base's screen box.
+Box DrawUnit(Canvas& c, const Game& g, const State& s, UnitId u) {
+  const Footprint f = FootprintOf(g, s, u);
+  const auto corners = f.Corners();
+  const std::string name = g.units[static_cast<size_t>(u)].name;
+  c.Poly("polygon", {corners.begin(), corners.end()},
+         std::string("fill=\"") + SideFill(s.unit(u).side) + "\" stroke=\"black\"", name);
+  Footprint line;
+  if (LineBesideOf(g, s, u, &line)) {
+    const auto lc = line.Corners();
+    c.Poly("polygon", {lc.begin(), lc.end()},
+           std::string("fill=\"") + SideFill(s.unit(u).side) + "\" stroke=\"black\" stroke-dasharray=\"2,2\"",
+           name + " (line beside)");
+  }
+  const Vec2 mid = (corners[0] + corners[1]) * 0.5, tip = mid + f.Forward() * 0.8;
+  std::snprintf(c.buf, sizeof c.buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"2\"/>\n",
+                c.X(mid.x), c.Y(mid.y), c.X(tip.x), c.Y(tip.y));
+  c.o += c.buf;
+  Box box{1e9, 1e9, -1e9, -1e9};
+  std::vector<Vec2> pts(corners.begin(), corners.end());
+  if (LineBesideOf(g, s, u, &line)) {  // the line beside the building is part of what a label must not cover
+    const auto lc = line.Corners();
+    pts.insert(pts.end(), lc.begin(), lc.end());
+  }
+  for (Vec2 p : pts) {
+    box = {std::min(box.x0, c.X(p.x)), std::min(box.y0, c.Y(p.y)), std::max(box.x1, c.X(p.x)), std::max(box.y1, c.Y(p.y))};
+  }
+  const UnitState& us = s.unit(u);
+  const struct { bool on; const char* letter; const char* colour; } marks[] = {
+      {us.Has(kRouted), "R", "#d62828"}, {us.Has(kPinned), "P", "#f77f00"},
+      {Disorganized(g, s, u), "D", "#7b2cbf"}, {WaitingOf(g, s, u) > 0, "W", "#555555"}};
+  double mx = box.x0;
+  for (const auto& mk : marks) {
+    if (!mk.on) continue;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"white\"/><text x=\"%.1f\" y=\"%.1f\" "
+                  "font-size=\"7\" fill=\"white\">%s</text>\n", mx, box.y0 - 6, mk.colour, mx - 2.5, box.y0 - 3.5, mk.letter);
+    c.o += c.buf;
+    mx += 11;
+  }
+  return box;
+}
+
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   if (!game_) return false;
   const Game& g = *game_;
   const MiniData& d = D(g);
-  constexpr double kPx = 10;
-  auto X = [&](double x) { return x * kPx; };
-  auto Y = [&](double y) { return (d.table.depth - y) * kPx; };
-  char buf[512];
-  std::string& o = *svg;
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">\n"
-                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#d8e4b0\"/>\n",
-                X(d.table.width), d.table.depth * kPx, X(d.table.width), d.table.depth * kPx);
-  o = buf;
-  for (const TerrainArea& a : d.table.areas) {
-    const char* fill = a.kind == "woods"   ? "#5f8f4a"
-                       : a.kind == "hill"  ? "#c9b98a"
-                       : a.kind == "pen"   ? "#b89a70"
-                       : a.kind == "barn"  ? "#9b3b2f"
-                       : a.kind == "house" ? "#e8e0d0"
-                                           : "#aaaaaa";
-    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"#333\" points=\"";
-    for (Vec2 p : a.polygon) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"><title>" + XmlEscape(a.name) + "</title></polygon>\n";
-  }
-  for (const LineObstacle& l : d.table.obstacles) {
-    o += "<polyline fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\" points=\"";
-    for (Vec2 p : l.points) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"/>\n";
-  }
+  Canvas c;
+  c.depth = d.table.depth;
+  const double w = Canvas::kMargin * 2 + d.table.width * Canvas::kPx + Canvas::kLegend;
+  const double h = Canvas::kMargin * 2 + d.table.depth * Canvas::kPx + 20;
+  std::snprintf(c.buf, sizeof c.buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\">\n"
+                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n"
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#d8e4b0\" stroke=\"black\"/>\n",
+                w, h, w, h, c.X(0), c.Y(d.table.depth), d.table.width * Canvas::kPx, d.table.depth * Canvas::kPx);
+  c.o = c.buf;
+  DrawRuler(c, d.table);
+  std::vector<Box> taken;
+  DrawTerrain(c, d.table, &taken);
+  std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-    if (!OnTable(s, u)) continue;
-    const Footprint f = FootprintOf(g, s, u);
-    const auto c = f.Corners();
-    const char* fill = s.unit(u).side == 0 ? "#3355aa" : "#888888";
-    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" +
-         (s.unit(u).Has(kRouted) ? "red" : "black") + "\" points=\"";
-    for (Vec2 p : c) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
-    if (HasLine(s, u)) {  // 12.3: the line formed beside the building
-      o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"black\" stroke-dasharray=\"2,2\" points=\"";
-      for (Vec2 p : LineOf(g, s, u).Corners()) {
-        std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-        o += buf;
-      }
-      o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + " (line beside)</title></polygon>\n";
-    }
-    const Vec2 mid = (c[0] + c[1]) * 0.5;
-    const Vec2 tip = mid + f.Forward() * 0.8;
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", X(mid.x),
-                  Y(mid.y), X(tip.x), Y(tip.y));
-    o += buf;
+    if (OnTable(s, u)) bases.emplace_back(u, DrawUnit(c, g, s, u));
+  }
+  for (const auto& [u, b] : bases) taken.push_back(b);  // labels never cover a base
+  for (const auto& [u, b] : bases) {
     const MiniUnit& mu = M(s).units[u];
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n",
-                  X(f.center.x) + 6, Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(),
-                  Stands(g, s, u), TypeOf(g, u).artillery ? " guns" : "",
-                  (mu.officers & kRegimental) ? " R" : "", (mu.officers & kDivisional) ? " D" : "");
-    o += buf;
+    std::string label = g.units[static_cast<size_t>(u)].name + " " + std::to_string(Stands(g, s, u)) +
+                        (TypeOf(g, u).artillery ? " guns" : " st") + ((mu.officers & kRegimental) ? " r" : "") +
+                        ((mu.officers & kDivisional) ? " d" : "");
+    const double tw = 5.0 * static_cast<double>(label.size()), th = 9;
+    const Box l = PlaceLabel(taken, b.x1, (b.y0 + b.y1) / 2, tw, th);
+    taken.push_back(l);
+    const double lx = std::clamp((b.x0 + b.x1) / 2, l.x0, l.x1), ly = std::clamp((b.y0 + b.y1) / 2, l.y0, l.y1);
+    if (!l.Meets(Box{b.x0 - 14, b.y0 - 14, b.x1 + 14, b.y1 + 14})) {  // far from its base: a leader line
+      std::snprintf(c.buf, sizeof c.buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-width=\"0.6\"/>\n",
+                    lx, ly, (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+      c.o += c.buf;
+    }
+    c.Text(l.x0, l.y1 - 1, label, "font-size=\"9\" font-weight=\"bold\"");
   }
-  for (int h = 0; h < kNumHerds; ++h) {
-    const Herd& herd = M(s).herds[h];
+  for (int hd = 0; hd < kNumHerds; ++hd) {
+    const Herd& herd = M(s).herds[hd];
     if (!herd.alive) continue;
-    std::snprintf(
-        buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
-        X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
-    o += buf;
+    const double px = c.X(herd.x / 100.0), py = c.Y(herd.y / 100.0);
+    std::snprintf(c.buf, sizeof c.buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"black\"><title>%s</title></circle>\n",
+                  px, py, hd < 4 ? "#5a3d1e" : "#f2a0b0", hd < 4 ? "cows" : "pigs");
+    c.o += c.buf;
+    const std::string label = std::string(hd < 4 ? "cows" : "pigs") + (herd.penned ? " (penned)" : "");
+    const Box l = PlaceLabel(taken, px, py, 5.0 * static_cast<double>(label.size()), 8);
+    taken.push_back(l);
+    c.Text(l.x0, l.y1 - 1, label, "font-size=\"8\" font-style=\"italic\"");
   }
-  o += "</svg>\n";
+  DrawLegend(c, g, c.X(d.table.width) + 22, c.Y(d.table.depth));
+  *svg = c.o + "</svg>\n";
   return true;
 }
 

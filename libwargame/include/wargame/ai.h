@@ -98,6 +98,9 @@ class AiPlayer : public Player {
   DiceStream dice_;                    // reused dice for evaluations
   std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
   std::vector<Action> playout_legal_;  // reused buffer
+  std::vector<Action> candidates_;     // Rules::AiCandidates, when the ruleset offers them
+  // The actions to consider: the ruleset's candidates, else the legal actions.
+  void ListActions(const State& s, std::vector<Action>* out);
   long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
