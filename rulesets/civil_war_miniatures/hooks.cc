@@ -1574,8 +1574,9 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
 // Expected figures lost by y if x fired at it now: dice times the chance a die
 // hits at the range band, with the defender's cover and the attacker's bonuses
 // (flank, officers, artillery opponent). A unit that could fire once it faces
-// or forms line counts for `kNotReady` of that.
-constexpr double kNotReady = 0.4;
+// or forms line counts for `kNotReady` of that: one activation does both (1, M)
+// before it fires, unless the unit has moved.
+constexpr double kNotReady = 0.9;
 double FirePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, x);
@@ -1604,7 +1605,10 @@ double StandValue(const Game& g, UnitId u) {
   return t.artillery ? d.vp_gun * d.vp_figure + t.crew_per_gun * d.vp_figure : d.figures_per_stand * d.vp_figure;
 }
 
-constexpr double kRoutedCost = 4;
+// A routed unit neither fires nor holds ground until it rallies (a D20 test):
+// most of what it could still do is lost.
+constexpr double kRoutedCost = 4, kRoutedPerFigure = 0.3;
+double RoutedCost(const State& s, UnitId u) { return kRoutedCost + kRoutedPerFigure * M(s).units[u].figures; }
 
 // 2.4 / 8.x: the charger's side's expected gain from the melee of a pending charge.
 double PendingMelee(const Game& g, const State& s) {
@@ -1625,7 +1629,7 @@ double PendingMelee(const Game& g, const State& s) {
   const double lose = 1 - win - tie;
   const double loser = (die + 1) / 2.0, winner = ((die + 1) / 2.0) / D(g).melee_winner_divisor;
   const double va = StandValue(g, att), vd = StandValue(g, def);
-  const double gain = win * (loser * vd + kRoutedCost - winner * va) - lose * (loser * va + kRoutedCost - winner * vd) +
+  const double gain = win * (loser * vd + RoutedCost(s, def) - winner * va) - lose * (loser * va + RoutedCost(s, att) - winner * vd) +
                       tie * (vd - va);
   return gain;
 }
@@ -1662,7 +1666,7 @@ double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
   const double melee = PendingMelee(g, probe);
   const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
-  return pa * ((1 - pd) * (StandValue(g, y) + kRoutedCost) + pd * melee) - (1 - pa) * 1.0;
+  return pa * ((1 - pd) * (StandValue(g, y) + RoutedCost(s, y)) + pd * melee) - (1 - pa) * 1.0;
 }
 
 double MiniRules::Evaluate(const State& s, int side) const {
@@ -1678,7 +1682,7 @@ double MiniRules::Evaluate(const State& s, int side) const {
     const MiniUnit& mu = m.units[u];
     double v = mu.figures * d.vp_figure + mu.guns * d.vp_gun;  // strength, as victory counts it
     v += (mu.officers & kRegimental ? 2 : 0) + (mu.officers & kDivisional ? 4 : 0);
-    if (s.unit(u).Has(kRouted)) v -= kRoutedCost + 0.1 * mu.figures;  // morale state
+    if (s.unit(u).Has(kRouted)) v -= RoutedCost(s, u);  // morale state
     if (s.unit(u).Has(kPinned)) v -= 0.5;
     if (Disorganized(g, s, u)) v -= 1;
     score += sign * v;

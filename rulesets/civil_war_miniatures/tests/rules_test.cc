@@ -893,12 +893,6 @@ TEST(Rules, Rule_C_2_AttackerOccupiesOnlyAsFarAsThePathIsClear) {
 }
 
 TEST(Rules, Rule_C_2_RetreatStopsAtTheTableEdge) {
-  Mini t = Make(kFirer + Target(44, 24), "", "deck: [cs, us, cows, pigs]\n");
-  t.s->SupplyDice({1, 20});
-  ASSERT_TRUE(t.Do("{move: [cs], value: 3800, value2: 2400}").ok());  // in charge range of nothing: just setup
-  ASSERT_TRUE(t.Do("end").ok());
-  Mini edge = Make(kFirer + Target(46, 24, "", "W") , "", "deck: [us, cs, cows, pigs]\n");
-  (void)edge;
   Mini r = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [38, 24], facing: E}\n" + Target(46, 24));
   r.s->SupplyDice({1, 20});
   ASSERT_TRUE(r.Do("{attack: [us, cs]}").ok());
@@ -916,19 +910,6 @@ TEST(Rules, Rule_C_2_ClosingMovesAreEventsAndEndInContact) {
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
   EXPECT_EQ(t.Count(EventType::kAdvance, "2.4"), 2);  // the countercharge 4" and the charger's close
   EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);
-}
-
-TEST(Rules, Rule_C_2_ChargeStoppedShortHasNoMelee) {
-  // A friend of the target steps between after the charge is declared? Not possible; instead the
-  // countercharging target is stopped by its own friend, and the charger closes the rest.
-  const std::string units = kFirer + Target(18, 24) +
-                            "  - {id: cs2, side: confederate, type: infantry, figures: 4, at: [16, 30], facing: W}\n";
-  Mini t = Make(units, "", "deck: [us, cs, cs2, cows, pigs]\n");
-  t.s->SupplyDice({1, 1});
-  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
-  t.s->SupplyDice({5, 2, 3, 4});
-  ASSERT_TRUE(t.Do("{choose: 1}").ok());
-  EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);  // still contact: melee
 }
 
 TEST(Rules, Rule_C_3_BuildingHeldByTheEnemyIsEnteredOnlyByChargeAndMelee) {
@@ -1020,6 +1001,76 @@ TEST(Rules, Rule_6_1_ArtilleryOpponentPlus1InMelee) {
   EXPECT_TRUE(seen);
 }
 
+// --- What a player sees (T.3, T.4) ---------------------------------------------------------------
+
+TEST(Rules, Rule_T_3_JsonCarriesEveryUnitsTabletopStateAndTheLivestock) {
+  Mini t = Make(kFirer + Target(20, 24, ", officers: [regimental, divisional]", "W", 14), kTallHouse,
+                "deck: [cs, us, cows, pigs]\nlivestock:\n  cows: [40, 40]\n  pigs: [40, 10]\n");
+  const std::string j = t.game->rules->StateJson(t.s->state());
+  for (const char* key :
+       {"\"id\": \"us\"", "\"figures\": 24", "\"stands\": 6", "\"guns\": 0", "\"formation\": \"line\"",
+        "\"facing\": 0", "\"facing\": 180", "\"officers\": [\"regimental\", \"divisional\"]", "\"routed\": false",
+        "\"pinned\": false", "\"disorganized\": true", "\"building\": {\"name\": \"House\", \"inside\": 10",
+        "\"waiting\": 4", "\"kind\": \"cows\"", "\"kind\": \"pigs\"", "\"penned\": true", "\"x\": 40.00, \"y\": 40.00",
+        "\"active\": \"cs\""}) {
+    EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
+  }
+}
+
+// Label boxes as the SVG draws them (bold text: unit labels, 5 px a character, 9 px high).
+struct Label {
+  double x, y, w;
+  std::string text;
+};
+std::vector<Label> BoldLabels(const std::string& svg) {
+  std::vector<Label> out;
+  size_t at = 0;
+  while ((at = svg.find("<text x=\"", at)) != std::string::npos) {
+    const size_t end = svg.find("</text>", at);
+    const std::string tag = svg.substr(at, end - at);
+    at = end;
+    if (tag.find("font-weight=\"bold\"") == std::string::npos || tag.find("font-size=\"9\"") == std::string::npos) continue;
+    Label l;
+    std::sscanf(tag.c_str(), "<text x=\"%lf\" y=\"%lf\"", &l.x, &l.y);
+    l.text = tag.substr(tag.find('>') + 1);
+    l.w = 5.0 * static_cast<double>(l.text.size());
+    out.push_back(l);
+  }
+  return out;
+}
+
+TEST(Rules, Rule_T_4_SvgHasScaleLegendTerrainNamesMarkersAndLivestock) {
+  auto g = LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(g.ok());
+  Session s(*g, 3);
+  std::string svg;
+  ASSERT_TRUE((*g)->rules->RenderSvg(s.state(), &svg));
+  for (const char* want : {"12 inches", "Legend", "Farm house", "Barn", "Pig pen", "North wood", "Ridge",
+                           "West fence", "1st Virginia 6 st r d", "Battery D 5th US 4 guns", ">cows<", "pigs (penned)",
+                           "routed (10.1)", "pinned", "disorganized", "waiting behind a building"}) {
+    EXPECT_NE(svg.find(want), std::string::npos) << want;
+  }
+  EXPECT_EQ(svg.find("csa_1va"), std::string::npos);  // names, not ids
+  // Inch marks: one tick a side per inch on the 72" edges and the 48" edges.
+  size_t lines = 0;
+  for (size_t at = 0; (at = svg.find("stroke=\"#333\"/><line", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_EQ(lines, 73u + 49u);
+  // No two unit labels overlap.
+  const auto labels = BoldLabels(svg);
+  EXPECT_EQ(labels.size(), 8u);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    for (size_t k = i + 1; k < labels.size(); ++k) {
+      const Label &a = labels[i], &b = labels[k];
+      const bool overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y - 9 < b.y && b.y - 9 < a.y;
+      EXPECT_FALSE(overlap) << a.text << " / " << b.text;
+    }
+  }
+  // A routed unit carries its marker.
+  Mini r = Make(Router());
+  ASSERT_TRUE(r.game->rules->RenderSvg(r.s->state(), &svg));
+  EXPECT_NE(svg.find("fill=\"#d62828\" stroke=\"white\""), std::string::npos);
+}
+
 // --- The chart as data, the loader's errors, scenario files ------------------------------------
 
 std::string CopyRuleset(const std::string& name, const std::string& from, const std::string& to) {
@@ -1039,7 +1090,6 @@ std::string CopyRuleset(const std::string& name, const std::string& from, const 
 TEST(Rules, Rule_9_1_DirectionTableIsData) {
   const std::string folder = CopyRuleset("south", "cows: [N, E, S, W, stay, scatter]", "cows: [S, S, S, S, S, S]");
   Mini t = Make(kFirer + Target(40, 24), "", "deck: [cows, us, cs, pigs]\nlivestock:\n  cows: [30, 40]\n", 3, folder);
-  (void)t;
   // The cow card came first and was resolved at set-up with the seeded dice: whatever the face, south.
   const Herd& h = t.m().herds[0];
   EXPECT_EQ(h.x, 3000);
