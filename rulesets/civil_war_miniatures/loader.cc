@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <optional>
 #include <type_traits>
 
 #include "civil_war_miniatures.h"
@@ -44,14 +45,23 @@ void ReqDie(YamlReader& r, const Node& n, const std::string& p, const char* key,
   if (n[key] && (*out < 2 || *out > 100)) r.Fail(n[key], YamlReader::Child(p, key), "a die has 2 to 100 sides");
 }
 
+// A required list: the node, or nothing (with an error) when it is missing or not a list.
+std::optional<Node> RequiredList(YamlReader& r, const Node& n, const std::string& p, const char* key) {
+  const Node v = n[key];
+  if (!v) {
+    r.Fail(n, YamlReader::Child(p, key), "missing required key");
+    return std::nullopt;
+  }
+  if (!r.ExpectSequence(v, YamlReader::Child(p, key))) return std::nullopt;
+  return v;
+}
+
 // Faces of a die, as a list of numbers 1..die.
 std::vector<int> ReadFaces(YamlReader& r, const Node& n, const std::string& p, const char* key, int die) {
   std::vector<int> out;
-  const Node v = n[key];
   const std::string kp = YamlReader::Child(p, key);
-  if (!v) {
-    r.Fail(n, kp, "missing required key");
-  } else if (r.ExpectSequence(v, kp)) {
+  if (const auto list = RequiredList(r, n, p, key)) {
+    const Node v = *list;
     for (size_t i = 0; i < v.size(); ++i) {
       const auto f = r.Int(v[i], YamlReader::Item(kp, i));
       if (f && (*f < 1 || *f > die)) r.Fail(v[i], YamlReader::Item(kp, i), "not a face of the die");
@@ -75,13 +85,10 @@ bool Section(YamlReader& r, const Node& parent, const std::string& p, const char
 // 9.1 / 9.2: a direction table, one entry per face of the livestock die.
 std::vector<HerdFace> ReadHerdTable(YamlReader& r, const Node& n, const std::string& p, const char* key, int die) {
   std::vector<HerdFace> out;
-  const Node v = n[key];
   const std::string kp = YamlReader::Child(p, key);
-  if (!v) {
-    r.Fail(n, kp, "missing required key");
-    return out;
-  }
-  if (!r.ExpectSequence(v, kp)) return out;
+  const auto list = RequiredList(r, n, p, key);
+  if (!list) return out;
+  const Node v = *list;
   if (static_cast<int>(v.size()) != die) r.Fail(v, kp, "one entry per face of the die (" + std::to_string(die) + ")");
   for (size_t i = 0; i < v.size(); ++i) {
     const std::string ip = YamlReader::Item(kp, i);
@@ -303,7 +310,8 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
               {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types", "scenarios",
                "default_scenario"});
   game->title = r.OptionalString(root, "", "title", "Civil War miniatures");
-  if (const Node s = root["sides"]; r.ExpectSequence(s, "sides")) {
+  if (!root["sides"]) r.Fail(root, "sides", "missing required section");
+  if (const Node s = root["sides"]; s && r.ExpectSequence(s, "sides")) {
     for (size_t i = 0; i < s.size(); ++i) {
       const std::string p = YamlReader::Item("sides", i);
       if (!r.CheckKeys(s[i], p, {"id", "name"})) continue;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "civil_war_miniatures.h"
 #include "wargame/action_text.h"
@@ -1132,6 +1133,53 @@ TEST(Rules, LoaderReportsMissingAndMisshapedSectionsWithPositions) {
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.errors().ToString().find("units: missing required section"), std::string::npos)
       << none.errors().ToString();
+}
+
+// Issue 14: whatever a line of either file becomes (deleted, or its value a list, a map or a
+// word), loading gives a game or file:line:col errors, never an exception or an abort.
+TEST(Rules, LoaderSurvivesEveryLineDeletedOrMisshaped) {
+  auto read = [](const std::string& f) {
+    std::ifstream in(f);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string dir = std::string(WG_RULESET_DIR);
+  const std::string files[2] = {read(dir + "/ruleset.yaml"), read(dir + "/farm.yaml")};
+  const auto tmp = std::filesystem::temp_directory_path() / "cwm_fuzz";
+  std::filesystem::create_directories(tmp);
+  int loads = 0, refused = 0;
+  for (int which = 0; which < 2; ++which) {
+    std::vector<std::string> lines;
+    std::istringstream in(files[which]);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      for (const char* value : {"", "[x, [y]]", "{a: 1}", "word"}) {
+        std::vector<std::string> mutated = lines;
+        const size_t colon = mutated[i].find(':');
+        if (*value == '\0') {
+          mutated.erase(mutated.begin() + static_cast<long>(i));
+        } else if (colon != std::string::npos) {
+          mutated[i] = mutated[i].substr(0, colon + 1) + " " + value;
+        } else {
+          continue;
+        }
+        std::string text;
+        for (const std::string& l : mutated) text += l + "\n";
+        std::ofstream(tmp / "ruleset.yaml") << (which == 0 ? text : files[0]);
+        std::ofstream(tmp / "farm.yaml") << (which == 1 ? text : files[1]);
+        GameParams p;
+        Result<std::shared_ptr<const Game>> g = ErrorList{};
+        EXPECT_NO_THROW(g = LoadMiniGame(tmp.string(), "farm.yaml", p)) << which << ":" << i << " " << value;
+        ++loads;
+        if (g.ok()) continue;
+        ++refused;
+        for (const Error& e : g.errors().errors()) {
+          EXPECT_FALSE(e.file.empty()) << e.ToString();
+          EXPECT_TRUE(e.line > 0 || !e.path.empty()) << e.ToString();
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, loads / 4);
 }
 
 TEST(Rules, ScenarioFileSetsUpAPositionFromOutside) {
