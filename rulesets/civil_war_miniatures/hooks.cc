@@ -528,8 +528,8 @@ int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId
 bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   if (a.polygon.size() != 4) return true;
   const std::vector<Vec2>& p = a.polygon;
-  const double l01 = DistanceBetween(p[0], p[1]);
-  const double l12 = DistanceBetween(p[1], p[2]);
+  const double l01 = DistanceSquared(p[0], p[1]);
+  const double l12 = DistanceSquared(p[1], p[2]);
   const int first = l01 >= l12 ? 0 : 1;  // walls first and first + 2
   const Segment line{from, aim};
   for (int w : {first, first + 2}) {

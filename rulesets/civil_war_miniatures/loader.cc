@@ -247,7 +247,7 @@ void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
         t.move_line = r.OptionalDouble(m, mp, "line", 0);
       }
     } else {
-      r.Fail(v, tp, "missing key \"move\"");
+      r.Fail(v, YamlReader::Child(tp, "move"), "missing required key");
     }
     t.crew_per_gun = r.OptionalInt(v, tp, "crew_per_gun", t.artillery ? 3 : 0);
     t.dice_per_gun = r.OptionalInt(v, tp, "dice_per_gun", 1);
@@ -258,7 +258,7 @@ void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
     const Node h = v["hits"];
     const std::string hp = YamlReader::Child(tp, "hits");
     if (!h) {
-      r.Fail(v, tp, "missing key \"hits\"");
+      r.Fail(v, YamlReader::Child(tp, "hits"), "missing required key");
     } else if (r.ExpectSequence(h, hp)) {
       for (size_t i = 0; i < h.size(); ++i) {
         const std::string ip = YamlReader::Item(hp, i);
@@ -358,7 +358,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
     auto table = LoadTable(sr, t, "table");
     if (table.ok()) data->table = *table;
   } else {
-    sr.Fail(sc, "", "missing key \"table\"");
+    sr.Fail(sc, "table", "missing required section");
   }
   for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
     auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
