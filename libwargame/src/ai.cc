@@ -304,11 +304,17 @@ int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int c
   return best;
 }
 
-void AiPlayer::ListActions(const State& s, std::vector<Action>* out) {
+bool AiPlayer::Candidates(const State& s, std::vector<Action>* out) {
   out->clear();
   Context ctx(*game_, nullptr, nullptr, scratch_.get());
   game_->rules->AiCandidates(s, ctx, out);
-  if (out->empty()) game_->rules->LegalActions(s, ctx, out);
+  return !out->empty();
+}
+
+void AiPlayer::ListActions(const State& s, std::vector<Action>* out) {
+  if (Candidates(s, out)) return;
+  Context ctx(*game_, nullptr, nullptr, scratch_.get());
+  game_->rules->LegalActions(s, ctx, out);
 }
 
 double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
@@ -335,12 +341,7 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
 Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal_actions) {
   if (legal_actions.size() == 1) return legal_actions[0];
   // A ruleset on a continuous table offers its own candidates (Rules::AiCandidates).
-  candidates_.clear();
-  {
-    Context cc(*game_, nullptr, nullptr, scratch_.get());
-    game_->rules->AiCandidates(state, cc, &candidates_);
-  }
-  const std::vector<Action>& legal = candidates_.empty() ? legal_actions : candidates_;
+  const std::vector<Action>& legal = Candidates(state, &candidates_) ? candidates_ : legal_actions;
   const int side = state.decision_side;
   work_ = 0;
   const int best = Greedy(state, legal, options_.max_candidates, true);

@@ -100,7 +100,9 @@ TEST(Ai, TwoComputerPlayersFireChargeAndMelee) {
   // Means of a handful of games are noisy: the charge figure is checked on the full set
   // (a sanitizer run plays a few games). Melee is printed, not required: it needs both the
   // charger's and the attackee's D20 tests to pass (RULES.md, AI), under 10% of charges.
-  if (n >= 4) EXPECT_GE(c / n, 1.0);
+  if (n >= 4) {
+    EXPECT_GE(c / n, 1.0);
+  }
 }
 
 
