@@ -275,8 +275,8 @@ void KeepLineConsistent(const Game&, State& s, Context& ctx, UnitId u) {
 
 // --- Contact (C.1-C.3) ---------------------------------------------------------------
 
-// C.1: two bases are in contact when they touch; they overlap only when they
-// share more than an edge (a margin of kContact inches).
+// C.1: two bases are in contact when they touch; they overlap only when each
+// reaches more than kContact inches into the other.
 constexpr double kContact = 0.02;
 Footprint Shrunk(Footprint f) {
   f.width = std::max(0.0, f.width - 2 * kContact);
@@ -290,8 +290,9 @@ UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, Unit
   const Footprint in = Shrunk(f);
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (o == u || o == ignore || !OnTable(s, o)) continue;
-    if (FootprintsOverlap(in, FootprintOf(g, s, o))) return o;
-    if (HasLine(s, o) && FootprintsOverlap(in, LineOf(g, s, o))) return o;
+    // Both bases inset by the margin: the test is symmetric (A on B exactly when B on A).
+    if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
+    if (HasLine(s, o) && FootprintsOverlap(in, Shrunk(LineOf(g, s, o)))) return o;
   }
   return kNoUnit;
 }
@@ -415,12 +416,12 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
   if (!OnTable(s, u)) return;
   const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
+  mu.building = 0;
+  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit, as one body
   const Footprint f = FootprintOf(g, s, u);
   const Vec2 dir = EdgeOutward(d.home[s.unit(u).side]);
   const double go = Allowance(g, Segment{f.center, f.center + dir * inches}, inches);
   const Path p = Sweep(g, s, u, f, dir, go);
-  mu.building = 0;
-  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit
   s.unit(u).flags |= kRouted;
   PlaceAt(s, ctx, u, p, EventType::kRetreat, rule, "retreats");
 }
@@ -723,10 +724,10 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u);
 // 2.3 / C.3: the attacker moves to the position the attackee held (a path, C.2);
 // into its building when it held one.
 void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const char* rule) {
+  M(s).units[u].building = 0;
+  M(s).units[u].beside = 0;  // it leaves any building as one body
   const Footprint f = FootprintOf(g, s, u);
   const Path p = Sweep(g, s, u, f, old - f.center, DistanceBetween(old, f.center));
-  M(s).units[u].building = 0;
-  M(s).units[u].beside = 0;
   PlaceAt(s, ctx, u, p, EventType::kAdvance, rule, "occupies the attackee's position");
   EnterBuildingIfInside(g, s, ctx, u);
 }
@@ -766,13 +767,19 @@ void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool f
 // contact with it, or short of it at another unit or a building the enemy holds.
 // True when the two are in contact at the end.
 bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, double inches, const char* text) {
-  const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
-  if (FootprintDistance(f, tf) <= kContact * 2) return true;
+  const Footprint tf = FootprintOf(g, s, target);
+  if (FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2) return true;
+  MiniUnit& mu = M(s).units[u];
+  const uint8_t building = mu.building, beside = mu.beside;
+  mu.building = 0;  // a unit leaving its building moves as one body
+  mu.beside = 0;
+  const Footprint f = FootprintOf(g, s, u);
   const Path p = Sweep(g, s, u, f, tf.center - f.center, inches, target);
   if (p.moved > 0) {
-    M(s).units[u].building = 0;
-    M(s).units[u].beside = 0;
     PlaceAt(s, ctx, u, p, EventType::kAdvance, "2.4", text);
+  } else {
+    mu.building = building;  // it did not move: it stays where it was
+    mu.beside = beside;
   }
   return FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2;
 }
@@ -1057,7 +1064,14 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
   const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
+  // 12.3: a unit leaving its building moves as one body (its line beside rejoins it).
   Footprint f = FootprintAt(g, s, u, c, std::round(facing));
+  if (M(s).units[u].building != 0) {
+    State whole = s;
+    M(whole).units[u].building = 0;
+    M(whole).units[u].beside = 0;
+    f = FootprintAt(g, whole, u, c, std::round(facing));
+  }
   for (Vec2 p : f.Corners()) {
     if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
@@ -1385,6 +1399,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
             if (!d.table.Contains(p))
               return Status::Refused("12.3", "the line beside the building cannot wheel there: off the table");
           }
+          if (Blocker(g, s, u, l) != kNoUnit)
+            return Status::Refused("C.1", "the line beside the building cannot wheel there: it would stand on another unit");
         }
         if (!apply) return Status::Ok();
         m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
@@ -1472,6 +1488,12 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         Vec2 c{mu.line_x / 100.0, mu.line_y / 100.0};
         if (figs > 0) {
           if (const char* why = PlaceLineBeside(g, s, u, figs, &c)) return Status::Refused("12.3", why);
+        }
+        {  // C.1: the main body grows when figures come back from the line
+          State after = s;
+          M(after).units[u].beside = static_cast<uint8_t>(figs);
+          if (Blocker(g, after, u, FootprintOf(g, after, u)) != kNoUnit)
+            return Status::Refused("C.1", "the main body would stand on another unit");
         }
         if (!apply) return Status::Ok();
         mu.beside = static_cast<uint8_t>(figs);

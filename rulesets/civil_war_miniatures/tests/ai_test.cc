@@ -42,6 +42,9 @@ Tally Play(const std::shared_ptr<const Game>& game, uint64_t seed, bool ai0, boo
     if (legal.empty()) break;
     const Action a = p[s.state().decision_side & 1]->Choose(s.game(), s.state(), legal);
     EXPECT_TRUE(s.Apply(a).ok());
+    ErrorList broken;  // the referee's invariants (C.1 contact, 12.3, the deck) after every action
+    game->rules->CheckInvariants(s.state(), &broken);
+    EXPECT_TRUE(broken.ok()) << "seed " << seed << ": " << broken.ToString();
   }
   EXPECT_TRUE(s.over());
   Tally t;
