@@ -352,10 +352,19 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   D(g).table.MoveFootprint(f, d, inches, &room, &p.edge);
   const int side = s.unit(u).side;
   const int own = into != kNoUnit ? M(s).units[into].building : 0;
+  // A base that already stands on another (a unit re-forming as one body as it
+  // leaves its building, 12.3) may slide off it, not further onto anything else.
+  const UnitId start = Blocker(g, s, u, f);
+  // Positions as the state stores them (hundredths of an inch), so the place
+  // tested is the place the unit ends.
+  auto at_t = [&](double t) {
+    const Vec2 p = f.center + d * t;
+    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
+  };
   auto blocked = [&](double t, UnitId* who, bool* wall) {
     Footprint at = f;
-    at.center = f.center + d * t;
-    *who = Blocker(g, s, u, at);
+    at.center = at_t(t);
+    *who = Blocker(g, s, u, at, start);
     const int b = EnemyBuildingAt(g, s, side, at.center);
     *wall = b != 0 && b != own;
     return *who != kNoUnit || *wall;
@@ -386,7 +395,12 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
     break;
   }
   p.moved = ok;
-  p.end.center = f.center + d * ok;
+  p.end.center = ok > 0 ? at_t(ok) : f.center;
+  if (start != kNoUnit && Blocker(g, s, u, p.end) == start) {  // it did not get clear: it stays
+    p.moved = 0;
+    p.end = f;
+    p.blocker = start;
+  }
   return p;
 }
 

@@ -865,6 +865,34 @@ TEST(Rules, Rule_C_1_NoMoveThroughOrOntoAnotherUnit) {
   EXPECT_TRUE(enemy.Do("{move: [us], value: 1440, value2: 2400}").ok());
 }
 
+TEST(Rules, Rule_C_1_TheLineBesideABuildingMayNotWheelOntoAUnit) {
+  // 12 figures in the house: 10 inside, one stand in line against the north wall (y 27.05-28.05,
+  // x 19.625-20.375 facing west). A friend stands 0.075" east of that line.
+  const std::string units = std::string(kFirer) + Target(20, 24, "", "W", 12) +
+                            "  - {id: cs2, side: confederate, type: infantry, figures: 4, at: [20.825, 27.55],"
+                            " facing: W}\n";
+  Mini t = Make(units, kTallHouse, "deck: [cs, cs2, us, cows, pigs]\n");
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  const Status st = t.Do("{custom: 2, units: [cs], value2: 90}");  // facing north, the line is 1" wide east-west
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.1");
+  EXPECT_TRUE(t.Do("{custom: 2, units: [cs], value2: 180}").ok());  // facing as it is: no wheel, no contact
+}
+
+TEST(Rules, Rule_C_1_APathIsTestedWhereTheUnitWouldStandToTheHundredth) {
+  // A limbered battery (8" deep) marching 8" west-north-west would clip the end of a tilted line by
+  // a few hundredths once its end point is stored to the hundredth (found by the invariant in AI games).
+  Mini t = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [3, 3], facing: E}\n"
+                "  - {id: bat, side: confederate, type: artillery, figures: 12, guns: 4, at: [40, 24], facing: W,"
+                " formation: column}\n"
+                "  - {id: va, side: confederate, type: infantry, figures: 24, at: [28.09, 22.97], facing: 190}\n",
+                "", "deck: [bat, va, us, cows, pigs]\n");
+  const Status st = t.Do("{move: [bat], value: 766, value2: 2929}");
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "C.1");
+  EXPECT_TRUE(t.Do("{move: [bat], value: 3400, value2: 2500}").ok());  // a shorter march stops clear of it
+}
+
 TEST(Rules, Rule_C_2_RetreatStopsAtAUnitInItsPath) {
   // The attackee's own friends stand 4" behind it: its 12" retreat stops in contact with them.
   const std::string units = kFirer + Target(18, 24) +
