@@ -2212,7 +2212,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
                 w, h, w, h, c.X(0), c.Y(d.table.depth), d.table.width * Canvas::kPx, d.table.depth * Canvas::kPx);
   c.o = c.buf;
   DrawRuler(c, d.table);
-  std::vector<Box> taken;
+  std::vector<Box> taken = {Box{c.X(d.table.width) + 16, 0, 1e9, 1e9}};  // the legend's column
   DrawTerrain(c, d.table, &taken);
   std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
@@ -2224,7 +2224,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
     std::string label = g.units[static_cast<size_t>(u)].name + " " + std::to_string(Stands(g, s, u)) +
                         (TypeOf(g, u).artillery ? " guns" : " st") + ((mu.officers & kRegimental) ? " r" : "") +
                         ((mu.officers & kDivisional) ? " d" : "");
-    const double tw = 5.0 * static_cast<double>(label.size()), th = 9;
+    const double tw = 5.6 * static_cast<double>(label.size()), th = 9;  // bold 9 px: about 5.6 px a character
     const Box l = PlaceLabel(taken, b.x1, (b.y0 + b.y1) / 2, tw, th);
     taken.push_back(l);
     const double lx = std::clamp((b.x0 + b.x1) / 2, l.x0, l.x1), ly = std::clamp((b.y0 + b.y1) / 2, l.y0, l.y1);

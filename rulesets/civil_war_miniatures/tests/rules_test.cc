@@ -1062,7 +1062,7 @@ std::vector<Label> BoldLabels(const std::string& svg) {
     Label l;
     std::sscanf(tag.c_str(), "<text x=\"%lf\" y=\"%lf\"", &l.x, &l.y);
     l.text = tag.substr(tag.find('>') + 1);
-    l.w = 5.0 * static_cast<double>(l.text.size());
+    l.w = 5.6 * static_cast<double>(l.text.size());
     out.push_back(l);
   }
   return out;
