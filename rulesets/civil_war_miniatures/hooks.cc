@@ -738,10 +738,18 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u);
 // 2.3 / C.3: the attacker moves to the position the attackee held (a path, C.2);
 // into its building when it held one.
 void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const char* rule) {
-  M(s).units[u].building = 0;
-  M(s).units[u].beside = 0;  // it leaves any building as one body
+  MiniUnit& mu = M(s).units[u];
+  const uint8_t building = mu.building, beside = mu.beside;
+  mu.building = 0;
+  mu.beside = 0;  // it leaves any building as one body
   const Footprint f = FootprintOf(g, s, u);
   const Path p = Sweep(g, s, u, f, old - f.center, DistanceBetween(old, f.center));
+  if (p.moved <= 0) {  // blocked at once: it stays as it stood (in its building, its line beside)
+    mu.building = building;
+    mu.beside = beside;
+    if (const char* why = PathStop(p)) ctx.Emit(Ev(EventType::kNote, "C.2", why, u, 0, p.blocker));
+    return;
+  }
   PlaceAt(s, ctx, u, p, EventType::kAdvance, rule, "occupies the attackee's position");
   EnterBuildingIfInside(g, s, ctx, u);
 }
