@@ -167,6 +167,33 @@ TEST(Tabletop, DistancePropertiesOnRandomFootprints) {
   }
 }
 
+// The squared and root-free helpers agree with the plain distances (issue 15).
+TEST(Tabletop, SquaredHelpersAgreeWithDistancesOnRandomShapes) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0, 40), ang(-kPi, kPi), sz(0.5, 6);
+  for (int i = 0; i < 2000; ++i) {
+    const Footprint a{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
+    const Footprint b{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
+    EXPECT_EQ(FootprintsOverlap(a, b), FootprintDistance(a, b) <= 1e-9);
+    const Vec2 p{u(rng), u(rng)}, q{u(rng), u(rng)};
+    EXPECT_NEAR(std::sqrt(DistanceToFootprintSquared(p, a)), DistanceToFootprint(p, a), 1e-9);
+    const Vec2 n = a.NearestPoint(p);
+    EXPECT_TRUE(a.Contains(n));
+    EXPECT_NEAR(DistanceBetween(p, n), DistanceToFootprint(p, a), 1e-9);
+    // A segment meets a footprint exactly when it comes within 0 of its edges or lies inside.
+    const auto c = a.Corners();
+    bool meets = a.Contains(p) || a.Contains(q);
+    for (size_t k = 0; k < 4; ++k) meets = meets || SegmentsIntersect({p, q}, {c[k], c[(k + 1) % 4]});
+    EXPECT_EQ(SegmentMeetsFootprint({p, q}, a), meets);
+    EXPECT_NEAR(std::sqrt(PointSegmentDistanceSquared(p, {q, a.center})), PointSegmentDistance(p, {q, a.center}),
+                1e-9);
+  }
+  const std::vector<Vec2> square = {{0, 0}, {4, 0}, {4, 4}, {0, 4}};
+  EXPECT_EQ(DistanceToPolygon(square, {2, 2}), 0);
+  EXPECT_NEAR(DistanceToPolygon(square, {7, 8}), 5.0, 1e-12);
+  EXPECT_NEAR(DistanceToPolygon(square, {2, -3}), 3.0, 1e-12);
+}
+
 TEST(Tabletop, SegmentIntersectionIsSymmetricOnRandomSegments) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 10);

@@ -157,6 +157,7 @@ std::string StateJson(const Session& session) {
          ", \"controlled_by\": " + (c ? Q(g.sides[static_cast<size_t>((c - 1) & 1)].id) : std::string("null")) + "}";
   }
   o += g.map.places.empty() ? "],\n" : "\n  ],\n";
+  if (const std::string own = g.rules->StateJson(s); !own.empty()) o += "  \"ruleset_state\": " + own + ",\n";
   o += "  \"events\": [";
   const auto& ev = session.events();
   for (size_t i = 0; i < ev.size(); ++i) {

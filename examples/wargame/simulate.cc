@@ -62,6 +62,13 @@ struct RunInfo {
 
 constexpr const char* kHeader = "seed,winner,vp0,vp1,actions,turn,eliminated0,eliminated1,lost0,lost1,finished";
 
+// A unit's strength for the casualty columns: the ruleset's own (figures and
+// guns on a tabletop) when it gives one, else the current attack value.
+int StrengthOf(const Game& g, const State& s, UnitId u) {
+  const int own = g.rules->Strength(s, u);
+  return own >= 0 ? own : UnitStrength(g, s, u);
+}
+
 GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::string>& kinds, uint64_t seed,
                 long max_actions, int ai_budget) {
   GameRow row;
@@ -72,7 +79,7 @@ GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::
   int elim0[2] = {0, 0};
   for (int i = 0; i < session.state().num_units; ++i) {
     const UnitState& u = session.state().units[static_cast<size_t>(i)];
-    initial[u.side & 1] += UnitStrength(g, session.state(), static_cast<UnitId>(i));
+    initial[u.side & 1] += StrengthOf(g, session.state(), static_cast<UnitId>(i));
     if (u.hex == kEliminated) ++elim0[u.side & 1];
   }
   std::unique_ptr<Player> players[2];
@@ -93,7 +100,7 @@ GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::
   int final_strength[2] = {0, 0};
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
-    final_strength[u.side & 1] += UnitStrength(g, s, static_cast<UnitId>(i));
+    final_strength[u.side & 1] += StrengthOf(g, s, static_cast<UnitId>(i));
     if (u.hex == kEliminated) ++row.eliminated[u.side & 1];
   }
   for (int k = 0; k < 2; ++k) {

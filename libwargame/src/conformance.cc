@@ -119,8 +119,13 @@ ConformanceReport RunConformance(const std::string& spec, const ConformanceOptio
 
 int ScaledGameCount(int n) {
   const char* env = std::getenv("WG_GAMES_PERCENT");
-  const long percent = env && *env ? std::strtol(env, nullptr, 10) : 100;
-  return static_cast<int>(std::max<long>(1, static_cast<long>(n) * percent / 100));
+  long percent = 100;
+  if (env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end != env && v >= 0) percent = v;
+  }
+  return static_cast<int>(std::max<long>(1, n * percent / 100));
 }
 
 }  // namespace wg

@@ -29,7 +29,8 @@ constexpr std::array<std::string_view, 4> kEdgeNames = {"north", "east", "south"
 // Sign of the turn a -> b -> c with a tolerance relative to the lengths.
 int Orient(Vec2 a, Vec2 b, Vec2 c) {
   const double v = Cross(b - a, c - a);
-  const double scale = 1e-12 * (1.0 + (b - a).Length() * (c - a).Length());
+  const Vec2 u = b - a, w = c - a;
+  const double scale = 1e-12 * (1.0 + std::sqrt(Dot(u, u) * Dot(w, w)));  // one root, not two hypots
   if (v > scale) return 1;
   if (v < -scale) return -1;
   return 0;
@@ -99,18 +100,32 @@ bool SegmentsIntersect(Segment s, Segment t) {
   return false;
 }
 
-double PointSegmentDistance(Vec2 p, Segment s) {
+double PointSegmentDistanceSquared(Vec2 p, Segment s) {
   const Vec2 d = s.b - s.a;
   const double len2 = Dot(d, d);
-  if (len2 == 0) return DistanceBetween(p, s.a);
+  if (len2 == 0) return DistanceSquared(p, s.a);
   const double t = std::clamp(Dot(p - s.a, d) / len2, 0.0, 1.0);
-  return DistanceBetween(p, s.a + d * t);
+  return DistanceSquared(p, s.a + d * t);
 }
 
-double SegmentSegmentDistance(Segment s, Segment t) {
+double PointSegmentDistance(Vec2 p, Segment s) { return std::sqrt(PointSegmentDistanceSquared(p, s)); }
+
+double SegmentSegmentDistanceSquared(Segment s, Segment t) {
   if (SegmentsIntersect(s, t)) return 0;
-  return std::min({PointSegmentDistance(s.a, t), PointSegmentDistance(s.b, t),
-                   PointSegmentDistance(t.a, s), PointSegmentDistance(t.b, s)});
+  return std::min({PointSegmentDistanceSquared(s.a, t), PointSegmentDistanceSquared(s.b, t),
+                   PointSegmentDistanceSquared(t.a, s), PointSegmentDistanceSquared(t.b, s)});
+}
+
+double SegmentSegmentDistance(Segment s, Segment t) { return std::sqrt(SegmentSegmentDistanceSquared(s, t)); }
+
+double DistanceToPolygon(const std::vector<Vec2>& polygon, Vec2 p) {
+  if (polygon.empty()) return std::numeric_limits<double>::infinity();
+  if (PolygonContains(polygon, p)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0, j = polygon.size() - 1; i < polygon.size(); j = i++) {
+    best = std::min(best, PointSegmentDistanceSquared(p, Segment{polygon[j], polygon[i]}));
+  }
+  return std::sqrt(best);
 }
 
 bool PolygonContains(const std::vector<Vec2>& polygon, Vec2 p) {
@@ -119,7 +134,7 @@ bool PolygonContains(const std::vector<Vec2>& polygon, Vec2 p) {
   bool inside = false;
   for (size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 a = polygon[i], b = polygon[j];
-    if (PointSegmentDistance(p, Segment{a, b}) <= kEps) return true;
+    if (PointSegmentDistanceSquared(p, Segment{a, b}) <= kEps * kEps) return true;
     if ((a.y > p.y) != (b.y > p.y)) {
       const double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
       if (p.x < x) inside = !inside;
@@ -155,14 +170,24 @@ bool Footprint::Contains(Vec2 p) const {
   return std::abs(l.x) <= width / 2 + kEps && std::abs(l.y) <= depth / 2 + kEps;
 }
 
-double DistanceToFootprint(Vec2 p, const Footprint& f) {
+Vec2 Footprint::NearestPoint(Vec2 p) const {
+  const Vec2 l = ToLocal(p);
+  const double x = std::clamp(l.x, -width / 2, width / 2), y = std::clamp(l.y, -depth / 2, depth / 2);
+  return center + Right() * x + Forward() * y;
+}
+
+double DistanceToFootprintSquared(Vec2 p, const Footprint& f) {
   const Vec2 l = f.ToLocal(p);
   const double dx = std::max(std::abs(l.x) - f.width / 2, 0.0);
   const double dy = std::max(std::abs(l.y) - f.depth / 2, 0.0);
-  return std::hypot(dx, dy);
+  return dx * dx + dy * dy;
 }
 
-double FootprintDistance(const Footprint& a, const Footprint& b) {
+double DistanceToFootprint(Vec2 p, const Footprint& f) { return std::sqrt(DistanceToFootprintSquared(p, f)); }
+
+namespace {
+// Squared distance between the nearest parts of two footprints (0 if they overlap).
+double FootprintDistanceSquared(const Footprint& a, const Footprint& b) {
   const auto ca = a.Corners(), cb = b.Corners();
   for (const Vec2 c : ca) {
     if (b.Contains(c)) return 0;
@@ -174,10 +199,32 @@ double FootprintDistance(const Footprint& a, const Footprint& b) {
   for (size_t i = 0; i < 4; ++i) {
     const Segment s{ca[i], ca[(i + 1) % 4]};
     for (size_t j = 0; j < 4; ++j) {
-      best = std::min(best, SegmentSegmentDistance(s, Segment{cb[j], cb[(j + 1) % 4]}));
+      best = std::min(best, SegmentSegmentDistanceSquared(s, Segment{cb[j], cb[(j + 1) % 4]}));
     }
   }
   return best;
+}
+}  // namespace
+
+double FootprintDistance(const Footprint& a, const Footprint& b) {
+  return std::sqrt(FootprintDistanceSquared(a, b));
+}
+
+bool FootprintsOverlap(const Footprint& a, const Footprint& b) {
+  const double reach = a.Radius() + b.Radius();
+  if (DistanceSquared(a.center, b.center) > reach * reach + kEps) return false;  // too far apart to touch
+  return FootprintDistanceSquared(a, b) <= kEps * kEps;
+}
+
+bool SegmentMeetsFootprint(Segment s, const Footprint& f) {
+  const double r = f.Radius();
+  if (PointSegmentDistanceSquared(f.center, s) > r * r + kEps) return false;
+  if (f.Contains(s.a) || f.Contains(s.b)) return true;
+  const auto c = f.Corners();
+  for (size_t i = 0; i < 4; ++i) {
+    if (SegmentsIntersect(s, Segment{c[i], c[(i + 1) % 4]})) return true;
+  }
+  return false;
 }
 
 Arc ArcOf(const Footprint& target, Vec2 firer, double front_arc_degrees) {

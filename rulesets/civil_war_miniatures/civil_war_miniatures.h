@@ -15,10 +15,15 @@
 //     artillery: {kind, provenance, move {column, line}, crew_per_gun,
 //     dice_per_gun, gun_width, gun_depth, fire_in_column, hits [{up_to, hit}]}},
 //     scenarios {name: file}, default_scenario.
-//   scenario file: title, provenance, turns, shuffle, deck (card order, unshuffled:
+//   (chart also: morale {die, battery_die, regimental}, officers {die, regimental_death,
+//     divisional_death}, melee {die, loss_die, winner_divisor, tie_loss, max_rounds}, dinner {die,
+//     men_die}, livestock {direction_die, move_dice, move_die, cows [6 faces], pigs [6 faces],
+//     scatter [4 headings]}, gun_hit_die, fire_arc; a face is N/E/.../NW, stay, scatter or
+//     closest_unit)
+//   scenario file: title, provenance, turns, start_turn, shuffle, deck (card order, unshuffled:
 //     unit ids, cows, pigs; default: units listed, then cows, then pigs), table {tabletop.h keys},
 //     livestock {cows: [x, y], pigs: [x, y]}, units [{id, name, side, type,
-//     figures, guns, at [x, y], facing, formation, officers, routed}],
+//     figures, guns, at [x, y], facing, formation, officers, routed, pinned}],
 //     victory {figure, gun, building}.
 #pragma once
 
@@ -121,6 +126,13 @@ struct UnitInfo {
   int start_guns = 0;
 };
 
+// 9.1 / 9.2: what a face of the livestock direction die does.
+enum class HerdMove : uint8_t { kDirection, kStay, kScatter, kClosestUnit };
+struct HerdFace {
+  HerdMove move = HerdMove::kStay;
+  Vec2 dir;  // kDirection: the unit vector of the heading rolled
+};
+
 struct MiniData {
   Table table;
   std::vector<UnitType> types;
@@ -133,6 +145,19 @@ struct MiniData {
   int mod_building = 2, mod_cover = 1, mod_terrain = 1, mod_disorganized = -2;
   int bonus_artillery = 1, bonus_flank = 2, bonus_regimental = 1, bonus_divisional = 2;
   int house_fire = 5, barn_fire = 10;
+  // Chart mechanics as data (chart: morale, officers, melee, dinner, livestock).
+  int morale_die = 20, battery_morale_die = 6;  // 7.2: 1 D20; 7.3: 1 D6 a gun
+  int morale_regimental = 1;                    // 4.1: "counts during morale tests"
+  std::vector<int> regimental_death = {1, 6}, divisional_death = {6};  // 4.1, 4.2 (the officer's D6)
+  int officer_die = 6;
+  int melee_die = 6, melee_loss_die = 6, melee_winner_divisor = 2, melee_tie_loss = 1;  // 8.1-8.4
+  int melee_max_rounds = 50;
+  int dinner_die = 20, dinner_men_die = 6;  // 10.3
+  int herd_direction_die = 6, herd_move_dice = 2, herd_move_die = 6;  // 9.1: 1 D6, 2D6"
+  std::vector<HerdFace> cow_faces, pig_faces;  // by face - 1 (9.1, 9.2)
+  std::vector<Vec2> scatter;                    // 9.1: the groups' diagonals, NE, NW, SE, SW
+  int gun_hit_die = 6;                          // 11.1
+  double fire_arc = 45;                         // C.5: degrees beyond the front corners
   // Calibrated.
   int figures_per_stand = 4;
   double stand_width = 1.0, stand_depth = 0.75, fence_cost = 2, woods_factor = 0.5;
@@ -145,6 +170,8 @@ struct MiniData {
   bool has_cows = false, has_pigs = false;
   MiniState start;            // positions, figures, guns, officers, herds at set-up
   uint32_t start_routed = 0;  // bit per unit: starts routed (rule tests)
+  uint32_t start_pinned = 0;  // bit per unit: starts pinned for the first turn
+  int start_turn = 1;
 };
 
 // Loads the ruleset folder's ruleset.yaml and a scenario file (absolute, or

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 #include "civil_war_miniatures.h"
 
@@ -128,17 +129,17 @@ int LoseStands(const Game& g, State& s, Context& ctx, UnitId u, int n, const cha
   return lost;
 }
 
-// 4.1-4.3: one D6 per casualty for each attached officer.
-void OfficerCheck(State& s, Context& ctx, UnitId u, int casualties) {
+bool Faces(const std::vector<int>& faces, int r) { return std::find(faces.begin(), faces.end(), r) != faces.end(); }
+
+// 4.1-4.3: one die per casualty for each attached officer; the death faces are data.
+void OfficerCheck(const Game& g, State& s, Context& ctx, UnitId u, int casualties) {
   if (casualties <= 0) return;
+  const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
   const int n = std::min(casualties, 30);
   if (mu.officers & kRegimental) {
     bool killed = false;
-    for (int i = 0; i < n; ++i) {
-      const int r = ctx.Roll(s, 6, "regimental officer");
-      if (r == 1 || r == 6) killed = true;
-    }
+    for (int i = 0; i < n; ++i) killed = Faces(d.regimental_death, ctx.Roll(s, d.officer_die, "regimental officer")) || killed;
     if (killed) {
       mu.officers = static_cast<uint8_t>(mu.officers & ~kRegimental);
       ctx.Emit(Ev(EventType::kNote, "4.1", "regimental officer killed", u));
@@ -146,9 +147,7 @@ void OfficerCheck(State& s, Context& ctx, UnitId u, int casualties) {
   }
   if (mu.officers & kDivisional) {
     bool killed = false;
-    for (int i = 0; i < n; ++i) {
-      if (ctx.Roll(s, 6, "divisional officer") == 6) killed = true;
-    }
+    for (int i = 0; i < n; ++i) killed = Faces(d.divisional_death, ctx.Roll(s, d.officer_die, "divisional officer")) || killed;
     if (killed) {
       mu.officers = static_cast<uint8_t>(mu.officers & ~kDivisional);
       ctx.Emit(Ev(EventType::kNote, "4.2", "divisional officer killed", u));
@@ -164,7 +163,7 @@ bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why
     ctx.Emit(Ev(EventType::kNote, "7.1", "passes morale: divisional officer attached", u));
     return true;
   }
-  const int officer = (mu.officers & kRegimental) ? 1 : 0;            // 4.1: counts during morale tests
+  const int officer = (mu.officers & kRegimental) ? d.morale_regimental : 0;  // 4.1: counts during morale tests
   const int disorg = Disorganized(g, s, u) ? d.mod_disorganized : 0;  // 12.5
   const UnitType& t = TypeOf(g, u);
   bool pass = false;
@@ -172,34 +171,20 @@ bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why
     // 7.3: one D6 per gun; passes when a die is under the remaining guns.
     const int need = mu.guns + officer + disorg;
     for (int i = 0; i < mu.guns; ++i) {
-      if (ctx.Roll(s, 6, why) < need) pass = true;
+      if (ctx.Roll(s, d.battery_morale_die, why) < need) pass = true;
     }
     ctx.Emit(Ev(EventType::kNote, "7.3", pass ? "battery passes morale" : "battery fails morale", u, need));
   } else {
     const int need = Stands(g, s, u) + officer + disorg;
-    const int r = ctx.Roll(s, 20, why);
+    const int r = ctx.Roll(s, d.morale_die, why);
     pass = r < need;
     ctx.Emit(Ev(EventType::kNote, "7.2", pass ? "passes morale" : "fails morale", u, r, need));
   }
   return pass;
 }
 
-// 7.4 / 10.1: moves `inches` toward its own table edge, routed until rallied.
-void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
-  if (!OnTable(s, u)) return;
-  const MiniData& d = D(g);
-  MiniUnit& mu = M(s).units[u];
-  const Footprint f = FootprintOf(g, s, u);
-  bool at_edge = false;
-  const Footprint moved =
-      d.table.MoveFootprint(f, EdgeOutward(d.home[s.unit(u).side]), inches, nullptr, &at_edge);
-  mu.x = H(moved.center.x);
-  mu.y = H(moved.center.y);
-  mu.building = 0;
-  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit
-  s.unit(u).flags |= kRouted;
-  ctx.Emit(Ev(EventType::kRetreat, rule, at_edge ? "retreats to its table edge" : "retreats", u, mu.x, mu.y));
-}
+// 7.4 / 10.1 / C.2: falls back toward its own table edge, routed until rallied.
+void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule);
 
 // 7.4 with 12.5: a failed test sends the unit to the rear; if it was waiting
 // outside a building, the stands inside are captured.
@@ -288,14 +273,171 @@ void KeepLineConsistent(const Game&, State& s, Context& ctx, UnitId u) {
   }
 }
 
-// A unit other than u, or a line beside a building, overlaps footprint f.
-bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
+// --- Contact (C.1-C.3) ---------------------------------------------------------------
+
+// C.1: two bases are in contact when they touch; they overlap only when each
+// reaches more than kContact inches into the other.
+constexpr double kContact = 0.02;
+Footprint Shrunk(Footprint f) {
+  f.width = std::max(0.0, f.width - 2 * kContact);
+  f.depth = std::max(0.0, f.depth - 2 * kContact);
+  return f;
+}
+
+// C.1: the first unit other than u and `ignore` whose base (or line beside its
+// building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
+UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
+  const Footprint in = Shrunk(f);
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    if (o == u || !OnTable(s, o)) continue;
-    if (FootprintDistance(f, FootprintOf(g, s, o)) <= 0) return true;
-    if (HasLine(s, o) && FootprintDistance(f, LineOf(g, s, o)) <= 0) return true;
+    if (o == u || o == ignore || !OnTable(s, o)) continue;
+    // Both bases inset by the margin: the test is symmetric (A on B exactly when B on A).
+    if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
+    if (HasLine(s, o) && FootprintsOverlap(in, Shrunk(LineOf(g, s, o)))) return o;
   }
-  return false;
+  return kNoUnit;
+}
+
+bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
+  return Blocker(g, s, u, f) != kNoUnit;
+}
+
+// C.3: the building (area index + 1) at p that a unit of the other side holds, or 0.
+int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
+  const Table& t = D(g).table;
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    const uint8_t b = M(s).units[o].building;
+    if (b == 0 || !OnTable(s, o) || s.unit(o).side == side) continue;
+    if (t.areas[b - 1u].Contains(p)) return b;
+  }
+  return 0;
+}
+
+// M / C.2: the distance a move of `inches` along `seg` is worth after terrain:
+// woods multiply it by woods_factor, each fence crossed costs fence_cost.
+double Allowance(const Game& g, Segment seg, double inches) {
+  const MiniData& d = D(g);
+  for (int a : d.table.AreasCrossed(seg)) {
+    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
+      inches *= d.woods_factor;
+      break;
+    }
+  }
+  for (int o : d.table.ObstaclesCrossed(seg)) {
+    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
+  }
+  return std::max(0.0, inches);
+}
+
+// Where a path ended and what stopped it (C.2).
+struct Path {
+  Footprint end;
+  double moved = 0;
+  UnitId blocker = kNoUnit;  // the unit it stopped against
+  bool building = false;     // stopped at the wall of a building the enemy holds (C.3)
+  bool edge = false;         // stopped at the table edge
+};
+
+// C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
+// first contact with another unit's base, at the wall of a building the other
+// side holds (except the building of `into`, a charge's target), or at the
+// table edge. Sampled every quarter inch, then bisected to a hundredth.
+Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
+           UnitId into = kNoUnit) {
+  Path p;
+  p.end = f;
+  const double len = dir.Length();
+  if (len <= 0 || inches <= 0) return p;
+  const Vec2 d = dir * (1.0 / len);
+  double room = 0;
+  D(g).table.MoveFootprint(f, d, inches, &room, &p.edge);
+  const int side = s.unit(u).side;
+  const int own = into != kNoUnit ? M(s).units[into].building : 0;
+  // A base that already stands on another (a unit re-forming as one body as it
+  // leaves its building, 12.3) may slide off it, not further onto anything else.
+  const UnitId start = Blocker(g, s, u, f);
+  // Positions as the state stores them (hundredths of an inch), so the place
+  // tested is the place the unit ends.
+  auto at_t = [&](double t) {
+    const Vec2 p = f.center + d * t;
+    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
+  };
+  auto blocked = [&](double t, UnitId* who, bool* wall) {
+    Footprint at = f;
+    at.center = at_t(t);
+    *who = Blocker(g, s, u, at, start);
+    const int b = EnemyBuildingAt(g, s, side, at.center);
+    *wall = b != 0 && b != own;
+    return *who != kNoUnit || *wall;
+  };
+  double ok = 0;
+  UnitId who = kNoUnit;
+  bool wall = false;
+  for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
+    if (!blocked(t, &who, &wall)) {
+      ok = t;
+      continue;
+    }
+    double bad = t;
+    for (int i = 0; i < 6; ++i) {  // bisect to a hundredth of an inch
+      const double mid = (ok + bad) / 2;
+      UnitId w2;
+      bool b2;
+      if (blocked(mid, &w2, &b2)) {
+        bad = mid;
+      } else {
+        ok = mid;
+      }
+    }
+    ok = std::max(0.0, ok - 0.01);  // a hundredth clear, so rounding to hundredths keeps it clear
+    p.blocker = who;
+    p.building = who == kNoUnit && wall;
+    p.edge = false;
+    break;
+  }
+  p.moved = ok;
+  p.end.center = ok > 0 ? at_t(ok) : f.center;
+  if (start != kNoUnit && Blocker(g, s, u, p.end) == start) {  // it did not get clear: it stays
+    p.moved = 0;
+    p.end = f;
+    p.blocker = start;
+  }
+  return p;
+}
+
+// Why a path stopped, for events and refusals; nullptr when nothing stopped it.
+const char* PathStop(const Path& p) {
+  if (p.blocker != kNoUnit) return "stopped by a unit in the way";
+  if (p.building) return "stopped at the wall of a building the enemy holds";
+  if (p.edge) return "stopped at the table edge";
+  return nullptr;
+}
+
+// Places u at a path's end and reports it (C.2: a movement event for every
+// move, and a note saying what stopped it: b = the blocking unit or -1).
+void PlaceAt(State& s, Context& ctx, UnitId u, const Path& p, EventType type, const char* rule,
+             const char* text) {
+  MiniUnit& mu = M(s).units[u];
+  mu.x = H(p.end.center.x);
+  mu.y = H(p.end.center.y);
+  ctx.Emit(Ev(type, rule, text, u, mu.x, mu.y));
+  if (const char* why = PathStop(p)) ctx.Emit(Ev(EventType::kNote, "C.2", why, u, 0, p.blocker));
+}
+
+// 7.4 / 10.1 / C.2: moves `inches` (after terrain, M) toward its own table
+// edge, routed until rallied; the path stops at another unit, at a building the
+// enemy holds or at the edge, and the unit stays routed where it stopped.
+void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
+  if (!OnTable(s, u)) return;
+  const MiniData& d = D(g);
+  MiniUnit& mu = M(s).units[u];
+  mu.building = 0;
+  mu.beside = 0;  // 12.3: the line beside the building falls back with the unit, as one body
+  const Footprint f = FootprintOf(g, s, u);
+  const Vec2 dir = EdgeOutward(d.home[s.unit(u).side]);
+  const double go = Allowance(g, Segment{f.center, f.center + dir * inches}, inches);
+  const Path p = Sweep(g, s, u, f, dir, go);
+  s.unit(u).flags |= kRouted;
+  PlaceAt(s, ctx, u, p, EventType::kRetreat, rule, "retreats");
 }
 
 // 12.3: where `figures` of u form in line adjacent to its building: against the
@@ -401,8 +543,8 @@ int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId
 bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   if (a.polygon.size() != 4) return true;
   const std::vector<Vec2>& p = a.polygon;
-  const double l01 = DistanceBetween(p[0], p[1]);
-  const double l12 = DistanceBetween(p[1], p[2]);
+  const double l01 = DistanceSquared(p[0], p[1]);
+  const double l12 = DistanceSquared(p[1], p[2]);
   const int first = l01 >= l12 ? 0 : 1;  // walls first and first + 2
   const Segment line{from, aim};
   for (int w : {first, first + 2}) {
@@ -413,9 +555,22 @@ bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   return false;
 }
 
+// C.5: whether the segment from a firer to its aim passes over another unit's
+// base (not the firer's, not the target's): units block the line of sight.
+bool UnitInTheWay(const Game& g, const State& s, UnitId firer, UnitId target, Segment line) {
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (o == firer || o == target || !OnTable(s, o)) continue;
+    if (SegmentMeetsFootprint(line, Shrunk(FootprintOf(g, s, o)))) return true;
+    if (HasLine(s, o) && SegmentMeetsFootprint(line, Shrunk(LineOf(g, s, o)))) return true;
+  }
+  return false;
+}
+
 // Why a part of a unit cannot fire at a point at range `range`, or nullptr.
+// `target` is the unit fired at (kNoUnit for livestock); `aim` the point of it
+// nearest the firer, `centre` its centre: the line of sight may go to either.
 const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule,
-                       int part = kBody) {
+                       int part = kBody, UnitId target = kNoUnit, std::optional<Vec2> centre = std::nullopt) {
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
   *rule = part == kLine ? "12.3" : "3";
@@ -428,9 +583,10 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     return "the unit cannot shoot this turn";
   }
   if (part == kLine && !HasLine(s, u)) return "no line is formed beside the building";
-  if (part == kBody && us.face == 0 && !t.fire_in_column && M(s).units[u].building == 0)
+  const bool in_building = part == kBody && M(s).units[u].building != 0;
+  if (part == kBody && us.face == 0 && !t.fire_in_column && !in_building)
     return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
-  if (part == kBody && M(s).units[u].building != 0) {
+  if (in_building) {
     const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
     if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
       *rule = a.kind == "barn" ? "12.1" : "12.2";
@@ -442,9 +598,36 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
     *rule = part == kLine ? "12.3" : "3.1";
     return "the target is out of range";
   }
-  const Vec2 from = PartFootprint(g, s, u, part).center;
-  if (!D(g).table.LineOfSightClear(from, aim)) return "no line of sight";
+  const Footprint pf = PartFootprint(g, s, u, part);
+  // C.5: a line (or a formation that fires in column) fires into its front arc;
+  // the occupants of a building fire out of its front or back instead (12.1/12.2).
+  if (!in_building && ArcOf(pf, aim, D(g).fire_arc) != Arc::kFront) {
+    *rule = "C.5";
+    return "the target is outside the firer's front arc";
+  }
+  const Vec2 from = pf.center;
+  auto clear = [&](Vec2 p) {
+    return D(g).table.LineOfSightClear(from, p) && !UnitInTheWay(g, s, u, target, Segment{from, p});
+  };
+  if (!clear(aim) && !(centre && clear(*centre))) {
+    *rule = "C.5";
+    return "no line of sight (terrain or a unit in the way)";
+  }
   return nullptr;
+}
+
+// C.6: range from the firer's centre to the nearest part of the target part;
+// to a unit inside a building, to the nearest part of the building.
+double RangeToPart(const Game& g, const State& s, Vec2 from, UnitId target, int part, const Footprint& tf,
+                   Vec2* aim) {
+  const MiniUnit& tu = M(s).units[target];
+  if (part == kBody && tu.building != 0) {
+    const TerrainArea& a = D(g).table.areas[tu.building - 1u];
+    *aim = tf.center;
+    return DistanceToPolygon(a.polygon, from);
+  }
+  *aim = tf.NearestPoint(from);
+  return DistanceToFootprint(from, tf);
 }
 
 // Why no part of `firer` can fire at the target part, or nullptr (12.3: the
@@ -452,10 +635,14 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
 const char* CannotFireAt(const Game& g, const State& s, UnitId firer, UnitId target, int target_part,
                          const char** rule) {
   const Footprint tf = PartFootprint(g, s, target, target_part);
-  const char* why = CannotFire(g, s, firer, tf.center, RangeTo(FootprintOf(g, s, firer), tf), rule);
+  Vec2 aim;
+  const double range = RangeToPart(g, s, CenterOf(s, firer), target, target_part, tf, &aim);
+  const char* why = CannotFire(g, s, firer, aim, range, rule, kBody, target, tf.center);
   if (!why || !HasLine(s, firer)) return why;
   const char* line_rule = "12.3";
-  if (!CannotFire(g, s, firer, tf.center, RangeTo(LineOf(g, s, firer), tf), &line_rule, kLine)) return nullptr;
+  const Vec2 lc = LineOf(g, s, firer).center;
+  const double lrange = RangeToPart(g, s, lc, target, target_part, tf, &aim);
+  if (!CannotFire(g, s, firer, aim, lrange, &line_rule, kLine, target, tf.center)) return nullptr;
   return why;
 }
 
@@ -483,26 +670,26 @@ void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int part, i
     const int lost = std::min<int>(hits, mu.beside);
     mu.beside = static_cast<uint8_t>(mu.beside - lost);
     LoseFigures(g, s, ctx, target, lost, "12.3");
-    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    if (OnTable(s, target)) OfficerCheck(g, s, ctx, target, lost);
     return;
   }
   if (!t.artillery) {
     // 12.3: fire at a building hits the figures inside, refilled from those
     // waiting behind it; the line beside it is not hit.
     const int lost = LoseFigures(g, s, ctx, target, std::min(hits, mu.figures - mu.beside), "3");
-    if (OnTable(s, target)) OfficerCheck(s, ctx, target, lost);
+    if (OnTable(s, target)) OfficerCheck(g, s, ctx, target, lost);
     return;
   }
   // 11.1: a casualty per hit, then a D6 per hit (6 destroys a gun), then morale.
   const int lost = LoseFigures(g, s, ctx, target, hits, "11.1");
   for (int i = 0; i < hits && OnTable(s, target); ++i) {
-    if (ctx.Roll(s, 6, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
+    if (ctx.Roll(s, D(g).gun_hit_die, "gun hit") >= D(g).gun_destroyed_on && mu.guns > 0) {
       --mu.guns;
       ctx.Emit(Ev(EventType::kLoss, "11.1", "gun destroyed", target, 1));
     }
   }
   if (!OnTable(s, target)) return;
-  OfficerCheck(s, ctx, target, lost);
+  OfficerCheck(g, s, ctx, target, lost);
   if (!TestMorale(g, s, ctx, target, "battery morale")) FailMorale(g, s, ctx, target, "11.1");
 }
 
@@ -514,9 +701,10 @@ void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, in
   for (int part = kBody; part <= kLine; ++part) {
     if (part == kLine && !HasLine(s, firer)) break;
     const Footprint pf = PartFootprint(g, s, firer, part);
-    const double range = RangeTo(pf, tf);
+    Vec2 aim;
+    const double range = RangeToPart(g, s, pf.center, target, target_part, tf, &aim);
     const char* why_rule = "3";
-    if (CannotFire(g, s, firer, tf.center, range, &why_rule, part)) continue;
+    if (CannotFire(g, s, firer, aim, range, &why_rule, part, target, tf.center)) continue;
     const char* rule = "3";
     const int mod = DefenderModifier(g, s, pf.center, target, target_part, &rule);
     Event e = Ev(EventType::kBombard, part == kLine ? "12.3" : rule, part == kLine ? "line beside fires" : "fires",
@@ -533,6 +721,7 @@ void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, in
 int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attacker, bool flank) {
   const MiniData& d = D(g);
   int b = 0;
+  if (TypeOf(g, enemy).artillery) b += d.bonus_artillery;  // 6.1: artillery opponent, in melee as in fire
   if (M(s).units[u].officers & kRegimental) b += d.bonus_regimental;
   if (M(s).units[u].officers & kDivisional) b += d.bonus_divisional;
   if (Disorganized(g, s, u)) b += d.mod_disorganized;
@@ -544,60 +733,111 @@ int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attac
   return b;
 }
 
+void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u);
+
+// 2.3 / C.3: the attacker moves to the position the attackee held (a path, C.2);
+// into its building when it held one.
+void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const char* rule) {
+  MiniUnit& mu = M(s).units[u];
+  const uint8_t building = mu.building, beside = mu.beside;
+  mu.building = 0;
+  mu.beside = 0;  // it leaves any building as one body
+  const Footprint f = FootprintOf(g, s, u);
+  const Path p = Sweep(g, s, u, f, old - f.center, DistanceBetween(old, f.center));
+  if (p.moved <= 0) {  // blocked at once: it stays as it stood (in its building, its line beside)
+    mu.building = building;
+    mu.beside = beside;
+    if (const char* why = PathStop(p)) ctx.Emit(Ev(EventType::kNote, "C.2", why, u, 0, p.blocker));
+    return;
+  }
+  PlaceAt(s, ctx, u, p, EventType::kAdvance, rule, "occupies the attackee's position");
+  EnterBuildingIfInside(g, s, ctx, u);
+}
+
+// 8.1-8.4 (dice and halving from chart.melee).
 void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
-  for (int round = 0; round < 50 && OnTable(s, att) && OnTable(s, def); ++round) {
-    const int ra = ctx.Roll(s, 6, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
-    const int rd = ctx.Roll(s, 6, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
+  const MiniData& d = D(g);
+  ctx.Emit(Ev(EventType::kNote, "8.1", "melee", att, 0, def));
+  for (int round = 0; round < d.melee_max_rounds && OnTable(s, att) && OnTable(s, def); ++round) {
+    const int ra = ctx.Roll(s, d.melee_die, "melee attacker") + MeleeBonus(g, s, att, def, true, flank);
+    const int rd = ctx.Roll(s, d.melee_die, "melee defender") + MeleeBonus(g, s, def, att, false, flank);
     ctx.Emit(Ev(EventType::kCombatResult, "8.1", "melee", att, ra, rd));
     if (ra == rd) {  // 8.4
-      const int la = LoseStands(g, s, ctx, att, 1, "8.4");
-      const int ld = LoseStands(g, s, ctx, def, 1, "8.4");
-      if (OnTable(s, att)) OfficerCheck(s, ctx, att, la);
-      if (OnTable(s, def)) OfficerCheck(s, ctx, def, ld);
+      const int la = LoseStands(g, s, ctx, att, d.melee_tie_loss, "8.4");
+      const int ld = LoseStands(g, s, ctx, def, d.melee_tie_loss, "8.4");
+      if (OnTable(s, att)) OfficerCheck(g, s, ctx, att, la);
+      if (OnTable(s, def)) OfficerCheck(g, s, ctx, def, ld);
       continue;
     }
     const UnitId winner = ra > rd ? att : def;
     const UnitId loser = ra > rd ? def : att;
-    const int ll = LoseStands(g, s, ctx, loser, ctx.Roll(s, 6, "melee loser losses"), "8.2");
-    const int lw = LoseStands(g, s, ctx, winner, ctx.Roll(s, 6, "melee winner losses") / 2, "8.3");
-    if (OnTable(s, loser)) OfficerCheck(s, ctx, loser, ll);
-    if (OnTable(s, winner)) OfficerCheck(s, ctx, winner, lw);
-    if (OnTable(s, loser)) Retreat(g, s, ctx, loser, D(g).retreat, "8.2");
+    const Vec2 held = CenterOf(s, def);
+    const bool in_building = M(s).units[def].building != 0;
+    const int ll = LoseStands(g, s, ctx, loser, ctx.Roll(s, d.melee_loss_die, "melee loser losses"), "8.2");
+    const int lw = LoseStands(g, s, ctx, winner,
+                              ctx.Roll(s, d.melee_loss_die, "melee winner losses") / d.melee_winner_divisor, "8.3");
+    if (OnTable(s, loser)) OfficerCheck(g, s, ctx, loser, ll);
+    if (OnTable(s, winner)) OfficerCheck(g, s, ctx, winner, lw);
+    if (OnTable(s, loser)) Retreat(g, s, ctx, loser, d.retreat, "8.2");
+    // C.3: a building is taken by charge and melee: the winning charger goes in.
+    if (winner == att && in_building && OnTable(s, att)) Occupy(g, s, ctx, att, held, "C.3");
     return;
   }
 }
 
-// Moves `u` up to `inches` toward `target`'s centre, stopping at contact.
-void CloseIn(const Game& g, State& s, UnitId u, UnitId target, double inches) {
-  const double gap = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, target));
-  const double step = std::min(inches, gap);
-  if (step <= 0) return;
-  const Move m = D(g).table.MoveToward(CenterOf(s, u), CenterOf(s, target), step);
-  M(s).units[u].x = H(m.position.x);
-  M(s).units[u].y = H(m.position.y);
-  M(s).units[u].building = 0;
-  M(s).units[u].beside = 0;
+// 2.4 / C.2: u moves up to `inches` toward the target's centre and stops at
+// contact with it, or short of it at another unit or a building the enemy holds.
+// True when the two are in contact at the end.
+bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, double inches, const char* text) {
+  const Footprint tf = FootprintOf(g, s, target);
+  if (FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2) return true;
+  MiniUnit& mu = M(s).units[u];
+  const uint8_t building = mu.building, beside = mu.beside;
+  mu.building = 0;  // a unit leaving its building moves as one body
+  mu.beside = 0;
+  const Footprint f = FootprintOf(g, s, u);
+  const Path p = Sweep(g, s, u, f, tf.center - f.center, inches, target);
+  if (p.moved > 0) {
+    PlaceAt(s, ctx, u, p, EventType::kAdvance, "2.4", text);
+  } else {
+    mu.building = building;  // it did not move: it stays where it was
+    mu.beside = beside;
+  }
+  return FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2;
+}
+
+// C.4: a charge needs a clear path: sliding toward the target, the charger's
+// base meets the target before any other unit or a building the enemy holds.
+const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target) {
+  const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
+  if (FootprintDistance(f, tf) <= kContact * 2) return nullptr;
+  const Path p = Sweep(g, s, u, f, tf.center - f.center, DistanceBetween(f.center, tf.center) + 1, target);
+  if (p.blocker == target) return nullptr;
+  if (p.blocker != kNoUnit) return "no clear path to the target: another unit is in the way";
+  if (p.building) return "no clear path to the target: a building the enemy holds is in the way";
+  return "no clear path to the target";
 }
 
 // --- Livestock (9.x, 10.3) ---------------------------------------------------------
 
-double SegmentToFootprint(Segment seg, const Footprint& f) {
+// Squared distance from a path to a base (0 when the path meets it).
+double SegmentToFootprintSquared(Segment seg, const Footprint& f) {
+  if (SegmentMeetsFootprint(seg, f)) return 0;
   const auto c = f.Corners();
-  const std::vector<Vec2> poly(c.begin(), c.end());
-  if (SegmentMeetsPolygon(seg, poly)) return 0;
-  double best = 1e9;
+  double best = 1e18;
   for (size_t i = 0; i < 4; ++i)
-    best = std::min(best, SegmentSegmentDistance(seg, Segment{c[i], c[(i + 1) % 4]}));
+    best = std::min(best, SegmentSegmentDistanceSquared(seg, Segment{c[i], c[(i + 1) % 4]}));
   return best;
 }
 
 void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
   const MiniData& d = D(g);
+  const double radius2 = (d.dinner_radius + 1e-9) * (d.dinner_radius + 1e-9);
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (!OnTable(s, u)) continue;
-    double dist = SegmentToFootprint(path, FootprintOf(g, s, u));
-    if (HasLine(s, u)) dist = std::min(dist, SegmentToFootprint(path, LineOf(g, s, u)));  // 12.3
-    if (dist <= 0) {  // 9.4: overrun
+    double dist2 = SegmentToFootprintSquared(path, FootprintOf(g, s, u));
+    if (HasLine(s, u)) dist2 = std::min(dist2, SegmentToFootprintSquared(path, LineOf(g, s, u)));  // 12.3
+    if (dist2 <= 0) {  // 9.4: overrun
       ctx.Emit(Ev(EventType::kNote, "9.4", "overrun by livestock", u));
       if (TestMorale(g, s, ctx, u, "overrun morale")) {
         s.unit(u).flags |= kPinned | kPinnedByLivestock;
@@ -605,16 +845,16 @@ void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
       } else {
         FailMorale(g, s, ctx, u, "9.4");
       }
-    } else if (dist <= d.dinner_radius + 1e-9) {  // 10.3
+    } else if (dist2 <= radius2) {  // 10.3
       const uint8_t off = M(s).units[u].officers;
       if (off & kDivisional) {
         ctx.Emit(Ev(EventType::kNote, "10.3", "men go hungry: divisional officer present", u));
         continue;
       }
       const int need = (off & kRegimental) ? d.dinner_roll_officer : d.dinner_roll;
-      const int r = ctx.Roll(s, 20, "dinner");
+      const int r = ctx.Roll(s, d.dinner_die, "dinner");
       if (r >= need) {
-        const int men = ctx.Roll(s, 6, "men chasing dinner");
+        const int men = ctx.Roll(s, d.dinner_men_die, "men chasing dinner");
         ctx.Emit(Ev(EventType::kNote, "10.3", "men chase the livestock for dinner", u, men));
         LoseFigures(g, s, ctx, u, men, "10.3");
       }
@@ -633,8 +873,29 @@ void MoveHerd(const Game& g, State& s, Context& ctx, int h, Vec2 dir, double inc
   LivestockPasses(g, s, ctx, Segment{from, m.position});
 }
 
-// 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs).
+// 9.2: pigs on their "closest unit" face run 2D6" at the closest unit in line of sight.
+void HerdAtClosestUnit(const Game& g, State& s, Context& ctx, int h, double dist) {
+  MiniState& m = M(s);
+  const Vec2 p = HerdPos(m.herds[h]);
+  UnitId best = kNoUnit;
+  double bd = 1e18;
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    if (!OnTable(s, u)) continue;
+    const double dd = DistanceSquared(p, CenterOf(s, u));
+    if (dd < bd && D(g).table.LineOfSightClear(p, CenterOf(s, u))) bd = dd, best = u;
+  }
+  if (best == kNoUnit) return;
+  const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
+  m.herds[h].x = H(mv.position.x);
+  m.herds[h].y = H(mv.position.y);
+  ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
+  LivestockPasses(g, s, ctx, Segment{p, mv.position});
+}
+
+// 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs); the direction
+// table, its die and the 2D6 of movement are data (chart.livestock).
 void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
+  const MiniData& d = D(g);
   MiniState& m = M(s);
   const bool pigs = first == 4;
   const char* rule = pigs ? "9.2" : "9.1";
@@ -642,9 +903,9 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
   for (int h = first; h < first + 4; ++h) alive += m.herds[h].alive;
   if (alive == 0) return;
   if (pigs && m.herds[first].alive && m.herds[first].penned) {
-    if (s.turn >= D(g).pig_auto_turn) {
+    if (s.turn >= d.pig_auto_turn) {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen (third turn)"));
-    } else if (ctx.Roll(s, 6, "pigs escape") >= D(g).pig_escape_roll) {
+    } else if (ctx.Roll(s, d.herd_direction_die, "pigs escape") >= d.pig_escape_roll) {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs escape their pen"));
     } else {
       ctx.Emit(Ev(EventType::kNote, "9.2", "pigs stay in their pen"));
@@ -652,19 +913,19 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
     }
     m.herds[first].penned = 0;
   }
-  const int dir = ctx.Roll(s, 6, pigs ? "pig direction" : "cow direction");
-  if (dir == 5 && !pigs) {
-    ctx.Emit(Ev(EventType::kNote, rule, "cows do not move"));
+  const std::vector<HerdFace>& table = pigs ? d.pig_faces : d.cow_faces;
+  const int dir = ctx.Roll(s, d.herd_direction_die, pigs ? "pig direction" : "cow direction");
+  const HerdFace face = dir >= 1 && dir <= static_cast<int>(table.size()) ? table[dir - 1u] : HerdFace{};
+  if (face.move == HerdMove::kStay) {
+    ctx.Emit(Ev(EventType::kNote, rule, pigs ? "pigs do not move" : "cows do not move"));
     return;
   }
-  const double dist = ctx.RollSum(s, 2, 6, pigs ? "pig movement" : "cow movement");
-  static const Vec2 kCardinal[4] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};  // N E S W
-  static const Vec2 kDiag[4] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};    // NE NW SE SW
-  if (dir <= 4) {
+  const double dist = ctx.RollSum(s, d.herd_move_dice, d.herd_move_die, pigs ? "pig movement" : "cow movement");
+  if (face.move == HerdMove::kDirection) {
     for (int h = first; h < first + 4; ++h) {
-      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kCardinal[dir - 1], dist, rule);
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, face.dir, dist, rule);
     }
-  } else if (dir == 6) {
+  } else if (face.move == HerdMove::kScatter) {
     if (alive == 1) {  // the herd splits into four groups
       int src = first;
       while (!m.herds[src].alive) ++src;
@@ -672,25 +933,12 @@ void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
       for (int h = first; h < first + 4; ++h) m.herds[h] = base;
     }
     for (int h = first; h < first + 4; ++h) {
-      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, kDiag[h - first], dist, rule);
+      const Vec2 v = d.scatter.size() == 4 ? d.scatter[static_cast<size_t>(h - first)] : Vec2{0, 0};
+      if (m.herds[h].alive) MoveHerd(g, s, ctx, h, v, dist, rule);
     }
-  } else {  // pigs on a 5: toward the closest unit in line of sight
+  } else {  // kClosestUnit
     for (int h = first; h < first + 4; ++h) {
-      if (!m.herds[h].alive) continue;
-      const Vec2 p = HerdPos(m.herds[h]);
-      UnitId best = kNoUnit;
-      double bd = 1e9;
-      for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-        if (!OnTable(s, u) || !D(g).table.LineOfSightClear(p, CenterOf(s, u))) continue;
-        const double dd = DistanceBetween(p, CenterOf(s, u));
-        if (dd < bd) bd = dd, best = u;
-      }
-      if (best == kNoUnit) continue;
-      const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
-      m.herds[h].x = H(mv.position.x);
-      m.herds[h].y = H(mv.position.y);
-      ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
-      LivestockPasses(g, s, ctx, Segment{p, mv.position});
+      if (m.herds[h].alive) HerdAtClosestUnit(g, s, ctx, h, dist);
     }
   }
 }
@@ -835,25 +1083,30 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   const double want = delta.Length();
   if (want < 0.01) return "the destination is where the unit stands";
   if (!d.table.Contains(dest)) return "the destination is off the table";
-  const Segment seg{c, c + delta * (std::min(want, rate) / want)};
-  for (int a : d.table.AreasCrossed(seg)) {
-    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
-      rate *= d.woods_factor;
-      break;
-    }
-  }
-  for (int o : d.table.ObstaclesCrossed(seg)) {
-    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") rate -= d.fence_cost;
-  }
+  rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
   const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
+  // 12.3: a unit leaving its building moves as one body (its line beside rejoins it).
   Footprint f = FootprintAt(g, s, u, c, std::round(facing));
+  if (M(s).units[u].building != 0) {
+    State whole = s;
+    M(whole).units[u].building = 0;
+    M(whole).units[u].beside = 0;
+    f = FootprintAt(g, whole, u, c, std::round(facing));
+  }
   for (Vec2 p : f.Corners()) {
     if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
-  f = d.table.MoveFootprint(f, delta, std::min(want, rate));
-  if (Overlaps(g, s, u, f)) return "units may not move through or onto other units";
-  *out = f;
+  *rule = "C.1";
+  if (Blocker(g, s, u, f) != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
+  const double go = std::min(want, rate);
+  const Path p = Sweep(g, s, u, f, delta, go);
+  if (p.blocker != kNoUnit && p.moved < go - 0.01)
+    return "units may not move through or onto other units (friends do not interpenetrate)";
+  *rule = "C.3";
+  if (p.building) return "a building the enemy holds is entered only by charge and melee";
+  *rule = "M";
+  *out = p.end;
   return nullptr;
 }
 
@@ -884,10 +1137,11 @@ class MiniRules : public Rules {
     M(s) = d.start;
     for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
       if (d.start_routed & (1u << u)) s.unit(u).flags |= kRouted;
+      if (d.start_pinned & (1u << u)) s.unit(u).flags |= kPinned;
       if (OnTable(s, u)) EnterBuildingIfInside(g, s, ctx, u);  // 12.x: set up inside
     }
-    s.turn = 1;
-    ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, 1));
+    s.turn = static_cast<int16_t>(d.start_turn);  // --scenario FILE may start later (start_turn)
+    ctx.Emit(Ev(EventType::kTurnStart, "T.1", "", kNoUnit, s.turn));
     NewDeck(g, s);
     DrawNext(g, s, ctx);
   }
@@ -991,6 +1245,15 @@ class MiniRules : public Rules {
       if (mu.beside > 0 && !d.table.Contains(Vec2{mu.line_x / 100.0, mu.line_y / 100.0}))
         fail(g.units[static_cast<size_t>(u)].id + "'s line beside its building is off the table");
     }
+    // C.1: no base stands on another (touching by the contact margin is contact, not overlap);
+    // units sharing a building are inside it together.
+    for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+      if (!OnTable(s, u)) continue;
+      const UnitId o = Blocker(g, s, u, FootprintOf(g, s, u));
+      if (o != kNoUnit && o > u && !(m.units[u].building != 0 && m.units[u].building == m.units[o].building)) {
+        fail(g.units[static_cast<size_t>(u)].id + " stands on " + g.units[static_cast<size_t>(o)].id + " (C.1)");
+      }
+    }
     if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
       fail("the activated unit is not on the table");
     if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
@@ -1021,6 +1284,13 @@ class MiniRules : public Rules {
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;
+  double Evaluate(const State& s, int side) const override;
+  std::string StateJson(const State& s) const override;
+  void AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  // Casualty reports (simulate): figures plus guns.
+  int Strength(const State& s, UnitId u) const override {
+    return OnTable(s, u) ? M(s).units[u].figures + M(s).units[u].guns : 0;
+  }
   std::string DescribeEvent(const Event& e) const override;
   void set_game(const Game* g) { game_ = g; }
 
@@ -1048,6 +1318,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
     e.side = static_cast<int8_t>(s.unit(def).side);
     ctx.Emit(e);
+    bool contact = false;
     if (a.value == 0) {
       const char* rule = "";
       if (!CannotFireAt(g, s, def, att, kBody, &rule)) {
@@ -1055,13 +1326,19 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       } else {
         ctx.Emit(Ev(EventType::kNote, "2.4", "the charged unit cannot fire", def));
       }
-      if (OnTable(s, att) && !s.unit(att).Has(kRouted)) CloseIn(g, s, att, def, d.charge_range);
+      if (OnTable(s, att) && !s.unit(att).Has(kRouted)) contact = CloseIn(g, s, ctx, att, def, d.charge_range, "charges home");
     } else {
-      CloseIn(g, s, def, att, d.countercharge_move);
-      CloseIn(g, s, att, def, d.countercharge_move);
-      CloseIn(g, s, att, def, d.charge_range);  // close any gap left to contact
+      CloseIn(g, s, ctx, def, att, d.countercharge_move, "countercharges");
+      CloseIn(g, s, ctx, att, def, d.countercharge_move, "charges");
+      contact = CloseIn(g, s, ctx, att, def, d.charge_range, "charges home");  // close any gap left to contact
     }
-    if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) Melee(g, s, ctx, att, def, flank);
+    if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) {
+      if (contact) {
+        Melee(g, s, ctx, att, def, flank);
+      } else {
+        ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
+      }
+    }
     m.charger = m.charge_target = kNone;
     m.active = static_cast<uint8_t>(att);
     EndActivation(g, s, ctx);
@@ -1096,9 +1373,11 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       const Footprint f = FootprintOf(g, s, u);
       bool ok = true;
       for (Vec2 p : f.Corners()) ok = ok && d.table.Contains(p);
-      if (!ok) {
+      const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
+      if (!ok || crowded) {
         us.face = old;
-        return Status::Refused("1", "no room on the table for that formation");
+        return crowded ? Status::Refused("C.1", "no room for that formation: it would stand on another unit")
+                       : Status::Refused("1", "no room on the table for that formation");
       }
       if (!apply) return Status::Ok();
       us.flags |= kFormationChanged;
@@ -1133,6 +1412,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
           if (!d.table.Contains(p))
             return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
         }
+        if (Blocker(g, s, u, f) != kNoUnit)
+          return Status::Refused("C.1", "the unit cannot wheel there: it would stand on another unit");
         if (HasLine(s, u)) {  // 12.3: the line beside the building wheels in place with it
           Footprint l = LineOf(g, s, u);
           l.facing = a.value2 * kPi / 180.0;
@@ -1140,6 +1421,8 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
             if (!d.table.Contains(p))
               return Status::Refused("12.3", "the line beside the building cannot wheel there: off the table");
           }
+          if (Blocker(g, s, u, l) != kNoUnit)
+            return Status::Refused("C.1", "the line beside the building cannot wheel there: it would stand on another unit");
         }
         if (!apply) return Status::Ok();
         m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
@@ -1228,6 +1511,12 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         if (figs > 0) {
           if (const char* why = PlaceLineBeside(g, s, u, figs, &c)) return Status::Refused("12.3", why);
         }
+        {  // C.1: the main body grows when figures come back from the line
+          State after = s;
+          M(after).units[u].beside = static_cast<uint8_t>(figs);
+          if (Blocker(g, after, u, FootprintOf(g, after, u)) != kNoUnit)
+            return Status::Refused("C.1", "the main body would stand on another unit");
+        }
         if (!apply) return Status::Ok();
         mu.beside = static_cast<uint8_t>(figs);
         mu.line_x = H(c.x);
@@ -1288,6 +1577,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
       if (dist > d.charge_range + 1e-9)
         return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
+      if (const char* why = ChargePathBlocked(g, s, u, t)) return Status::Refused("C.4", why);
       if (!apply) return Status::Ok();
       ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
       us.flags |= kMovedNow;
@@ -1299,19 +1589,14 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       }
       if (!TestMorale(g, s, ctx, t, "charge: attackee")) {  // 2.3
         const Vec2 old = CenterOf(s, t);
-        const int16_t old_facing = m.units[t].facing;
-        (void)old_facing;
         if (Disorganized(g, s, t)) {
           FailMorale(g, s, ctx, t, "2.3");
         } else {
           Retreat(g, s, ctx, t, d.retreat, "2.3");
         }
-        LoseStands(g, s, ctx, t, 1, "2.3");
-        m.units[u].x = H(old.x);
-        m.units[u].y = H(old.y);
-        ctx.Emit(Ev(EventType::kAdvance, "2.3", "occupies the attackee's position", u, m.units[u].x,
-                    m.units[u].y));
-        EnterBuildingIfInside(g, s, ctx, u);
+        const int lost = LoseStands(g, s, ctx, t, 1, "2.3");
+        if (OnTable(s, t)) OfficerCheck(g, s, ctx, t, lost);  // 4.1/4.2: it was attacked and took losses
+        Occupy(g, s, ctx, u, old, "2.3");
         EndActivation(g, s, ctx);
         return Status::Ok();
       }
@@ -1325,6 +1610,315 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     default:
       return Status::Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
   }
+}
+
+
+// --- The computer player's knowledge (Rules::Evaluate, Rules::AiCandidates) ------------------
+
+// Expected figures lost by y if x fired at it now: dice times the chance a die
+// hits at the range band, with the defender's cover and the attacker's bonuses
+// (flank, officers, artillery opponent). A unit that could fire once it faces
+// or forms line counts for `kNotReady` of that: one activation does both (1, M)
+// before it fires, unless the unit has moved.
+constexpr double kNotReady = 0.9;
+double FirePotential(const Game& g, const State& s, UnitId x, UnitId y) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, x);
+  if (t.hits.empty() || s.unit(x).Has(kRouted)) return 0;
+  const double reach = t.hits.back().up_to + 4;
+  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
+  const Footprint tf = FootprintOf(g, s, y);
+  const Vec2 from = CenterOf(s, x);
+  Vec2 aim;
+  const double range = RangeToPart(g, s, from, y, kBody, tf, &aim);
+  const HitBand* band = BandFor(t, range);
+  if (!band || !d.table.LineOfSightClear(from, tf.center)) return 0;
+  const char* rule = "";
+  const double ready = CannotFireAt(g, s, x, y, kBody, &rule) ? kNotReady : 1.0;
+  const int mod = DefenderModifier(g, s, from, y, kBody, &rule);
+  const int need = std::max(d.hit_floor, band->hit + mod - AttackerBonus(g, s, x, from, y, &tf));
+  if (need > 6) return 0;
+  const double per_hit = TypeOf(g, y).artillery ? 1.0 + d.vp_gun / 6.0 : 1.0;  // 11.1: a gun on a 6
+  return ready * FireDice(g, s, x, kBody) * (7 - need) / 6.0 * per_hit;
+}
+
+// A stand's worth in victory points (a gun with its crew for a battery).
+double StandValue(const Game& g, UnitId u) {
+  const MiniData& d = D(g);
+  const UnitType& t = TypeOf(g, u);
+  return t.artillery ? d.vp_gun * d.vp_figure + t.crew_per_gun * d.vp_figure : d.figures_per_stand * d.vp_figure;
+}
+
+// A routed unit neither fires nor holds ground until it rallies (a D20 test):
+// most of what it could still do is lost.
+constexpr double kRoutedCost = 4, kRoutedPerFigure = 0.3;
+double RoutedCost(const State& s, UnitId u) { return kRoutedCost + kRoutedPerFigure * M(s).units[u].figures; }
+
+// 2.4 / 8.x: the charger's side's expected gain from the melee of a pending charge.
+double PendingMelee(const Game& g, const State& s) {
+  const MiniState& m = M(s);
+  const UnitId att = m.charger, def = m.charge_target;
+  const int ba = MeleeBonus(g, s, att, def, true, m.charge_flank != 0);
+  const int bd = MeleeBonus(g, s, def, att, false, m.charge_flank != 0);
+  const int die = D(g).melee_die;
+  double win = 0, tie = 0;
+  for (int a = 1; a <= die; ++a) {
+    for (int b = 1; b <= die; ++b) {
+      win += a + ba > b + bd;
+      tie += a + ba == b + bd;
+    }
+  }
+  win /= die * die;
+  tie /= die * die;
+  const double lose = 1 - win - tie;
+  const double loser = (die + 1) / 2.0, winner = ((die + 1) / 2.0) / D(g).melee_winner_divisor;
+  const double va = StandValue(g, att), vd = StandValue(g, def);
+  const double gain = win * (loser * vd + RoutedCost(s, def) - winner * va) - lose * (loser * va + RoutedCost(s, att) - winner * vd) +
+                      tie * (vd - va);
+  return gain;
+}
+
+// 7.1-7.3: the chance u passes a morale test now.
+double PassChance(const Game& g, const State& s, UnitId u) {
+  const MiniData& d = D(g);
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.officers & kDivisional) return 1;
+  const int need = ((mu.officers & kRegimental) ? d.morale_regimental : 0) +
+                   (Disorganized(g, s, u) ? d.mod_disorganized : 0) +
+                   (TypeOf(g, u).artillery && mu.guns > 0 ? mu.guns : Stands(g, s, u));
+  if (TypeOf(g, u).artillery && mu.guns > 0) {
+    const double fail_one = std::clamp((d.battery_morale_die - need + 1.0) / d.battery_morale_die, 0.0, 1.0);
+    return 1 - std::pow(fail_one, mu.guns);
+  }
+  return std::clamp((need - 1.0) / d.morale_die, 0.0, 1.0);
+}
+
+// 2.1-2.4: what x's side expects from x charging y now (0 when it cannot):
+// the attacker's test, then the attackee's (fail: a stand and a rout; pass: the melee).
+double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
+  const MiniData& d = D(g);
+  const UnitState& xs = s.unit(x);
+  if (TypeOf(g, x).artillery || xs.Has(kRouted) || xs.Has(kPinned)) return 0;
+  const double reach = d.charge_range + FootprintOf(g, s, x).Radius() + FootprintOf(g, s, y).Radius();
+  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
+  if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;
+  if (ChargePathBlocked(g, s, x, y)) return 0;
+  State probe = s;  // the melee as it would be fought
+  MiniState& pm = M(probe);
+  pm.charger = static_cast<uint8_t>(x);
+  pm.charge_target = static_cast<uint8_t>(y);
+  pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
+  const double melee = PendingMelee(g, probe);
+  const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
+  return pa * ((1 - pd) * (StandValue(g, y) + RoutedCost(s, y)) + pd * melee) - (1 - pa) * 1.0;
+}
+
+double MiniRules::Evaluate(const State& s, int side) const {
+  if (!game_) return 0;
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  const MiniState& m = M(s);
+  const int n = g.num_units();
+  double score = 0;
+  for (UnitId u = 0; u < n; ++u) {
+    if (!OnTable(s, u)) continue;
+    const double sign = s.unit(u).side == side ? 1 : -1;
+    const MiniUnit& mu = m.units[u];
+    double v = mu.figures * d.vp_figure + mu.guns * d.vp_gun;  // strength, as victory counts it
+    v += (mu.officers & kRegimental ? 2 : 0) + (mu.officers & kDivisional ? 4 : 0);
+    if (s.unit(u).Has(kRouted)) v -= RoutedCost(s, u);  // morale state
+    if (s.unit(u).Has(kPinned)) v -= 0.5;
+    if (Disorganized(g, s, u)) v -= 1;
+    score += sign * v;
+  }
+  // Objectives: the buildings held alone at the end score (V); the nearest fit unit walks to the others.
+  for (size_t a = 0; a < d.table.areas.size(); ++a) {
+    if (!IsBuilding(d.table.areas[a])) continue;
+    int holder = -1;
+    for (UnitId u = 0; u < n; ++u) {
+      if (!OnTable(s, u) || m.units[u].building != a + 1) continue;
+      holder = holder == -1 || holder == s.unit(u).side ? s.unit(u).side : -2;
+    }
+    if (holder >= 0) score += (holder == side ? 0.8 : -0.8) * d.vp_building;
+    if (holder == side) continue;
+    Vec2 mid{0, 0};
+    for (Vec2 p : d.table.areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(d.table.areas[a].polygon.size()));
+    double best = 1e18;
+    for (UnitId u = 0; u < n; ++u) {
+      if (OnTable(s, u) && s.unit(u).side == side && !TypeOf(g, u).artillery && !s.unit(u).Has(kRouted))
+        best = std::min(best, DistanceSquared(CenterOf(s, u), mid));
+    }
+    if (best < 1e18) score -= 0.06 * std::sqrt(best);
+  }
+  // Fire: what each unit could do to its best target now, mine against theirs
+  // (range bands, cover, flanks); and the approach of units still out of range.
+  for (UnitId x = 0; x < n; ++x) {
+    if (!OnTable(s, x)) continue;
+    const bool mine = s.unit(x).side == side;
+    double best = 0, nearest = 1e18;
+    for (UnitId y = 0; y < n; ++y) {
+      if (!OnTable(s, y) || s.unit(y).side == s.unit(x).side) continue;
+      best = std::max(best, FirePotential(g, s, x, y));
+      if (mine) best = std::max(best, ChargePotential(g, s, x, y));  // my charges, not theirs: close in
+      nearest = std::min(nearest, DistanceSquared(CenterOf(s, x), CenterOf(s, y)));
+    }
+    score += (mine ? 0.7 : -0.7) * best;
+    const UnitType& t = TypeOf(g, x);
+    if (mine && nearest < 1e18 && !t.hits.empty()) {
+      const double beyond = std::sqrt(nearest) - t.hits[t.hits.size() > 1 ? 1 : 0].up_to;  // the effective band
+      if (beyond > 0) score -= 0.05 * beyond;
+    }
+  }
+  // Livestock near my men: an overrun (9.4) or a dinner (10.3) is coming.
+  for (const Herd& h : m.herds) {
+    if (!h.alive) continue;
+    for (UnitId u = 0; u < n; ++u) {
+      if (OnTable(s, u) && s.unit(u).side == side &&
+          DistanceSquared(HerdPos(h), CenterOf(s, u)) < (12 + d.dinner_radius) * (12 + d.dinner_radius))
+        score -= 0.6;
+    }
+  }
+  if (m.charger != kNone && OnTable(s, m.charger) && OnTable(s, m.charge_target)) {
+    score += (s.unit(m.charger).side == side ? 1 : -1) * PendingMelee(g, s);
+  }
+  return score;
+}
+
+// The legal list, plus the moves a tabletop player makes: to each range band
+// (and charge reach) of the nearest enemies, onto their flanks, to the
+// buildings, half moves; and facing each of them.
+void MiniRules::AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const MiniState& m = M(s);
+  if (s.game_over || m.charger != kNone || m.active == kNone) return;  // the 2.4 choice: the legal two
+  LegalActions(s, ctx, out);
+  const Game& g = ctx.game();
+  const MiniData& d = D(g);
+  const UnitId u = m.active;
+  const UnitState& us = s.unit(u);
+  if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
+  auto try_add = [&](const Action& a) {
+    State copy = s;
+    Context probe(g, nullptr, nullptr, nullptr);
+    if (Check(copy, a, probe).ok()) out->push_back(a);
+  };
+  auto move_to = [&](Vec2 p) {
+    p = d.table.Clamp(p);
+    Action mv = Action::Of(ActionType::kMove).AddUnit(u);
+    mv.value = H(p.x);
+    mv.value2 = H(p.y);
+    try_add(mv);
+  };
+  const Vec2 c = CenterOf(s, u);
+  const UnitType& t = TypeOf(g, u);
+  std::vector<std::pair<double, UnitId>> enemies;
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (OnTable(s, o) && s.unit(o).side != us.side) enemies.emplace_back(DistanceSquared(c, CenterOf(s, o)), o);
+  }
+  std::sort(enemies.begin(), enemies.end());
+  if (enemies.size() > 3) enemies.resize(3);
+  for (const auto& [d2, e] : enemies) {
+    const Footprint ef = FootprintOf(g, s, e);
+    const double dist = std::sqrt(d2);
+    if (dist < 0.01) continue;
+    const Vec2 away = (c - ef.center) * (1.0 / dist);
+    std::vector<double> standoffs;
+    for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
+    if (!t.artillery) standoffs.push_back(d.charge_range - 1);
+    for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
+    for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+    Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
+    face.value2 = static_cast<int>(std::lround(std::atan2(-away.y, -away.x) * 180.0 / kPi));
+    try_add(face);
+  }
+  if (!t.artillery) {
+    for (const TerrainArea& a : d.table.areas) {
+      if (!IsBuilding(a)) continue;
+      Vec2 mid{0, 0};
+      for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+      move_to(mid);
+    }
+  }
+  const double half = std::max(t.move_column, t.move_line) / 2;
+  for (int h = 0; h < kNumHeadings; ++h) move_to(c + HeadingVector(static_cast<Heading>(h)) * half);
+}
+
+
+// --- What a player sees: --json ------------------------------------------------------------
+
+std::string JsonQuote(const std::string& in) {
+  std::string out = "\"";
+  for (char c : in) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      out += b;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+const char* Bool(bool b) { return b ? "true" : "false"; }
+
+// Every unit's figures, stands, guns, officers, formation, facing, position and
+// markers, its building occupancy (12.x), and the livestock.
+std::string MiniRules::StateJson(const State& s) const {
+  if (!game_) return "";
+  const Game& g = *game_;
+  const MiniData& d = D(g);
+  const MiniState& m = M(s);
+  std::string o = "{\"units\": [";
+  char b[160];
+  for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
+    const MiniUnit& mu = m.units[u];
+    const UnitState& us = s.unit(u);
+    const bool on = OnTable(s, u);
+    o += u ? ",\n    " : "\n    ";
+    o += "{\"id\": " + JsonQuote(g.units[static_cast<size_t>(u)].id) +
+         ", \"name\": " + JsonQuote(g.units[static_cast<size_t>(u)].name) + ", \"on_table\": " + Bool(on);
+    std::snprintf(b, sizeof b, ", \"x\": %.2f, \"y\": %.2f, \"facing\": %d", mu.x / 100.0, mu.y / 100.0,
+                  ((mu.facing % 360) + 360) % 360);
+    o += b;
+    o += std::string(", \"formation\": ") + (TypeOf(g, u).artillery ? (us.face ? "\"unlimbered\"" : "\"limbered\"")
+                                                                     : (us.face ? "\"line\"" : "\"column\""));
+    o += ", \"figures\": " + std::to_string(on ? mu.figures : 0) + ", \"stands\": " + std::to_string(on ? Stands(g, s, u) : 0) +
+         ", \"guns\": " + std::to_string(on ? mu.guns : 0);
+    o += std::string(", \"officers\": [") + ((mu.officers & kRegimental) ? "\"regimental\"" : "") +
+         ((mu.officers & kRegimental) && (mu.officers & kDivisional) ? ", " : "") +
+         ((mu.officers & kDivisional) ? "\"divisional\"" : "") + "]";
+    o += std::string(", \"routed\": ") + Bool(us.Has(kRouted)) + ", \"pinned\": " + Bool(us.Has(kPinned)) +
+         ", \"disorganized\": " + Bool(on && Disorganized(g, s, u)) + ", \"activated\": " + Bool(us.Has(kActivated));
+    if (on && mu.building != 0) {
+      o += ", \"building\": {\"name\": " + JsonQuote(d.table.areas[mu.building - 1u].name) +
+           ", \"inside\": " + std::to_string(InsideFigures(g, s, u)) + ", \"line_beside\": " + std::to_string(mu.beside) +
+           ", \"waiting\": " + std::to_string(Waiting(g, s, u)) +
+           ", \"officers_outside\": " + Bool(us.Has(kOfficerOutside)) + "}";
+    } else {
+      o += ", \"building\": null";
+    }
+    o += "}";
+  }
+  o += "\n  ], \"livestock\": [";
+  bool first = true;
+  for (int h = 0; h < kNumHerds; ++h) {
+    const Herd& herd = m.herds[h];
+    if (!herd.alive) continue;
+    std::snprintf(b, sizeof b, "%s{\"kind\": \"%s\", \"group\": %d, \"x\": %.2f, \"y\": %.2f, \"penned\": %s}",
+                  first ? "\n    " : ",\n    ", h < 4 ? "cows" : "pigs", h % 4, herd.x / 100.0, herd.y / 100.0,
+                  Bool(herd.penned != 0));
+    o += b;
+    first = false;
+  }
+  o += first ? "]" : "\n  ]";
+  o += ", \"active\": " + (m.active != kNone ? JsonQuote(g.units[m.active].id) : std::string("null"));
+  o += ", \"charge\": " + (m.charger != kNone ? "{\"charger\": " + JsonQuote(g.units[m.charger].id) +
+                                                    ", \"target\": " + JsonQuote(g.units[m.charge_target].id) + "}"
+                                              : std::string("null"));
+  return o + "}";
 }
 
 // Readable lines for the events whose generic text speaks of hexes.
@@ -1419,86 +2013,250 @@ std::string XmlEscape(const std::string& in) {
   return out;
 }
 
-// The table to scale (10 px an inch, north up): areas, fences, units as
-// rectangles with a facing tick, stands left, officers, livestock.
+// --- What a player sees: the SVG ---------------------------------------------------------
+
+// Drawing on the table to scale: 10 px an inch, north up, a margin for the
+// inch marks and a legend to the right.
+struct Canvas {
+  static constexpr double kPx = 10, kMargin = 34, kLegend = 260;
+  double depth = 0;
+  std::string o;
+  char buf[512];
+  double X(double x) const { return kMargin + x * kPx; }
+  double Y(double y) const { return kMargin + (depth - y) * kPx; }
+  void Poly(const char* tag, const std::vector<Vec2>& pts, const std::string& style, const std::string& title = "") {
+    o += std::string("<") + tag + " " + style + " points=\"";
+    for (Vec2 p : pts) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
+      o += buf;
+    }
+    o += title.empty() ? "\"/>\n" : "\"><title>" + XmlEscape(title) + "</title></" + tag + ">\n";
+  }
+  void Text(double px, double py, const std::string& text, const char* style) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" %s>", px, py, style);
+    o += buf + XmlEscape(text) + "</text>\n";
+  }
+};
+
+const char* TerrainFill(const std::string& kind) {
+  return kind == "woods" ? "#5f8f4a" : kind == "hill" ? "#c9b98a" : kind == "pen" ? "#b89a70"
+         : kind == "barn" ? "#9b3b2f" : kind == "house" ? "#e8e0d0" : "#aaaaaa";
+}
+const char* SideFill(int side) { return side == 0 ? "#3355aa" : "#8a8a8a"; }
+
+// Inch marks on the four edges (every inch, longer and numbered every 6") and a 12" scale bar.
+void DrawRuler(Canvas& c, const Table& t) {
+  for (int i = 0; i <= static_cast<int>(t.width); ++i) {
+    const double len = i % 6 == 0 ? 8 : 4;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                  c.X(i), c.Y(t.depth), c.X(i), c.Y(t.depth) - len, c.X(i), c.Y(0), c.X(i), c.Y(0) + len);
+    c.o += c.buf;
+    if (i % 6 == 0) c.Text(c.X(i) - 4, c.Y(t.depth) - 11, std::to_string(i), "font-size=\"8\"");
+  }
+  for (int j = 0; j <= static_cast<int>(t.depth); ++j) {
+    const double len = j % 6 == 0 ? 8 : 4;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                  c.X(0), c.Y(j), c.X(0) - len, c.Y(j), c.X(t.width), c.Y(j), c.X(t.width) + len, c.Y(j));
+    c.o += c.buf;
+    if (j % 6 == 0) c.Text(c.X(0) - 28, c.Y(j) + 3, std::to_string(j), "font-size=\"8\"");
+  }
+  const double y = c.Y(0) + 22;
+  std::snprintf(c.buf, sizeof c.buf,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\" fill=\"black\"/>"
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\" fill=\"white\" stroke=\"black\"/>\n",
+                c.X(0), y, 6 * Canvas::kPx, c.X(6), y, 6 * Canvas::kPx);
+  c.o += c.buf;
+  c.Text(c.X(12) + 6, y + 6, "12 inches (inch marks on every edge)", "font-size=\"9\"");
+}
+
+struct Box;
+void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken);
+struct Box {
+  double x0, y0, x1, y1;
+  bool Meets(const Box& b) const { return x0 < b.x1 && b.x0 < x1 && y0 < b.y1 && b.y0 < y1; }
+};
+
+// Areas and fences, each labelled with its name (the labels' boxes go to `taken`).
+void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken) {
+  for (const TerrainArea& a : t.areas) {
+    c.Poly("polygon", a.polygon, std::string("fill=\"") + TerrainFill(a.kind) + "\" stroke=\"#333\"", a.name);
+  }
+  for (const LineObstacle& l : t.obstacles) {
+    c.Poly("polyline", l.points, "fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\"", l.name);
+  }
+  for (const TerrainArea& a : t.areas) {  // labels over every area
+    Vec2 mid{0, 0};
+    for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+    const double w = 5.0 * static_cast<double>(a.name.size()), x = c.X(mid.x) - w / 2, y = c.Y(mid.y) + 3;
+    c.Text(x, y, a.name, "font-size=\"9\" font-style=\"italic\" fill=\"#222\"");
+    taken->push_back(Box{x, y - 9, x + w, y + 1});
+  }
+  for (const LineObstacle& l : t.obstacles) {
+    const Vec2 mid = (l.points[0] + l.points[1]) * 0.5;
+    const double x = c.X(mid.x) + 4, y = c.Y(mid.y) - 4;
+    c.Text(x, y, l.name, "font-size=\"8\" font-style=\"italic\" fill=\"#6b4b2a\"");
+    taken->push_back(Box{x, y - 8, x + 4.5 * static_cast<double>(l.name.size()), y + 1});
+  }
+}
+
+// A label beside a point that overlaps no label placed before it: the first
+// free spot of a ring of candidates (right, left, above, below, then further out).
+Box PlaceLabel(const std::vector<Box>& taken, double px, double py, double w, double h) {
+  const Box best{px + 8, py - 4 - h, px + 8 + w, py - 4};
+  for (int ring = 0; ring < 6; ++ring) {
+    const double r = 12.0 * ring;
+    const double steps[][2] = {{8 + r, 4}, {-8 - w - r, 4}, {-w / 2, -8 - r}, {-w / 2, h + 8 + r},
+                               {8 + r, 4 + h + r / 2}, {8 + r, 4 - h - r / 2}, {-8 - w - r, 4 + h + r / 2},
+                               {-8 - w - r, 4 - h - r / 2}};
+    for (const auto& st : steps) {
+      const Box b{px + st[0], py + st[1] - h, px + st[0] + w, py + st[1]};
+      bool free = true;
+      for (const Box& o : taken) free = free && !o.Meets(b);
+      if (free) return b;
+    }
+  }
+  return best;
+}
+
+void DrawLegend(Canvas& c, const Game& g, double x, double table_top) {
+  double y = table_top + 4;
+  c.Text(x, y, "Legend", "font-size=\"11\" font-weight=\"bold\"");
+  auto row = [&](const std::string& swatch, const std::string& text) {
+    y += 16;
+    c.o += swatch;
+    c.Text(x + 22, y + 4, text, "font-size=\"9\"");
+  };
+  char b[256];
+  for (int side = 0; side < 2 && side < static_cast<int>(g.sides.size()); ++side) {
+    std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"7\" fill=\"%s\" stroke=\"black\"/>", x,
+                  y + 16 - 3, SideFill(side));
+    row(b, g.sides[static_cast<size_t>(side)].name + " unit (base to scale; tick = facing)");
+  }
+  std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"7\" fill=\"#888\" stroke=\"black\" stroke-dasharray=\"2,2\"/>", x, y + 13);
+  row(b, "line formed beside a building (12.3)");
+  const struct { const char* letter; const char* colour; const char* text; } marks[] = {
+      {"R", "#d62828", "routed (10.1)"}, {"P", "#f77f00", "pinned: no move or fire (2.2, 9.4)"},
+      {"D", "#7b2cbf", "disorganized (12.5)"}, {"W", "#555555", "stands waiting behind a building (12.3)"}};
+  for (const auto& mk : marks) {
+    std::snprintf(b, sizeof b,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"7\" "
+                  "fill=\"white\">%s</text>", x + 8, y + 16, mk.colour, x + 5.5, y + 18.5, mk.letter);
+    row(b, mk.text);
+  }
+  row("", "label: name, stands (guns), officers r/d");
+  std::snprintf(b, sizeof b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#5a3d1e\"/>", x + 8, y + 16);
+  row(b, "cows (9.1)");
+  std::snprintf(b, sizeof b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#f2a0b0\"/>", x + 8, y + 16);
+  row(b, "pigs (9.2)");
+  for (const char* kind : {"house", "barn", "pen", "woods", "hill"}) {
+    std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"9\" fill=\"%s\" stroke=\"#333\"/>", x,
+                  y + 12, TerrainFill(kind));
+    row(b, std::string(kind) + (std::string(kind) == "hill" ? " (ridge: terrain advantage)" : ""));
+  }
+  std::snprintf(b, sizeof b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\"/>",
+                x, y + 16, x + 16, y + 16);
+  row(b, "fence");
+}
+
+// The unit's base, its facing tick, its 12.3 line, and the markers; returns the base's screen box.
+Box DrawUnit(Canvas& c, const Game& g, const State& s, UnitId u) {
+  const Footprint f = FootprintOf(g, s, u);
+  const auto corners = f.Corners();
+  const std::string name = g.units[static_cast<size_t>(u)].name;
+  c.Poly("polygon", {corners.begin(), corners.end()},
+         std::string("fill=\"") + SideFill(s.unit(u).side) + "\" stroke=\"black\"", name);
+  Footprint line;
+  if (LineBesideOf(g, s, u, &line)) {
+    const auto lc = line.Corners();
+    c.Poly("polygon", {lc.begin(), lc.end()},
+           std::string("fill=\"") + SideFill(s.unit(u).side) + "\" stroke=\"black\" stroke-dasharray=\"2,2\"",
+           name + " (line beside)");
+  }
+  const Vec2 mid = (corners[0] + corners[1]) * 0.5, tip = mid + f.Forward() * 0.8;
+  std::snprintf(c.buf, sizeof c.buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"2\"/>\n",
+                c.X(mid.x), c.Y(mid.y), c.X(tip.x), c.Y(tip.y));
+  c.o += c.buf;
+  Box box{1e9, 1e9, -1e9, -1e9};
+  std::vector<Vec2> pts(corners.begin(), corners.end());
+  if (LineBesideOf(g, s, u, &line)) {  // the line beside the building is part of what a label must not cover
+    const auto lc = line.Corners();
+    pts.insert(pts.end(), lc.begin(), lc.end());
+  }
+  for (Vec2 p : pts) {
+    box = {std::min(box.x0, c.X(p.x)), std::min(box.y0, c.Y(p.y)), std::max(box.x1, c.X(p.x)), std::max(box.y1, c.Y(p.y))};
+  }
+  const UnitState& us = s.unit(u);
+  const struct { bool on; const char* letter; const char* colour; } marks[] = {
+      {us.Has(kRouted), "R", "#d62828"}, {us.Has(kPinned), "P", "#f77f00"},
+      {Disorganized(g, s, u), "D", "#7b2cbf"}, {WaitingOf(g, s, u) > 0, "W", "#555555"}};
+  double mx = box.x0;
+  for (const auto& mk : marks) {
+    if (!mk.on) continue;
+    std::snprintf(c.buf, sizeof c.buf,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"white\"/><text x=\"%.1f\" y=\"%.1f\" "
+                  "font-size=\"7\" fill=\"white\">%s</text>\n", mx, box.y0 - 6, mk.colour, mx - 2.5, box.y0 - 3.5, mk.letter);
+    c.o += c.buf;
+    mx += 11;
+  }
+  return box;
+}
+
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   if (!game_) return false;
   const Game& g = *game_;
   const MiniData& d = D(g);
-  constexpr double kPx = 10;
-  auto X = [&](double x) { return x * kPx; };
-  auto Y = [&](double y) { return (d.table.depth - y) * kPx; };
-  char buf[512];
-  std::string& o = *svg;
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">\n"
-                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#d8e4b0\"/>\n",
-                X(d.table.width), d.table.depth * kPx, X(d.table.width), d.table.depth * kPx);
-  o = buf;
-  for (const TerrainArea& a : d.table.areas) {
-    const char* fill = a.kind == "woods"   ? "#5f8f4a"
-                       : a.kind == "hill"  ? "#c9b98a"
-                       : a.kind == "pen"   ? "#b89a70"
-                       : a.kind == "barn"  ? "#9b3b2f"
-                       : a.kind == "house" ? "#e8e0d0"
-                                           : "#aaaaaa";
-    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"#333\" points=\"";
-    for (Vec2 p : a.polygon) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"><title>" + XmlEscape(a.name) + "</title></polygon>\n";
-  }
-  for (const LineObstacle& l : d.table.obstacles) {
-    o += "<polyline fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\" points=\"";
-    for (Vec2 p : l.points) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"/>\n";
-  }
+  Canvas c;
+  c.depth = d.table.depth;
+  const double w = Canvas::kMargin * 2 + d.table.width * Canvas::kPx + Canvas::kLegend;
+  const double h = Canvas::kMargin * 2 + d.table.depth * Canvas::kPx + 20;
+  std::snprintf(c.buf, sizeof c.buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\">\n"
+                "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n"
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#d8e4b0\" stroke=\"black\"/>\n",
+                w, h, w, h, c.X(0), c.Y(d.table.depth), d.table.width * Canvas::kPx, d.table.depth * Canvas::kPx);
+  c.o = c.buf;
+  DrawRuler(c, d.table);
+  std::vector<Box> taken = {Box{c.X(d.table.width) + 16, 0, 1e9, 1e9}};  // the legend's column
+  DrawTerrain(c, d.table, &taken);
+  std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
-    if (!OnTable(s, u)) continue;
-    const Footprint f = FootprintOf(g, s, u);
-    const auto c = f.Corners();
-    const char* fill = s.unit(u).side == 0 ? "#3355aa" : "#888888";
-    o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"" +
-         (s.unit(u).Has(kRouted) ? "red" : "black") + "\" points=\"";
-    for (Vec2 p : c) {
-      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-      o += buf;
-    }
-    o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + "</title></polygon>\n";
-    if (HasLine(s, u)) {  // 12.3: the line formed beside the building
-      o += "<polygon fill=\"" + std::string(fill) + "\" stroke=\"black\" stroke-dasharray=\"2,2\" points=\"";
-      for (Vec2 p : LineOf(g, s, u).Corners()) {
-        std::snprintf(buf, sizeof buf, "%.1f,%.1f ", X(p.x), Y(p.y));
-        o += buf;
-      }
-      o += "\"><title>" + XmlEscape(g.units[static_cast<size_t>(u)].name) + " (line beside)</title></polygon>\n";
-    }
-    const Vec2 mid = (c[0] + c[1]) * 0.5;
-    const Vec2 tip = mid + f.Forward() * 0.8;
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", X(mid.x),
-                  Y(mid.y), X(tip.x), Y(tip.y));
-    o += buf;
+    if (OnTable(s, u)) bases.emplace_back(u, DrawUnit(c, g, s, u));
+  }
+  for (const auto& [u, b] : bases) taken.push_back(b);  // labels never cover a base
+  for (const auto& [u, b] : bases) {
     const MiniUnit& mu = M(s).units[u];
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">%s %d st%s%s%s</text>\n",
-                  X(f.center.x) + 6, Y(f.center.y) - 6, XmlEscape(g.units[static_cast<size_t>(u)].id).c_str(),
-                  Stands(g, s, u), TypeOf(g, u).artillery ? " guns" : "",
-                  (mu.officers & kRegimental) ? " R" : "", (mu.officers & kDivisional) ? " D" : "");
-    o += buf;
+    std::string label = g.units[static_cast<size_t>(u)].name + " " + std::to_string(Stands(g, s, u)) +
+                        (TypeOf(g, u).artillery ? " guns" : " st") + ((mu.officers & kRegimental) ? " r" : "") +
+                        ((mu.officers & kDivisional) ? " d" : "");
+    const double tw = 5.6 * static_cast<double>(label.size()), th = 9;  // bold 9 px: about 5.6 px a character
+    const Box l = PlaceLabel(taken, b.x1, (b.y0 + b.y1) / 2, tw, th);
+    taken.push_back(l);
+    const double lx = std::clamp((b.x0 + b.x1) / 2, l.x0, l.x1), ly = std::clamp((b.y0 + b.y1) / 2, l.y0, l.y1);
+    if (!l.Meets(Box{b.x0 - 14, b.y0 - 14, b.x1 + 14, b.y1 + 14})) {  // far from its base: a leader line
+      std::snprintf(c.buf, sizeof c.buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-width=\"0.6\"/>\n",
+                    lx, ly, (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+      c.o += c.buf;
+    }
+    c.Text(l.x0, l.y1 - 1, label, "font-size=\"9\" font-weight=\"bold\"");
   }
-  for (int h = 0; h < kNumHerds; ++h) {
-    const Herd& herd = M(s).herds[h];
+  for (int hd = 0; hd < kNumHerds; ++hd) {
+    const Herd& herd = M(s).herds[hd];
     if (!herd.alive) continue;
-    std::snprintf(
-        buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s</title></circle>\n",
-        X(herd.x / 100.0), Y(herd.y / 100.0), h < 4 ? "#5a3d1e" : "#f2a0b0", h < 4 ? "cows" : "pigs");
-    o += buf;
+    const double px = c.X(herd.x / 100.0), py = c.Y(herd.y / 100.0);
+    std::snprintf(c.buf, sizeof c.buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"black\"><title>%s</title></circle>\n",
+                  px, py, hd < 4 ? "#5a3d1e" : "#f2a0b0", hd < 4 ? "cows" : "pigs");
+    c.o += c.buf;
+    const std::string label = std::string(hd < 4 ? "cows" : "pigs") + (herd.penned ? " (penned)" : "");
+    const Box l = PlaceLabel(taken, px, py, 5.0 * static_cast<double>(label.size()), 8);
+    taken.push_back(l);
+    c.Text(l.x0, l.y1 - 1, label, "font-size=\"8\" font-style=\"italic\"");
   }
-  o += "</svg>\n";
+  DrawLegend(c, g, c.X(d.table.width) + 22, c.Y(d.table.depth));
+  *svg = c.o + "</svg>\n";
   return true;
 }
 

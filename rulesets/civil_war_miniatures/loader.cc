@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <optional>
+#include <type_traits>
 
 #include "civil_war_miniatures.h"
 #include "wargame/game_loader.h"
@@ -21,48 +23,194 @@ using YAML::Node;
 
 int16_t Hundredths(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
 
+// A required number: a missing key is an error at the map.
+template <typename T>
+void Req(YamlReader& r, const Node& n, const std::string& p, const char* key, T* out) {
+  const Node v = n[key];
+  const std::string kp = YamlReader::Child(p, key);
+  if (!v) {
+    r.Fail(n, kp, "missing required key");
+    return;
+  }
+  if constexpr (std::is_same_v<T, int>) {
+    if (auto x = r.Int(v, kp)) *out = *x;
+  } else {
+    if (auto x = r.Double(v, kp)) *out = *x;
+  }
+}
+
+// A die size: 2 to 100 sides.
+void ReqDie(YamlReader& r, const Node& n, const std::string& p, const char* key, int* out) {
+  Req(r, n, p, key, out);
+  if (n[key] && (*out < 2 || *out > 100)) r.Fail(n[key], YamlReader::Child(p, key), "a die has 2 to 100 sides");
+}
+
+// A required list: the node, or nothing (with an error) when it is missing or not a list.
+std::optional<Node> RequiredList(YamlReader& r, const Node& n, const std::string& p, const char* key) {
+  const Node v = n[key];
+  if (!v) {
+    r.Fail(n, YamlReader::Child(p, key), "missing required key");
+    return std::nullopt;
+  }
+  if (!r.ExpectSequence(v, YamlReader::Child(p, key))) return std::nullopt;
+  return v;
+}
+
+// Faces of a die, as a list of numbers 1..die.
+std::vector<int> ReadFaces(YamlReader& r, const Node& n, const std::string& p, const char* key, int die) {
+  std::vector<int> out;
+  const std::string kp = YamlReader::Child(p, key);
+  if (const auto list = RequiredList(r, n, p, key)) {
+    const Node v = *list;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const auto f = r.Int(v[i], YamlReader::Item(kp, i));
+      if (f && (*f < 1 || *f > die)) r.Fail(v[i], YamlReader::Item(kp, i), "not a face of the die");
+      if (f) out.push_back(*f);
+    }
+  }
+  return out;
+}
+
+// A map section that must be there; false (with an error) when it is missing or not a map.
+bool Section(YamlReader& r, const Node& parent, const std::string& p, const char* key,
+             std::initializer_list<std::string_view> keys) {
+  const Node n = parent[key];
+  if (!n) {
+    r.Fail(parent, YamlReader::Child(p, key), "missing required section");
+    return false;
+  }
+  return r.CheckKeys(n, YamlReader::Child(p, key), keys);
+}
+
+// 9.1 / 9.2: a direction table, one entry per face of the livestock die.
+std::vector<HerdFace> ReadHerdTable(YamlReader& r, const Node& n, const std::string& p, const char* key, int die) {
+  std::vector<HerdFace> out;
+  const std::string kp = YamlReader::Child(p, key);
+  const auto list = RequiredList(r, n, p, key);
+  if (!list) return out;
+  const Node v = *list;
+  if (static_cast<int>(v.size()) != die) r.Fail(v, kp, "one entry per face of the die (" + std::to_string(die) + ")");
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string ip = YamlReader::Item(kp, i);
+    const auto name = r.String(v[i], ip);
+    if (!name) continue;
+    HerdFace f;
+    if (*name == "stay") {
+      f.move = HerdMove::kStay;
+    } else if (*name == "scatter") {
+      f.move = HerdMove::kScatter;
+    } else if (*name == "closest_unit") {
+      f.move = HerdMove::kClosestUnit;
+    } else if (auto h = ParseHeading(*name)) {
+      f.move = HerdMove::kDirection;
+      f.dir = HeadingVector(*h);
+    } else {
+      r.Fail(v[i], ip, "expected a heading (N, NE, ...), stay, scatter or closest_unit, got \"" + *name + "\"");
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+void ReadMechanics(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
+  if (Section(r, n, p, "morale", {"provenance", "die", "battery_die", "regimental"})) {
+    const std::string mp = YamlReader::Child(p, "morale");
+    ReqDie(r, n["morale"], mp, "die", &d->morale_die);
+    ReqDie(r, n["morale"], mp, "battery_die", &d->battery_morale_die);
+    Req(r, n["morale"], mp, "regimental", &d->morale_regimental);
+  }
+  if (Section(r, n, p, "officers", {"provenance", "die", "regimental_death", "divisional_death"})) {
+    const std::string op = YamlReader::Child(p, "officers");
+    ReqDie(r, n["officers"], op, "die", &d->officer_die);
+    d->regimental_death = ReadFaces(r, n["officers"], op, "regimental_death", d->officer_die);
+    d->divisional_death = ReadFaces(r, n["officers"], op, "divisional_death", d->officer_die);
+  }
+  if (Section(r, n, p, "melee", {"provenance", "die", "loss_die", "winner_divisor", "tie_loss", "max_rounds"})) {
+    const std::string mp = YamlReader::Child(p, "melee");
+    const Node m = n["melee"];
+    ReqDie(r, m, mp, "die", &d->melee_die);
+    ReqDie(r, m, mp, "loss_die", &d->melee_loss_die);
+    Req(r, m, mp, "winner_divisor", &d->melee_winner_divisor);
+    Req(r, m, mp, "tie_loss", &d->melee_tie_loss);
+    d->melee_max_rounds = r.OptionalInt(m, mp, "max_rounds", d->melee_max_rounds);
+    if (d->melee_winner_divisor < 1) r.Fail(m["winner_divisor"], YamlReader::Child(mp, "winner_divisor"), "must be >= 1");
+    if (d->melee_max_rounds < 1) r.Fail(m["max_rounds"], YamlReader::Child(mp, "max_rounds"), "must be >= 1");
+  }
+  if (Section(r, n, p, "dinner", {"provenance", "die", "men_die"})) {
+    ReqDie(r, n["dinner"], YamlReader::Child(p, "dinner"), "die", &d->dinner_die);
+    ReqDie(r, n["dinner"], YamlReader::Child(p, "dinner"), "men_die", &d->dinner_men_die);
+  }
+  if (Section(r, n, p, "livestock",
+              {"provenance", "direction_die", "move_dice", "move_die", "cows", "pigs", "scatter"})) {
+    const std::string lp = YamlReader::Child(p, "livestock");
+    const Node l = n["livestock"];
+    ReqDie(r, l, lp, "direction_die", &d->herd_direction_die);
+    Req(r, l, lp, "move_dice", &d->herd_move_dice);
+    ReqDie(r, l, lp, "move_die", &d->herd_move_die);
+    if (d->herd_move_dice < 1 || d->herd_move_dice > 10) r.Fail(l["move_dice"], YamlReader::Child(lp, "move_dice"), "1 to 10 dice");
+    d->cow_faces = ReadHerdTable(r, l, lp, "cows", d->herd_direction_die);
+    d->pig_faces = ReadHerdTable(r, l, lp, "pigs", d->herd_direction_die);
+    d->scatter.clear();
+    const Node sc = l["scatter"];
+    const std::string sp = YamlReader::Child(lp, "scatter");
+    if (!sc) {
+      r.Fail(l, sp, "missing required key");
+    } else {
+      for (const std::string& h : r.StringList(sc, sp)) {
+        if (auto heading = ParseHeading(h)) {
+          d->scatter.push_back(HeadingVector(*heading));
+        } else {
+          r.Fail(sc, sp, "not a heading: \"" + h + "\"");
+        }
+      }
+      if (d->scatter.size() != 4) r.Fail(sc, sp, "four headings, one for each group of a scattered herd");
+    }
+  }
+}
+
 void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p,
                    {"provenance", "charge_range", "retreat", "countercharge_move", "dinner_radius",
                     "dinner_roll", "dinner_roll_officer", "pig_escape_roll", "pig_auto_turn",
-                    "gun_destroyed_on", "house_fire", "barn_fire", "modifiers", "bonuses"})) {
+                    "gun_destroyed_on", "gun_hit_die", "house_fire", "barn_fire", "modifiers", "bonuses", "morale",
+                    "officers", "melee", "dinner", "livestock"})) {
     return;
   }
-  d->charge_range = r.OptionalDouble(n, p, "charge_range", d->charge_range);
-  d->retreat = r.OptionalDouble(n, p, "retreat", d->retreat);
-  d->countercharge_move = r.OptionalDouble(n, p, "countercharge_move", d->countercharge_move);
-  d->dinner_radius = r.OptionalDouble(n, p, "dinner_radius", d->dinner_radius);
-  d->dinner_roll = r.OptionalInt(n, p, "dinner_roll", d->dinner_roll);
-  d->dinner_roll_officer = r.OptionalInt(n, p, "dinner_roll_officer", d->dinner_roll_officer);
-  d->pig_escape_roll = r.OptionalInt(n, p, "pig_escape_roll", d->pig_escape_roll);
-  d->pig_auto_turn = r.OptionalInt(n, p, "pig_auto_turn", d->pig_auto_turn);
-  d->gun_destroyed_on = r.OptionalInt(n, p, "gun_destroyed_on", d->gun_destroyed_on);
-  d->house_fire = r.OptionalInt(n, p, "house_fire", d->house_fire);
-  d->barn_fire = r.OptionalInt(n, p, "barn_fire", d->barn_fire);
-  if (const Node m = n["modifiers"]) {
+  Req(r, n, p, "charge_range", &d->charge_range);
+  Req(r, n, p, "retreat", &d->retreat);
+  Req(r, n, p, "countercharge_move", &d->countercharge_move);
+  Req(r, n, p, "dinner_radius", &d->dinner_radius);
+  Req(r, n, p, "dinner_roll", &d->dinner_roll);
+  Req(r, n, p, "dinner_roll_officer", &d->dinner_roll_officer);
+  Req(r, n, p, "pig_escape_roll", &d->pig_escape_roll);
+  Req(r, n, p, "pig_auto_turn", &d->pig_auto_turn);
+  Req(r, n, p, "gun_destroyed_on", &d->gun_destroyed_on);
+  ReqDie(r, n, p, "gun_hit_die", &d->gun_hit_die);
+  Req(r, n, p, "house_fire", &d->house_fire);
+  Req(r, n, p, "barn_fire", &d->barn_fire);
+  if (Section(r, n, p, "modifiers", {"building", "woods_or_fence", "terrain_advantage", "disorganized"})) {
+    const Node m = n["modifiers"];
     const std::string mp = YamlReader::Child(p, "modifiers");
-    if (r.CheckKeys(m, mp, {"building", "woods_or_fence", "terrain_advantage", "disorganized"})) {
-      d->mod_building = r.OptionalInt(m, mp, "building", d->mod_building);
-      d->mod_cover = r.OptionalInt(m, mp, "woods_or_fence", d->mod_cover);
-      d->mod_terrain = r.OptionalInt(m, mp, "terrain_advantage", d->mod_terrain);
-      d->mod_disorganized = r.OptionalInt(m, mp, "disorganized", d->mod_disorganized);
-    }
+    Req(r, m, mp, "building", &d->mod_building);
+    Req(r, m, mp, "woods_or_fence", &d->mod_cover);
+    Req(r, m, mp, "terrain_advantage", &d->mod_terrain);
+    Req(r, m, mp, "disorganized", &d->mod_disorganized);
   }
-  if (const Node b = n["bonuses"]) {
+  if (Section(r, n, p, "bonuses", {"artillery_opponent", "flank_or_rear", "regimental", "divisional"})) {
+    const Node b = n["bonuses"];
     const std::string bp = YamlReader::Child(p, "bonuses");
-    if (r.CheckKeys(b, bp, {"artillery_opponent", "flank_or_rear", "regimental", "divisional"})) {
-      d->bonus_artillery = r.OptionalInt(b, bp, "artillery_opponent", d->bonus_artillery);
-      d->bonus_flank = r.OptionalInt(b, bp, "flank_or_rear", d->bonus_flank);
-      d->bonus_regimental = r.OptionalInt(b, bp, "regimental", d->bonus_regimental);
-      d->bonus_divisional = r.OptionalInt(b, bp, "divisional", d->bonus_divisional);
-    }
+    Req(r, b, bp, "artillery_opponent", &d->bonus_artillery);
+    Req(r, b, bp, "flank_or_rear", &d->bonus_flank);
+    Req(r, b, bp, "regimental", &d->bonus_regimental);
+    Req(r, b, bp, "divisional", &d->bonus_divisional);
   }
+  ReadMechanics(r, n, p, d);
 }
 
 void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p,
                    {"provenance", "figures_per_stand", "stand_width", "stand_depth", "fence_cost",
-                    "woods_factor", "hit_floor"})) {
+                    "woods_factor", "hit_floor", "fire_arc"})) {
     return;
   }
   d->figures_per_stand = r.OptionalInt(n, p, "figures_per_stand", d->figures_per_stand);
@@ -71,6 +219,8 @@ void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniDat
   d->fence_cost = r.OptionalDouble(n, p, "fence_cost", d->fence_cost);
   d->woods_factor = r.OptionalDouble(n, p, "woods_factor", d->woods_factor);
   d->hit_floor = r.OptionalInt(n, p, "hit_floor", d->hit_floor);
+  Req(r, n, p, "fire_arc", &d->fire_arc);
+  if (d->fire_arc < 0 || d->fire_arc >= 90) r.Fail(n["fire_arc"], YamlReader::Child(p, "fire_arc"), "0 to 89 degrees");
   if (d->figures_per_stand < 1) r.Fail(n["figures_per_stand"], p, "figures_per_stand must be >= 1");
 }
 
@@ -97,7 +247,7 @@ void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
         t.move_line = r.OptionalDouble(m, mp, "line", 0);
       }
     } else {
-      r.Fail(v, tp, "missing key \"move\"");
+      r.Fail(v, YamlReader::Child(tp, "move"), "missing required key");
     }
     t.crew_per_gun = r.OptionalInt(v, tp, "crew_per_gun", t.artillery ? 3 : 0);
     t.dice_per_gun = r.OptionalInt(v, tp, "dice_per_gun", 1);
@@ -108,7 +258,7 @@ void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
     const Node h = v["hits"];
     const std::string hp = YamlReader::Child(tp, "hits");
     if (!h) {
-      r.Fail(v, tp, "missing key \"hits\"");
+      r.Fail(v, YamlReader::Child(tp, "hits"), "missing required key");
     } else if (r.ExpectSequence(h, hp)) {
       for (size_t i = 0; i < h.size(); ++i) {
         const std::string ip = YamlReader::Item(hp, i);
@@ -152,11 +302,16 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
   if (!r.ok()) return r.errors();
   const Node root = r.root();
+  if (!root.IsMap()) {
+    r.Fail(root, "", "expected a map (name, sides, chart, calibration, unit_types, scenarios)");
+    return r.errors();
+  }
   r.CheckKeys(root, "",
               {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types", "scenarios",
                "default_scenario"});
   game->title = r.OptionalString(root, "", "title", "Civil War miniatures");
-  if (const Node s = root["sides"]; r.ExpectSequence(s, "sides")) {
+  if (!root["sides"]) r.Fail(root, "sides", "missing required section");
+  if (const Node s = root["sides"]; s && r.ExpectSequence(s, "sides")) {
     for (size_t i = 0; i < s.size(); ++i) {
       const std::string p = YamlReader::Item("sides", i);
       if (!r.CheckKeys(s[i], p, {"id", "name"})) continue;
@@ -167,9 +322,13 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
     }
     if (game->sides.size() != 2) r.Fail(s, "sides", "exactly two sides are needed");
   }
+  for (const char* key : {"chart", "calibration", "unit_types"}) {
+    if (!root[key]) r.Fail(root, key, "missing required section");
+  }
   if (root["chart"]) ReadChart(r, root["chart"], "chart", data.get());
   if (root["calibration"]) ReadCalibration(r, root["calibration"], "calibration", data.get());
-  ReadTypes(r, root["unit_types"], "unit_types", data.get());
+  if (root["unit_types"]) ReadTypes(r, root["unit_types"], "unit_types", data.get());
+  if (data->types.empty() && r.ok()) r.Fail(root["unit_types"], "unit_types", "at least one unit type");
   if (!r.ok()) return r.errors();
 
   // The scenario.
@@ -177,13 +336,21 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   YamlReader sr = YamlReader::FromFile(sf);
   if (!sr.ok()) return sr.errors();
   const Node sc = sr.root();
+  if (!sc.IsMap()) {
+    sr.Fail(sc, "", "expected a map (title, turns, table, units...)");
+    return sr.errors();
+  }
   sr.CheckKeys(sc, "",
-               {"title", "provenance", "turns", "shuffle", "deck", "table", "livestock", "units", "victory"});
+               {"title", "provenance", "turns", "start_turn", "shuffle", "deck", "table", "livestock", "units",
+                "victory"});
   if (sc["title"]) game->title += ": " + sr.String(sc["title"], "title").value_or("");
   const int turns = sr.RequiredInt(sc, "", "turns").value_or(1);
   if (turns < 1 || turns >= kMaxTurns)
     sr.Fail(sc["turns"], "turns", "turns must be 1.." + std::to_string(kMaxTurns - 1));
   for (int t = 1; t <= turns; ++t) game->turns.turns.push_back(TurnDef{"", false});
+  data->start_turn = sr.OptionalInt(sc, "", "start_turn", 1);
+  if (data->start_turn < 1 || data->start_turn > std::max(1, turns))
+    sr.Fail(sc["start_turn"], "start_turn", "start_turn must be 1.." + std::to_string(std::max(1, turns)));
   game->turns.order = {0};
   game->turns.phases = {"cards"};
   data->shuffle = sr.OptionalBool(sc, "", "shuffle", true);
@@ -191,7 +358,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
     auto table = LoadTable(sr, t, "table");
     if (table.ok()) data->table = *table;
   } else {
-    sr.Fail(sc, "", "missing key \"table\"");
+    sr.Fail(sc, "table", "missing required section");
   }
   for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
     auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
@@ -221,14 +388,15 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   // Start positions are kept in the Game as a MiniState template (Start copies it).
   MiniState* start = &data->start;
   const Node units = sc["units"];
-  if (sr.ExpectSequence(units, "units")) {
+  if (!units) sr.Fail(sc, "units", "missing required section");
+  if (units && sr.ExpectSequence(units, "units")) {
     if (units.size() > static_cast<size_t>(kMaxMiniUnits)) sr.Fail(units, "units", "at most 24 units");
     for (size_t i = 0; i < units.size() && i < static_cast<size_t>(kMaxMiniUnits); ++i) {
       const std::string p = YamlReader::Item("units", i);
       const Node u = units[i];
       if (!sr.CheckKeys(u, p,
                         {"id", "name", "side", "type", "figures", "guns", "at", "facing", "formation",
-                         "officers", "routed"})) {
+                         "officers", "routed", "pinned"})) {
         continue;
       }
       UnitDef d;
@@ -260,7 +428,11 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
       if (!ut.artillery && u["guns"]) sr.Fail(u["guns"], p, "only artillery has guns");
       if (info.start_guns < 0 || info.start_guns > 12) sr.Fail(u["guns"], p, "guns must be 0..12");
       Vec2 at;
-      ReadPoint(sr, u["at"], YamlReader::Child(p, "at"), &at);
+      if (!u["at"]) {
+        sr.Fail(u, YamlReader::Child(p, "at"), "missing required key");
+      } else {
+        ReadPoint(sr, u["at"], YamlReader::Child(p, "at"), &at);
+      }
       if (!data->table.Contains(at)) sr.Fail(u["at"], YamlReader::Child(p, "at"), "not on the table");
       const double facing = ReadFacing(sr, u["facing"], YamlReader::Child(p, "facing"));
       const std::string formation = sr.OptionalString(u, p, "formation", "line");
@@ -287,6 +459,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
         }
       }
       if (sr.OptionalBool(u, p, "routed", false)) data->start_routed |= 1u << i;
+      if (sr.OptionalBool(u, p, "pinned", false)) data->start_pinned |= 1u << i;
       game->units.push_back(d);
       data->info.push_back(info);
     }
@@ -331,8 +504,18 @@ Result<std::shared_ptr<const Game>> Factory(const GameParams& params) {
   if (!r.ok()) return r.errors();
   std::string scenario = params.scenario;
   if (scenario.empty()) scenario = r.OptionalString(r.root(), "", "default_scenario", "farm");
+  // --scenario FILE: a scenario file of this ruleset's format (civil_war_miniatures.h).
+  if (fs::is_regular_file(scenario)) {
+    GameParams p = params;
+    p.ruleset = "civil_war_miniatures";
+    return LoadMiniGame(folder, fs::absolute(scenario).string(), p);
+  }
+  if (!r.root().IsMap()) {
+    r.Fail(r.root(), "", "expected a map");
+    return r.errors();
+  }
   const Node sc = r.root()["scenarios"];
-  if (!sc || !sc[scenario]) {
+  if (!sc || !sc.IsMap() || !sc[scenario]) {
     Error e;
     e.file = folder + "/ruleset.yaml";
     e.path = "scenarios";

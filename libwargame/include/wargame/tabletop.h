@@ -52,6 +52,8 @@ constexpr double Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
 // z of the 3D cross product: > 0 if b is counterclockwise from a.
 constexpr double Cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
 inline double DistanceBetween(Vec2 a, Vec2 b) { return (a - b).Length(); }
+// Squared distance: for comparisons in hot paths (no square root).
+constexpr double DistanceSquared(Vec2 a, Vec2 b) { return Dot(a - b, a - b); }
 // The unit vector at `radians` counterclockwise from east.
 inline Vec2 UnitVector(double radians) { return {std::cos(radians), std::sin(radians)}; }
 
@@ -84,10 +86,15 @@ struct Segment {
 bool SegmentsIntersect(Segment s, Segment t);
 double PointSegmentDistance(Vec2 p, Segment s);
 double SegmentSegmentDistance(Segment s, Segment t);
+// The same distances squared (comparisons without a square root).
+double PointSegmentDistanceSquared(Vec2 p, Segment s);
+double SegmentSegmentDistanceSquared(Segment s, Segment t);
 // Closed polygon (points on the boundary are inside); any simple polygon.
 bool PolygonContains(const std::vector<Vec2>& polygon, Vec2 p);
 // Whether the closed segment meets the closed polygon (crosses an edge or lies inside).
 bool SegmentMeetsPolygon(Segment s, const std::vector<Vec2>& polygon);
+// Distance from a point to the nearest part of a closed polygon (0 inside).
+double DistanceToPolygon(const std::vector<Vec2>& polygon, Vec2 p);
 
 // --- Unit footprints --------------------------------------------------------
 
@@ -108,12 +115,21 @@ struct Footprint {
   bool Contains(Vec2 p) const;
   // p in the footprint's frame: x along Right(), y along Forward().
   Vec2 ToLocal(Vec2 p) const;
+  // Half the diagonal: every point of the footprint is within it of the centre.
+  double Radius() const { return 0.5 * std::sqrt(width * width + depth * depth); }
+  // The point of the footprint nearest to p (p itself when inside).
+  Vec2 NearestPoint(Vec2 p) const;
 };
 
 // Distance from a point to the nearest part of a footprint (0 inside).
 double DistanceToFootprint(Vec2 p, const Footprint& f);
+double DistanceToFootprintSquared(Vec2 p, const Footprint& f);
 // Distance between the nearest parts of two footprints (0 if they overlap).
 double FootprintDistance(const Footprint& a, const Footprint& b);
+// Whether two footprints share any point (touching counts), without a square root.
+bool FootprintsOverlap(const Footprint& a, const Footprint& b);
+// Whether a closed segment meets the footprint (crosses it or lies inside).
+bool SegmentMeetsFootprint(Segment s, const Footprint& f);
 // Range as most miniatures charts measure it: from the firer's centre to the
 // nearest part of the target.
 inline double RangeTo(const Footprint& firer, const Footprint& target) {

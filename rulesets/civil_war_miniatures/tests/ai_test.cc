@@ -1,0 +1,214 @@
+// The computer player on the farm (issue 13): it beats the random player from
+// either side, and two of them play the chart's game: fire, charges, melee.
+// Game counts scale with WG_GAMES_PERCENT (wg::ScaledGameCount).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "civil_war_miniatures.h"
+
+#include "wargame/ai.h"
+#include "wargame/conformance.h"
+#include "wargame/players.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg {
+namespace {
+
+struct Tally {
+  int winner = -1;
+  int fires = 0, charges = 0, melees = 0;
+};
+
+// Plays one farm game; players[side] is an AI when ai[side].
+Tally Play(const std::shared_ptr<const Game>& game, uint64_t seed, bool ai0, bool ai1) {
+  Session s(game, seed);
+  std::unique_ptr<Player> p[2];
+  const bool ai[2] = {ai0, ai1};
+  for (int k = 0; k < 2; ++k) {
+    if (ai[k]) {
+      p[k] = std::make_unique<AiPlayer>(game, seed * 7 + static_cast<uint64_t>(k));
+    } else {
+      p[k] = std::make_unique<RandomPlayer>(seed * 13 + static_cast<uint64_t>(k));
+    }
+  }
+  for (int guard = 0; guard < 5000 && !s.over(); ++guard) {
+    const auto legal = s.LegalActions();
+    if (legal.empty()) break;
+    const Action a = p[s.state().decision_side & 1]->Choose(s.game(), s.state(), legal);
+    EXPECT_TRUE(s.Apply(a).ok());
+    ErrorList broken;  // the referee's invariants (C.1 contact, 12.3, the deck) after every action
+    game->rules->CheckInvariants(s.state(), &broken);
+    EXPECT_TRUE(broken.ok()) << "seed " << seed << ": " << broken.ToString();
+  }
+  EXPECT_TRUE(s.over());
+  Tally t;
+  t.winner = s.state().game_over ? s.state().winner : -1;
+  for (const Action& a : s.actions()) {
+    t.fires += a.type == ActionType::kBombard;
+    t.charges += a.type == ActionType::kAttack;
+  }
+  for (const Event& e : s.events()) {
+    t.melees += e.type == EventType::kNote && std::string(e.rule) == "8.1" && std::string(e.text) == "melee";
+  }
+  return t;
+}
+
+std::shared_ptr<const Game> Farm() {
+  auto g = LoadGame("civil_war_miniatures(scenario=farm)");
+  EXPECT_TRUE(g.ok()) << g.errors().ToString();
+  return *g;
+}
+
+TEST(Ai, BeatsRandomOnTheFarmFromEitherSide) {
+  const auto game = Farm();
+  const int n = ScaledGameCount(20);
+  for (int side = 0; side < 2; ++side) {
+    int wins = 0;
+    for (int i = 0; i < n; ++i) wins += Play(game, 100 + static_cast<uint64_t>(i), side == 0, side == 1).winner == side;
+    std::printf("ai as %s: %d of %d games won\n", game->sides[static_cast<size_t>(side)].id.c_str(), wins, n);
+    EXPECT_GE(wins * 10, n * 9) << "side " << side;
+  }
+}
+
+TEST(Ai, TwoComputerPlayersFireChargeAndMelee) {
+  const auto game = Farm();
+  const int n = ScaledGameCount(8);
+  std::map<int, int> fires, charges, melees;
+  double f = 0, c = 0, m = 0;  // fire actions, charges, melees fought
+  for (int i = 0; i < n; ++i) {
+    const Tally t = Play(game, 500 + static_cast<uint64_t>(i), true, true);
+    ++fires[t.fires];
+    ++charges[t.charges];
+    ++melees[t.melees];
+    f += t.fires;
+    c += t.charges;
+    m += t.melees;
+  }
+  auto show = [](const char* what, const std::map<int, int>& dist) {
+    std::printf("%s per game:", what);
+    for (const auto& [k, v] : dist) std::printf(" %d:%d", k, v);
+    std::printf("\n");
+  };
+  show("fire actions", fires);
+  show("charges", charges);
+  show("melees", melees);
+  std::printf("means over %d games: fire %.2f, charges %.2f, melees %.2f\n", n, f / n, c / n, m / n);
+  EXPECT_GE(f / n, 5.0);
+  // Means of a handful of games are noisy: the charge figure is checked on the full set
+  // (a sanitizer run plays a few games). Melee is printed, not required: it needs both the
+  // charger's and the attackee's D20 tests to pass (RULES.md, AI), under 10% of charges.
+  if (n >= 4) {
+    EXPECT_GE(c / n, 1.0);
+  }
+}
+
+
+// --- Behaviour in small positions: what one activation of the computer player does ----------
+
+// A 48" table; units: YAML list items; deck order fixed (the Union unit first).
+std::shared_ptr<const Game> Position(const std::string& name, const std::string& units, const std::string& more = "") {
+  const auto path = std::filesystem::temp_directory_path() / ("cwm_ai_" + name + ".yaml");
+  std::ofstream(path) << "turns: 3\nshuffle: false\ntable:\n  width: 48\n  depth: 48\n"
+                         "  home_edges: {union: west, confederate: east}\n"
+                      << more << "units:\n" << units;
+  auto g = civil_war_miniatures::LoadMiniGame(WG_RULESET_DIR, path.string(), GameParams{});
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.errors().ToString());
+  return *g;
+}
+
+// The actions the AI takes in the Union unit's activation.
+std::vector<Action> Activation(const std::shared_ptr<const Game>& game) {
+  Session s(game, 1);
+  AiPlayer ai(game, 1);
+  std::vector<Action> taken;
+  for (int k = 0; k < 10 && !s.over() && s.state().decision_side == 0; ++k) {
+    const Action a = ai.Choose(*game, s.state(), s.LegalActions());
+    EXPECT_TRUE(s.Apply(a).ok());
+    taken.push_back(a);
+  }
+  return taken;
+}
+
+bool Took(const std::vector<Action>& as, ActionType t, int value = -1) {
+  for (const Action& a : as) {
+    if (a.type == t && (value < 0 || a.value == value)) return true;
+  }
+  return false;
+}
+
+const char* kEnemy = "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [30, 24], facing: W}\n";
+
+TEST(Ai, RalliesARoutedUnitWithItsOfficer) {
+  const auto g = Position("rally", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E,"
+                                   " routed: true, officers: [regimental]}\n" + std::string(kEnemy));
+  const auto as = Activation(g);
+  ASSERT_FALSE(as.empty());
+  EXPECT_EQ(as.front().type, ActionType::kCustom);
+  EXPECT_EQ(as.front().value, civil_war_miniatures::kRally);
+}
+
+TEST(Ai, FormsLineToFireAndFiresAtTheBestTarget) {
+  // A column 10" from a line of the enemy's and a battery further off: it forms line and fires.
+  const auto g = Position("line", "  - {id: us, side: union, type: infantry, figures: 24, at: [19, 24], facing: E,"
+                                  " formation: column}\n" + std::string(kEnemy));
+  const auto as = Activation(g);
+  EXPECT_TRUE(Took(as, ActionType::kChangeMode));
+  EXPECT_TRUE(Took(as, ActionType::kBombard));
+}
+
+TEST(Ai, MarchesInColumnTowardADistantEnemy) {
+  const auto g = Position("march", "  - {id: us, side: union, type: infantry, figures: 24, at: [4, 24], facing: E,"
+                                   " formation: column}\n" +
+                                       std::string("  - {id: cs, side: confederate, type: infantry, figures: 24,"
+                                                   " at: [44, 24], facing: W}\n"));
+  Session s(g, 1);
+  AiPlayer ai(g, 1);
+  ASSERT_TRUE(s.Apply(ai.Choose(*g, s.state(), s.LegalActions())).ok());
+  const double x = civil_war_miniatures::CenterOf(s.state(), 0).x;
+  EXPECT_GT(x, 4 + 9.0);  // a column's 12" (a line would make 6")
+  EXPECT_EQ(s.state().unit(0).face, 0);
+}
+
+TEST(Ai, ShootsLivestockThatThreatensItsMen) {
+  const auto g = Position("cows", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E}\n"
+                                  "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [46, 24], facing: W}\n",
+                          "livestock:\n  cows: [14, 24]\n");
+  const auto as = Activation(g);
+  EXPECT_TRUE(Took(as, ActionType::kBombard, civil_war_miniatures::kHerdTarget));
+}
+
+TEST(Ai, ChargesWhenTheMoraleOddsFavourIt) {
+  // The divisional officer passes the charger's test; the target has two stands (a D20 under 2).
+  const auto g = Position("charge", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E,"
+                                    " officers: [divisional]}\n"
+                                    "  - {id: cs, side: confederate, type: infantry, figures: 8, at: [16, 24], facing: W}\n");
+  const auto as = Activation(g);
+  EXPECT_TRUE(Took(as, ActionType::kAttack));
+  // Against a fresh regiment in the open the same charger fires instead (a D20 under 6: it usually fails).
+}
+
+TEST(Ai, EvaluationCountsFiguresGunsBuildingsAndCover) {
+  const std::string house = "  areas:\n    - {name: House, kind: house, rect: [28, 22, 4, 4], capacity: 10}\n";
+  const auto g = Position("eval", "  - {id: us, side: union, type: infantry, figures: 8, at: [30, 24], facing: E}\n"
+                                  "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [44, 24], facing: W}\n",
+                          house);
+  Session s(g, 1);
+  const Rules& r = *g->rules;
+  const double held = r.Evaluate(s.state(), 0);
+  State out = s.state();
+  auto& mu = Ext<civil_war_miniatures::MiniState>(out).units[0];
+  mu.building = 0;  // the same men, not in the house
+  EXPECT_GT(held, r.Evaluate(out, 0) + 5);  // a building held alone is worth most of its 10 points
+  State fewer = s.state();
+  Ext<civil_war_miniatures::MiniState>(fewer).units[1].figures = 12;
+  EXPECT_GT(r.Evaluate(fewer, 0), held + 10);  // 12 enemy figures gone
+}
+
+}  // namespace
+}  // namespace wg
