@@ -286,6 +286,73 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
   errors->Append(r.errors());
 }
 
+// The position a scenario starts from keeps the game's invariants: no unit off
+// the grid, never both sides in one hex, the side not moving first within the
+// stacking limit.
+// Each error names the placement (or the unit's set-up hex) responsible.
+void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* errors) {
+  const size_t n = game.units.size();
+  std::vector<int> hex(n), placed_by(n, -1);
+  for (size_t u = 0; u < n; ++u) {
+    const UnitDef& d = game.units[u];
+    const bool left_out = (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) || game.start.only_placed;
+    hex[u] = left_out ? kWithdrawn : d.setup_hex >= 0 ? d.setup_hex : kNotYetEntered;
+  }
+  const auto& placements = game.start.placements;
+  for (size_t i = 0; i < placements.size(); ++i) {
+    const Placement& pl = placements[i];
+    if (pl.unit < 0 || static_cast<size_t>(pl.unit) >= n || pl.hex == kUnchangedHex) continue;
+    hex[static_cast<size_t>(pl.unit)] = pl.hex;
+    placed_by[static_cast<size_t>(pl.unit)] = static_cast<int>(i);
+  }
+  YamlReader* r = doc.Has("place") ? doc.ReaderFor("place") : nullptr;
+  const YAML::Node place = doc.Section("place");
+  auto report = [&](const std::vector<size_t>& who, const std::string& what) {
+    int last = -1;
+    for (size_t u : who) last = std::max(last, placed_by[u]);
+    if (r && last >= 0 && place.IsSequence()) {
+      r->Fail(place[static_cast<size_t>(last)], YamlReader::Item("place", static_cast<size_t>(last)), what);
+      errors->Append(r->ErrorsSince(r->errors().size() - 1));
+    } else {
+      errors->Add(Error{doc.DirFor("units"), 0, 0, "units." + game.units[who.front()].id + ".setup", what, ""});
+    }
+  };
+  std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.map.size(), 0)));
+  for (size_t u = 0; u < n; ++u) {
+    if (hex[u] >= game.map.size()) {
+      report({u}, game.units[u].id + " is off the map");
+    } else if (hex[u] >= 0) {
+      in_hex[static_cast<size_t>(hex[u])].push_back(u);
+    }
+  }
+  for (size_t h = 0; h < in_hex.size(); ++h) {
+    const auto& here = in_hex[h];
+    if (here.empty()) continue;
+    const std::string label = game.map.Label(static_cast<int>(h));
+    int count[2] = {0, 0};
+    bool both = false;
+    for (size_t u : here) {
+      const UnitDef& d = game.units[u];
+      both = both || d.side != game.units[here.front()].side;
+      if (d.side >= 0 && d.side < 2 && d.kind >= 0 && game.kinds[static_cast<size_t>(d.kind)].counts_for_stacking) {
+        ++count[d.side];
+      }
+    }
+    if (both) report(here, "units of both sides start in hex " + label);
+    // The side to move first may start over the limit: its own stacking
+    // checkpoint resolves it (as the invariant allows during its movement).
+    const int moving = game.turns.order.empty() ? -1
+                                                : game.turns.order[static_cast<size_t>(game.start.player_turn)];
+    for (int side = 0; side < 2; ++side) {
+      if (side != moving && count[side] > game.stacking.limit) {
+        report(here, std::to_string(count[side]) + " units of " + game.sides[static_cast<size_t>(side)].id +
+                         " start in hex " + label + " (the stacking limit is " +
+                         std::to_string(game.stacking.limit) + ")");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
@@ -618,6 +685,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
       }
     }
     errors.Append(doc.Errors());
+    if (errors.ok()) CheckStartPositions(doc, *game, &errors);
   }
   return errors;
 }
