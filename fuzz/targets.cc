@@ -125,7 +125,7 @@ std::vector<std::unique_ptr<Session>>& Sessions() {
       auto game = LoadGame(name);
       if (!game.ok()) continue;
       for (uint64_t seed = 1; seed <= 2; ++seed) {
-        for (int depth : {0, 25, 120, 500}) {
+        for (int depth : {0, 25, 120, 300}) {
           auto s = std::make_unique<Session>(*game, seed);
           PlaySome(*s, depth, seed * 31 + static_cast<uint64_t>(depth));
           if (!s->over()) v->push_back(std::move(s));
@@ -148,7 +148,7 @@ std::string TryAction(Session& s, const Action& a) {
     return "";
   }
   // Accepted: it prints and parses back to itself, and undoes exactly.
-  const std::string text = ActionToText(s.game(), a);
+  const std::string text = ActionToText(s.game(), s.actions().back());
   auto back = ParseActionText(s.game(), text);
   std::string problem;
   if (!back.ok()) {
@@ -244,6 +244,11 @@ std::string ScenarioFile(const uint8_t* data, size_t size) {
   p.ruleset = ruleset;
   p.scenario = file.string();
   return LoadAndPlay(p.ToString());
+}
+
+void Prepare(const std::string& name) {
+  Box();
+  if (name == "action_text") Sessions();
 }
 
 Target FindTarget(const std::string& name) {

@@ -32,5 +32,8 @@ std::string ScenarioFile(const uint8_t* data, size_t size);
 // or nullptr.
 using Target = std::string (*)(const uint8_t*, size_t);
 Target FindTarget(const std::string& name);
+// Builds what a target shares between inputs (the sandbox, the sessions), so
+// that libFuzzer does not time the set-up against the first input.
+void Prepare(const std::string& name);
 
 }  // namespace wg::fuzz

@@ -209,6 +209,25 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
   return a;
 }
 
+Status CanonicalAction(const Game& g, Action* a) {
+  a->pad = 0;
+  for (size_t i = a->num_units; i < a->units.size(); ++i) a->units[i] = 0;
+  for (size_t i = a->num_hexes; i < a->hexes.size(); ++i) a->hexes[i] = 0;
+  if (a->type == ActionType::kEndPhase || a->type == ActionType::kStand || a->type == ActionType::kConcede) {
+    *a = Action::Of(a->type);
+    return Status::Ok();
+  }
+  if (a->type == ActionType::kLoss && a->value2 != 0 &&
+      (a->value2 < 0 || static_cast<size_t>(a->value2) >= g.markers.size())) {
+    return Status::Refused("", "malformed action: loss of marker " + std::to_string(a->value2) +
+                                   ", which this game does not have");
+  }
+  if ((a->type == ActionType::kDetach || a->type == ActionType::kRecombine) && a->num_units > 2) {
+    return Status::Refused("", "malformed action: names a parent and one detachment, no more");
+  }
+  return Status::Ok();
+}
+
 Result<Action> ParseActionText(const Game& g, const std::string& text) {
   YamlReader r = YamlReader::FromString(text, "input");
   if (!r.ok()) return r.errors();

@@ -25,12 +25,15 @@ void Session::SupplyDice(const std::vector<int>& values) {
   queue_.insert(queue_.end(), values.begin(), values.end());
 }
 
-Status Session::Apply(const Action& a) {
+Status Session::Apply(const Action& action) {
   if (state_.game_over) return Status::Refused("", "the game is over");
   // Untrusted actions: nothing reads a unit id or a hex before this.
-  if (std::string bad = ActionShapeError(a, game_->num_units(), game_->map.size()); !bad.empty()) {
+  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->map.size()); !bad.empty()) {
     return Status::Refused("", "malformed action: " + bad);
   }
+  // What is applied is what the save will write.
+  Action a = action;
+  if (Status st = CanonicalAction(*game_, &a); !st.ok()) return st;
   Snapshot snap;
   std::memcpy(static_cast<void*>(&snap.state), &state_, sizeof(State));
   snap.events = log_.events.size();
