@@ -37,6 +37,9 @@ std::vector<std::string> SplitList(const std::string& text, char sep) {
 }
 
 bool ReadFile(const std::string& path, std::string* out) {
+  // A regular file of a sane size: /dev/zero or a pipe would never end.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > YamlReader::kMaxFileBytes || ec) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;

@@ -32,6 +32,15 @@ YamlReader YamlReader::FromFile(const std::string& path) {
     r.errors_.Add(Error{path, 0, 0, "", "is a folder, not a file", ""});
     return r;
   }
+  // Not a device or a pipe (/dev/zero would never end), and not huge.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    r.errors_.Add(Error{path, 0, 0, "", "is not a regular file", ""});
+    return r;
+  }
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxFileBytes) {
+    r.errors_.Add(Error{path, 0, 0, "", "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB", ""});
+    return r;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     r.errors_.Add(Error{path, 0, 0, "", "cannot open file", ""});

@@ -43,7 +43,8 @@ class YamlReader {
   ErrorList ErrorsSince(size_t before) const;
 
   static constexpr int kMaxDepth = 64;
-  static constexpr long kMaxNodes = 2'000'000;
+  static constexpr long kMaxNodes = 250'000;
+  static constexpr unsigned long long kMaxFileBytes = 64ull << 20;
 
   // map[key] if `map` is a map that has the key, else an undefined node
   // (false in a boolean test); never throws, whatever `map` is.
