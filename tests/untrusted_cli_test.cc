@@ -87,6 +87,19 @@ TEST(UntrustedCli, NamesTooLongAndBrokenFilesAreErrorsNotAborts) {
   }
 }
 
+TEST(UntrustedCli, AFolderWithParenthesesCommasAndQuotesPlaysSavesAndReplays) {
+  const fs::path dir = Temp("we(ird), \"folder\"");
+  fs::remove_all(dir);
+  fs::copy(kSkirmish, dir, fs::copy_options::recursive);
+  const std::string save = Temp("weird.yaml");
+  // The shell sees the path in single quotes; it holds no single quote.
+  const CliRun r = Wargame("play '" + dir.string() + "' --players random,random --seed 3 --save '" + save + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const CliRun back = Wargame("replay '" + save + "'");
+  EXPECT_EQ(back.code, 0) << back.out;
+  EXPECT_NE(back.out.find("actions replayed:"), std::string::npos) << back.out;
+}
+
 TEST(UntrustedCli, CheckReportsACrtTokenTheRulesDoNotKnow) {
   const fs::path dir = Temp("crt");
   fs::remove_all(dir);

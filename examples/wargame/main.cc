@@ -60,7 +60,9 @@ void PrintErrors(const ErrorList& errors) {
 }
 
 Result<std::string> GameSpec(const std::string& game, const std::string& scenario, const std::string& optional) {
-  auto p = ParseGameSpec(game);
+  // A ruleset folder is taken as it is, whatever characters its path holds.
+  std::error_code dir_ec;
+  auto p = fs::is_directory(game, dir_ec) ? Result<GameParams>(GameParams{game, "", {}, {}}) : ParseGameSpec(game);
   if (!p.ok()) return p.errors();
   GameParams params = *p;
   std::error_code ec;  // a name the file system refuses (too long...) is simply not a file here
