@@ -2,14 +2,21 @@
 #   make demo   install missing Debian packages (as root), build in Release, play a full game
 #   make test   the same set-up, then every test through ctest
 #   make bench  build the benchmarks in Release and print the summary table
+#   make sanitize  the tests in Debug under ASan + UBSan (heavy loops at WG_GAMES_PERCENT, default 3)
+#   make soak   SOAK_GAMES random games across the rulesets (invariants, save/load continuation)
+#   make fuzz   builds the libFuzzer targets with clang and runs each for FUZZ_SECONDS
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev
+FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+SANITIZE_GAMES_PERCENT ?= 3
+SOAK_GAMES ?= 10000
+FUZZ_SECONDS ?= 180
 DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
 
-.PHONY: all deps configure build demo test bench sanitize install clean
+.PHONY: all deps configure build demo test bench sanitize soak fuzz install clean
 
 all: build
 
@@ -46,7 +53,19 @@ bench: deps
 	$(BUILD_DIR)-bench/benchmarks/run_benchmarks.sh $(BUILD_DIR)-bench
 
 sanitize:
-	$(MAKE) test BUILD_DIR=build-asan BUILD_TYPE=Debug CMAKE_FLAGS=-DWG_SANITIZE=ON
+	WG_GAMES_PERCENT=$${WG_GAMES_PERCENT:-$(SANITIZE_GAMES_PERCENT)} $(MAKE) test BUILD_DIR=build-asan BUILD_TYPE=Debug \
+	  CMAKE_FLAGS="-DWG_SANITIZE=ON -DWG_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS)"
+
+soak: build
+	$(BUILD_DIR)/fuzz/wg_soak --games $(SOAK_GAMES)
+
+fuzz: PACKAGES += $(FUZZ_PACKAGES)
+fuzz: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_DIR)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWG_FUZZ=ON \
+	  -DWG_BUILD_TESTS=OFF -DWG_BUILD_BENCHMARKS=OFF -DWG_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR)-fuzz -j $(JOBS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(BUILD_DIR)-fuzz $(BUILD_DIR)/examples/wargame/wargame
 
 clean:
-	rm -rf $(BUILD_DIR) $(BUILD_DIR)-bench build-asan
+	rm -rf $(BUILD_DIR) $(BUILD_DIR)-bench $(BUILD_DIR)-fuzz build-asan

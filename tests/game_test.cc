@@ -26,13 +26,15 @@ Action Parse(const Game& g, const std::string& text) {
 }
 
 TEST(GameSpec, ParsesNameScenarioAndOptions) {
-  auto p = ParseGameSpec("stars_and_bars(scenario=perryville,optional=12.1+12.6,seed=3)");
+  auto p = ParseGameSpec("stars_and_bars(scenario=perryville,optional=12.1+12.6)");
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->ruleset, "stars_and_bars");
   EXPECT_EQ(p->scenario, "perryville");
   EXPECT_EQ(p->optional, (std::vector<std::string>{"12.1", "12.6"}));
-  ASSERT_EQ(p->extra.size(), 1u);
-  EXPECT_EQ(p->ToString(), "stars_and_bars(scenario=perryville,optional=12.1+12.6,seed=3)");
+  EXPECT_EQ(p->ToString(), "stars_and_bars(scenario=perryville,optional=12.1+12.6)");
+  // An unknown key (a typo) is an error, not silently the default game.
+  EXPECT_FALSE(ParseGameSpec("stars_and_bars(optinal=12.1)").ok());
+  EXPECT_FALSE(ParseGameSpec("stars_and_bars(scenario=a,scenario=b)").ok());
   EXPECT_FALSE(ParseGameSpec("x(scenario").ok());
   EXPECT_FALSE(ParseGameSpec("x(novalue)").ok());
 }

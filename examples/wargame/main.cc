@@ -37,6 +37,9 @@ std::vector<std::string> SplitList(const std::string& text, char sep) {
 }
 
 bool ReadFile(const std::string& path, std::string* out) {
+  // A regular file of a sane size: /dev/zero or a pipe would never end.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > YamlReader::kMaxFileBytes || ec) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;
@@ -57,17 +60,20 @@ void PrintErrors(const ErrorList& errors) {
 }
 
 Result<std::string> GameSpec(const std::string& game, const std::string& scenario, const std::string& optional) {
-  auto p = ParseGameSpec(game);
+  // A ruleset folder is taken as it is, whatever characters its path holds.
+  std::error_code dir_ec;
+  auto p = fs::is_directory(game, dir_ec) ? Result<GameParams>(GameParams{game, "", {}, {}}) : ParseGameSpec(game);
   if (!p.ok()) return p.errors();
   GameParams params = *p;
+  std::error_code ec;  // a name the file system refuses (too long...) is simply not a file here
   if (!scenario.empty()) {
     // A scenario file given relative to the working directory.
-    params.scenario = fs::is_regular_file(scenario) ? fs::absolute(scenario).lexically_normal().string() : scenario;
+    params.scenario = fs::is_regular_file(scenario, ec) ? fs::absolute(scenario, ec).lexically_normal().string() : scenario;
   }
   for (const auto& o : SplitList(optional)) params.optional.push_back(o);
   // A folder given relative to the working directory works from anywhere (saves).
-  if (!RulesetRegistry::Get().Find(params.ruleset) && fs::is_directory(params.ruleset)) {
-    params.ruleset = fs::absolute(params.ruleset).lexically_normal().string();
+  if (!RulesetRegistry::Get().Find(params.ruleset) && fs::is_directory(params.ruleset, ec)) {
+    params.ruleset = fs::absolute(params.ruleset, ec).lexically_normal().string();
     if (params.ruleset.size() > 1 && params.ruleset.back() == '/') params.ruleset.pop_back();
   }
   return params.ToString();
@@ -139,10 +145,11 @@ int CmdList(int argc, char** argv) {
 
 // The folder holding ruleset.yaml at or above `path`.
 std::string FindRulesetFolder(fs::path path) {
-  path = fs::absolute(path).lexically_normal();
-  if (!fs::is_directory(path)) path = path.parent_path();
+  std::error_code ec;
+  path = fs::absolute(path, ec).lexically_normal();
+  if (!fs::is_directory(path, ec)) path = path.parent_path();
   while (!path.empty()) {
-    if (fs::exists(path / "ruleset.yaml")) return path.string();
+    if (fs::exists(path / "ruleset.yaml", ec)) return path.string();
     if (path == path.parent_path()) break;
     path = path.parent_path();
   }
@@ -154,7 +161,7 @@ std::string RulesetNameFor(const std::string& folder) {
   std::error_code ec;
   for (const auto& info : RulesetRegistry::Get().List()) {
     const fs::path data = fs::path(RulesetsRoot()) / info.folder;
-    if (fs::exists(data) && fs::equivalent(data, folder, ec)) return info.name;
+    if (fs::exists(data, ec) && fs::equivalent(data, folder, ec)) return info.name;
   }
   return folder;
 }
@@ -172,10 +179,11 @@ int CmdCheck(int argc, char** argv) {
   if (RulesetRegistry::Get().Find(path)) {
     specs.push_back(path);
     if (const auto* info = RulesetRegistry::Get().Find(path)) {
-      for (const auto& s : ListScenarios(*info)) specs.push_back(path + "(scenario=" + s + ")");
+      for (const auto& s : ListScenarios(*info)) specs.push_back(GameParams{path, s, {}, {}}.ToString());
     }
-  } else if (!fs::exists(path)) {
-    std::cerr << path << ": no such file, folder or registered ruleset\n";
+  } else if (std::error_code ec; !fs::exists(path, ec)) {
+    std::cerr << path << ": " << (ec && ec != std::errc::no_such_file_or_directory ? ec.message() + ": " : "")
+              << "no such file, folder or registered ruleset\n";
     return kExitError;
   } else {
     const std::string folder = FindRulesetFolder(path);
@@ -184,17 +192,17 @@ int CmdCheck(int argc, char** argv) {
       return kExitError;
     }
     const std::string name = RulesetNameFor(folder);
-    if (fs::is_directory(path)) {
+    if (std::error_code ec; fs::is_directory(path, ec)) {
       specs.push_back(name);
       // Every scenario the ruleset lists.
       YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
       if (r.ok() && r.root().IsMap()) {
         if (const YAML::Node s = r.root()["scenarios"]; s && s.IsMap()) {
-          for (const auto& kv : s) specs.push_back(name + "(scenario=" + kv.first.Scalar() + ")");
+          for (const auto& kv : s) specs.push_back(GameParams{name, YamlReader::KeyText(kv.first), {}, {}}.ToString());
         }
       }
     } else {
-      specs.push_back(name + "(scenario=" + fs::absolute(path).lexically_normal().string() + ")");
+      specs.push_back(GameParams{name, fs::absolute(path, ec).lexically_normal().string(), {}, {}}.ToString());
     }
   }
   int errors = 0;
@@ -272,7 +280,19 @@ Result<std::unique_ptr<Session>> OpenSession(const po::variables_map& vm) {
     const std::string file = vm["save"].as<std::string>();
     std::string text;
     if (!ReadFile(file, &text)) return Error{file, 0, 0, "", "cannot read", ""};
-    return Session::Load(text, file);
+    auto session = Session::Load(text, file);
+    if (!session.ok() || !vm.count("game")) return session;
+    // GAME given as well: the save must be a game of it.
+    auto want = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
+                         vm.count("optional") ? vm["optional"].as<std::string>() : "");
+    if (!want.ok()) return want.errors();
+    const auto w = ParseGameSpec(*want);
+    const GameParams& got = (*session)->game().params;
+    if (w.ok() && (w->ruleset != got.ruleset || (!w->scenario.empty() && w->scenario != got.scenario) ||
+                   (!w->optional.empty() && w->optional != got.optional))) {
+      return Error{file, 0, 0, "game", "is a save of " + got.ToString() + ", not of " + *want, ""};
+    }
+    return session;
   }
   auto spec = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
                        vm.count("optional") ? vm["optional"].as<std::string>() : "");
@@ -368,7 +388,7 @@ int CmdOdds(int argc, char** argv) {
     for (int i = 0; i < a.num_hexes; ++i) have |= a.hexes[static_cast<size_t>(i)] == h;
     if (!have) a.AddHex(h);
   }
-  a.value = -std::abs(vm["reduce"].as<int>());
+  a.value = -vm["reduce"].as<int>();  // >= 0: checked with the other numeric options
   Context ctx(g, nullptr, nullptr, &s.scratch());
   const AttackAnalysis an = hex->AnalyzeAttack(s.state(), ctx, a);
   std::cout << "attack: " << ActionToText(g, a) << "\n";
@@ -399,6 +419,75 @@ int CmdOdds(int argc, char** argv) {
 }  // namespace
 }  // namespace wg::cli
 
+namespace wg::cli {
+namespace {
+
+// Numeric options, checked for every subcommand before its own parsing: a
+// whole number in range (boost would read "--seed -1" as 2^64-1 and let
+// "--threads -1" through).
+struct NumericOption {
+  const char* name;
+  long long lo, hi;
+};
+constexpr NumericOption kNumericOptions[] = {
+    {"--max-actions", 0, 1'000'000'000}, {"--threads", 0, 1024}, {"--ai-budget", 0, 1'000'000'000},
+    {"--reduce", 0, 100},                {"--games", 1, 1'000'000'000}, {"--to", 0, 1'000'000'000},
+    {"--seed", 0, -1 /* any unsigned 64-bit number */}};
+
+bool WholeNumber(const std::string& v, long long lo, long long hi) {
+  if (v.empty() || v.size() > 20) return false;
+  for (char c : v) {
+    if (c < '0' || c > '9') return false;
+  }
+  if (hi < 0) return v.size() < 20 || v <= "18446744073709551615";
+  if (v.size() > 18) return false;
+  const long long x = std::stoll(v);
+  return x >= lo && x <= hi;
+}
+
+// Output files must go into an existing folder: known before the game, not after it.
+bool OutputFolderExists(const std::string& file) {
+  const fs::path parent = fs::path(file).parent_path();
+  std::error_code ec;
+  return parent.empty() || fs::is_directory(parent, ec);
+}
+
+// Exit code for a bad numeric option or output path, or -1.
+int CheckArguments(const std::string& cmd, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    const size_t eq = arg.find('=');
+    const bool inline_value = arg.rfind("--", 0) == 0 && eq != std::string::npos;
+    if (inline_value) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else if (i + 1 < argc) {
+      value = argv[i + 1];
+    } else {
+      continue;  // a missing value is the option parser's to report
+    }
+    for (const auto& o : kNumericOptions) {
+      if (arg != o.name || WholeNumber(value, o.lo, o.hi)) continue;
+      std::cerr << "wargame " << cmd << ": " << o.name << " must be a whole number "
+                << (o.hi < 0 ? "from 0 to 18446744073709551615"
+                             : "from " + std::to_string(o.lo) + " to " + std::to_string(o.hi))
+                << ", got \"" << value << "\"\n";
+      return kExitUsage;
+    }
+    const bool output = arg == "--json" || arg == "--svg" || arg == "--out" || (arg == "--save" && cmd == "play");
+    if (output && !OutputFolderExists(value)) {
+      std::cerr << value << ": no such folder to write into (" << arg << ")\n";
+      return kExitError;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+}  // namespace wg::cli
+
+int Dispatch(const std::string& cmd, int sub_argc, char** sub_argv);
+
 int main(int argc, char** argv) {
   using namespace wg::cli;
   if (argc < 2) {
@@ -413,6 +502,18 @@ int main(int argc, char** argv) {
   // Subcommands see their own arguments (argv[0] = the subcommand).
   int sub_argc = argc - 1;
   char** sub_argv = argv + 1;
+  if (int rc = CheckArguments(cmd, sub_argc, sub_argv); rc >= 0) return rc;
+  try {
+    return Dispatch(cmd, sub_argc, sub_argv);
+  } catch (const std::exception& e) {
+    // The library reports bad input as errors; this is the last line of defence.
+    std::cerr << "wargame " << cmd << ": " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
+int Dispatch(const std::string& cmd, int sub_argc, char** sub_argv) {
+  using namespace wg::cli;
   if (cmd == "list") return CmdList(sub_argc, sub_argv);
   if (cmd == "play") return CmdPlay(sub_argc, sub_argv);
   if (cmd == "replay") return CmdReplay(sub_argc, sub_argv);

@@ -119,14 +119,32 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
     return r.ErrorsSince(before);
   }
   a.type = static_cast<ActionType>(t);
-  r.CheckKeys(node, path, {name, "units", "unit", "path", "target", "hexes", "value", "value2",
-                           "amount", "marker"});
+  // Only the fields this action uses, so that what is recorded is exactly what
+  // the writer prints (a save never holds a value it cannot write back).
+  const bool bare = a.type == ActionType::kEndPhase || a.type == ActionType::kStand ||
+                    a.type == ActionType::kConcede;
+  if (bare) {
+    r.CheckKeys(node, path, {name});
+  } else if (a.type == ActionType::kLoss) {
+    r.CheckKeys(node, path, {name, "units", "unit", "path", "target", "hexes", "amount", "marker", "value"});
+  } else {
+    r.CheckKeys(node, path, {name, "units", "unit", "path", "target", "hexes", "value", "value2"});
+  }
+  int hex_keys = 0;
+  for (const char* k : {"path", "target", "hexes"}) hex_keys += node[k] ? 1 : 0;
+  if (hex_keys > 1) r.Fail(node, path, "give the hexes once (path, target or hexes)");
+  if (node["value"] && node["amount"]) r.Fail(node, path, "give value or amount, not both");
   auto add_unit = [&](const YAML::Node& n, const std::string& p) {
     const auto id = r.String(n, p);
     if (!id) return;
     const int u = g.UnitIndex(*id);
+    bool twice = false;
+    const bool roles = a.type == ActionType::kDetach || a.type == ActionType::kRecombine;
+    for (int i = 0; i < a.num_units && !roles; ++i) twice = twice || a.units[static_cast<size_t>(i)] == u;
     if (u < 0) {
       r.Fail(n, p, "unknown unit \"" + *id + "\"");
+    } else if (twice) {
+      r.Fail(n, p, "unit \"" + *id + "\" is named twice");
     } else if (a.num_units >= kMaxActionUnits) {
       r.Fail(n, p, "too many units in one action (at most " + std::to_string(kMaxActionUnits) + ")");
     } else {
@@ -184,8 +202,30 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
   } else if (a.type == ActionType::kLoss) {
     a.value2 = 0;
   }
+  if ((a.type == ActionType::kDetach || a.type == ActionType::kRecombine) && a.num_units > 2) {
+    r.Fail(node, path, "names a parent and one detachment (unit:), no more");
+  }
   if (failed()) return r.ErrorsSince(before);
   return a;
+}
+
+Status CanonicalAction(const Game& g, Action* a) {
+  a->pad = 0;
+  for (size_t i = a->num_units; i < a->units.size(); ++i) a->units[i] = 0;
+  for (size_t i = a->num_hexes; i < a->hexes.size(); ++i) a->hexes[i] = 0;
+  if (a->type == ActionType::kEndPhase || a->type == ActionType::kStand || a->type == ActionType::kConcede) {
+    *a = Action::Of(a->type);
+    return Status::Ok();
+  }
+  if (a->type == ActionType::kLoss && a->value2 != 0 &&
+      (a->value2 < 0 || static_cast<size_t>(a->value2) >= g.markers.size())) {
+    return Status::Refused("", "malformed action: loss of marker " + std::to_string(a->value2) +
+                                   ", which this game does not have");
+  }
+  if ((a->type == ActionType::kDetach || a->type == ActionType::kRecombine) && a->num_units > 2) {
+    return Status::Refused("", "malformed action: names a parent and one detachment, no more");
+  }
+  return Status::Ok();
 }
 
 Result<Action> ParseActionText(const Game& g, const std::string& text) {

@@ -117,8 +117,10 @@ DieRoll DiceStream::Roll(const RollRequest& request) {
   if (!queue_.empty()) {
     const int v = queue_.front();
     queue_.pop_front();
+    const size_t index = consumed_++;
     if (v < 1 || v > request.sides) {
       pending_ = request;
+      rejected_ = index;
       return DieRoll{RollStatus::kBadValue, v};
     }
     pending_.reset();
@@ -144,6 +146,7 @@ DieRoll DiceStream::RollSum(const DiceSpec& spec, const char* label) {
     if (v < 1 || v > spec.sides) {
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
       pending_ = request;
+      rejected_ = consumed_ + i;
       return DieRoll{RollStatus::kBadValue, v};
     }
   }

@@ -19,16 +19,57 @@ int TurnTrack::PhaseIndex(const std::string& name) const {
   return FindIndex(phases, [&](const std::string& p) { return p == name; });
 }
 
+namespace {
+
+// A spec value is quoted when it holds a character the spec syntax uses.
+bool NeedsQuotes(const std::string& v) {
+  for (char c : v) {
+    if (c == ',' || c == '(' || c == ')' || c == '"' || c == '\\' || c == '=') return true;
+  }
+  return !v.empty() && (v.front() == ' ' || v.back() == ' ');
+}
+
+std::string QuoteIfNeeded(const std::string& v) {
+  if (!NeedsQuotes(v)) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Reads "..." (with \" and \\ escapes) starting at text[*pos] == '"'.
+bool ReadQuoted(const std::string& text, size_t* pos, std::string* out) {
+  for (size_t i = *pos + 1; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      *out += text[++i];
+    } else if (text[i] == '"') {
+      *pos = i + 1;
+      return true;
+    } else {
+      *out += text[i];
+    }
+  }
+  return false;
+}
+
+Error SpecError(const std::string& spec, const std::string& what) {
+  return Error{"", 0, 0, "", "game spec \"" + spec + "\": " + what, ""};
+}
+
+}  // namespace
+
 std::string GameParams::ToString() const {
-  std::string out = ruleset;
+  std::string out = QuoteIfNeeded(ruleset);
   std::vector<std::string> kv;
-  if (!scenario.empty()) kv.push_back("scenario=" + scenario);
+  if (!scenario.empty()) kv.push_back("scenario=" + QuoteIfNeeded(scenario));
   if (!optional.empty()) {
     std::string o;
     for (const auto& x : optional) o += (o.empty() ? "" : "+") + x;
-    kv.push_back("optional=" + o);
+    kv.push_back("optional=" + QuoteIfNeeded(o));
   }
-  for (const auto& [k, v] : extra) kv.push_back(k + "=" + v);
+  for (const auto& [k, v] : extra) kv.push_back(k + "=" + QuoteIfNeeded(v));
   if (!kv.empty()) {
     out += "(";
     for (size_t i = 0; i < kv.size(); ++i) out += (i ? "," : "") + kv[i];
@@ -36,30 +77,49 @@ std::string GameParams::ToString() const {
   }
   return out;
 }
-
+// NAME or NAME(key=value,...); NAME and values may be "quoted" (a backslash
+// escapes " and itself) when they hold , ( ) = " or a backslash. The keys are
+// scenario and optional.
 Result<GameParams> ParseGameSpec(const std::string& spec) {
   GameParams p;
-  const size_t open = spec.find('(');
-  p.ruleset = spec.substr(0, open);
-  if (p.ruleset.empty()) return Error{"", 0, 0, "", "empty game name in \"" + spec + "\"", ""};
-  if (open == std::string::npos) return p;
-  if (spec.back() != ')') {
-    return Error{"", 0, 0, "", "expected ')' at the end of \"" + spec + "\"", ""};
-  }
-  const std::string body = spec.substr(open + 1, spec.size() - open - 2);
   size_t pos = 0;
-  while (pos < body.size()) {
-    size_t comma = body.find(',', pos);
-    if (comma == std::string::npos) comma = body.size();
-    const std::string item = body.substr(pos, comma - pos);
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos) {
-      return Error{"", 0, 0, "", "expected key=value, got \"" + item + "\"", ""};
+  if (!spec.empty() && spec[0] == '"') {
+    if (!ReadQuoted(spec, &pos, &p.ruleset)) return SpecError(spec, "unterminated quote");
+  } else {
+    pos = std::min(spec.find('('), spec.size());
+    p.ruleset = spec.substr(0, pos);
+  }
+  if (p.ruleset.empty()) return SpecError(spec, "empty game name");
+  if (pos == spec.size()) return p;
+  if (spec[pos] != '(') return SpecError(spec, "expected '(' after the game name");
+  if (spec.back() != ')') return SpecError(spec, "expected ')' at the end");
+  const size_t end = spec.size() - 1;
+  bool seen_scenario = false, seen_optional = false;
+  for (++pos; pos < end;) {
+    const size_t eq = spec.find('=', pos);
+    const size_t comma = std::min(spec.find(',', pos), end);
+    if (eq == std::string::npos || eq > comma) {
+      return SpecError(spec, "expected key=value, got \"" + spec.substr(pos, comma - pos) + "\"");
     }
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    const std::string key = spec.substr(pos, eq - pos);
+    std::string value;
+    pos = eq + 1;
+    if (pos < end && spec[pos] == '"') {
+      if (!ReadQuoted(spec, &pos, &value) || pos > end) return SpecError(spec, "unterminated quote");
+      if (pos < end && spec[pos] != ',') return SpecError(spec, "expected ',' after a quoted value");
+    } else {
+      const size_t stop = std::min(spec.find(',', pos), end);
+      value = spec.substr(pos, stop - pos);
+      pos = stop;
+    }
+    if (pos < end) ++pos;  // the comma
     if (key == "scenario") {
+      if (seen_scenario) return SpecError(spec, "scenario given twice");
+      seen_scenario = true;
       p.scenario = value;
     } else if (key == "optional") {
+      if (seen_optional) return SpecError(spec, "optional given twice");
+      seen_optional = true;
       size_t q = 0;
       while (q <= value.size() && !value.empty()) {
         size_t plus = value.find('+', q);
@@ -68,9 +128,8 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
         q = plus + 1;
       }
     } else {
-      p.extra.emplace_back(key, value);
+      return SpecError(spec, "unknown key \"" + key + "\" (expected scenario or optional)");
     }
-    pos = comma + 1;
   }
   return p;
 }

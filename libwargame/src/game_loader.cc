@@ -94,7 +94,7 @@ ErrorList RulesetDocument::Errors() const {
 std::string RulesetsRoot() {
   if (const char* env = std::getenv("WARGAME_RULESETS"); env && *env) return env;
 #ifdef WG_RULESETS_SOURCE_DIR
-  if (fs::exists(WG_RULESETS_SOURCE_DIR)) return WG_RULESETS_SOURCE_DIR;
+  if (std::error_code ec; fs::exists(WG_RULESETS_SOURCE_DIR, ec)) return WG_RULESETS_SOURCE_DIR;
 #endif
 #ifdef WG_RULESETS_INSTALL_DIR
   return WG_RULESETS_INSTALL_DIR;
@@ -120,7 +120,7 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
     const YAML::Node list = doc->Section("scenarios");
     if (list && list.IsMap() && list[name]) {
       file = Join(folder, list[name].Scalar());
-    } else if (fs::exists(name)) {
+    } else if (std::error_code ec; fs::exists(name, ec)) {
       file = name;
     } else {
       std::string known;
@@ -149,12 +149,15 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
   }
   (void)owner;
   const YAML::Node root = r.root();
-  r.CheckKeys(root, "", {"provenance", "formations", "units"});
+  if (!r.CheckKeys(root, "", {"provenance", "formations", "units"})) {
+    errors->Append(r.errors());
+    return;
+  }
   if (const YAML::Node f = root["formations"]) {
     if (r.ExpectSequence(f, "formations")) {
       for (size_t i = 0; i < f.size(); ++i) {
         const std::string p = YamlReader::Item("formations", i);
-        r.CheckKeys(f[i], p, {"id", "name", "side", "corps", "hq"});
+        if (!r.CheckKeys(f[i], p, {"id", "name", "side", "corps", "hq"})) continue;
         Formation fm;
         fm.id = r.RequiredString(f[i], p, "id").value_or("");
         fm.name = r.OptionalString(f[i], p, "name", fm.id);
@@ -177,8 +180,10 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
     for (size_t i = 0; i < units.size(); ++i) {
       const YAML::Node n = units[i];
       const std::string p = YamlReader::Item("units", i);
-      r.CheckKeys(n, p, {"id", "name", "side", "kind", "size", "values", "back", "trained", "corps",
-                         "parent", "setup", "face", "release", "reinforcement", "markers", "optional"});
+      if (!r.CheckKeys(n, p, {"id", "name", "side", "kind", "size", "values", "back", "trained", "corps",
+                              "parent", "setup", "face", "release", "reinforcement", "markers", "optional"})) {
+        continue;
+      }
       UnitDef u;
       u.id = r.RequiredString(n, p, "id").value_or("");
       u.name = r.OptionalString(n, p, "name", u.id);
@@ -204,8 +209,7 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
             r.Fail(kv.first, YamlReader::Child(vp, a), "unknown attribute \"" + a + "\"");
             continue;
           }
-          if (auto x = r.Int(kv.second, YamlReader::Child(vp, a))) {
-            if (*x < 0) r.Fail(kv.second, YamlReader::Child(vp, a), "must not be negative");
+          if (auto x = r.Int(kv.second, YamlReader::Child(vp, a), 0, INT16_MAX)) {
             out[idx] = static_cast<int16_t>(*x);
           }
         }
@@ -237,11 +241,14 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
       } else if (face != "front") {
         r.Fail(n["face"], YamlReader::Child(p, "face"), "expected front or back");
       }
-      u.release_turn = r.OptionalInt(n, p, "release", 0);
+      u.release_turn = r.OptionalInt(n, p, "release", 0, 0, kMaxTurns);
       if (const YAML::Node re = n["reinforcement"]) {
         const std::string rp = YamlReader::Child(p, "reinforcement");
-        r.CheckKeys(re, rp, {"turn", "entry"});
-        u.reinforcement_turn = r.RequiredInt(re, rp, "turn").value_or(0);
+        if (!r.CheckKeys(re, rp, {"turn", "entry"})) {
+          game->units.push_back(u);
+          continue;
+        }
+        u.reinforcement_turn = r.RequiredInt(re, rp, "turn", 1, kMaxTurns).value_or(0);
         const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
         for (size_t k = 0; k < game->map.places.size(); ++k) {
           if (game->map.places[k].name == entry) u.entry_place = static_cast<int>(k);
@@ -260,7 +267,7 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
               r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
               continue;
             }
-            u.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar())).value_or(0));
+            u.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar()), 0, UINT8_MAX).value_or(0));
           }
         }
       }
@@ -277,6 +284,73 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
     r.Fail(units, "units", "too many units (at most " + std::to_string(kMaxUnits) + ")");
   }
   errors->Append(r.errors());
+}
+
+// The position a scenario starts from keeps the game's invariants: no unit off
+// the grid, never both sides in one hex, the side not moving first within the
+// stacking limit.
+// Each error names the placement (or the unit's set-up hex) responsible.
+void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* errors) {
+  const size_t n = game.units.size();
+  std::vector<int> hex(n), placed_by(n, -1);
+  for (size_t u = 0; u < n; ++u) {
+    const UnitDef& d = game.units[u];
+    const bool left_out = (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) || game.start.only_placed;
+    hex[u] = left_out ? kWithdrawn : d.setup_hex >= 0 ? d.setup_hex : kNotYetEntered;
+  }
+  const auto& placements = game.start.placements;
+  for (size_t i = 0; i < placements.size(); ++i) {
+    const Placement& pl = placements[i];
+    if (pl.unit < 0 || static_cast<size_t>(pl.unit) >= n || pl.hex == kUnchangedHex) continue;
+    hex[static_cast<size_t>(pl.unit)] = pl.hex;
+    placed_by[static_cast<size_t>(pl.unit)] = static_cast<int>(i);
+  }
+  YamlReader* r = doc.Has("place") ? doc.ReaderFor("place") : nullptr;
+  const YAML::Node place = doc.Section("place");
+  auto report = [&](const std::vector<size_t>& who, const std::string& what) {
+    int last = -1;
+    for (size_t u : who) last = std::max(last, placed_by[u]);
+    if (r && last >= 0 && place.IsSequence()) {
+      r->Fail(place[static_cast<size_t>(last)], YamlReader::Item("place", static_cast<size_t>(last)), what);
+      errors->Append(r->ErrorsSince(r->errors().size() - 1));
+    } else {
+      errors->Add(Error{doc.DirFor("units"), 0, 0, "units." + game.units[who.front()].id + ".setup", what, ""});
+    }
+  };
+  std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.map.size(), 0)));
+  for (size_t u = 0; u < n; ++u) {
+    if (hex[u] >= game.map.size()) {
+      report({u}, game.units[u].id + " is off the map");
+    } else if (hex[u] >= 0) {
+      in_hex[static_cast<size_t>(hex[u])].push_back(u);
+    }
+  }
+  for (size_t h = 0; h < in_hex.size(); ++h) {
+    const auto& here = in_hex[h];
+    if (here.empty()) continue;
+    const std::string label = game.map.Label(static_cast<int>(h));
+    int count[2] = {0, 0};
+    bool both = false;
+    for (size_t u : here) {
+      const UnitDef& d = game.units[u];
+      both = both || d.side != game.units[here.front()].side;
+      if (d.side >= 0 && d.side < 2 && d.kind >= 0 && game.kinds[static_cast<size_t>(d.kind)].counts_for_stacking) {
+        ++count[d.side];
+      }
+    }
+    if (both) report(here, "units of both sides start in hex " + label);
+    // The side to move first may start over the limit: its own stacking
+    // checkpoint resolves it (as the invariant allows during its movement).
+    const int moving = game.turns.order.empty() ? -1
+                                                : game.turns.order[static_cast<size_t>(game.start.player_turn)];
+    for (int side = 0; side < 2; ++side) {
+      if (side != moving && count[side] > game.stacking.limit) {
+        report(here, std::to_string(count[side]) + " units of " + game.sides[static_cast<size_t>(side)].id +
+                         " start in hex " + label + " (the stacking limit is " +
+                         std::to_string(game.stacking.limit) + ")");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -298,7 +372,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
     } else if (r.ExpectSequence(n, "sides")) {
       for (size_t i = 0; i < n.size(); ++i) {
         const std::string p = YamlReader::Item("sides", i);
-        r.CheckKeys(n[i], p, {"id", "name"});
+        if (!r.CheckKeys(n[i], p, {"id", "name"})) continue;
         SideDef s;
         s.id = r.RequiredString(n[i], p, "id").value_or("");
         s.name = r.OptionalString(n[i], p, "name", s.id);
@@ -322,7 +396,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
     if (r.ExpectSequence(n, "markers")) {
       for (size_t i = 0; i < n.size(); ++i) {
         const std::string p = YamlReader::Item("markers", i);
-        r.CheckKeys(n[i], p, {"id", "name", "reduces"});
+        if (!r.CheckKeys(n[i], p, {"id", "name", "reduces"})) continue;
         MarkerDef m;
         m.id = r.RequiredString(n[i], p, "id").value_or("");
         m.name = r.OptionalString(n[i], p, "name", m.id);
@@ -348,7 +422,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
     if (r.ExpectSequence(n, "optional_rules")) {
       for (size_t i = 0; i < n.size(); ++i) {
         const std::string p = YamlReader::Item("optional_rules", i);
-        r.CheckKeys(n[i], p, {"id", "title"});
+        if (!r.CheckKeys(n[i], p, {"id", "title"})) continue;
         OptionalRule o;
         o.id = r.RequiredString(n[i], p, "id").value_or("");
         o.title = r.OptionalString(n[i], p, "title", "");
@@ -387,14 +461,17 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
     const YAML::Node n = doc.Section("kinds");
     std::vector<std::string> classes;
     if (const YAML::Node mv = doc.Section("movement"); mv && mv.IsMap() && mv["classes"]) {
-      for (const auto& c : mv["classes"]) classes.push_back(c.Scalar());
+      const YAML::Node list = mv["classes"];
+      for (size_t c = 0; list.IsSequence() && c < list.size(); ++c) {
+        classes.push_back(YamlReader::KeyText(list[c]));
+      }
     }
     if (!n) {
       r.Fail(r.root(), "kinds", "missing required section");
     } else if (r.ExpectSequence(n, "kinds")) {
       for (size_t i = 0; i < n.size(); ++i) {
         const std::string p = YamlReader::Item("kinds", i);
-        r.CheckKeys(n[i], p, {"id", "class", "stacking"});
+        if (!r.CheckKeys(n[i], p, {"id", "class", "stacking"})) continue;
         KindDef k;
         k.id = r.RequiredString(n[i], p, "id").value_or("");
         const std::string cls = r.OptionalString(n[i], p, "class", k.id);
@@ -418,8 +495,9 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   if (doc.Has("stacking")) {
     YamlReader& r = *reader("stacking");
     const YAML::Node n = doc.Section("stacking");
-    r.CheckKeys(n, "stacking", {"limit"});
-    game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2);
+    if (r.CheckKeys(n, "stacking", {"limit"})) {
+      game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
+    }
   }
   // Turn record track.
   {
@@ -428,11 +506,8 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
     if (!n) {
       r.Fail(r.root(), "turns", "missing required section");
     } else if (r.CheckKeys(n, "turns", {"count", "labels", "night", "order", "phases"})) {
-      const int count = r.RequiredInt(n, "turns", "count").value_or(1);
-      if (count < 1 || count > kMaxTurns) {
-        r.Fail(n["count"], "turns.count", "must be between 1 and " + std::to_string(kMaxTurns));
-      }
-      game->turns.turns.resize(static_cast<size_t>(std::clamp(count, 1, kMaxTurns)));
+      const int count = r.RequiredInt(n, "turns", "count", 1, kMaxTurns).value_or(1);
+      game->turns.turns.resize(static_cast<size_t>(count));
       const auto labels = ReadNames(r, n["labels"], "turns.labels");
       if (!labels.empty() && labels.size() != game->turns.turns.size()) {
         r.Fail(n["labels"], "turns.labels", "expected " + std::to_string(count) + " labels, got " +
@@ -444,10 +519,8 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
       if (const YAML::Node night = n["night"]) {
         if (r.ExpectSequence(night, "turns.night")) {
           for (size_t i = 0; i < night.size(); ++i) {
-            const auto t = r.Int(night[i], YamlReader::Item("turns.night", i));
-            if (t && (*t < 1 || *t > count)) {
-              r.Fail(night[i], YamlReader::Item("turns.night", i), "no such turn");
-            } else if (t) {
+            const auto t = r.Int(night[i], YamlReader::Item("turns.night", i), 1, count);
+            if (t) {
               game->turns.turns[static_cast<size_t>(*t - 1)].night = true;
             }
           }
@@ -490,7 +563,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
         } else if (r.ExpectSequence(levels, "victory.levels")) {
           for (size_t i = 0; i < levels.size(); ++i) {
             const std::string p = YamlReader::Item("victory.levels", i);
-            r.CheckKeys(levels[i], p, {"name", "min", "max", "winner"});
+            if (!r.CheckKeys(levels[i], p, {"name", "min", "max", "winner"})) continue;
             VictoryLevel l;
             l.name = r.RequiredString(levels[i], p, "name").value_or("");
             l.min = r.OptionalInt(levels[i], p, "min", -100000);
@@ -534,10 +607,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
       YamlReader& r = *reader("start");
       const YAML::Node n = doc.Section("start");
       if (r.CheckKeys(n, "start", {"turn", "side", "phase"})) {
-        start->turn = r.OptionalInt(n, "start", "turn", 1);
-        if (start->turn < 1 || start->turn > game->turns.num_turns()) {
-          r.Fail(n["turn"], "start.turn", "no such turn");
-        }
+        start->turn = r.OptionalInt(n, "start", "turn", 1, 1, game->turns.num_turns());
         if (n["side"]) {
           const std::string side = r.String(n["side"], "start.side").value_or("");
           const int s = game->SideIndex(side);
@@ -602,7 +672,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
                 if (idx < 0) {
                   r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
                 } else {
-                  pl.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar())).value_or(0));
+                  pl.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar()), 0, UINT8_MAX).value_or(0));
                 }
               }
             }
@@ -615,6 +685,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
       }
     }
     errors.Append(doc.Errors());
+    if (errors.ok()) CheckStartPositions(doc, *game, &errors);
   }
   return errors;
 }

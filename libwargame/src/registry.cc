@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "wargame/combat_table.h"
 #include "wargame/game_loader.h"
 #include "wargame/hex_rules.h"
 
@@ -31,20 +32,85 @@ const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// A data-only ruleset plays on HexRules::ApplyCombatResult, which knows AE and
+// AR (the attacker) and DE, EX and DR (the defender), with no number: any other
+// CRT token would silently do nothing, so it is an error at load.
+void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
+  if (!doc.Has("crt")) return;
+  YamlReader& r = *doc.ReaderFor("crt");
+  const YAML::Node rows = YamlReader::Get(doc.Section("crt"), "results");
+  for (size_t i = 0; rows.IsSequence() && i < rows.size(); ++i) {
+    for (size_t j = 0; rows[i].IsSequence() && j < rows[i].size(); ++j) {
+      const YAML::Node cell = rows[i][j];
+      if (!cell.IsScalar()) continue;
+      auto result = ParseCombatResult(cell.Scalar());
+      if (!result.ok()) continue;  // the CRT loader reported it
+      auto check = [&](const std::vector<ResultToken>& tokens, bool attacker, bool defender) {
+        for (const auto& t : tokens) {
+          const bool known = !t.has_number && ((attacker && (t.code == "AE" || t.code == "AR")) ||
+                                               (defender && (t.code == "DE" || t.code == "EX" || t.code == "DR")));
+          if (!known) {
+            r.Fail(cell, YamlReader::Item(YamlReader::Item("crt.results", i), j),
+                   "result token \"" + t.ToString() + "\" is not one the standard hex rules apply "
+                   "(AE, AR, DE, DR, EX): it would do nothing");
+          }
+        }
+      };
+      if (result->two_sided) {
+        check(result->attacker, true, false);
+        check(result->defender, false, true);
+      } else {
+        check(result->tokens, true, true);
+      }
+    }
+  }
+  (void)errors;  // recorded in the document's reader, which LoadHexGame reports
+}
+
+// The last line of defence for untrusted data: the readers never throw, but a
+// ruleset's hook code reading its own sections might index a node of the wrong
+// shape; that, or a file-system error, is reported instead of aborting.
+Result<std::shared_ptr<const Game>> Guarded(const GameParams& params,
+                                            const std::function<Result<std::shared_ptr<const Game>>()>& make) {
+  try {
+    return make();
+  } catch (const YAML::Exception& e) {
+    return Error{params.ruleset, e.mark.line >= 0 ? e.mark.line + 1 : 0,
+                 e.mark.line >= 0 ? e.mark.column + 1 : 0, "", "malformed data: " + e.msg, ""};
+  } catch (const std::filesystem::filesystem_error& e) {
+    return Error{e.path1().string(), 0, 0, "", e.code().message(), ""};
+  } catch (const std::exception& e) {
+    return Error{params.ruleset, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
+  }
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const Game>> RulesetRegistry::Make(const GameParams& params) const {
+  return Guarded(params, [&]() { return MakeUnguarded(params); });
+}
+
+Result<std::shared_ptr<const Game>> RulesetRegistry::MakeUnguarded(const GameParams& params) const {
   for (const auto& e : entries_) {
     if (e.info.name == params.ruleset) return e.factory(params);
   }
   // A folder with a ruleset.yaml and no C++ hooks plays on the standard
   // hex-game flow: a ruleset author can try data before writing hooks.
-  if (std::filesystem::exists(std::filesystem::path(params.ruleset) / "ruleset.yaml")) {
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::path(params.ruleset) / "ruleset.yaml", ec)) {
     return LoadHexGame(params.ruleset, params, {},
-                       [](const Game& g, RulesetDocument&, ErrorList*) -> std::unique_ptr<Rules> {
+                       [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
+                         CheckDefaultResultCodes(doc, errors);
                          return std::make_unique<HexRules>(g);
                        });
   }
   std::string known;
   for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.info.name;
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    return Error{params.ruleset, 0, 0, "", ec.message(), ""};
+  }
   return Error{"", 0, 0, "", "unknown ruleset \"" + params.ruleset + "\" (registered: " + known + ")", ""};
 }
 
@@ -60,7 +126,7 @@ std::vector<std::string> ListScenarios(const RulesetInfo& info) {
   YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
   if (!r.ok() || !r.root().IsMap()) return out;
   if (const YAML::Node s = r.root()["scenarios"]; s && s.IsMap()) {
-    for (const auto& kv : s) out.push_back(kv.first.Scalar());
+    for (const auto& kv : s) out.push_back(YamlReader::KeyText(kv.first));
   }
   return out;
 }

@@ -1,6 +1,10 @@
 #include "wargame/session.h"
 
+#include <charconv>
 #include <cinttypes>
+#include <climits>
+#include <map>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 
@@ -21,8 +25,15 @@ void Session::SupplyDice(const std::vector<int>& values) {
   queue_.insert(queue_.end(), values.begin(), values.end());
 }
 
-Status Session::Apply(const Action& a) {
+Status Session::Apply(const Action& action) {
   if (state_.game_over) return Status::Refused("", "the game is over");
+  // Untrusted actions: nothing reads a unit id or a hex before this.
+  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->map.size()); !bad.empty()) {
+    return Status::Refused("", "malformed action: " + bad);
+  }
+  // What is applied is what the save will write.
+  Action a = action;
+  if (Status st = CanonicalAction(*game_, &a); !st.ok()) return st;
   Snapshot snap;
   std::memcpy(static_cast<void*>(&snap.state), &state_, sizeof(State));
   snap.events = log_.events.size();
@@ -44,6 +55,17 @@ Status Session::Apply(const Action& a) {
   if (!st.ok()) {
     std::memcpy(static_cast<void*>(&state_), &snap.state, sizeof(State));
     log_.events.resize(snap.events);
+    // A supplied value out of range for its die is dropped, so it cannot
+    // block every later roll.
+    if (dice && dice->rejected() && *dice->rejected() < queue_.size()) {
+      const auto at = queue_.begin() + static_cast<std::ptrdiff_t>(*dice->rejected());
+      const int v = *at;
+      queue_.erase(at);
+      const auto& p = dice->pending();
+      return Status::Refused("", "supplied die value " + std::to_string(v) + " is out of range for a d" +
+                                     std::to_string(p ? p->sides : 6) +
+                                     " and was dropped: supply another and repeat the action");
+    }
     return st;
   }
   if (dice) {
@@ -89,25 +111,57 @@ std::vector<std::string> Session::DescribeEvents(size_t from) const {
 }
 
 namespace {
+
 std::string HashText(uint64_t h) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
   return buf;
 }
+
+// A YAML double-quoted scalar holding exactly `text`.
+std::string YamlQuote(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
+  std::string out = "[";
+  for (size_t i = from; i < to; ++i) out += (i > from ? ", " : "") + std::to_string(v[i]);
+  return out + "]";
+}
+
 }  // namespace
 
 std::string Session::Save() const {
   std::string out;
   out += "# libwargame saved game: replaying the actions from the seed reproduces the state.\n";
-  out += "game: \"" + game_->params.ToString() + "\"\n";
+  out += "game: " + YamlQuote(game_->params.ToString()) + "\n";
   out += "seed: " + std::to_string(seed_) + "\n";
   out += std::string("dice: ") + (supplied_only_ ? "supplied" : "seeded") + "\n";
-  out += "supplied: [";
-  for (size_t i = 0; i < supplied_used_.size(); ++i) {
-    out += (i ? ", " : "") + std::to_string(supplied_used_[i]);
+  if (supplied_only_) {
+    out += "supplied: " + IntList(supplied_used_, 0, supplied_used_.size()) + "\n";
+  } else {
+    // Values a referee supplied in a seeded game, at the action that used them.
+    std::string at;
+    for (size_t i = 0; i < undo_.size(); ++i) {
+      const size_t to = i + 1 < undo_.size() ? undo_[i + 1].supplied : supplied_used_.size();
+      if (to > undo_[i].supplied) at += "  " + std::to_string(i) + ": " + IntList(supplied_used_, undo_[i].supplied, to) + "\n";
+    }
+    if (!at.empty()) out += "supplied_at:\n" + at;
   }
-  out += "]\n";
-  out += "actions:\n";
+  out += actions_.empty() ? "actions: []\n" : "actions:\n";
   for (const auto& a : actions_) out += "  - " + ActionToText(*game_, a) + "\n";
   out += "hash: \"" + HashText(HashState(state_)) + "\"\n";
   return out;
@@ -117,17 +171,75 @@ Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const st
   return Load(text, name, static_cast<size_t>(-1));
 }
 
+namespace {
+
+// `seed:` is a whole unsigned 64-bit number: "4abc" is not seed 4.
+std::optional<uint64_t> ReadSeed(YamlReader& r, const YAML::Node& n) {
+  const auto text = r.String(n, "seed");
+  if (!text) return std::nullopt;
+  uint64_t v = 0;
+  const char* end = text->data() + text->size();
+  const auto [p, ec] = std::from_chars(text->data(), end, v, 10);
+  if (ec != std::errc() || p != end || text->empty()) {
+    r.Fail(n, "seed", "expected an integer from 0 to 18446744073709551615, got \"" + *text + "\"");
+    return std::nullopt;
+  }
+  return v;
+}
+
+// supplied_at: {ACTION_INDEX: [values], ...}
+std::map<size_t, std::vector<int>> ReadSuppliedAt(YamlReader& r, const YAML::Node& n, size_t num_actions) {
+  std::map<size_t, std::vector<int>> out;
+  if (!n || !r.ExpectMap(n, "supplied_at")) return out;
+  for (const auto& kv : n) {
+    const std::string p = YamlReader::Child("supplied_at", YamlReader::KeyText(kv.first));
+    const auto index = r.Int(kv.first, p, 0, num_actions == 0 ? -1 : static_cast<int>(std::min<size_t>(num_actions - 1, INT_MAX)));
+    if (!index || !r.ExpectSequence(kv.second, p)) continue;
+    auto& values = out[static_cast<size_t>(*index)];
+    for (size_t i = 0; i < kv.second.size(); ++i) {
+      if (auto v = r.Int(kv.second[i], YamlReader::Item(p, i), 1, Session::kMaxDieValue)) values.push_back(*v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const std::string& name,
                                                size_t max_actions) {
+  try {
+    return LoadUnguarded(text, name, max_actions);
+  } catch (const std::exception& e) {
+    // Defence in depth: a ruleset hook that throws on a replayed action.
+    return Error{name, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
+  }
+}
+
+Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text, const std::string& name,
+                                                        size_t max_actions) {
   YamlReader r = YamlReader::FromString(text, name);
   if (!r.ok()) return r.errors();
   const YAML::Node root = r.root();
-  r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "actions", "hash"});
+  if (!r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "supplied_at", "actions", "hash"})) {
+    return r.errors();
+  }
   const auto spec = r.RequiredString(root, "", "game");
-  const auto seed = r.RequiredString(root, "", "seed");
+  const YAML::Node seed_node = root["seed"];
+  std::optional<uint64_t> seed;
+  if (!seed_node) {
+    r.Fail(root, "seed", "missing required key");
+  } else {
+    seed = ReadSeed(r, seed_node);
+  }
   const std::string dice = r.OptionalString(root, "", "dice", "seeded");
   if (dice != "seeded" && dice != "supplied") r.Fail(root["dice"], "dice", "expected seeded or supplied");
+  // A save is checked against the hash of its final state: without one, a
+  // changed ruleset or a hand-edited action would replay silently.
+  const auto want_hash = r.RequiredString(root, "", "hash");
+  const YAML::Node actions = root["actions"];
+  if (actions && !actions.IsNull()) r.ExpectSequence(actions, "actions");
   if (!r.ok()) return r.errors();
+  const size_t num_actions = actions.IsSequence() ? actions.size() : 0;
   auto game = LoadGame(*spec);
   if (!game.ok()) {
     ErrorList l;
@@ -140,43 +252,34 @@ Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const st
     }
     return l;
   }
-  uint64_t seed_value = 0;
-  try {
-    seed_value = std::stoull(*seed);
-  } catch (...) {
-    r.Fail(root["seed"], "seed", "expected a non-negative integer");
-    return r.errors();
-  }
-  auto session = std::make_unique<Session>(*game, seed_value, dice == "supplied");
+  auto session = std::make_unique<Session>(*game, *seed, dice == "supplied");
   if (const YAML::Node sup = root["supplied"]) {
     std::vector<int> values;
     if (r.ExpectSequence(sup, "supplied")) {
       for (size_t i = 0; i < sup.size(); ++i) {
-        values.push_back(r.Int(sup[i], YamlReader::Item("supplied", i)).value_or(1));
+        if (auto v = r.Int(sup[i], YamlReader::Item("supplied", i), 1, kMaxDieValue)) values.push_back(*v);
       }
     }
     session->SupplyDice(values);
   }
-  const YAML::Node actions = root["actions"];
-  if (actions && r.ExpectSequence(actions, "actions")) {
-    for (size_t i = 0; i < actions.size() && i < max_actions; ++i) {
-      const std::string p = YamlReader::Item("actions", i);
-      auto a = ParseAction(session->game(), r, actions[i], p);
-      if (!a.ok()) return a.errors();
-      const Status st = session->Apply(*a);
-      if (!st.ok()) {
-        r.Fail(actions[i], p, "does not replay: " + st.error().ToString());
-        return r.errors();
-      }
+  const auto supplied_at = ReadSuppliedAt(r, root["supplied_at"], num_actions);
+  if (!r.ok()) return r.errors();
+  for (size_t i = 0; i < num_actions && i < max_actions; ++i) {
+    const std::string p = YamlReader::Item("actions", i);
+    auto a = ParseAction(session->game(), r, actions[i], p);
+    if (!a.ok()) return a.errors();
+    if (auto it = supplied_at.find(i); it != supplied_at.end()) session->SupplyDice(it->second);
+    const Status st = session->Apply(*a);
+    if (!st.ok()) {
+      r.Fail(actions[i], p, "does not replay: " + st.error().ToString());
+      return r.errors();
     }
   }
   if (!r.ok()) return r.errors();
-  const bool complete = !actions || max_actions >= actions.size();
-  if (complete && root["hash"]) {
-    const std::string want = root["hash"].Scalar();
+  if (max_actions >= num_actions) {
     const std::string got = HashText(HashState(session->state()));
-    if (want != got) {
-      r.Fail(root["hash"], "hash", "replayed state hash " + got + " differs from the saved " + want +
+    if (*want_hash != got) {
+      r.Fail(root["hash"], "hash", "replayed state hash " + got + " differs from the saved " + *want_hash +
                                        " (the ruleset or its data changed since the game was saved)");
       return r.errors();
     }

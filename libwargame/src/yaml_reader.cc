@@ -1,15 +1,48 @@
 #include "wargame/yaml_reader.h"
 
+#include <charconv>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <system_error>
 
 namespace wg {
 
+namespace {
+
+bool IsType(const YAML::Node& node, YAML::NodeType::value type) {
+  return node.IsDefined() && node.Type() == type;
+}
+
+std::string RangeText(long long lo, long long hi) {
+  if (lo == LLONG_MIN || lo == INT_MIN) return "at most " + std::to_string(hi);
+  if (hi == LLONG_MAX || hi == INT_MAX) return "at least " + std::to_string(lo);
+  return "between " + std::to_string(lo) + " and " + std::to_string(hi);
+}
+
+}  // namespace
+
 YamlReader YamlReader::FromFile(const std::string& path) {
-  std::ifstream in(path);
+  YamlReader r;
+  r.file_ = path;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    r.errors_.Add(Error{path, 0, 0, "", "is a folder, not a file", ""});
+    return r;
+  }
+  // Not a device or a pipe (/dev/zero would never end), and not huge.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    r.errors_.Add(Error{path, 0, 0, "", "is not a regular file", ""});
+    return r;
+  }
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxFileBytes) {
+    r.errors_.Add(Error{path, 0, 0, "", "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB", ""});
+    return r;
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
-    YamlReader r;
-    r.file_ = path;
     r.errors_.Add(Error{path, 0, 0, "", "cannot open file", ""});
     return r;
   }
@@ -26,8 +59,62 @@ YamlReader YamlReader::FromString(const std::string& text, const std::string& na
   } catch (const YAML::Exception& e) {
     r.errors_.Add(Error{name, e.mark.line + 1, e.mark.column + 1, "", e.msg, ""});
     r.root_ = YAML::Node();
+    return r;
+  } catch (const std::exception& e) {
+    r.errors_.Add(Error{name, 0, 0, "", std::string("cannot parse: ") + e.what(), ""});
+    r.root_ = YAML::Node();
+    return r;
+  }
+  long budget = kMaxNodes;
+  const size_t before = r.errors_.size();
+  r.CheckDocument(r.root_, "", 0, &budget);
+  // A document too deep or too large is not handed to any loader.
+  if (budget < 0 || r.errors_.size() > before) {
+    for (size_t i = before; i < r.errors_.size(); ++i) {
+      if (r.errors_.errors()[i].message.rfind("duplicate key", 0) != 0) {
+        r.root_ = YAML::Node();
+        break;
+      }
+    }
   }
   return r;
+}
+
+void YamlReader::CheckDocument(const YAML::Node& node, const std::string& path, int depth,
+                               long* budget) {
+  if (*budget < 0) return;
+  if (--*budget < 0) {
+    Fail(node, path, "the document is too large (more than " + std::to_string(kMaxNodes) +
+                         " nodes once aliases are expanded)");
+    return;
+  }
+  if (depth > kMaxDepth) {
+    Fail(node, path, "nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    *budget = -1;
+    return;
+  }
+  if (node.IsMap()) {
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : node) {
+      const std::string key = KeyText(kv.first);
+      if (kv.first.IsScalar()) {
+        auto [it, fresh] = seen.emplace(key, kv.first.Mark());
+        if (!fresh) {
+          Fail(kv.first, Child(path, key),
+               "duplicate key (first at line " + std::to_string(it->second.line + 1) + ")");
+        }
+      } else {
+        CheckDocument(kv.first, path, depth + 1, budget);
+      }
+      CheckDocument(kv.second, Child(path, key), depth + 1, budget);
+      if (*budget < 0) return;
+    }
+  } else if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) {
+      CheckDocument(node[i], Item(path, i), depth + 1, budget);
+      if (*budget < 0) return;
+    }
+  }
 }
 
 ErrorList YamlReader::ErrorsSince(size_t before) const {
@@ -35,6 +122,18 @@ ErrorList YamlReader::ErrorsSince(size_t before) const {
   const auto& all = errors_.errors();
   for (size_t i = before; i < all.size(); ++i) out.Add(all[i]);
   return out;
+}
+
+YAML::Node YamlReader::Get(const YAML::Node& map, std::string_view key) {
+  if (!IsType(map, YAML::NodeType::Map)) return YAML::Node(YAML::NodeType::Undefined);
+  for (const auto& kv : map) {
+    if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.second;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+std::string YamlReader::KeyText(const YAML::Node& key) {
+  return IsType(key, YAML::NodeType::Scalar) ? key.Scalar() : std::string();
 }
 
 void YamlReader::Fail(const YAML::Node& node, const std::string& path, const std::string& message) {
@@ -50,13 +149,13 @@ void YamlReader::Fail(const YAML::Node& node, const std::string& path, const std
 }
 
 bool YamlReader::ExpectMap(const YAML::Node& node, const std::string& path) {
-  if (node.IsMap()) return true;
+  if (IsType(node, YAML::NodeType::Map)) return true;
   Fail(node, path, "expected a map");
   return false;
 }
 
 bool YamlReader::ExpectSequence(const YAML::Node& node, const std::string& path) {
-  if (node.IsSequence()) return true;
+  if (IsType(node, YAML::NodeType::Sequence)) return true;
   Fail(node, path, "expected a list");
   return false;
 }
@@ -65,9 +164,9 @@ bool YamlReader::CheckKeys(const YAML::Node& node, const std::string& path,
                            std::initializer_list<std::string_view> allowed) {
   if (!ExpectMap(node, path)) return false;
   for (const auto& kv : node) {
-    const std::string key = kv.first.Scalar();
+    const std::string key = KeyText(kv.first);
     bool found = false;
-    for (auto a : allowed) found = found || a == key;
+    for (auto a : allowed) found = found || (kv.first.IsScalar() && a == key);
     if (!found) {
       std::string list;
       for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
@@ -77,24 +176,42 @@ bool YamlReader::CheckKeys(const YAML::Node& node, const std::string& path,
   return true;
 }
 
-std::optional<int> YamlReader::Int(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) {
+std::optional<long long> YamlReader::Int64(const YAML::Node& node, const std::string& path,
+                                           long long lo, long long hi) {
+  if (!IsType(node, YAML::NodeType::Scalar)) {
     Fail(node, path, "expected an integer");
     return std::nullopt;
   }
   const std::string& s = node.Scalar();
-  try {
-    size_t used = 0;
-    const long v = std::stol(s, &used, 10);
-    if (used == s.size()) return static_cast<int>(v);
-  } catch (...) {
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  if (b != e && *b == '+') ++b;
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(b, e, v, 10);
+  if (ec == std::errc::result_out_of_range) {
+    Fail(node, path, "integer " + s + " is out of range (" + RangeText(lo, hi) + ")");
+    return std::nullopt;
   }
-  Fail(node, path, "expected an integer, got \"" + s + "\"");
-  return std::nullopt;
+  if (ec != std::errc() || end != e || b == e) {
+    Fail(node, path, "expected an integer, got \"" + s + "\"");
+    return std::nullopt;
+  }
+  if (v < lo || v > hi) {
+    Fail(node, path, "integer " + s + " is out of range (" + RangeText(lo, hi) + ")");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<int> YamlReader::Int(const YAML::Node& node, const std::string& path, int lo,
+                                   int hi) {
+  const auto v = Int64(node, path, lo, hi);
+  if (!v) return std::nullopt;
+  return static_cast<int>(*v);
 }
 
 std::optional<double> YamlReader::Double(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) {
+  if (!IsType(node, YAML::NodeType::Scalar)) {
     Fail(node, path, "expected a number");
     return std::nullopt;
   }
@@ -102,7 +219,11 @@ std::optional<double> YamlReader::Double(const YAML::Node& node, const std::stri
   try {
     size_t used = 0;
     const double v = std::stod(s, &used);
-    if (used == s.size()) return v;
+    if (used == s.size() && std::isfinite(v)) return v;
+    if (used == s.size()) {
+      Fail(node, path, "expected a finite number, got \"" + s + "\"");
+      return std::nullopt;
+    }
   } catch (...) {
   }
   Fail(node, path, "expected a number, got \"" + s + "\"");
@@ -110,7 +231,7 @@ std::optional<double> YamlReader::Double(const YAML::Node& node, const std::stri
 }
 
 std::optional<bool> YamlReader::Bool(const YAML::Node& node, const std::string& path) {
-  if (node.IsScalar()) {
+  if (IsType(node, YAML::NodeType::Scalar)) {
     const std::string& s = node.Scalar();
     if (s == "true" || s == "yes" || s == "on") return true;
     if (s == "false" || s == "no" || s == "off") return false;
@@ -120,7 +241,7 @@ std::optional<bool> YamlReader::Bool(const YAML::Node& node, const std::string& 
 }
 
 std::optional<std::string> YamlReader::String(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) {
+  if (!IsType(node, YAML::NodeType::Scalar)) {
     Fail(node, path, "expected a string");
     return std::nullopt;
   }
@@ -128,18 +249,18 @@ std::optional<std::string> YamlReader::String(const YAML::Node& node, const std:
 }
 
 std::optional<int> YamlReader::RequiredInt(const YAML::Node& map, const std::string& path,
-                                           const char* key) {
-  const YAML::Node n = map[key];
+                                           const char* key, int lo, int hi) {
+  const YAML::Node n = Get(map, key);
   if (!n) {
     Fail(map, Child(path, key), "missing required key");
     return std::nullopt;
   }
-  return Int(n, Child(path, key));
+  return Int(n, Child(path, key), lo, hi);
 }
 
 std::optional<std::string> YamlReader::RequiredString(const YAML::Node& map,
                                                       const std::string& path, const char* key) {
-  const YAML::Node n = map[key];
+  const YAML::Node n = Get(map, key);
   if (!n) {
     Fail(map, Child(path, key), "missing required key");
     return std::nullopt;
@@ -148,35 +269,36 @@ std::optional<std::string> YamlReader::RequiredString(const YAML::Node& map,
 }
 
 int YamlReader::OptionalInt(const YAML::Node& map, const std::string& path, const char* key,
-                            int fallback) {
-  const YAML::Node n = map[key];
+                            int fallback, int lo, int hi) {
+  const YAML::Node n = Get(map, key);
   if (!n) return fallback;
-  return Int(n, Child(path, key)).value_or(fallback);
+  return Int(n, Child(path, key), lo, hi).value_or(fallback);
 }
 
 double YamlReader::OptionalDouble(const YAML::Node& map, const std::string& path, const char* key,
                                   double fallback) {
-  const YAML::Node n = map[key];
+  const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return Double(n, Child(path, key)).value_or(fallback);
 }
 
 bool YamlReader::OptionalBool(const YAML::Node& map, const std::string& path, const char* key,
                               bool fallback) {
-  const YAML::Node n = map[key];
+  const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return Bool(n, Child(path, key)).value_or(fallback);
 }
 
 std::string YamlReader::OptionalString(const YAML::Node& map, const std::string& path,
                                        const char* key, const std::string& fallback) {
-  const YAML::Node n = map[key];
+  const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return String(n, Child(path, key)).value_or(fallback);
 }
 
 std::vector<std::string> YamlReader::StringList(const YAML::Node& node, const std::string& path) {
   std::vector<std::string> out;
+  if (!node.IsDefined()) return out;
   if (node.IsScalar()) {
     out.push_back(node.Scalar());
     return out;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "wargame/state.h"
@@ -39,6 +40,13 @@ int ActionTypeFromName(std::string_view name);
 
 inline constexpr int kMaxActionUnits = 8;
 inline constexpr int kMaxActionHexes = 24;
+
+struct Action;
+// Why an action built by anyone (a parser, a script, Python, a fuzzer) cannot be
+// handed to a ruleset, or "" when its shape is sound: an unknown type, more
+// units or hexes than the arrays hold, a unit id or hex index out of range
+// (num_units units and num_hexes grid cells in the game), or a unit named twice.
+std::string ActionShapeError(const Action& a, int num_units, int num_hexes);
 
 struct Action {
   ActionType type = ActionType::kEndPhase;

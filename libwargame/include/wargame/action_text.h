@@ -31,6 +31,12 @@ std::string ActionToText(const Game& game, const Action& a);
 // Parses one action node; errors carry the reader's file, line and column.
 Result<Action> ParseAction(const Game& game, YamlReader& reader, const YAML::Node& node,
                            const std::string& path);
+// Makes `a` exactly what ActionToText writes and ParseAction reads back: the
+// fields its type does not use are cleared (end, stand and concede carry
+// nothing); an action whose fields the text cannot hold (a loss with no such
+// marker, a detach naming more than two units) is refused. Session::Apply
+// applies and records the result, so every save replays.
+Status CanonicalAction(const Game& game, Action* a);
 // Parses a single action from text (a line typed by a human player).
 Result<Action> ParseActionText(const Game& game, const std::string& text);
 

@@ -27,6 +27,8 @@ struct ConformanceReport {
   int draws = 0;
 };
 
+int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1
+
 ConformanceReport RunConformance(const std::string& game_spec, const ConformanceOptions& options);
 
 int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1

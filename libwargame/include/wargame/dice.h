@@ -128,6 +128,9 @@ class DiceStream {
 
   // The request that last returned kNeedValue or kBadValue.
   const std::optional<RollRequest>& pending() const { return pending_; }
+  // After kBadValue: the position of the refused value among every value
+  // supplied to this stream (0 = the first ever supplied).
+  const std::optional<size_t>& rejected() const { return rejected_; }
   const std::vector<RollRecord>& record() const { return record_; }
   void ClearRecord() { record_.clear(); }
 
@@ -137,6 +140,8 @@ class DiceStream {
   std::deque<int> queue_;
   std::vector<RollRecord> record_;
   std::optional<RollRequest> pending_;
+  std::optional<size_t> rejected_;
+  size_t consumed_ = 0;  // supplied values taken from the queue so far
 };
 static_assert(DiceSource<DiceStream>);
 

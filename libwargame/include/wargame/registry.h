@@ -34,6 +34,7 @@ class RulesetRegistry {
   Result<std::shared_ptr<const Game>> Make(const GameParams& params) const;
 
  private:
+  Result<std::shared_ptr<const Game>> MakeUnguarded(const GameParams& params) const;
   struct Entry {
     RulesetInfo info;
     RulesetFactory factory;

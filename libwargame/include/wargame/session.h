@@ -12,11 +12,13 @@
 //   game: "stars_and_bars(scenario=perryville)"
 //   seed: 1
 //   dice: seeded            # or supplied: every value below was entered by hand
-//   supplied: [3, 5, 1]     # die values supplied from outside, in the order used
-//   actions:                # in the script language (action_text.h)
+//   supplied: [3, 5, 1]     # dice: supplied only: every value, in the order used
+//   supplied_at: {1: [4]}   # dice: seeded: values a referee supplied, at the
+//                           #   index in `actions` of the action that used them
+//   actions:                # in the script language (action_text.h); [] if none
 //     - {move: [harris], path: [2302, 2303]}
 //     - end
-//   hash: "a1b2c3d4e5f60718"  # state hash after the last action, checked on load
+//   hash: "a1b2c3d4e5f60718"  # state hash after the last action: required, checked on load
 #pragma once
 
 #include <deque>
@@ -72,7 +74,12 @@ class Session {
 
   Scratch& scratch() { return *scratch_; }
 
+  // The largest die value a save or a referee may supply (a d1000).
+  static constexpr int kMaxDieValue = 1000;
+
  private:
+  static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,
+                                                        size_t max_actions);
   struct Snapshot {
     State state;
     size_t events;

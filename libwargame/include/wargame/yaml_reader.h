@@ -3,10 +3,18 @@
 // so that every error reads "file:line:col: key.path: message" (yaml-cpp's
 // Mark gives 0-based positions; we print them 1-based), unknown keys are
 // refused as typos, and loading goes on after an error to report them all.
+//
+// Untrusted input: no accessor here ever throws. A missing key, a node of the
+// wrong shape or a parent that is not a map reads as absent (Get) or as an
+// error (the typed reads), never as a yaml-cpp exception. Loading a document
+// also reports duplicate keys (yaml-cpp keeps both, and which one a loader
+// sees would depend on how it looks), nesting deeper than kMaxDepth and
+// documents whose aliases expand to more than kMaxNodes nodes.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
 
+#include <climits>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -34,6 +42,16 @@ class YamlReader {
   // loader found, for its Result).
   ErrorList ErrorsSince(size_t before) const;
 
+  static constexpr int kMaxDepth = 64;
+  static constexpr long kMaxNodes = 250'000;
+  static constexpr unsigned long long kMaxFileBytes = 64ull << 20;
+
+  // map[key] if `map` is a map that has the key, else an undefined node
+  // (false in a boolean test); never throws, whatever `map` is.
+  static YAML::Node Get(const YAML::Node& map, std::string_view key);
+  // The key as text: its scalar, or "" for a key that is a list or a map.
+  static std::string KeyText(const YAML::Node& key);
+
   // Records an error at the node's position.
   void Fail(const YAML::Node& node, const std::string& path, const std::string& message);
 
@@ -44,16 +62,23 @@ class YamlReader {
   bool ExpectSequence(const YAML::Node& node, const std::string& path);
 
   // Typed scalar reads. Required reads record an error when missing;
-  // optional reads return the fallback when the key is absent.
-  std::optional<int> Int(const YAML::Node& node, const std::string& path);
+  // optional reads return the fallback when the key is absent. Integers are
+  // range-checked against [lo, hi] (the field they land in), and the message
+  // gives the allowed range: nothing is narrowed silently.
+  std::optional<int> Int(const YAML::Node& node, const std::string& path, int lo = INT_MIN,
+                         int hi = INT_MAX);
+  std::optional<long long> Int64(const YAML::Node& node, const std::string& path,
+                                 long long lo = LLONG_MIN, long long hi = LLONG_MAX);
   std::optional<double> Double(const YAML::Node& node, const std::string& path);
   std::optional<bool> Bool(const YAML::Node& node, const std::string& path);
   std::optional<std::string> String(const YAML::Node& node, const std::string& path);
 
-  std::optional<int> RequiredInt(const YAML::Node& map, const std::string& path, const char* key);
+  std::optional<int> RequiredInt(const YAML::Node& map, const std::string& path, const char* key,
+                                 int lo = INT_MIN, int hi = INT_MAX);
   std::optional<std::string> RequiredString(const YAML::Node& map, const std::string& path,
                                             const char* key);
-  int OptionalInt(const YAML::Node& map, const std::string& path, const char* key, int fallback);
+  int OptionalInt(const YAML::Node& map, const std::string& path, const char* key, int fallback,
+                  int lo = INT_MIN, int hi = INT_MAX);
   double OptionalDouble(const YAML::Node& map, const std::string& path, const char* key,
                         double fallback);
   bool OptionalBool(const YAML::Node& map, const std::string& path, const char* key, bool fallback);
@@ -70,6 +95,9 @@ class YamlReader {
   }
 
  private:
+  // Duplicate keys, depth and alias-expansion limits over the whole document.
+  void CheckDocument(const YAML::Node& node, const std::string& path, int depth, long* budget);
+
   std::string file_;
   YAML::Node root_;
   ErrorList errors_;

@@ -1,0 +1,298 @@
+// Untrusted input (issue 14): every class of file that aborted the program
+// before is refused with file:line:col: key.path: message, and saves reload and
+// continue identically. The inputs are the fuzz regression files
+// (fuzz/regressions/), replayed here with the message each must produce.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "skirmish.h"
+#include "wargame/action_text.h"
+#include "wargame/players.h"
+#include "wargame/session.h"
+
+namespace wg {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRegressions = fs::path(WG_SOURCE_DIR) / "fuzz" / "regressions";
+const std::string kSkirmish = std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish";
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A private copy of the skirmish folder.
+class Untrusted : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("wg_untrusted_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    Fresh();
+  }
+  void Fresh() {
+    fs::remove_all(dir_);
+    fs::copy(kSkirmish, dir_, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Errors of the skirmish copy with one file replaced by a regression input
+  // whose first line is "#file: skirmish/NAME".
+  std::string RulesetErrors(const std::string& input) {
+    const std::string text = Slurp(kRegressions / "ruleset" / input);
+    const std::string prefix = "#file: skirmish/";
+    EXPECT_EQ(text.rfind(prefix, 0), 0u) << input;
+    const std::string name = text.substr(prefix.size(), text.find('\n') - prefix.size());
+    Fresh();
+    std::ofstream(dir_ / name, std::ios::binary | std::ios::trunc) << text;
+    auto g = LoadGame(dir_.string());
+    EXPECT_FALSE(g.ok()) << input;
+    return g.ok() ? "" : g.errors().ToString();
+  }
+  std::string ScenarioErrors(const std::string& input) {
+    Fresh();
+    const fs::path file = dir_ / "scenarios" / input;
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << Slurp(kRegressions / "scenario" / input);
+    auto g = LoadGame(GameParams{dir_.string(), file.string(), {}, {}}.ToString());
+    EXPECT_FALSE(g.ok()) << input;
+    return g.ok() ? "" : g.errors().ToString();
+  }
+  fs::path dir_;
+};
+
+std::string SaveErrors(const std::string& input) {
+  auto s = Session::Load(Slurp(kRegressions / "save" / input), input);
+  EXPECT_FALSE(s.ok()) << input;
+  return s.ok() ? "" : s.errors().ToString();
+}
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+// --- A scalar or a list where a map belongs: reported, never indexed. ---------
+
+TEST_F(Untrusted, ShapeErrorsStopTheDescent) {
+  EXPECT_HAS(RulesetErrors("stacking-is-a-scalar.yaml"), "ruleset.yaml:76:11: stacking: expected a map");
+  EXPECT_HAS(RulesetErrors("sides-are-words.yaml"), "sides[0]: expected a map");
+  EXPECT_HAS(RulesetErrors("units-are-words.yaml"), "units.yaml:2:9: units[0]: expected a map");
+  const std::string e = RulesetErrors("sections-of-the-wrong-shape.yaml");
+  EXPECT_HAS(e, "turns: expected a map");
+  EXPECT_HAS(e, "sides: expected a list");
+  EXPECT_HAS(SaveErrors("one-word.yaml"), "one-word.yaml:1:1: expected a map");
+  EXPECT_HAS(ScenarioErrors("placements-are-words.yaml"), "place[0]: expected a map");
+}
+
+TEST(UntrustedReader, AccessorsNeverThrowWhateverTheNode) {
+  YamlReader r = YamlReader::FromString("a: 3\nb: [1, 2]\n", "t.yaml");
+  const YAML::Node scalar = r.root()["a"], list = r.root()["b"], missing = r.root()["zz"];
+  for (const YAML::Node& n : {scalar, list, missing, YAML::Node()}) {
+    EXPECT_FALSE(YamlReader::Get(n, "x"));
+    EXPECT_FALSE(r.RequiredInt(n, "p", "x"));
+    EXPECT_EQ(r.OptionalString(n, "p", "x", "d"), "d");
+    EXPECT_FALSE(r.CheckKeys(n, "p", {"x"}) && !n.IsMap());
+    EXPECT_TRUE(r.StringList(YamlReader::Get(n, "x"), "p").empty());
+  }
+  EXPECT_FALSE(r.ok());
+}
+
+// --- Integers: range-checked against their field, the range in the message. --
+
+TEST_F(Untrusted, IntegersAreRangeCheckedNotNarrowed) {
+  EXPECT_HAS(RulesetErrors("movement-40000.yaml"),
+             "units[0].values.movement: integer 40000 is out of range (between 0 and 32767)");
+  EXPECT_HAS(RulesetErrors("strength-4294967300.yaml"),
+             "units[0].values.strength: integer 4294967300 is out of range (between 0 and 32767)");
+}
+
+// --- Duplicate keys, alias bombs, deep nesting. -------------------------------
+
+TEST_F(Untrusted, DuplicateKeysAreReported) {
+  EXPECT_HAS(RulesetErrors("duplicate-key.yaml"), "units.yaml:4:44: units[0].side: duplicate key (first at line 4)");
+  EXPECT_HAS(SaveErrors("duplicate-game.yaml"), "duplicate-game.yaml:3:1: game: duplicate key (first at line 1)");
+}
+
+TEST_F(Untrusted, AliasBombsAndDeepNestingAreRefused) {
+  EXPECT_HAS(RulesetErrors("alias-bomb.yaml"), "the document is too large");
+  EXPECT_HAS(RulesetErrors("nested-too-deep.yaml"), "nested more than 64 levels deep");
+}
+
+// --- File-system errors where paths are probed. -------------------------------
+
+TEST(UntrustedPaths, NamesTooLongAreReported) {
+  const std::string longname(300, 'y');
+  for (const std::string& spec : {longname, "stars_and_bars(scenario=" + longname + ")"}) {
+    auto g = LoadGame(spec);
+    ASSERT_FALSE(g.ok());
+  }
+  EXPECT_HAS(SaveErrors("game-name-too-long.yaml"), "File name too long");
+}
+
+// --- Scenario placements keep the invariants, refused with their position. ---
+
+TEST_F(Untrusted, PlacementsThatBreakTheInvariantsAreRefused) {
+  EXPECT_HAS(ScenarioErrors("both-sides-in-one-hex.yaml"), "both-sides-in-one-hex.yaml:4:5: place[0]: units of both sides start in hex 0603");
+  EXPECT_HAS(ScenarioErrors("over-the-stacking-limit.yaml"),
+             "place[2]: 3 units of blue start in hex 0203 (the stacking limit is 2)");
+  EXPECT_HAS(ScenarioErrors("unit-off-the-map.yaml"), "place[0].hex: hex \"9999\" is not on the map");
+}
+
+// --- The CRT names only results the result handler applies. -------------------
+
+TEST_F(Untrusted, UnknownCrtTokenIsAnError) {
+  EXPECT_HAS(RulesetErrors("crt-token-d1.yaml"),
+             "crt.results[0][2]: result token \"D1\" is not one the standard hex rules apply");
+}
+
+// --- The game spec. ------------------------------------------------------------
+
+TEST(UntrustedSpec, UnknownKeysAndQuotedValues) {
+  auto bad = LoadGame(Slurp(kRegressions / "game_spec" / "unknown-key.txt"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_HAS(bad.errors().ToString(), "unknown key \"optinal\" (expected scenario or optional)");
+  GameParams p{"/tmp/a,b(c)\"d", "/x/it's \"here\", (really)=yes\\", {"12.1"}, {}};
+  auto q = ParseGameSpec(p.ToString());
+  ASSERT_TRUE(q.ok()) << p.ToString();
+  EXPECT_EQ(q->ruleset, p.ruleset);
+  EXPECT_EQ(q->scenario, p.scenario);
+  EXPECT_EQ(q->optional, p.optional);
+  EXPECT_FALSE(ParseGameSpec("x(scenario=\"open)").ok());
+}
+
+// --- Actions. ------------------------------------------------------------------
+
+std::shared_ptr<const Game> Skirmish() {
+  auto g = LoadGame("skirmish");
+  EXPECT_TRUE(g.ok());
+  return *g;
+}
+
+TEST(UntrustedActions, UnitsNamedTwiceAndUnusedFieldsAreRefused) {
+  auto g = Skirmish();
+  for (const char* text : {"{enter: [b5, b5], path: [0101]}", "{advance: [b1, b1]}", "{custom: 3, units: [b1, b1]}",
+                           "{move: [b1], units: [b1], path: [0303]}"}) {
+    auto a = ParseActionText(*g, text);
+    ASSERT_FALSE(a.ok()) << text;
+    EXPECT_HAS(a.errors().ToString(), "is named twice");
+  }
+  for (const char* text : {"{stand: 1, value: 5}", "{end: 1, units: [b1]}", "{loss: b1, amount: 1, value2: 4}",
+                           "{move: [b1], path: [0303], target: [0304]}"}) {
+    EXPECT_FALSE(ParseActionText(*g, text).ok()) << text;
+  }
+}
+
+TEST(UntrustedActions, OutOfRangeIdsAreRefusedBeforeTheRuleset) {
+  auto g = Skirmish();
+  Session s(g, 1);
+  const State before = s.state();
+  const size_t events = s.events().size();
+  Action a = Action::Of(ActionType::kMove);
+  a.AddUnit(30000).AddHex(-5);
+  Action b = Action::Of(ActionType::kMove);
+  b.AddUnit(0).AddHex(0);
+  b.hexes[0] = 32000;
+  Action c = Action::Of(ActionType::kAttack);
+  c.num_units = 200;
+  Action d;
+  d.type = static_cast<ActionType>(99);
+  for (const Action& x : {a, b, c, d}) {
+    const Status st = s.Apply(x);
+    ASSERT_FALSE(st.ok());
+    EXPECT_HAS(st.ToString(), "malformed action");
+    EXPECT_TRUE(before.Equals(s.state()));
+    EXPECT_EQ(s.events().size(), events);
+  }
+}
+
+// --- Saves. --------------------------------------------------------------------
+
+TEST(UntrustedSaves, AGameWithNoActionsSavesAndReloads) {
+  Session s(Skirmish(), 5);
+  auto t = Session::Load(s.Save(), "empty.yaml");
+  ASSERT_TRUE(t.ok()) << s.Save() << (t.ok() ? "" : t.errors().ToString());
+  EXPECT_TRUE((*t)->state().Equals(s.state()));
+}
+
+TEST(UntrustedSaves, SeedMustBeAWholeNumberAndHashIsRequired) {
+  EXPECT_HAS(SaveErrors("seed-4abc.yaml"), "seed: expected an integer from 0 to 18446744073709551615, got \"4abc\"");
+  Session s(Skirmish(), 5);
+  std::string text = s.Save();
+  text.erase(text.find("hash:"));
+  auto t = Session::Load(text, "nohash.yaml");
+  ASSERT_FALSE(t.ok());
+  EXPECT_HAS(t.errors().ToString(), "hash: missing required key");
+}
+
+// Plays random legal actions until an attack has been resolved with `dice`.
+void PlayUntilADieIsRolled(Session& s, RandomPlayer& p, const std::vector<int>& dice) {
+  s.SupplyDice(dice);
+  for (int i = 0; i < 400 && !s.over() && s.dice_queued() > 0; ++i) {
+    ASSERT_TRUE(s.Apply(p.Choose(s.game(), s.state(), s.LegalActions())).ok());
+  }
+}
+
+TEST(UntrustedSaves, DiceSuppliedMidGameAreRecordedAtTheirActionAndReplay) {
+  Session s(Skirmish(), 3);
+  RandomPlayer p(11);
+  for (int i = 0; i < 15 && !s.over(); ++i) ASSERT_TRUE(s.Apply(p.Choose(s.game(), s.state(), s.LegalActions())).ok());
+  PlayUntilADieIsRolled(s, p, {6});
+  PlayUntilADieIsRolled(s, p, {1, 2});
+  ASSERT_FALSE(s.supplied_used().empty());
+  const std::string text = s.Save();
+  EXPECT_HAS(text, "supplied_at:");
+  auto t = Session::Load(text, "mid.yaml");
+  ASSERT_TRUE(t.ok()) << text << (t.ok() ? "" : t.errors().ToString());
+  EXPECT_TRUE((*t)->state().Equals(s.state()));
+  EXPECT_EQ((*t)->supplied_used(), s.supplied_used());
+  // And it continues identically.
+  RandomPlayer p1(5), p2(5);
+  for (int i = 0; i < 50 && !s.over(); ++i) {
+    ASSERT_TRUE(s.Apply(p1.Choose(s.game(), s.state(), s.LegalActions())).ok());
+    ASSERT_TRUE((*t)->Apply(p2.Choose((*t)->game(), (*t)->state(), (*t)->LegalActions())).ok());
+    ASSERT_TRUE((*t)->state().Equals(s.state()));
+  }
+}
+
+TEST(UntrustedSaves, AnOutOfRangeSuppliedValueIsRefusedAndDropped) {
+  Session s(Skirmish(), 1, /*supplied_dice=*/true);
+  RandomPlayer p(2);
+  s.SupplyDice({9});
+  // Play until an action needs the die: it is refused, the 9 dropped.
+  bool dropped = false;
+  for (int i = 0; i < 400 && !s.over() && !dropped; ++i) {
+    const Action a = p.Choose(s.game(), s.state(), s.LegalActions());
+    const State before = s.state();
+    const Status st = s.Apply(a);
+    if (st.ok()) continue;
+    EXPECT_HAS(st.ToString(), "supplied die value 9 is out of range for a d6 and was dropped");
+    EXPECT_TRUE(before.Equals(s.state()));
+    EXPECT_EQ(s.dice_queued(), 0u);
+    s.SupplyDice({3});
+    ASSERT_TRUE(s.Apply(a).ok());  // a good value: the same action now plays
+    dropped = true;
+  }
+  EXPECT_TRUE(dropped);
+}
+
+TEST_F(Untrusted, APathWithAQuoteAndACommaRoundTripsThroughSpecAndSave) {
+  const fs::path odd = dir_ / "it's \"a\", (b)=c";
+  fs::create_directories(odd);
+  fs::copy_file(dir_ / "scenarios" / "duel.yaml", odd / "duel.yaml");
+  std::ofstream(odd / "meeting.yaml") << "extends: " << (dir_ / "scenarios" / "meeting.yaml").string() << "\n";
+  auto g = LoadGame(GameParams{dir_.string(), (odd / "duel.yaml").string(), {}, {}}.ToString());
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  Session s(*g, 4);
+  RandomPlayer p(4);
+  for (int i = 0; i < 10 && !s.over(); ++i) ASSERT_TRUE(s.Apply(p.Choose(s.game(), s.state(), s.LegalActions())).ok());
+  auto t = Session::Load(s.Save(), "odd.yaml");
+  ASSERT_TRUE(t.ok()) << s.Save() << (t.ok() ? "" : t.errors().ToString());
+  EXPECT_EQ((*t)->game().params.scenario, (odd / "duel.yaml").string());
+  EXPECT_TRUE((*t)->state().Equals(s.state()));
+}
+
+}  // namespace
+}  // namespace wg
