@@ -1,5 +1,7 @@
 #include "wargame/conformance.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "wargame/players.h"
@@ -16,6 +18,12 @@ void Fail(ConformanceReport* r, int game, long action, const std::string& what) 
 }
 
 }  // namespace
+
+int ScaledGameCount(int n) {
+  int percent = 100;
+  if (const char* env = std::getenv("WG_GAMES_PERCENT"); env && *env) percent = std::atoi(env);
+  return std::max(1, static_cast<int>(static_cast<long>(n) * percent / 100));
+}
 
 ConformanceReport RunConformance(const std::string& spec, const ConformanceOptions& opt) {
   ConformanceReport report;

@@ -29,4 +29,6 @@ struct ConformanceReport {
 
 ConformanceReport RunConformance(const std::string& game_spec, const ConformanceOptions& options);
 
+int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1
+
 }  // namespace wg
