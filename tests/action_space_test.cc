@@ -61,7 +61,7 @@ void ExpectFieldsMatch(const ActionSpace& space, const Action& a, ActionId id) {
       break;
     case ActionType::kLoss:
       EXPECT_EQ(k.fields[0], a.units[0]);
-      EXPECT_EQ(k.fields[1], a.value - 1);
+      EXPECT_EQ(k.fields[1], a.value);
       EXPECT_EQ(k.fields[2], a.value2);
       break;
     default:

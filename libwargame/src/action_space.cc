@@ -13,7 +13,7 @@ constexpr int kFaces = 2;
 constexpr int kAttackForms = 2;  // 0: one target hex or unit, 1: several target hexes
 constexpr int kRulesetTargets = 16;
 constexpr int kBombardVariants = 2;
-constexpr int kAmounts = 8;
+constexpr int kAmounts = 9;  // 0..8 (a ruleset may list a loss of 0 steps: B&G 8.3 EX)
 constexpr int kLossMarkers = 8;
 constexpr int kChoices = 64;
 constexpr int kColumns = 8;
@@ -22,8 +22,8 @@ constexpr int kCustomValues = 16;
 
 int Mod(int v, int m) { return ((v % m) + m) % m; }
 bool In(int v, int n) { return v >= 0 && v < n; }
-// An amount 1..kAmounts as the field 0..kAmounts-1, -1 if out of range.
-int AmountField(int v) { return v >= 1 && v <= kAmounts ? v - 1 : -1; }
+// An amount 0..kAmounts-1 as its field, -1 if out of range.
+int AmountField(int v) { return In(v, kAmounts) ? v : -1; }
 
 }  // namespace
 

@@ -16,7 +16,7 @@
 //   mode         unit (U) x face (2)                                     units[0], value
 //   attack       attacker (U + 1) x target (P + U) x form (2)            units, hexes[0] | units[1], num_hexes > 1
 //   bombard      attacker (U + 1) x target (P + U + 16) x variant (2)    units, hexes[0] | units[1] | value, value
-//   loss         unit (U) x amount (8: 1..8) x marker (8)                units[0], value, value2
+//   loss         unit (U) x amount (9: 0..8) x marker (8)                units[0], value, value2
 //   stand        -                                                       -
 //   retreat      unit (U) x dest (P)                                     units[0], last path hex
 //   advance      unit (U + 1: U = decline)                               units[0]
@@ -24,7 +24,7 @@
 //   detach       parent (U) x detachment (U)                             units[0], units[1]
 //   recombine    parent (U) x detachment (U)                             units[0], units[1]
 //   destroy      unit (U)                                                units[0]
-//   convert      unit (U) x amount (8: 1..8)                             units[0], value
+//   convert      unit (U) x amount (9: 0..8)                             units[0], value
 //   reduce_odds  columns (8: -1..-8)                                     value
 //   custom       code (8) x subject (U + 1) x object (U + 16)            value, units[0], units[1] | U + value2 mod 16
 //   concede      -                                                       -
