@@ -39,4 +39,4 @@ def mask_matches(state):
     mask = state.legal_actions_mask()
     assert mask.dtype == np.uint8
     assert mask.shape == (state.get_game().num_distinct_actions(),)
-    assert list(np.flatnonzero(mask)) == state.legal_actions()
+    assert list(np.flatnonzero(mask != 0)) == state.legal_actions()
