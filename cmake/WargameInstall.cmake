@@ -53,5 +53,6 @@ if(WG_BUILD_TESTS)
       -DWORK_DIR=${PROJECT_BINARY_DIR}/tests/install_test
       -DPYTHON=${wg_python}
       -DLAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
+      -DSANITIZE=${WG_SANITIZE}
       -P ${PROJECT_SOURCE_DIR}/tests/install_test.cmake)
 endif()

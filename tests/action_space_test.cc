@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "skirmish.h"
@@ -50,7 +51,7 @@ void ExpectFieldsMatch(const ActionSpace& space, const Action& a, ActionId id) {
         EXPECT_EQ(k.fields[0], a.num_units == 1 || a.num_hexes > 1 ? a.units[0] : space.num_units());
         EXPECT_EQ(k.fields[2], a.num_hexes > 1 ? 1 : 0);
       } else {
-        EXPECT_EQ(k.fields[1], space.num_positions() + a.units[1]);
+        EXPECT_EQ(k.fields[1], space.target_units() + a.units[1]);
       }
       break;
     case ActionType::kAdvance:
@@ -192,6 +193,23 @@ TEST(ActionSpace, TabletopMovesUseOneInchCells) {
   const ActionKey k = space.Key(space.Id(m));
   EXPECT_EQ(k.fields[0], 2);
   EXPECT_EQ(k.fields[1], 30 * kTableCellsX + 12);
+}
+
+TEST(ActionSpace, SortUniqueMatchesStdSort) {
+  auto game = LoadGame("stars_and_bars");
+  ASSERT_TRUE(game.ok());
+  const ActionSpace space(**game);
+  RngState rng = SeedRng(9);
+  for (size_t n : {0u, 5u, 127u, 128u, 3000u}) {
+    std::vector<ActionId> ids;
+    for (size_t i = 0; i < n; ++i) ids.push_back(static_cast<ActionId>(UniformBelow(rng, static_cast<uint32_t>(space.size()))));
+    for (size_t i = 0; i < n / 4; ++i) ids.push_back(ids[i]);  // repeats
+    std::vector<ActionId> expected = ids;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    space.SortUnique(&ids);
+    EXPECT_EQ(ids, expected) << n;
+  }
 }
 
 }  // namespace

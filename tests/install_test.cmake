@@ -28,6 +28,10 @@ function(build_example name)
   if(LAUNCHER)
     list(APPEND flags -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
   endif()
+  if(SANITIZE)  # the installed libraries are instrumented: so must the programs be
+    list(APPEND flags "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined"
+         "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+  endif()
   run("configure examples/${name}" COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/${name}
       -B ${WORK_DIR}/${name} ${flags})
   run("build examples/${name}" COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/${name} -j 2)

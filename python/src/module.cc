@@ -17,6 +17,7 @@
 #include "observation.h"
 #include "simulate.h"
 #include "wargame/action_space.h"
+#include "wargame/ai.h"
 #include "wargame/action_text.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -207,8 +208,11 @@ class PyState {
     } else {
       legal_ = s_->LegalActions();
       ids_.reserve(legal_.size());
-      for (const wg::Action& a : legal_) ids_.push_back(g_->space.Id(a));
-      g_->space.Ids(legal_, &sorted_);
+      for (const wg::Action& a : legal_) {
+        ids_.push_back(g_->space.Id(a));
+        if (ids_.back() != wg::kNoActionId) sorted_.push_back(ids_.back());
+      }
+      g_->space.SortUnique(&sorted_);  // as ActionSpace::Ids, from the ids at hand
     }
     cached_ = static_cast<long>(s_->actions().size());
     cached_chance_ = chance_sides_;
@@ -300,6 +304,26 @@ py::array_t<float> ObservationTensor(PyState& st, py::object player) {
   return out;
 }
 
+// The engine's computer player (wg::AiPlayer) choosing for a State.
+class PyAi {
+ public:
+  PyAi(const GamePtr& g, uint64_t seed, int budget) : g_(g) {
+    wg::AiOptions o;
+    if (budget > 0) o.budget = budget;
+    ai_ = std::make_unique<wg::AiPlayer>(g->game, seed, o);
+  }
+  wg::ActionId Choose(PyState& st) {
+    if (st.IsTerminal() || st.IsChanceNode()) throw std::invalid_argument("no decision to take");
+    const std::vector<wg::Action> legal = st.session().LegalActions();
+    const wg::Action a = ai_->Choose(*g_->game, st.session().state(), legal);
+    return g_->space.Id(a);
+  }
+
+ private:
+  GamePtr g_;
+  std::unique_ptr<wg::AiPlayer> ai_;
+};
+
 py::dict SimulateGames(const GamePtr& g, int games, uint64_t seed, int threads, std::vector<std::string> players,
                   long max_actions) {
   SimulateOptions o;
@@ -353,6 +377,13 @@ PYBIND11_MODULE(_wargame, m) {
   m.def("add_ruleset_search_path", &wg::AddRulesetSearchPath, py::arg("root"),
         "Adds a folder searched first for <root>/<name>/ruleset.yaml.");
   m.def("ruleset_search_path", &wg::RulesetSearchPath);
+  m.def("find_ruleset_folder", &wg::FindRulesetFolder, py::arg("name"),
+        "The data folder of a ruleset (the first on the search path with a ruleset.yaml).");
+
+  py::class_<wgpy::PyAi>(m, "AiPlayer")
+      .def(py::init<const GamePtr&, uint64_t, int>(), py::arg("game"), py::arg("seed") = 1, py::arg("budget") = 0,
+           "libwargame's computer player (wargame/ai.h); budget: work per decision, 0 = default.")
+      .def("choose", &wgpy::PyAi::Choose, py::arg("state"), "The action id it plays in this state.");
 
   py::class_<wgpy::PyEvent>(m, "Event")
       .def_readonly("type", &wgpy::PyEvent::type)

@@ -237,3 +237,42 @@ def test_simulate_returns_arrays_and_is_deterministic():
         assert np.array_equal(r[k], again[k]), k
     with pytest.raises(ValueError):
         wargame.simulate("civil_war_miniatures", 1, players=("random", "nobody"))
+
+
+def test_ai_player_chooses_a_legal_action(game):
+    state = game.new_initial_state(seed=1)
+    ai = wargame.AiPlayer(game, seed=1, budget=200)
+    for _ in range(3):
+        a = ai.choose(state)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    terminal = game.new_initial_state(seed=1)
+    random_game(terminal, random.Random(1))
+    with pytest.raises(ValueError):
+        ai.choose(terminal)
+
+
+def test_text_actions_and_descriptions(game):
+    state = game.new_initial_state(seed=1)
+    a = state.legal_actions()[-1]
+    kind, f0, f1, f2 = game.decode_action(a)
+    assert game.describe_action(a).startswith(kind)
+    copy = state.clone()
+    state.apply_action_text(state.action_to_string(a))
+    copy.apply_action(a)
+    assert state.serialize() == copy.serialize()
+    assert state.rewards() == [0.0, 0.0]
+    with pytest.raises(ValueError):
+        state.apply_action_text("{nonsense: 1}")
+    before = state.serialize()
+    with pytest.raises(ValueError):
+        state.apply_action_text("stand")  # not a decision the state asks for
+    assert state.serialize() == before
+
+
+def test_ruleset_search_path(tmp_path):
+    folder = wargame.find_ruleset_folder("stars_and_bars")
+    assert folder.endswith("stars_and_bars")
+    wargame.add_ruleset_search_path(str(tmp_path))
+    assert wargame.ruleset_search_path()[0] == str(tmp_path)
+    assert wargame.find_ruleset_folder("stars_and_bars") == folder  # nothing there

@@ -15,6 +15,7 @@ The API follows OpenSpiel's (docs/python.md)::
 import os as _os
 
 from ._wargame import (  # noqa: F401
+    AiPlayer,
     CHANCE_PLAYER,
     INVALID_ACTION,
     TERMINAL_PLAYER,
@@ -22,6 +23,7 @@ from ._wargame import (  # noqa: F401
     Game,
     State,
     add_ruleset_search_path,
+    find_ruleset_folder,
     load_game,
     registered_games,
     ruleset_search_path,

@@ -12,13 +12,13 @@
 //   segment (in ActionType order)  fields (radix)                       taken from
 //   end          -                                                       -
 //   move         unit (U) x dest (P) x kind (2)                          units[0], last path hex | table cell, value
-//   enter        unit (U) x dest (P)                                     units[0], last path hex
+//   enter        unit (U) x dest (H)                                     units[0], last path hex
 //   mode         unit (U) x face (2)                                     units[0], value
-//   attack       attacker (U + 1) x target (P + U) x form (2)            units, hexes[0] | units[1], num_hexes > 1
-//   bombard      attacker (U + 1) x target (P + U + 16) x variant (2)    units, hexes[0] | units[1] | value, value
+//   attack       attacker (U + 1) x target (H + U) x form (2)            units, hexes[0] | units[1], num_hexes > 1
+//   bombard      attacker (U + 1) x target (H + U + 16) x variant (2)    units, hexes[0] | units[1] | value, value
 //   loss         unit (U) x amount (9: 0..8) x marker (8)                units[0], value, value2
 //   stand        -                                                       -
-//   retreat      unit (U) x dest (P)                                     units[0], last path hex
+//   retreat      unit (U) x dest (H)                                     units[0], last path hex
 //   advance      unit (U + 1: U = decline)                               units[0]
 //   choice       option (64)                                             value
 //   detach       parent (U) x detachment (U)                             units[0], units[1]
@@ -33,12 +33,14 @@
 // grid's cells for a hex game, or for a tabletop game (a map without hexes) the
 // table in cells of one inch, kTableCellsX x kTableCellsY, of the move's
 // destination (value, value2 in hundredths of an inch; folded modulo the grid).
+// H is P on a hex map and 0 on a tabletop (no hexes to enter, retreat to or
+// target there: its attacks and fire name units).
 // An attacker field is the single attacker's unit, or U for a group of several
 // against one target; form 1 is an attack on several hexes at once, named by
 // its first attacker. An attack at voluntarily reduced odds (value < 0) is not
 // listed and has no id. A target is a hex (hexes[0]), else a unit (the last of
-// units, after the attackers: P + unit); a bombard with
-// neither aims at a ruleset target P + U + (value mod 16), otherwise its variant
+// units, after the attackers: H + unit); a bombard with
+// neither aims at a ruleset target H + U + (value mod 16), otherwise its variant
 // is value (0 or 1). An action whose fields do not fit (a unit or hex out of
 // range, an amount of 9...) has no id (kNoActionId).
 //
@@ -80,6 +82,9 @@ class ActionSpace {
   int num_units() const { return units_; }
   int num_positions() const { return positions_; }
   bool tabletop() const { return tabletop_; }
+  // Attack and bombard targets: hexes are [0, P) on a hex map; units start here
+  // (P on a hex map, 0 on a tabletop).
+  int target_units() const { return target_units_; }
 
   // The id of an action, or kNoActionId when its fields do not fit the layout.
   ActionId Id(const Action& a) const;
@@ -94,6 +99,8 @@ class ActionSpace {
   // The ids of `legal`, sorted ascending, without repeats (actions that have no
   // id are left out).
   void Ids(const std::vector<Action>& legal, std::vector<ActionId>* out) const;
+  // Sorts ids (each in [0, size())) ascending and removes repeats.
+  void SortUnique(std::vector<ActionId>* ids) const;
   // mask[id] = 1 for every id of `legal`, 0 otherwise; mask has size() bytes.
   void Mask(const std::vector<Action>& legal, uint8_t* mask) const;
   // "move(unit=harris, dest=2303, kind=0)": the fields of an id in words.
@@ -111,6 +118,7 @@ class ActionSpace {
 
   int units_ = 0;
   int positions_ = 0;
+  int target_units_ = 0;  // the first attack/bombard target that is a unit
   bool tabletop_ = false;
   int size_ = 0;
   Segment segments_[kNumActionTypes];
