@@ -78,3 +78,8 @@ def test_reset_is_reproducible():
     assert a.state.serialize() == b.state.serialize()
     assert np.array_equal(a.observe(a.possible_agents[0])["observation"],
                           b.observe(b.possible_agents[0])["observation"])
+
+
+def test_pettingzoo_api_test_when_installed():
+    api_test = pytest.importorskip("pettingzoo.test").api_test
+    api_test(WargameEnv("civil_war_miniatures"), num_cycles=50)
