@@ -276,3 +276,9 @@ def test_ruleset_search_path(tmp_path):
     wargame.add_ruleset_search_path(str(tmp_path))
     assert wargame.ruleset_search_path()[0] == str(tmp_path)
     assert wargame.find_ruleset_folder("stars_and_bars") == folder  # nothing there
+
+
+def test_simulate_with_the_ai_player():
+    r = wargame.simulate("civil_war_miniatures", 2, seed=5, threads=2, players=("ai", "random"))
+    assert r["finished"].all() and (r["actions"] > 0).all()
+    assert set(r["winner"]) <= {-1, 0, 1}
