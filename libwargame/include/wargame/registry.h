@@ -61,8 +61,8 @@ Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec);
 //   3. <program>/../share/wargame/rulesets, next to the running program (the
 //      installed `wargame`);
 //   4. RulesetsRoot(): WARGAME_RULESETS, the source tree, the configured install prefix.
-// An absolute folder is used as it is. Not thread-safe against concurrent
-// LoadGame calls: add paths at start-up.
+// An absolute folder is used as it is. Paths may be added from any thread;
+// a game already loaded keeps the folder it was loaded from.
 void AddRulesetSearchPath(const std::string& root);
 std::vector<std::string> RulesetSearchPath();
 // The data folder of a ruleset: the first <root>/<folder> with a ruleset.yaml,
