@@ -410,6 +410,8 @@ PYBIND11_MODULE(_wargame, m) {
       .def("observation_tensor_layout", [](const PyGame& g) { return g.layout.names; },
            "Plane names (hex games) or per-unit feature names then scalars (tabletop).")
       .def("is_tabletop", [](const PyGame& g) { return g.layout.tabletop; })
+      .def("hex_index", [](const PyGame& g, const std::string& label) { return g.game->map.Index(label); },
+           py::arg("label"), "The grid index (row * cols + col) of a hex label, -1 if none.")
       .def("action_segment", [](const PyGame& g, const std::string& type) {
              const int t = wg::ActionTypeFromName(type);
              if (t < 0) throw std::invalid_argument("unknown action type \"" + type + "\"");
@@ -470,6 +472,29 @@ PYBIND11_MODULE(_wargame, m) {
       .def("history", &PyState::history)
       .def("events", &PyState::Events, py::arg("since") = 0)
       .def("observation_tensor", &wgpy::ObservationTensor, py::arg("player") = py::none())
+      .def("units", [](PyState& s) {
+             const wg::Game& g = *s.game().game;
+             const wg::State& st = s.session().state();
+             py::list out;
+             for (int i = 0; i < g.num_units(); ++i) {
+               const auto u = static_cast<wg::UnitId>(i);
+               const wg::UnitState& us = st.unit(u);
+               py::dict d;
+               d["id"] = g.units[static_cast<size_t>(i)].id;
+               d["side"] = static_cast<int>(us.side);
+               d["in_play"] = us.OnMap();  // on the map or the table
+               d["hex"] = us.OnMap() && us.hex < g.map.size() ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
+               d["position"] = g.rules->PositionText(st, u);
+               d["face"] = static_cast<int>(us.face);
+               py::dict markers;
+               for (size_t m = 0; m < g.markers.size() && m < static_cast<size_t>(wg::kMaxMarkers); ++m) {
+                 if (us.markers[m]) markers[py::str(g.markers[m].id)] = static_cast<int>(us.markers[m]);
+               }
+               d["markers"] = markers;
+               out.append(d);
+             }
+             return out;
+           }, "Every unit: id, side, in_play, hex (label; None off the map and on a tabletop), position (the ruleset's words), face, markers.")
       .def("describe_decision", [](PyState& s) { return s.session().DescribeDecision(); })
       .def("move_number", [](PyState& s) { return s.session().actions().size(); })
       .def_property_readonly("turn", [](PyState& s) { return s.session().state().turn; })

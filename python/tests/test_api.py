@@ -206,7 +206,15 @@ def test_observation_tensor(game):
         # Own and other swap between the two players' views.
         feats1 = obs1[: len(game.units) * per_unit].reshape(len(game.units), per_unit)
         assert np.array_equal(own + feats1[:, names.index("own")], np.ones(len(game.units)))
-        assert feats[:, names.index("in_play")].sum() > 0
+        units = state.units()
+        in_play = [1.0 if u["in_play"] else 0.0 for u in units]
+        assert list(feats[:, names.index("in_play")]) == in_play and sum(in_play) > 0
+        for i, u in enumerate(units):
+            assert feats[i, names.index("own")] == (1.0 if u["side"] == 0 else 0.0)
+            if u["in_play"]:
+                x, y = (float(v) for v in u["position"].replace(" in", "").split(","))
+                assert feats[i, names.index("x")] == pytest.approx(x / 100, abs=1e-6)
+                assert feats[i, names.index("y")] == pytest.approx(y / 100, abs=1e-6)
     else:
         assert shape[0] == len(names)
         plane = {n: i for i, n in enumerate(names)}
@@ -216,8 +224,20 @@ def test_observation_tensor(game):
         assert set(np.unique(obs0[terrain])) <= {0.0, 1.0}
         # Units on the map, recounted from the event-free state: every unit is
         # in one hex, so the two unit planes sum to the units on the map.
-        on_map = obs0[plane["own_units"]].sum() + obs0[plane["other_units"]].sum()
-        assert 0 < on_map <= len(game.units)
+        # The unit planes recomputed from the units' hexes, independently of the encoder.
+        rows, cols = shape[1], shape[2]
+        expect = np.zeros((2, rows, cols), dtype=np.float32)
+        for u in state.units():
+            if u["hex"] is not None:
+                h = game.hex_index(u["hex"])
+                expect[0 if u["side"] == 0 else 1, h // cols, h % cols] += 1
+        assert np.array_equal(obs0[plane["own_units"]], expect[0])
+        assert np.array_equal(obs0[plane["other_units"]], expect[1])
+        assert np.array_equal(obs1[plane["own_units"]], expect[1])
+        # Markers: the planes' totals are the units' marker counts.
+        for m in {k for u in state.units() for k in u["markers"]}:
+            total = sum(u["markers"].get(m, 0) for u in state.units() if u["hex"] is not None)
+            assert obs0[plane["own_" + m]].sum() + obs0[plane["other_" + m]].sum() == total
         me = state.current_player()
         mine, theirs = (obs0, obs1) if me == 0 else (obs1, obs0)
         assert (mine[plane["own_decides"]] == 1).all() and (theirs[plane["own_decides"]] == 0).all()
