@@ -63,6 +63,8 @@ run("examples/outpost: wargame-outpost check" COMMAND ${WORK_DIR}/outpost/wargam
 
 # The installed program: installed rulesets, and a data-only ruleset by name.
 run("installed wargame list" COMMAND ${prefix}/bin/wargame list EXPECT "civil_war_miniatures")
+run("installed wargame check, an installed ruleset folder" COMMAND ${prefix}/bin/wargame check
+    ${prefix}/share/wargame/rulesets/stars_and_bars EXPECT "ok: [^\n]*stars_and_bars")
 run("installed wargame play" COMMAND ${prefix}/bin/wargame play civil_war_miniatures --players random,random
     --seed 1 EXPECT "result: [^\n]+ after [0-9]+ actions")
 file(COPY ${SOURCE_DIR}/examples/outpost/data/ DESTINATION ${WORK_DIR}/user_rulesets/valley)
