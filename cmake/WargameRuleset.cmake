@@ -1,7 +1,8 @@
 # wg_add_ruleset(NAME SOURCES a.cc b.cc [TESTS tests/x_test.cc ...])
 # Builds a ruleset's hooks as an OBJECT library whose objects every program
 # linking `wg_rulesets` gets (so WG_REGISTER_RULESET's registrar is kept),
-# one GoogleTest program per test file, and installs the ruleset's data.
+# one GoogleTest program per test file, and installs the ruleset's data
+# (the installed package links them from wargame_rulesets, WargameInstall.cmake).
 function(wg_add_ruleset name)
   cmake_parse_arguments(A "" "" "SOURCES;TESTS" ${ARGN})
   set(lib wg_ruleset_${name})
@@ -10,6 +11,7 @@ function(wg_add_ruleset name)
   target_include_directories(${lib} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   wg_set_warnings(${lib})
   target_sources(wg_rulesets INTERFACE $<TARGET_OBJECTS:${lib}>)
+  set_property(GLOBAL APPEND PROPERTY WG_RULESET_OBJECT_LIBS ${lib})  # for wargame_rulesets
   target_link_libraries(wg_rulesets INTERFACE wargame)
   if(WG_BUILD_TESTS)
     include(GoogleTest)

@@ -160,7 +160,7 @@ std::string FindRulesetFolder(fs::path path) {
 std::string RulesetNameFor(const std::string& folder) {
   std::error_code ec;
   for (const auto& info : RulesetRegistry::Get().List()) {
-    const fs::path data = fs::path(RulesetsRoot()) / info.folder;
+    const fs::path data = ::wg::FindRulesetFolder(info.folder);  // the search path (registry.h)
     if (fs::exists(data, ec) && fs::equivalent(data, folder, ec)) return info.name;
   }
   return folder;

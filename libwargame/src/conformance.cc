@@ -19,12 +19,6 @@ void Fail(ConformanceReport* r, int game, long action, const std::string& what) 
 
 }  // namespace
 
-int ScaledGameCount(int n) {
-  long percent = 100;
-  if (const char* env = std::getenv("WG_GAMES_PERCENT"); env && *env) percent = std::strtol(env, nullptr, 10);
-  return static_cast<int>(std::max(1L, n * std::max(0L, percent) / 100));
-}
-
 ConformanceReport RunConformance(const std::string& spec, const ConformanceOptions& opt) {
   ConformanceReport report;
   auto game = LoadGame(spec);

@@ -1,7 +1,10 @@
 #include "wargame/registry.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <sstream>
 
 #include "wargame/combat_table.h"
 #include "wargame/game_loader.h"
@@ -97,10 +100,15 @@ Result<std::shared_ptr<const Game>> RulesetRegistry::MakeUnguarded(const GamePar
     if (e.info.name == params.ruleset) return e.factory(params);
   }
   // A folder with a ruleset.yaml and no C++ hooks plays on the standard
-  // hex-game flow: a ruleset author can try data before writing hooks.
+  // hex-game flow: a ruleset author can try data before writing hooks. A
+  // name that is not a folder is looked up on the ruleset search path.
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::path(params.ruleset) / "ruleset.yaml", ec)) {
-    return LoadHexGame(params.ruleset, params, {},
+  std::string folder = params.ruleset;
+  if (!std::filesystem::exists(std::filesystem::path(folder) / "ruleset.yaml", ec)) {
+    folder = FindRulesetFolder(params.ruleset);
+  }
+  if (std::filesystem::exists(std::filesystem::path(folder) / "ruleset.yaml", ec)) {
+    return LoadHexGame(folder, params, {},
                        [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
                          CheckDefaultResultCodes(doc, errors);
                          return std::make_unique<HexRules>(g);
@@ -122,13 +130,72 @@ Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec) {
 
 std::vector<std::string> ListScenarios(const RulesetInfo& info) {
   std::vector<std::string> out;
-  const std::string folder = (std::filesystem::path(RulesetsRoot()) / info.folder).string();
+  const std::string folder = FindRulesetFolder(info.folder);
   YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
   if (!r.ok() || !r.root().IsMap()) return out;
   if (const YAML::Node s = r.root()["scenarios"]; s && s.IsMap()) {
     for (const auto& kv : s) out.push_back(YamlReader::KeyText(kv.first));
   }
   return out;
+}
+
+// --- The ruleset search path ------------------------------------------------------
+
+namespace {
+
+struct SearchPath {
+  std::mutex mu;
+  std::vector<std::string> added;  // in the order added
+};
+SearchPath& Paths() {
+  static SearchPath* paths = new SearchPath();
+  return *paths;
+}
+
+// <dir of the running program>/../share/wargame/rulesets, "" if unknown.
+std::string BesideProgram() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return "";
+  return (exe.parent_path().parent_path() / "share" / "wargame" / "rulesets").string();
+}
+
+}  // namespace
+
+void AddRulesetSearchPath(const std::string& root) {
+  if (root.empty()) return;
+  SearchPath& p = Paths();
+  std::lock_guard<std::mutex> lock(p.mu);
+  p.added.push_back(root);
+}
+
+std::vector<std::string> RulesetSearchPath() {
+  std::vector<std::string> out;
+  {
+    SearchPath& p = Paths();
+    std::lock_guard<std::mutex> lock(p.mu);
+    out.assign(p.added.rbegin(), p.added.rend());
+  }
+  if (const char* env = std::getenv("WARGAME_RULESET_PATH"); env && *env) {
+    std::stringstream ss(env);
+    for (std::string item; std::getline(ss, item, ':');) {
+      if (!item.empty()) out.push_back(item);
+    }
+  }
+  if (std::string beside = BesideProgram(); !beside.empty()) out.push_back(beside);
+  out.push_back(RulesetsRoot());
+  return out;
+}
+
+std::string FindRulesetFolder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  if (fs::path(folder).is_absolute()) return folder;
+  std::error_code ec;
+  for (const std::string& root : RulesetSearchPath()) {
+    const fs::path candidate = fs::path(root) / folder;
+    if (fs::exists(candidate / "ruleset.yaml", ec)) return candidate.string();
+  }
+  return (fs::path(RulesetsRoot()) / folder).string();
 }
 
 }  // namespace wg

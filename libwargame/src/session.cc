@@ -14,11 +14,25 @@
 
 namespace wg {
 
+Session::Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice, const State& state)
+    : game_(std::move(game)), seed_(seed), supplied_only_(supplied_dice), state_(state) {
+  scratch_ = game_->rules->NewScratch();
+}
+
 Session::Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice)
     : game_(std::move(game)), seed_(seed), supplied_only_(supplied_dice) {
   scratch_ = game_->rules->NewScratch();
   // Dice at set-up (if any) come from the seed; a referee supplies later ones.
   state_ = NewInitialState(*game_, seed, nullptr, &log_, scratch_.get());
+}
+
+std::unique_ptr<Session> Session::Clone() const {
+  std::unique_ptr<Session> c(new Session(game_, seed_, supplied_only_, state_));
+  c->queue_ = queue_;
+  c->log_ = log_;
+  c->actions_ = actions_;
+  c->supplied_used_ = supplied_used_;
+  return c;
 }
 
 void Session::SupplyDice(const std::vector<int>& values) {

@@ -1444,7 +1444,7 @@ BgConfig ReadConfig(const Game& game, RulesetDocument& doc) {
 }
 
 Result<std::shared_ptr<const Game>> MakeBlueAndGray(const GameParams& params) {
-  return LoadHexGame(RulesetsRoot() + "/blue_and_gray", params,
+  return LoadHexGame(FindRulesetFolder("blue_and_gray"), params,
                      {"exclusive_rules", "strategic_movement", "victory_points"},
                      [](const Game& game, RulesetDocument& doc, ErrorList*) -> std::unique_ptr<Rules> {
                        return std::make_unique<BgRules>(game, ReadConfig(game, doc));

@@ -499,7 +499,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
 namespace {
 
 Result<std::shared_ptr<const Game>> Factory(const GameParams& params) {
-  const std::string folder = RulesetsRoot() + "/civil_war_miniatures";
+  const std::string folder = FindRulesetFolder("civil_war_miniatures");
   YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
   if (!r.ok()) return r.errors();
   std::string scenario = params.scenario;

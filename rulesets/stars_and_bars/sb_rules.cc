@@ -1843,7 +1843,7 @@ std::string SbRules::DescribeDecision(const State& s) const {
 }
 
 Result<std::shared_ptr<const Game>> MakeStarsAndBars(const GameParams& params) {
-  return LoadHexGame(RulesetsRoot() + "/stars_and_bars", params, {"battery_parents"},
+  return LoadHexGame(FindRulesetFolder("stars_and_bars"), params, {"battery_parents"},
                      [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
                        return std::make_unique<SbRules>(g, doc, errors);
                      });

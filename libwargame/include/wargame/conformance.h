@@ -31,6 +31,5 @@ int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1
 
 ConformanceReport RunConformance(const std::string& game_spec, const ConformanceOptions& options);
 
-int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1
 
 }  // namespace wg

@@ -20,7 +20,7 @@ namespace wg {
 struct RulesetInfo {
   std::string name;   // "stars_and_bars"
   std::string title;  // "Stars and Bars (Perryville, 8 October 1862)"
-  std::string folder; // data folder, relative to RulesetsRoot() (usually == name)
+  std::string folder; // data folder: a name looked up on the search path (usually == name), or absolute
 };
 
 using RulesetFactory = std::function<Result<std::shared_ptr<const Game>>(const GameParams&)>;
@@ -50,6 +50,25 @@ struct RulesetRegistrar {
 
 // "name" or "name(key=value,...)".
 Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec);
+
+// --- Where rulesets' data is found ------------------------------------------------
+// A ruleset's folder (RulesetInfo::folder, or the name given to LoadGame for a
+// data-only ruleset) is looked up in these roots, in order; the first
+// <root>/<folder>/ruleset.yaml wins:
+//   1. folders added with AddRulesetSearchPath, the last added first (the
+//      installed package's Wargame::rulesets adds <prefix>/share/wargame/rulesets;
+//      the Python module adds the same next to itself);
+//   2. the folders of the environment variable WARGAME_RULESET_PATH, separated by ':';
+//   3. <program>/../share/wargame/rulesets, next to the running program (the
+//      installed `wargame`);
+//   4. RulesetsRoot(): WARGAME_RULESETS, the source tree, the configured install prefix.
+// An absolute folder is used as it is. Paths may be added from any thread;
+// a game already loaded keeps the folder it was loaded from.
+void AddRulesetSearchPath(const std::string& root);
+std::vector<std::string> RulesetSearchPath();
+// The data folder of a ruleset: the first <root>/<folder> with a ruleset.yaml,
+// else RulesetsRoot()/<folder> (whose loading then reports the missing file).
+std::string FindRulesetFolder(const std::string& folder);
 
 // Scenario names listed in a ruleset folder's ruleset.yaml (for `wargame list`).
 std::vector<std::string> ListScenarios(const RulesetInfo& info);

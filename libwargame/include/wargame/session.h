@@ -39,6 +39,9 @@ class Session {
   Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice = false);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
+  // A copy of the game in progress (state, log, actions, dice) that plays on
+  // independently; it has no undo history before the copy.
+  std::unique_ptr<Session> Clone() const;
 
   const Game& game() const { return *game_; }
   std::shared_ptr<const Game> game_ptr() const { return game_; }
@@ -80,6 +83,8 @@ class Session {
  private:
   static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,
                                                         size_t max_actions);
+  // For Clone: the state as it is, no set-up.
+  Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice, const State& state);
   struct Snapshot {
     State state;
     size_t events;
