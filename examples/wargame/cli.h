@@ -51,9 +51,25 @@ std::string RenderSvg(const Game& game, const State& s);
 std::string TextMapAround(const Game& game, const State& s, const std::vector<int>& centers, int radius);
 std::string UnitValues(const Game& game, const State& s, UnitId u);  // "4-4" (current values)
 std::string SideName(const Game& game, int side);
+// A legal option in a player's words: "stand", "retreat Harris 2304 -> 2104",
+// "reorganize Wagner with Crittenden" (the terminal player and the page).
+std::string ActionLabel(const Game& game, const State& s, const Action& a);
 std::string PhaseName(const Game& game, const State& s);
 
+// A new game (GAME + scenario + optional rules, seeded) or, when `load` is a
+// file name, the saved game it holds, replayed to its last action.
+Result<std::unique_ptr<Session>> OpenGame(const std::string& game, const std::string& scenario,
+                                          const std::string& optional, const std::string& load, uint64_t seed);
+
+// "3,5,1" -> {3, 5, 1} (values 1..1000); false on a bad value.
+bool ParseDiceList(const std::string& text, std::vector<int>* out);
+
+class WebGame;
+// Serves the page and the game until SIGINT/SIGTERM (serve.cc).
+int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms);
+
 int CmdPlay(int argc, char** argv);
+int CmdServe(int argc, char** argv);
 int CmdSimulate(int argc, char** argv);
 int CmdMerge(int argc, char** argv);
 

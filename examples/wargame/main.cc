@@ -87,6 +87,7 @@ void Usage(std::ostream& out) {
          "  odds       the odds, modifiers and exact outcome distribution of an attack\n"
          "  simulate   play many games on all threads and report win rates and statistics\n"
          "  merge      combine `simulate --out` files into the report of a single run\n"
+         "  serve      play in the browser: a page with the map, against the computer or a friend\n"
          "GAME is a registered ruleset with options, e.g. \"stars_and_bars(optional=12.1)\",\n"
          "or the path of a ruleset folder (played on the standard hex rules).\n"
          "Exit codes: 0 ok, 1 error in an input file or the game, 2 bad command line.\n";
@@ -421,6 +422,7 @@ int main(int argc, char** argv) {
   if (cmd == "odds") return CmdOdds(sub_argc, sub_argv);
   if (cmd == "simulate") return CmdSimulate(sub_argc, sub_argv);
   if (cmd == "merge") return CmdMerge(sub_argc, sub_argv);
+  if (cmd == "serve") return CmdServe(sub_argc, sub_argv);
   std::cerr << "wargame: unknown subcommand \"" << cmd << "\"\n";
   Usage(std::cerr);
   return kExitUsage;

@@ -292,7 +292,7 @@ std::string RenderSvg(const Game& g, const State& s) {
         break;
       }
     }
-    o += "<polygon fill=\"" + TerrainColour(name) + "\" points=\"";
+    o += "<polygon data-hex=\"" + g.map.Label(i) + "\" fill=\"" + TerrainColour(name) + "\" points=\"";
     for (int k = 0; k < 6; ++k) {
       double x, y;
       corner(i, k, 1.0, &x, &y);
@@ -418,7 +418,7 @@ std::string RenderSvg(const Game& g, const State& s) {
     const double y = Y(cy[static_cast<size_t>(us.hex)]) - cs / 2 + k * R * 0.12;
     const UnitDef& d = g.units[static_cast<size_t>(i)];
     const std::string fill = SideColour(g, us.side);
-    o += "<g><title>" + Xml(d.name) + " (" + Xml(d.id) + ") " + UnitValues(g, s, u) + "</title>";
+    o += "<g data-unit=\"" + Xml(d.id) + "\"><title>" + Xml(d.name) + " (" + Xml(d.id) + ") " + UnitValues(g, s, u) + "</title>";
     o += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" + Num(cs) + "\" height=\"" + Num(cs) +
          "\" rx=\"3\" fill=\"" + fill + "\" stroke=\"black\" stroke-width=\"1\"" +
          (us.face ? " fill-opacity=\"0.6\" stroke-dasharray=\"3,2\"" : "") + "/>";

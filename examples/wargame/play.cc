@@ -136,10 +136,35 @@ struct Until {
 
 }  // namespace
 
+bool ParseDiceList(const std::string& text, std::vector<int>* out) {
+  for (const auto& t : SplitList(text)) {
+    char* end = nullptr;
+    const long v = std::strtol(t.c_str(), &end, 10);
+    if (!end || *end != '\0' || v < 1 || v > 1000) return false;
+    out->push_back(static_cast<int>(v));
+  }
+  return true;
+}
+
+Result<std::unique_ptr<Session>> OpenGame(const std::string& game, const std::string& scenario,
+                                          const std::string& optional, const std::string& load, uint64_t seed) {
+  if (!load.empty()) {
+    std::string text;
+    if (!ReadFile(load, &text)) return Error{load, 0, 0, "", "cannot read", ""};
+    return Session::Load(text, load);
+  }
+  auto spec = GameSpec(game, scenario, optional);
+  if (!spec.ok()) return spec.errors();
+  auto loaded = LoadGame(*spec);
+  if (!loaded.ok()) return loaded.errors();
+  return std::make_unique<Session>(*loaded, seed);
+}
+
 int CmdPlay(int argc, char** argv) {
   po::options_description desc("options");
-  desc.add_options()("help,h", "this help")("game", po::value<std::string>()->required(),
+  desc.add_options()("help,h", "this help")("game", po::value<std::string>(),
                                              "GAME: ruleset name with options, or a ruleset folder")(
+      "load", po::value<std::string>(), "continue this saved game (play by e-mail) instead of starting one")(
       "scenario", po::value<std::string>(), "scenario name or file")(
       "optional", po::value<std::string>(), "optional rules to enable, comma separated")(
       "seed", po::value<uint64_t>()->default_value(1), "dice and players seed")(
@@ -159,6 +184,7 @@ int CmdPlay(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
     if (vm.count("help")) {
       std::cout << "usage: wargame play GAME [--scenario NAME|FILE] [--optional R,...] [--seed N] [--players A,B]\n"
+                   "       wargame play --load SAVE [--players A,B] [--save F]   (continue a saved game)\n"
                    "       [--script FILE] [--dice 3,5,1] [--until TURN[:PHASE]] [--save F] [--json F] [--svg F]\n"
                 << desc;
       return kExitOk;
@@ -188,29 +214,26 @@ int CmdPlay(int argc, char** argv) {
     }
   }
   std::vector<int> dice;
-  if (vm.count("dice")) {
-    for (const auto& t : SplitList(vm["dice"].as<std::string>())) {
-      char* end = nullptr;
-      const long v = std::strtol(t.c_str(), &end, 10);
-      if (!end || *end != '\0' || v < 1 || v > 1000) {
-        std::cerr << "wargame play: bad die value \"" << t << "\" in --dice\n";
-        return kExitUsage;
-      }
-      dice.push_back(static_cast<int>(v));
-    }
-  }
-  auto spec = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
-                       vm.count("optional") ? vm["optional"].as<std::string>() : "");
-  if (!spec.ok()) {
-    PrintErrors(spec.errors());
+  if (vm.count("dice") && !ParseDiceList(vm["dice"].as<std::string>(), &dice)) {
+    std::cerr << "wargame play: bad die value in --dice \"" << vm["dice"].as<std::string>() << "\"\n";
     return kExitUsage;
   }
-  auto game = LoadGame(*spec);
-  if (!game.ok()) {
-    PrintErrors(game.errors());
+  if (!vm.count("game") && !vm.count("load")) {
+    std::cerr << "wargame play: GAME or --load SAVE is required\n" << desc;
+    return kExitUsage;
+  }
+  const uint64_t seed = vm["seed"].as<uint64_t>();
+  auto opened = OpenGame(vm.count("game") ? vm["game"].as<std::string>() : "",
+                         vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
+                         vm.count("optional") ? vm["optional"].as<std::string>() : "",
+                         vm.count("load") ? vm["load"].as<std::string>() : "", seed);
+  if (!opened.ok()) {
+    PrintErrors(opened.errors());
     return kExitError;
   }
-  const Game& g = **game;
+  Session& session = **opened;
+  const std::shared_ptr<const Game> game = session.game_ptr();
+  const Game& g = *game;
   Until until;
   if (vm.count("until")) {
     const std::string u = vm["until"].as<std::string>();
@@ -245,13 +268,11 @@ int CmdPlay(int argc, char** argv) {
     }
     script.actions = *actions;
   }
-  const uint64_t seed = vm["seed"].as<uint64_t>();
-  Session session(*game, seed);
   session.SupplyDice(dice);
   std::unique_ptr<Player> players[2];
   for (int i = 0; i < 2; ++i) {
     std::string err;
-    players[i] = MakePlayer(kinds[static_cast<size_t>(i)], *game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
+    players[i] = MakePlayer(kinds[static_cast<size_t>(i)], game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
                             &script, &err, vm["ai-budget"].as<int>());
     if (!players[i]) {
       std::cerr << "wargame play: " << err << "\n";

@@ -1,0 +1,217 @@
+// The game behind `wargame serve` (web_game.h).
+#include "web_game.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <random>
+
+#include "cli.h"
+#include "wargame/action_text.h"
+#include "wargame/ai.h"
+#include "wargame/hex_rules.h"
+
+namespace wg::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxActionText = 2000;  // the longest legal action is a few hundred bytes
+
+std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string Refused(const std::string& rule, const std::string& message) {
+  return Answer({{"t", "refused"}, {"rule", rule}, {"message", message}});
+}
+
+std::string ErrorAnswer(const std::string& message) { return Answer({{"t", "error"}, {"message", message}}); }
+
+bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
+
+// (turn, phase, phasing side): undo stays within one of these.
+int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
+
+}  // namespace
+
+std::string NewToken() {
+  std::random_device rd;
+  std::string t;
+  for (int i = 0; i < 4; ++i) {
+    char b[9];
+    std::snprintf(b, sizeof b, "%08x", static_cast<unsigned>(rd()));
+    t += b;
+  }
+  return t;
+}
+
+WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kinds, uint64_t seed, int ai_budget)
+    : session_(std::move(session)), kinds_(std::move(kinds)), seed_(seed), ai_budget_(ai_budget) {
+  kinds_.resize(2, "human");
+  int human = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (kinds_[static_cast<size_t>(i)] == "human") human |= 1 << i;
+    if (kinds_[static_cast<size_t>(i)] == "remote") seats_.push_back({NewToken(), 1 << i});
+  }
+  if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
+  MakePlayers();
+  phase_start_action_ = session_->actions().size();
+  phase_key_ = PhaseKey(session_->state());
+}
+
+void WebGame::MakePlayers() {
+  for (int i = 0; i < 2; ++i) {
+    ai_[i].reset();
+    if (kinds_[static_cast<size_t>(i)] != "ai") continue;
+    AiOptions options;
+    if (ai_budget_ > 0) options.budget = ai_budget_;
+    // The seeds of `wargame play`'s players.
+    ai_[i] = std::make_unique<AiPlayer>(session_->game_ptr(), seed_ * 2654435761ULL + 17 + static_cast<uint64_t>(i),
+                                        options);
+  }
+}
+
+int WebGame::SidesOf(const std::string& token) const {
+  if (token.empty()) return 0;
+  for (const Seat& s : seats_) {
+    if (s.token == token) return s.sides;
+  }
+  return 0;
+}
+
+bool WebGame::AiToMove() const {
+  const State& s = session_->state();
+  return !session_->over() && ai_[s.decision_side & 1] != nullptr;
+}
+
+bool WebGame::AiStep() {
+  if (!AiToMove()) return false;
+  const std::vector<Action> legal = session_->LegalActions();
+  if (legal.empty()) return false;
+  const State& s = session_->state();
+  const Action a = ai_[s.decision_side & 1]->Choose(session_->game(), s, legal);
+  if (!session_->Apply(a).ok()) return false;
+  actors_.push_back({-1, false});
+  NotePhase();
+  return true;
+}
+
+void WebGame::NotePhase() {
+  const int key = PhaseKey(session_->state());
+  if (key != phase_key_) {
+    phase_key_ = key;
+    phase_start_action_ = session_->actions().size();
+  }
+}
+
+std::string WebGame::Handle(int sides, const std::string& message, bool* changed) {
+  *changed = false;
+  if (message.size() > kMaxMessageBytes) return ErrorAnswer("message too long");
+  const json m = json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!m.is_object() || !m.contains("t") || !m["t"].is_string()) {
+    return ErrorAnswer("expected a JSON object with a \"t\" field");
+  }
+  const std::string t = m["t"].get<std::string>();
+  auto text = [&](const char* key) -> const std::string* {
+    const auto it = m.find(key);
+    return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
+  };
+  if (t == "state") return StateMessage(sides);
+  if (t == "act" || t == "odds") {
+    const std::string* action = text("action");
+    if (!action) return ErrorAnswer("\"" + t + "\" needs an \"action\" string");
+    return t == "act" ? Act(sides, *action, changed) : Odds(*action);
+  }
+  if (t == "undo") return Undo(sides, changed);
+  if (t == "export") return Answer({{"t", "save"}, {"save", session_->Save()}});
+  if (t == "import") {
+    const std::string* save = text("save");
+    if (!save) return ErrorAnswer("\"import\" needs a \"save\" string");
+    return Import(sides, *save, changed);
+  }
+  return ErrorAnswer("unknown message \"" + t + "\"");
+}
+
+std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
+  if (text.size() > kMaxActionText) return Refused("", "action too long");
+  const Game& g = session_->game();
+  auto a = ParseActionText(g, text);
+  if (!a.ok()) return Refused("", a.errors().ToString());
+  const State& s = session_->state();
+  if (session_->over()) return Refused("", "the game is over");
+  if (!Plays(sides, s.decision_side)) {
+    return Refused("", "it is " + SideName(g, s.decision_side) + "'s decision, and this link does not play " +
+                           SideName(g, s.decision_side));
+  }
+  const size_t events_before = session_->events().size();
+  const Status st = session_->Apply(*a);
+  if (!st.ok()) return Refused(st.error().rule, st.error().message);
+  bool rolled = false;
+  for (size_t i = events_before; i < session_->events().size(); ++i) {
+    rolled |= session_->events()[i].type == EventType::kDieRoll;
+  }
+  actors_.push_back({s.decision_side, rolled});
+  NotePhase();
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}});
+}
+
+bool WebGame::UndoAllowed(int sides) const {
+  const size_t n = session_->actions().size();
+  if (n == 0 || n <= phase_start_action_ || actors_.empty()) return false;
+  const Actor& last = actors_.back();
+  return !last.rolled && Plays(sides, last.side);
+}
+
+std::string WebGame::Undo(int sides, bool* changed) {
+  if (!UndoAllowed(sides)) {
+    return Refused("", "nothing to undo: undo takes back your own actions in this phase, and none that rolled a die");
+  }
+  if (!session_->Undo()) return Refused("", "nothing to undo");
+  actors_.pop_back();
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "undo"}});
+}
+
+bool WebGame::ControlsGame(int sides) const {
+  for (int i = 0; i < 2; ++i) {
+    if (!Plays(sides, i) && kinds_[static_cast<size_t>(i)] != "ai") return false;
+  }
+  return true;
+}
+
+std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
+  if (!ControlsGame(sides)) {
+    return Refused("", "import needs a link that plays both sides (hot-seat): a remote player cannot replace the game");
+  }
+  auto loaded = Session::Load(save, "imported save");
+  if (!loaded.ok()) return Refused("", loaded.errors().ToString());
+  if ((*loaded)->game().params.ToString() != session_->game().params.ToString()) {
+    return Refused("", "the save is a game of " + (*loaded)->game().params.ToString() + ", not of " +
+                           session_->game().params.ToString());
+  }
+  session_ = std::move(*loaded);
+  actors_.clear();
+  MakePlayers();
+  phase_start_action_ = session_->actions().size();
+  phase_key_ = PhaseKey(session_->state());
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "import"}});
+}
+
+std::string WebGame::Odds(const std::string& text) {
+  if (text.size() > kMaxActionText) return Refused("", "action too long");
+  const Game& g = session_->game();
+  const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
+  if (!hex) return Refused("", "this ruleset has no odds table on a hex map");
+  auto a = ParseActionText(g, text);
+  if (!a.ok()) return Refused("", a.errors().ToString());
+  if (a->type != ActionType::kAttack) return Refused("", "odds are for an attack: {attack: [ids], target: [hexes]}");
+  Context ctx(g, nullptr, nullptr, &session_->scratch());
+  const AttackAnalysis an = hex->AnalyzeAttack(session_->state(), ctx, *a);
+  if (!an.status.ok()) return Refused(an.status.error().rule, an.status.error().message);
+  return Answer(OddsJson(g, *hex, an, *a));
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,101 @@
+// The game behind `wargame serve`, without the network: who may act (a
+// random token per seat), the messages of the page (JSON, one object per
+// message) and their answers. Every action a message carries is parsed by the
+// script-language parser (ParseActionText) and applied by Session::Apply, so
+// the page is refused exactly what a script or save would be. serve.cc moves
+// the messages over HTTP and WebSocket; tests drive this class directly too.
+//
+// Messages from the page ({"t": ...}):
+//   {"t":"state"}                                   the position, legal options, log
+//   {"t":"act","action":"{move: [harris], path: [2302]}"}
+//   {"t":"odds","attack":["harris"],"target":["2405"],"reduce":0}
+//   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
+// Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
+// {"t":"odds",...}, {"t":"save","save":...}, {"t":"error","message":...}.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/players.h"
+#include "wargame/session.h"
+
+namespace wg {
+class HexRules;
+struct AttackAnalysis;
+}  // namespace wg
+
+namespace wg::cli {
+
+// The longest message the page may send (an imported save is the biggest).
+inline constexpr size_t kMaxMessageBytes = 1 << 20;
+
+class WebGame {
+ public:
+  // kinds: per side "human" (this page; every human side shares one link:
+  // hot-seat), "remote" (its own link) or "ai".
+  WebGame(std::unique_ptr<Session> session, std::vector<std::string> kinds, uint64_t seed, int ai_budget);
+
+  // The bit mask of sides a token may act for (bit i = side i); 0: not a player.
+  int SidesOf(const std::string& token) const;
+  // The tokens to hand out, with the sides they play (one per link).
+  struct Seat {
+    std::string token;
+    int sides = 0;
+  };
+  const std::vector<Seat>& seats() const { return seats_; }
+
+  // Handles one message from a page whose token plays `sides`. Returns the
+  // answer; *changed is set when the game changed (every page needs the state).
+  std::string Handle(int sides, const std::string& message, bool* changed);
+  // The state message for a page playing `sides`.
+  std::string StateMessage(int sides);
+
+  // The computer's turn: true when an ai side decides now.
+  bool AiToMove() const;
+  // Applies one action of the computer player; false if it had none.
+  bool AiStep();
+
+  const Session& session() const { return *session_; }
+
+ private:
+  std::string Act(int sides, const std::string& text, bool* changed);
+  std::string Odds(const std::string& message_json);
+  std::string Undo(int sides, bool* changed);
+  std::string Import(int sides, const std::string& save, bool* changed);
+  bool UndoAllowed(int sides) const;
+  // Every side is played by this link or by the computer (a game on one page).
+  bool ControlsGame(int sides) const;
+  void MakePlayers();
+  void NotePhase();
+  nlohmann::json LegalJson(int sides);
+
+  std::unique_ptr<Session> session_;
+  std::vector<std::string> kinds_;
+  uint64_t seed_;
+  int ai_budget_;
+  std::vector<Seat> seats_;
+  std::unique_ptr<Player> ai_[2];
+  // Who made each action applied here (-1 the computer) and whether it rolled
+  // a die (such an action is never undone: that would be a re-roll).
+  struct Actor {
+    int side = -1;
+    bool rolled = false;
+  };
+  std::vector<Actor> actors_;
+  // Index into the session's actions of the first action of the current phase
+  // (undo does not reach before it).
+  size_t phase_start_action_ = 0;
+  int phase_key_ = -1;
+};
+
+// The odds preview of an attack as the page shows it.
+nlohmann::json OddsJson(const Game& g, const HexRules& hex, const AttackAnalysis& an, const Action& a);
+
+// A random token (128 bits from std::random_device, as hex).
+std::string NewToken();
+
+}  // namespace wg::cli
