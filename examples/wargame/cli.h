@@ -46,7 +46,8 @@ bool IsPlayerKind(const std::string& kind);
 
 // Outputs.
 std::string StateJson(const Session& session);
-std::string RenderSvg(const Game& game, const State& s);
+std::string RenderSvg(const Game& game, const State& s);  // svg_map.cc
+std::string XmlText(const std::string& s);                 // & < > " escaped
 // The hexes around `centers` (within radius) with their terrain and units.
 std::string TextMapAround(const Game& game, const State& s, const std::vector<int>& centers, int radius);
 std::string UnitValues(const Game& game, const State& s, UnitId u);  // "4-4" (current values)

@@ -87,6 +87,13 @@ std::string WebGame::StateMessage(int sides) {
   }
   j["you"] = you;
   j["sides"] = SidesJson(g, kinds_);
+  // JSON objects have no order: the counter's values in the order of the attributes.
+  j["attributes"] = g.attributes;
+  if (j.contains("units") && j["units"].is_array() && j["units"].size() == static_cast<size_t>(session_->state().num_units)) {
+    for (size_t i = 0; i < j["units"].size(); ++i) {
+      j["units"][i]["values"] = UnitValues(g, session_->state(), static_cast<UnitId>(i));
+    }
+  }
   j["turns"] = TurnsJson(g);
   j["hex_map"] = g.map.size() > 0;
   j["svg"] = RenderSvg(g, session_->state());

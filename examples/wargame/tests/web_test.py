@@ -130,7 +130,6 @@ def case_page():
         page = browser.page(server.links[who])
         page.wait("wg.state && wg.state.decision.kind === 'combat'", "the combat phase")
         attack_in_page(page, server, who, attack, roll)
-        page.screenshot(os.environ.get("WG_SCREENSHOT", os.devnull) if len(sys.argv) < 4 else sys.argv[3])
     finally:
         browser.close()
         server.close()
@@ -166,6 +165,8 @@ def attack_in_page(page, server, who, attack, roll):
     check(column == api["column"], f"the page shows the engine's column ({column} vs {api['column']})")
     rows = page.js("document.querySelectorAll('#odds table tr').length")
     check(rows == len(api["outcomes"]), "every result of the distribution is shown")
+    if len(sys.argv) > 3:  # the picture of the page in the README: an attack about to be made
+        page.screenshot(sys.argv[3])
     page.click("#confirm")
     die = page.wait("document.getElementById('lastdie') && document.getElementById('lastdie').textContent", "the die")
     check(die == str(roll), f"the die shown is the die rolled ({die})")
