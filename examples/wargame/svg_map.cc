@@ -77,7 +77,7 @@ std::string Num(double v) {
 
 // "springfield_pike" -> "Springfield Pike"; names already in words stay as they are.
 std::string Words(const std::string& id) {
-  if (id.find('_') == std::string::npos && (id.empty() || !std::islower(static_cast<unsigned char>(id[0])))) return id;
+  if (id.find('_') == std::string::npos) return id;
   std::string o;
   bool start = true;
   for (char c : id) {
