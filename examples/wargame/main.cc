@@ -370,31 +370,9 @@ int CmdOdds(int argc, char** argv) {
     if (!have) a.AddHex(h);
   }
   a.value = -std::abs(vm["reduce"].as<int>());
-  Context ctx(g, nullptr, nullptr, &s.scratch());
-  const AttackAnalysis an = hex->AnalyzeAttack(s.state(), ctx, a);
-  std::cout << "attack: " << ActionToText(g, a) << "\n";
-  if (!an.status.ok()) {
-    std::cout << "refused: " << an.status.ToString() << "\n";
-    return kExitError;
-  }
-  const AttackPlan& p = an.plan;
-  std::cout << "attack strength " << p.attack << ", defense strength " << p.defense;
-  if (p.modified_defense != p.defense) std::cout << " (modified " << p.modified_defense << ")";
-  std::cout << "\n";
-  for (int i = 0; i < p.mods.num_multipliers; ++i) std::cout << "  defense x" << p.mods.multipliers[i] << "\n";
-  if (p.mods.drm) std::cout << "  die roll modifier " << (p.mods.drm > 0 ? "+" : "") << p.mods.drm << "\n";
-  if (p.mods.column_shift) std::cout << "  column shift " << p.mods.column_shift << "\n";
-  for (int i = 0; i < p.mods.num_notes; ++i) std::cout << "  note: " << p.mods.notes[i] << "\n";
-  std::cout << "column: " << hex->ColumnLabel(p.column);
-  if (p.column != p.computed_column) std::cout << " (computed " << hex->ColumnLabel(p.computed_column) << ")";
-  std::cout << "\noutcomes:\n";
-  for (const auto& o : an.outcomes) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%6.2f%%  (%llu/%llu)", 100.0 * o.probability(),
-                  static_cast<unsigned long long>(o.numerator), static_cast<unsigned long long>(o.denominator));
-    std::cout << "  " << (o.result ? o.result->text : "?") << "  " << buf << "\n";
-  }
-  return kExitOk;
+  bool ok = false;
+  std::cout << OddsText(g, s, a, &ok);
+  return ok ? kExitOk : kExitError;
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 #include <map>
 #include <set>
 
+#include <sstream>
+
 #include "cli.h"
+#include "wargame/action_text.h"
+#include "wargame/hex_rules.h"
 
 namespace wg::cli {
 
@@ -189,6 +193,40 @@ std::string StateJson(const Session& session) {
   }
   o += "}\n";
   return o;
+}
+
+std::string OddsText(const Game& g, Session& s, const Action& a, bool* ok) {
+  *ok = false;
+  std::ostringstream out;
+  const auto* rules = dynamic_cast<const HexRules*>(g.rules.get());
+  if (!rules) return "this ruleset has no odds table on a hex map\n";
+  const HexRules& hex = *rules;
+  Context ctx(g, nullptr, nullptr, &s.scratch());
+  const AttackAnalysis an = hex.AnalyzeAttack(s.state(), ctx, a);
+  out << "attack: " << ActionToText(g, a) << "\n";
+  if (!an.status.ok()) {
+    out << "refused: " << an.status.ToString() << "\n";
+    return out.str();
+  }
+  const AttackPlan& p = an.plan;
+  out << "attack strength " << p.attack << ", defense strength " << p.defense;
+  if (p.modified_defense != p.defense) out << " (modified " << p.modified_defense << ")";
+  out << "\n";
+  for (int i = 0; i < p.mods.num_multipliers; ++i) out << "  defense x" << p.mods.multipliers[i] << "\n";
+  if (p.mods.drm) out << "  die roll modifier " << (p.mods.drm > 0 ? "+" : "") << p.mods.drm << "\n";
+  if (p.mods.column_shift) out << "  column shift " << p.mods.column_shift << "\n";
+  for (int i = 0; i < p.mods.num_notes; ++i) out << "  note: " << p.mods.notes[i] << "\n";
+  out << "column: " << hex.ColumnLabel(p.column);
+  if (p.column != p.computed_column) out << " (computed " << hex.ColumnLabel(p.computed_column) << ")";
+  out << "\noutcomes:\n";
+  for (const auto& o : an.outcomes) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%6.2f%%  (%llu/%llu)", 100.0 * o.probability(),
+                  static_cast<unsigned long long>(o.numerator), static_cast<unsigned long long>(o.denominator));
+    out << "  " << (o.result ? o.result->text : "?") << "  " << buf << "\n";
+  }
+  *ok = true;
+  return out.str();
 }
 
 std::string TextMapAround(const Game& g, const State& s, const std::vector<int>& centers, int radius) {

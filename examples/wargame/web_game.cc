@@ -56,8 +56,7 @@ WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kind
   }
   if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
   MakePlayers();
-  phase_start_action_ = session_->actions().size();
-  phase_key_ = PhaseKey(session_->state());
+  history_.Reset(*session_);
 }
 
 void WebGame::MakePlayers() {
@@ -91,18 +90,10 @@ bool WebGame::AiStep() {
   if (legal.empty()) return false;
   const State& s = session_->state();
   const Action a = ai_[s.decision_side & 1]->Choose(session_->game(), s, legal);
+  const size_t events_before = session_->events().size();
   if (!session_->Apply(a).ok()) return false;
-  actors_.push_back({-1, false});
-  NotePhase();
+  history_.Applied(*session_, -1, events_before);
   return true;
-}
-
-void WebGame::NotePhase() {
-  const int key = PhaseKey(session_->state());
-  if (key != phase_key_) {
-    phase_key_ = key;
-    phase_start_action_ = session_->actions().size();
-  }
 }
 
 std::string WebGame::Handle(int sides, const std::string& message, bool* changed) {
@@ -145,23 +136,39 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
                            SideName(g, s.decision_side));
   }
   const size_t events_before = session_->events().size();
+  const int side = s.decision_side;
   const Status st = session_->Apply(*a);
   if (!st.ok()) return Refused(st.error().rule, st.error().message);
-  bool rolled = false;
-  for (size_t i = events_before; i < session_->events().size(); ++i) {
-    rolled |= session_->events()[i].type == EventType::kDieRoll;
-  }
-  actors_.push_back({s.decision_side, rolled});
-  NotePhase();
+  history_.Applied(*session_, side, events_before);
   *changed = true;
   return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}});
 }
 
-bool WebGame::UndoAllowed(int sides) const {
-  const size_t n = session_->actions().size();
-  if (n == 0 || n <= phase_start_action_ || actors_.empty()) return false;
-  const Actor& last = actors_.back();
-  return !last.rolled && Plays(sides, last.side);
+bool WebGame::UndoAllowed(int sides) const { return history_.CanUndo(*session_, sides); }
+
+void UndoHistory::Reset(const Session& s) {
+  entries_.clear();
+  reset_actions_ = phase_start_ = s.actions().size();
+  phase_key_ = PhaseKey(s.state());
+}
+
+void UndoHistory::Applied(const Session& s, int side, size_t events_before) {
+  bool rolled = false;
+  for (size_t i = events_before; i < s.events().size(); ++i) rolled |= s.events()[i].type == EventType::kDieRoll;
+  entries_.push_back({side, rolled});
+  const int key = PhaseKey(s.state());
+  if (key != phase_key_) {
+    phase_key_ = key;
+    phase_start_ = s.actions().size();
+  }
+}
+
+bool UndoHistory::CanUndo(const Session& s, int sides) const {
+  const size_t n = s.actions().size();
+  if (entries_.empty() || n <= phase_start_ || n <= reset_actions_ || n != reset_actions_ + entries_.size()) {
+    return false;
+  }
+  return !entries_.back().rolled && Plays(sides, entries_.back().side);
 }
 
 std::string WebGame::Undo(int sides, bool* changed) {
@@ -169,7 +176,7 @@ std::string WebGame::Undo(int sides, bool* changed) {
     return Refused("", "nothing to undo: undo takes back your own actions in this phase, and none that rolled a die");
   }
   if (!session_->Undo()) return Refused("", "nothing to undo");
-  actors_.pop_back();
+  history_.Undone();
   *changed = true;
   return Answer({{"t", "ok"}, {"action", "undo"}});
 }
@@ -192,10 +199,8 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
                            session_->game().params.ToString());
   }
   session_ = std::move(*loaded);
-  actors_.clear();
   MakePlayers();
-  phase_start_action_ = session_->actions().size();
-  phase_key_ = PhaseKey(session_->state());
+  history_.Reset(*session_);
   *changed = true;
   return Answer({{"t", "ok"}, {"action", "import"}});
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "wargame/players.h"
 #include "wargame/session.h"
 
@@ -70,7 +71,6 @@ class WebGame {
   // Every side is played by this link or by the computer (a game on one page).
   bool ControlsGame(int sides) const;
   void MakePlayers();
-  void NotePhase();
   nlohmann::json LegalJson(int sides);
 
   std::unique_ptr<Session> session_;
@@ -79,17 +79,7 @@ class WebGame {
   int ai_budget_;
   std::vector<Seat> seats_;
   std::unique_ptr<Player> ai_[2];
-  // Who made each action applied here (-1 the computer) and whether it rolled
-  // a die (such an action is never undone: that would be a re-roll).
-  struct Actor {
-    int side = -1;
-    bool rolled = false;
-  };
-  std::vector<Actor> actors_;
-  // Index into the session's actions of the first action of the current phase
-  // (undo does not reach before it).
-  size_t phase_start_action_ = 0;
-  int phase_key_ = -1;
+  UndoHistory history_;
 };
 
 // The odds preview of an attack as the page shows it.
