@@ -6,7 +6,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
-PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev libboost-dev nlohmann-json3-dev python3 chromium
+PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev libboost-dev nlohmann-json3-dev python3 libssl-dev chromium
 DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
 
 .PHONY: all deps configure build demo test bench sanitize install clean

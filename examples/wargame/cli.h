@@ -120,10 +120,12 @@ std::string SideName(const Game& game, int side);
 std::string ActionLabel(const Game& game, const State& s, const Action& a);
 std::string PhaseName(const Game& game, const State& s);
 
-// A new game (GAME + scenario + optional rules, seeded) or, when `load` is a
-// file name, the saved game it holds, replayed to its last action.
+// A new game (GAME + scenario + optional rules, seeded, or with every die
+// supplied) or, when `load` is a file name, the saved game it holds, replayed
+// to its last action after its fair dice record (if any) is verified.
 Result<std::unique_ptr<Session>> OpenGame(const std::string& game, const std::string& scenario,
-                                          const std::string& optional, const std::string& load, uint64_t seed);
+                                          const std::string& optional, const std::string& load, uint64_t seed,
+                                          bool supplied_dice = false);
 
 // "3,5,1" -> {3, 5, 1} (values 1..1000); false on a bad value.
 bool ParseDiceList(const std::string& text, std::vector<int>* out);

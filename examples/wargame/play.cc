@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "fair_dice.h"
 #include "wargame/action_text.h"
 #include "wargame/ai.h"
 #include "wargame/registry.h"
@@ -99,17 +100,21 @@ bool ParseDiceList(const std::string& text, std::vector<int>* out) {
 }
 
 Result<std::unique_ptr<Session>> OpenGame(const std::string& game, const std::string& scenario,
-                                          const std::string& optional, const std::string& load, uint64_t seed) {
+                                          const std::string& optional, const std::string& load, uint64_t seed,
+                                          bool supplied_dice) {
   if (!load.empty()) {
     std::string text;
     if (!ReadFile(load, &text)) return Error{load, 0, 0, "", "cannot read", ""};
+    if (const std::string bad = VerifyFairDice(text, load, nullptr); !bad.empty()) {
+      return Error{"", 0, 0, "", bad, ""};
+    }
     return Session::Load(text, load);
   }
   auto spec = GameSpec(game, scenario, optional);
   if (!spec.ok()) return spec.errors();
   auto loaded = LoadGame(*spec);
   if (!loaded.ok()) return loaded.errors();
-  return std::make_unique<Session>(*loaded, seed);
+  return std::make_unique<Session>(*loaded, seed, supplied_dice);
 }
 
 namespace {

@@ -359,7 +359,8 @@ int CmdServe(int argc, char** argv) {
   auto session = OpenGame(vm.count("game") ? vm["game"].as<std::string>() : "",
                           vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
                           vm.count("optional") ? vm["optional"].as<std::string>() : "",
-                          vm.count("load") ? vm["load"].as<std::string>() : "", seed);
+                          vm.count("load") ? vm["load"].as<std::string>() : "", seed,
+                          /*supplied_dice=*/kinds[0] == "remote" && kinds[1] == "remote");
   if (!session.ok()) {
     PrintErrors(session.errors());
     return kExitError;
@@ -373,6 +374,12 @@ int CmdServe(int argc, char** argv) {
     (*session)->SupplyDice(dice);
   }
   WebGame game(std::move(*session), kinds, seed, vm["ai-budget"].as<int>());
+  if (vm.count("load")) {
+    std::string text;
+    std::vector<FairDiceRound> rounds;
+    if (ReadFile(vm["load"].as<std::string>(), &text)) VerifyFairDice(text, vm["load"].as<std::string>(), &rounds);
+    game.SetFairDice(std::move(rounds));
+  }
   return RunServer(game, vm["bind"].as<std::string>(), port, vm["ai-delay"].as<int>());
 }
 

@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
 
@@ -33,6 +35,9 @@ bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> sid
 // (turn, phase, phasing side): undo stays within one of these.
 int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
 
+// The side of a link that plays exactly one side; -1 otherwise.
+int OneSide(int sides) { return sides == 1 ? 0 : sides == 2 ? 1 : -1; }
+
 }  // namespace
 
 std::string NewToken() {
@@ -55,6 +60,7 @@ WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kind
     if (kinds_[static_cast<size_t>(i)] == "remote") seats_.push_back({NewToken(), 1 << i});
   }
   if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
+  remote_dice_ = kinds_[0] == "remote" && kinds_[1] == "remote";
   MakePlayers();
   history_.Reset(*session_);
 }
@@ -81,7 +87,7 @@ int WebGame::SidesOf(const std::string& token) const {
 
 bool WebGame::AiToMove() const {
   const State& s = session_->state();
-  return !session_->over() && ai_[s.decision_side & 1] != nullptr;
+  return !session_->over() && !round_ && ai_[s.decision_side & 1] != nullptr;
 }
 
 bool WebGame::AiStep() {
@@ -115,7 +121,12 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return t == "act" ? Act(sides, *action, changed) : Odds(*action);
   }
   if (t == "undo") return Undo(sides, changed);
-  if (t == "export") return Answer({{"t", "save"}, {"save", session_->Save()}});
+  if (t == "export") return Answer({{"t", "save"}, {"save", SaveText()}});
+  if (t == "commit" || t == "reveal") {
+    const std::string* hex = text(t == "commit" ? "hash" : "secret");
+    if (!hex) return ErrorAnswer("\"" + t + "\" needs a \"" + (t == "commit" ? "hash" : "secret") + "\" string");
+    return t == "commit" ? Commit(sides, *hex, changed) : Reveal(sides, *hex, changed);
+  }
   if (t == "import") {
     const std::string* save = text("save");
     if (!save) return ErrorAnswer("\"import\" needs a \"save\" string");
@@ -131,6 +142,7 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   if (!a.ok()) return Refused("", a.errors().ToString());
   const State& s = session_->state();
   if (session_->over()) return Refused("", "the game is over");
+  if (round_) return Refused("", "a die is being rolled (commit-reveal): wait for both sides' secrets");
   if (!Plays(sides, s.decision_side)) {
     return Refused("", "it is " + SideName(g, s.decision_side) + "'s decision, and this link does not play " +
                            SideName(g, s.decision_side));
@@ -138,6 +150,11 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   const size_t events_before = session_->events().size();
   const int side = s.decision_side;
   const Status st = session_->Apply(*a);
+  if (!st.ok() && remote_dice_ && st.error().message.rfind("needs a die value", 0) == 0) {
+    StartRound(st, *a, side);
+    *changed = true;
+    return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}, {"pending", "a fair die (commit-reveal)"}});
+  }
   if (!st.ok()) return Refused(st.error().rule, st.error().message);
   history_.Applied(*session_, side, events_before);
   *changed = true;
@@ -181,6 +198,63 @@ std::string WebGame::Undo(int sides, bool* changed) {
   return Answer({{"t", "ok"}, {"action", "undo"}});
 }
 
+std::string WebGame::SaveText() const { return session_->Save() + FairDiceYaml(rounds_); }
+
+void WebGame::StartRound(const Status& needs_die, const Action& a, int side) {
+  FairDiceRound r;
+  // "needs a die value (d6, combat): ..."
+  const std::string& m = needs_die.error().message;
+  const size_t d = m.find("(d");
+  if (d != std::string::npos) r.sides = std::max(2, std::atoi(m.c_str() + d + 2));
+  const size_t comma = m.find(", ", d), close = m.find(')', d);
+  if (comma != std::string::npos && close != std::string::npos && comma < close) r.label = m.substr(comma + 2, close - comma - 2);
+  round_ = r;
+  pending_ = a;
+  pending_side_ = side;
+}
+
+std::string WebGame::Commit(int sides, const std::string& hash, bool* changed) {
+  if (!round_) return Refused("", "no die is being rolled");
+  if (const std::string bad = round_->Commit(OneSide(sides), hash); !bad.empty()) return Refused("", bad);
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "commit"}});
+}
+
+std::string WebGame::Reveal(int sides, const std::string& secret, bool* changed) {
+  if (!round_) return Refused("", "no die is being rolled");
+  if (const std::string bad = round_->Reveal(OneSide(sides), secret); !bad.empty()) return Refused("", bad);
+  *changed = true;
+  if (round_->revealed()) FinishRound();
+  return Answer({{"t", "ok"}, {"action", "reveal"}});
+}
+
+// Both secrets are known: the die is supplied and the waiting action applied
+// (it may need another die: another round).
+void WebGame::FinishRound() {
+  round_->value = DieFromSecrets(round_->reveal[0], round_->reveal[1], round_->sides);
+  rounds_.push_back(*round_);
+  round_.reset();
+  session_->SupplyDice({rounds_.back().value});
+  const size_t events_before = session_->events().size();
+  const Status st = session_->Apply(*pending_);
+  if (!st.ok() && st.error().message.rfind("needs a die value", 0) == 0) {
+    StartRound(st, *pending_, pending_side_);
+    return;
+  }
+  if (st.ok()) history_.Applied(*session_, pending_side_, events_before);
+  pending_.reset();
+}
+
+json WebGame::RoundJson() const {
+  if (!round_) return nullptr;
+  const FairDiceRound& r = *round_;
+  return {{"sides", r.sides},
+          {"label", r.label},
+          {"action", pending_ ? ActionToText(session_->game(), *pending_) : ""},
+          {"commit", {r.commit[0], r.commit[1]}},
+          {"revealed", {!r.reveal[0].empty(), !r.reveal[1].empty()}}};
+}
+
 bool WebGame::ControlsGame(int sides) const {
   for (int i = 0; i < 2; ++i) {
     if (!Plays(sides, i) && kinds_[static_cast<size_t>(i)] != "ai") return false;
@@ -194,11 +268,14 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
   }
   auto loaded = Session::Load(save, "imported save");
   if (!loaded.ok()) return Refused("", loaded.errors().ToString());
+  std::vector<FairDiceRound> rounds;
+  if (const std::string bad = VerifyFairDice(save, "imported save", &rounds); !bad.empty()) return Refused("", bad);
   if ((*loaded)->game().params.ToString() != session_->game().params.ToString()) {
     return Refused("", "the save is a game of " + (*loaded)->game().params.ToString() + ", not of " +
                            session_->game().params.ToString());
   }
   session_ = std::move(*loaded);
+  rounds_ = std::move(rounds);
   MakePlayers();
   history_.Reset(*session_);
   *changed = true;

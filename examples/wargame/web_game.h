@@ -10,6 +10,7 @@
 //   {"t":"act","action":"{move: [harris], path: [2302]}"}
 //   {"t":"odds","attack":["harris"],"target":["2405"],"reduce":0}
 //   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
+//   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
 // Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
 // {"t":"odds",...}, {"t":"save","save":...}, {"t":"error","message":...}.
 #pragma once
@@ -17,10 +18,12 @@
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "fair_dice.h"
 #include "wargame/players.h"
 #include "wargame/session.h"
 
@@ -61,12 +64,21 @@ class WebGame {
   bool AiStep();
 
   const Session& session() const { return *session_; }
+  // The fair dice of a loaded save (VerifyFairDice), kept in what is exported.
+  void SetFairDice(std::vector<FairDiceRound> rounds) { rounds_ = std::move(rounds); }
+  // The save as exported: the session's save and the fair dice record.
+  std::string SaveText() const;
 
  private:
   std::string Act(int sides, const std::string& text, bool* changed);
   std::string Odds(const std::string& message_json);
   std::string Undo(int sides, bool* changed);
   std::string Import(int sides, const std::string& save, bool* changed);
+  std::string Commit(int sides, const std::string& hash, bool* changed);
+  std::string Reveal(int sides, const std::string& secret, bool* changed);
+  void StartRound(const Status& needs_die, const Action& a, int side);
+  void FinishRound();
+  nlohmann::json RoundJson() const;
   bool UndoAllowed(int sides) const;
   // Every side is played by this link or by the computer (a game on one page).
   bool ControlsGame(int sides) const;
@@ -80,6 +92,13 @@ class WebGame {
   std::vector<Seat> seats_;
   std::unique_ptr<Player> ai_[2];
   UndoHistory history_;
+  // Fair dice when both sides are remote: the session takes supplied dice only,
+  // and an action that needs a die waits for a commit-reveal round.
+  bool remote_dice_ = false;
+  std::optional<FairDiceRound> round_;
+  std::vector<FairDiceRound> rounds_;  // every die drawn so, in order (the save's fair_dice)
+  std::optional<Action> pending_;       // the action waiting for the die
+  int pending_side_ = -1;
 };
 
 // The odds preview of an attack as the page shows it.

@@ -44,7 +44,7 @@ std::string UnitKey(const Action& a) {
 json WebGame::LegalJson(int sides) {
   json out = json::array();
   const State& s = session_->state();
-  if (session_->over() || !Plays(sides, s.decision_side)) return out;
+  if (session_->over() || round_ || !Plays(sides, s.decision_side)) return out;
   const Game& g = session_->game();
   const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
   const std::vector<Action> legal = session_->LegalActions();
@@ -101,6 +101,13 @@ std::string WebGame::StateMessage(int sides) {
   j["can_undo"] = UndoAllowed(sides);
   j["can_import"] = ControlsGame(sides);
   j["ai_to_move"] = AiToMove();
+  j["dice_round"] = RoundJson();
+  j["fair_dice"] = rounds_.size();
+  if (!rounds_.empty()) {
+    const FairDiceRound& r = rounds_.back();
+    j["last_fair_die"] = {{"sides", r.sides}, {"value", r.value}, {"commit", {r.commit[0], r.commit[1]}},
+                          {"reveal", {r.reveal[0], r.reveal[1]}}};
+  }
   if (j.contains("events") && j["events"].is_array() && j["events"].size() > kLogTail) {
     json& ev = j["events"];
     j["events_skipped"] = ev.size() - kLogTail;

@@ -122,7 +122,8 @@ Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const st
   YamlReader r = YamlReader::FromString(text, name);
   if (!r.ok()) return r.errors();
   const YAML::Node root = r.root();
-  r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "actions", "hash"});
+  // fair_dice: the commit-reveal record of remote dice (`wargame serve`), checked by the program.
+  r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "actions", "hash", "fair_dice"});
   const auto spec = r.RequiredString(root, "", "game");
   const auto seed = r.RequiredString(root, "", "seed");
   const std::string dice = r.OptionalString(root, "", "dice", "seeded");

@@ -232,3 +232,76 @@ TEST(ActionLabel, ChoicesInWords) {
 
 }  // namespace
 }  // namespace wg::cli
+
+namespace wg::cli {
+namespace {
+
+TEST(FairDice, CommitmentIsSha256OfTheSecretBytes) {
+  // SHA-256 of 32 zero bytes (a published test value).
+  EXPECT_EQ(CommitmentOf(std::string(64, '0')), "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925");
+  EXPECT_EQ(CommitmentOf("xyz"), "");
+  EXPECT_EQ(CommitmentOf(std::string(64, 'A')), "");  // lowercase only
+  for (int i = 0; i < 50; ++i) {
+    const std::string a(64, "0123456789abcdef"[i % 16]), b(64, "fedcba9876543210"[i % 16]);
+    const int v = DieFromSecrets(a, b, 6);
+    EXPECT_GE(v, 1);
+    EXPECT_LE(v, 6);
+    EXPECT_EQ(v, DieFromSecrets(a, b, 6));
+  }
+}
+
+std::string Secret(char c) { return std::string(64, c); }
+
+TEST(FairDice, RemotePlayersDrawEachDieByCommitReveal) {
+  auto game = LoadGame("stars_and_bars");
+  ASSERT_TRUE(game.ok());
+  // The computer plays the Union's first movement with every die supplied (none is needed).
+  WebGame auto_play(std::make_unique<Session>(*game, 1, /*supplied_dice=*/true), {"ai", "ai"}, 1, 200);
+  while (PhaseName(**game, auto_play.session().state()) != "combat") ASSERT_TRUE(auto_play.AiStep());
+  auto session = Session::Load(auto_play.SaveText(), "test");
+  ASSERT_TRUE(session.ok());
+  WebGame g(std::move(*session), {"remote", "remote"}, 1, 50);
+  const json st = Send(g, 1, {{"t", "state"}});
+  std::string attack;
+  for (const auto& a : st["legal"]) {
+    if (a["type"] == "attack") attack = a["text"];
+  }
+  ASSERT_FALSE(attack.empty());
+  const size_t actions = g.session().actions().size();
+  ASSERT_EQ(Send(g, 1, {{"t", "act"}, {"action", attack}})["t"], "ok");
+  EXPECT_EQ(g.session().actions().size(), actions);  // waiting for the die
+  const json waiting = Send(g, 1, {{"t", "state"}});
+  EXPECT_FALSE(waiting["dice_round"].is_null());
+  EXPECT_TRUE(waiting["legal"].empty());
+  EXPECT_EQ(Send(g, 1, {{"t", "act"}, {"action", "end"}})["t"], "refused");
+  // Both commit before either reveals; a secret must match its commitment.
+  EXPECT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "refused");
+  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", "nothex"}})["t"], "refused");
+  ASSERT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", CommitmentOf(Secret('1'))}})["t"], "ok");
+  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", CommitmentOf(Secret('3'))}})["t"], "refused");  // no second try
+  EXPECT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "refused");  // the other has not committed
+  ASSERT_EQ(Send(g, 2, {{"t", "commit"}, {"hash", CommitmentOf(Secret('2'))}})["t"], "ok");
+  EXPECT_EQ(Send(g, 2, {{"t", "reveal"}, {"secret", Secret('4')}})["t"], "refused");
+  ASSERT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "ok");
+  ASSERT_EQ(Send(g, 2, {{"t", "reveal"}, {"secret", Secret('2')}})["t"], "ok");
+  ASSERT_EQ(g.session().actions().size(), actions + 1);  // the attack, with the fair die
+  const int die = DieFromSecrets(Secret('1'), Secret('2'), 6);
+  ASSERT_FALSE(g.session().supplied_used().empty());
+  EXPECT_EQ(g.session().supplied_used().back(), die);
+  // The save records the round; tampering with a secret is caught on loading.
+  const std::string save = Send(g, 1, {{"t", "export"}})["save"];
+  EXPECT_NE(save.find("fair_dice:"), std::string::npos);
+  std::vector<FairDiceRound> rounds;
+  EXPECT_EQ(VerifyFairDice(save, "save", &rounds), "");
+  ASSERT_EQ(rounds.size(), 1u);
+  EXPECT_EQ(rounds[0].value, die);
+  EXPECT_TRUE(Session::Load(save, "save").ok());
+  std::string bad = save;
+  bad.replace(bad.find(Secret('2')), 1, "3");
+  EXPECT_NE(VerifyFairDice(bad, "save", nullptr).find("does not match its commitment"), std::string::npos);
+  // An old save without the record still loads.
+  EXPECT_EQ(VerifyFairDice(auto_play.SaveText(), "old", nullptr), "");
+}
+
+}  // namespace
+}  // namespace wg::cli

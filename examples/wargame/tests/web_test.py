@@ -217,6 +217,8 @@ def case_browsers():
         text = confed.wait("document.getElementById('refusal').className === 'on' && "
                            "document.getElementById('refusal').textContent", "the refusal")
         check("does not play Union" in text, "the other side's link is refused: " + text)
+        check(union.js("(async () => wg.sha256Fallback(new Uint8Array(32)) === await sha256hex('00'.repeat(32)))()"),
+              "the page's own SHA-256 agrees with the browser's")
         play_a_move(union, server, "Union")
         moved = False
         for _ in range(200):
@@ -230,10 +232,18 @@ def case_browsers():
             ends = page.js("[...document.querySelectorAll('#prompt button[data-text=\"end\"]')].length")
             page.click('#prompt button[data-text="end"]' if ends else "#prompt button[data-text], "
                        "#options button[data-text]")
-            page.wait(f"wg.state.actions > {n}", "the decision taken")
+            try:
+                page.wait(f"wg.state.actions > {n}", "the decision taken")
+            except AssertionError:
+                raise AssertionError(f"{st['phase']} {st['decision']}: " + " / ".join(
+                    p.js("JSON.stringify([wg.refusal, wg.state.dice_round, wg.answers.slice(-6)])")
+                    for p in pages.values()))
             moved = True
         st = server.state("Confederate")
         check(moved and st["phasing_side"] == "confederate", "a full Union player-turn was played")
+        status, save = 200, server.message("Union", {"t": "export"})["save"]
+        rolled = sum(1 for e in st["events"] if e["type"] == "die_roll")
+        check(st["fair_dice"] == save.count("reveal: [") == rolled, f"every die was drawn by commit-reveal ({rolled})")
         n = st["actions"]
         for p in pages.values():
             p.wait(f"wg.state.actions === {n}", "both pages show the same position")
