@@ -8,6 +8,8 @@ usage: web_test.py WARGAME_BINARY CASE [SCREENSHOT.png]
               die, a retreat decision and the end of the combat phase.
   browsers    two browsers, one per side (remote,remote), for a full player-turn;
               each link is refused the other side's decisions.
+  ai          against the computer: it plays its turn one action at a time, the page
+              saying so.
   fuzz        malformed, oversized and garbage requests and bad tokens (no browser).
 The browser cases exit 77 (skipped) when Chromium is not installed.
 """
@@ -253,6 +255,40 @@ def case_browsers():
     print("ok: browsers")
 
 
+# --- against the computer ------------------------------------------------------------------
+
+def case_ai():
+    chromium = need_chromium()
+    server = webdrive.Server(WARGAME, ["stars_and_bars", "--players", "human,ai", "--seed", "2", "--ai-budget", "50"])
+    browser = webdrive.Browser(chromium)
+    try:
+        page = browser.page(server.links["Union"])
+        page.wait("wg.state && wg.state.legal.length > 0", "the page shows the game")
+        play_a_move(page, server, "Union")
+        # The Union ends its phases; the computer plays the Confederate turn, one action at a time.
+        for _ in range(400):
+            st = server.state("Union")
+            if st["turn"] == 2 and st["decision"]["side"] == "union":
+                break
+            if st["decision"]["side"] == "confederate":
+                page.wait(f"wg.state.actions > {st['actions']}", "the computer's next action")
+                continue
+            n = st["actions"]
+            page.wait(f"wg.state.actions === {n} && wg.state.legal.length > 0", "the Union's decision")
+            ends = page.js("[...document.querySelectorAll('#prompt button[data-text=\"end\"]')].length")
+            page.click('#prompt button[data-text="end"]' if ends else "#prompt button[data-text], "
+                       "#options button[data-text]")
+            page.wait(f"wg.state.actions > {n}", "the decision taken")
+        st = server.state("Union")
+        check(st["turn"] == 2, "the computer played its turn")
+        check(page.js("wg.shownComputerMoving === true"), "the page said the computer was moving")
+        check(any(e["side"] == "confederate" for e in st["events"]), "the log has the computer's actions")
+    finally:
+        browser.close()
+        server.close()
+    print("ok: ai")
+
+
 # --- fuzz ---------------------------------------------------------------------------------
 
 def raw(server, data, read=True):
@@ -352,7 +388,7 @@ def case_fuzz():
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
-    {"page": case_page, "browsers": case_browsers, "fuzz": case_fuzz}[sys.argv[2]]()
+    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "fuzz": case_fuzz}[sys.argv[2]]()
 
 
 if __name__ == "__main__":
