@@ -59,6 +59,17 @@ beast::string_view PathOf(beast::string_view target) { return target.substr(0, t
 
 class WsSession;
 
+// WebGame::Handle answers every malformed message itself; should a library
+// throw all the same, the message gets an error and the server goes on.
+std::string HandleSafely(WebGame& game, int sides, const std::string& msg, bool* changed) {
+  try {
+    return game.Handle(sides, msg, changed);
+  } catch (const std::exception& e) {
+    std::cerr << "wargame serve: a message raised " << e.what() << "\n";
+    return "{\"t\":\"error\",\"message\":\"internal error\"}";
+  }
+}
+
 // The server: the game, the open WebSockets, the computer player's timer.
 class Server {
  public:
@@ -109,7 +120,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       const std::string msg = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
       bool changed = false;
-      self->Send(self->server_.game().Handle(self->sides_, msg, &changed));
+      self->Send(HandleSafely(self->server_.game(), self->sides_, msg, &changed));
       if (changed) self->server_.Changed();
       self->Read();
     });
@@ -149,7 +160,13 @@ void Server::ScheduleAi() {
   ai_timer_.async_wait([this](beast::error_code ec) {
     ai_pending_ = false;
     if (ec) return;
-    if (game_.AiStep()) Changed();
+    bool moved = false;
+    try {
+      moved = game_.AiStep();
+    } catch (const std::exception& e) {
+      std::cerr << "wargame serve: the computer player raised " << e.what() << "\n";
+    }
+    if (moved) Changed();
   });
 }
 
@@ -235,7 +252,7 @@ void HttpSession::OnRequest(http::request<http::string_body> req) {
   }
   if (path == "/api" && req.method() == http::verb::post) {
     bool changed = false;
-    std::string answer = server_.game().Handle(sides, req.body(), &changed);
+    std::string answer = HandleSafely(server_.game(), sides, req.body(), &changed);
     if (changed) server_.Changed();
     return Send(Reply(req, http::status::ok, "application/json", std::move(answer)));
   }

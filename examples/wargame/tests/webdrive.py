@@ -21,6 +21,17 @@ SKIP = 77  # ctest SKIP_RETURN_CODE
 TIMEOUT = 60.0  # seconds for any one wait (generous: the machine may be busy)
 
 
+def stop(proc):
+    """Ends a process this module started: SIGTERM, then SIGKILL after 10 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Server:
     """`wargame serve ARGS --port 0`; .links maps a side name to its URL."""
 
@@ -77,13 +88,7 @@ class Server:
         return self.proc.poll() is None
 
     def close(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         self.proc.stdout.close()
         self.proc.stderr.close()
 
@@ -200,12 +205,7 @@ class Browser:
         return Page(target["webSocketDebuggerUrl"])
 
     def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop(self.proc)
         self.proc.stderr.close()
         shutil.rmtree(self.profile, ignore_errors=True)
 
