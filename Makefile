@@ -2,14 +2,16 @@
 #   make demo   install missing Debian packages (as root), build in Release, play a full game
 #   make test   the same set-up, then every test through ctest
 #   make bench  build the benchmarks in Release and print the summary table
+#   make serve  the same set-up, then Perryville in the browser against the computer (SERVE_ARGS)
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev libboost-dev nlohmann-json3-dev python3 libssl-dev chromium
 DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
+SERVE_ARGS ?= serve stars_and_bars --players human,ai
 
-.PHONY: all deps configure build demo test bench sanitize install clean
+.PHONY: all deps configure build demo serve test bench sanitize install clean
 
 all: build
 
@@ -36,6 +38,10 @@ build: configure
 demo: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
 	$(BUILD_DIR)/examples/wargame/wargame $(DEMO_ARGS)
+
+serve: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
+	$(BUILD_DIR)/examples/wargame/wargame $(SERVE_ARGS)
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
