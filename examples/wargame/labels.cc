@@ -1,6 +1,7 @@
 // Legal options in a player's words ("stand", "retreat Harris 2304 -> 2104",
 // "reorganize Wagner with Crittenden"): used by the terminal player and the page.
 #include <cctype>
+#include <cstdio>
 #include <regex>
 
 #include "cli.h"
@@ -74,9 +75,13 @@ std::string LabelChoice(const Game& g, const State& s, const Action& a) {
 }  // namespace
 
 std::string ActionLabel(const Game& g, const State& s, const Action& a) {
-  if (g.map.size() == 0 && (a.type == ActionType::kMove || a.type == ActionType::kCustom)) {
-    return ActionToText(g, a);  // a tabletop position: the ruleset's own numbers
+  if (g.map.size() == 0 && a.type == ActionType::kMove && a.num_units == 1) {
+    // A tabletop move toward (value, value2) in hundredths of an inch.
+    char at[64];
+    std::snprintf(at, sizeof at, "%.2f, %.2f in", a.value / 100.0, a.value2 / 100.0);
+    return "move " + Name(g, a, 0) + " toward " + at;
   }
+  if (g.map.size() == 0 && a.type == ActionType::kCustom) return ActionToText(g, a);  // the ruleset's own numbers
   const std::string units = UnitNames(g, a, 0);
   switch (a.type) {
     case ActionType::kEndPhase: {

@@ -228,6 +228,14 @@ TEST(ActionLabel, ChoicesInWords) {
   Action mv = Action::Of(ActionType::kMove);
   mv.AddUnit(static_cast<UnitId>((*game)->UnitIndex("fry"))).AddHex((*game)->map.Index("2403"));
   EXPECT_EQ(ActionLabel(**game, st, mv), "move " + (*game)->units[mv.units[0]].name + " to 2403");
+  // A tabletop move: toward a point, in inches.
+  auto mini = LoadGame("civil_war_miniatures");
+  ASSERT_TRUE(mini.ok());
+  Session ms(*mini, 1);
+  Action to = Action::Of(ActionType::kMove).AddUnit(0);
+  to.value = 2249;
+  to.value2 = 751;
+  EXPECT_EQ(ActionLabel(**mini, ms.state(), to), "move " + (*mini)->units[0].name + " toward 22.49, 7.51 in");
 }
 
 }  // namespace
