@@ -5,18 +5,20 @@
 #   make sanitize  the tests in Debug under ASan + UBSan (heavy loops at WG_GAMES_PERCENT, default 3)
 #   make soak   SOAK_GAMES random games across the rulesets (invariants, save/load continuation)
 #   make fuzz   builds the libFuzzer targets with clang and runs each for FUZZ_SECONDS
+#   make serve  the same set-up, then Perryville in the browser against the computer (SERVE_ARGS)
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
-PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev pybind11-dev python3-dev python3-numpy python3-pytest
+PACKAGES := libboost-graph-dev libboost-program-options-dev libyaml-cpp-dev libgtest-dev libbenchmark-dev pybind11-dev python3-dev python3-numpy python3-pytest libboost-dev nlohmann-json3-dev libssl-dev chromium
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
 SANITIZE_GAMES_PERCENT ?= 3
 SOAK_GAMES ?= 10000
 FUZZ_SECONDS ?= 180
 DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
+SERVE_ARGS ?= serve stars_and_bars --players human,ai
 
-.PHONY: all deps configure build demo test bench sanitize soak fuzz install clean
+.PHONY: all deps configure build demo serve test bench sanitize soak fuzz install clean
 
 all: build
 
@@ -43,6 +45,10 @@ build: configure
 demo: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
 	$(BUILD_DIR)/examples/wargame/wargame $(DEMO_ARGS)
+
+serve: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
+	$(BUILD_DIR)/examples/wargame/wargame $(SERVE_ARGS)
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -244,7 +244,7 @@ TEST_F(WargameCli, RenderWritesAnSvgOfTheMapAndUnits) {
   EXPECT_NE(s.find(">stream</title>"), std::string::npos);   // hexside feature
   EXPECT_NE(s.find("stroke=\"#8b5a2b\""), std::string::npos);  // the road
   EXPECT_NE(s.find("Crossroads"), std::string::npos);         // named place
-  EXPECT_NE(s.find(">b1</text>"), std::string::npos);         // a counter
+  EXPECT_NE(s.find(">1st Blue</text>"), std::string::npos);   // a counter, by its name
   EXPECT_NE(s.find(">4-4</text>"), std::string::npos);        // its values
 }
 

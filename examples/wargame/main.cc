@@ -93,6 +93,7 @@ void Usage(std::ostream& out) {
          "  odds       the odds, modifiers and exact outcome distribution of an attack\n"
          "  simulate   play many games on all threads and report win rates and statistics\n"
          "  merge      combine `simulate --out` files into the report of a single run\n"
+         "  serve      play in the browser: a page with the map, against the computer or a friend\n"
          "GAME is a registered ruleset with options, e.g. \"stars_and_bars(optional=12.1)\",\n"
          "or the path of a ruleset folder (played on the standard hex rules).\n"
          "Exit codes: 0 ok, 1 error in an input file or the game, 2 bad command line.\n";
@@ -389,31 +390,9 @@ int CmdOdds(int argc, char** argv) {
     if (!have) a.AddHex(h);
   }
   a.value = -vm["reduce"].as<int>();  // >= 0: checked with the other numeric options
-  Context ctx(g, nullptr, nullptr, &s.scratch());
-  const AttackAnalysis an = hex->AnalyzeAttack(s.state(), ctx, a);
-  std::cout << "attack: " << ActionToText(g, a) << "\n";
-  if (!an.status.ok()) {
-    std::cout << "refused: " << an.status.ToString() << "\n";
-    return kExitError;
-  }
-  const AttackPlan& p = an.plan;
-  std::cout << "attack strength " << p.attack << ", defense strength " << p.defense;
-  if (p.modified_defense != p.defense) std::cout << " (modified " << p.modified_defense << ")";
-  std::cout << "\n";
-  for (int i = 0; i < p.mods.num_multipliers; ++i) std::cout << "  defense x" << p.mods.multipliers[i] << "\n";
-  if (p.mods.drm) std::cout << "  die roll modifier " << (p.mods.drm > 0 ? "+" : "") << p.mods.drm << "\n";
-  if (p.mods.column_shift) std::cout << "  column shift " << p.mods.column_shift << "\n";
-  for (int i = 0; i < p.mods.num_notes; ++i) std::cout << "  note: " << p.mods.notes[i] << "\n";
-  std::cout << "column: " << hex->ColumnLabel(p.column);
-  if (p.column != p.computed_column) std::cout << " (computed " << hex->ColumnLabel(p.computed_column) << ")";
-  std::cout << "\noutcomes:\n";
-  for (const auto& o : an.outcomes) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%6.2f%%  (%llu/%llu)", 100.0 * o.probability(),
-                  static_cast<unsigned long long>(o.numerator), static_cast<unsigned long long>(o.denominator));
-    std::cout << "  " << (o.result ? o.result->text : "?") << "  " << buf << "\n";
-  }
-  return kExitOk;
+  bool ok = false;
+  std::cout << OddsText(g, s, a, &ok);
+  return ok ? kExitOk : kExitError;
 }
 
 }  // namespace
@@ -522,6 +501,7 @@ int Dispatch(const std::string& cmd, int sub_argc, char** sub_argv) {
   if (cmd == "odds") return CmdOdds(sub_argc, sub_argv);
   if (cmd == "simulate") return CmdSimulate(sub_argc, sub_argv);
   if (cmd == "merge") return CmdMerge(sub_argc, sub_argv);
+  if (cmd == "serve") return CmdServe(sub_argc, sub_argv);
   std::cerr << "wargame: unknown subcommand \"" << cmd << "\"\n";
   Usage(std::cerr);
   return kExitUsage;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "fair_dice.h"
 #include "wargame/action_text.h"
 #include "wargame/ai.h"
 #include "wargame/registry.h"
@@ -48,54 +49,6 @@ class ScriptPlayer : public Player {
   ScriptQueue* q_;
 };
 
-// Prompts in the terminal: the decision, the map around it, numbered legal
-// options; accepts a number or an action in the script syntax.
-class HumanPlayer : public Player {
- public:
-  std::string name() const override { return "human"; }
-  Action Choose(const Game& game, const State& s, const std::vector<Action>& legal) override {
-    std::vector<int> centers;
-    if (s.combat.active) {
-      for (int i = 0; i < s.combat.num_defender_hexes; ++i) centers.push_back(s.combat.defender_hexes[i]);
-      for (int i = 0; i < s.combat.num_attackers; ++i) centers.push_back(s.unit(s.combat.attackers[i]).hex);
-    } else {
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitState& u = s.units[static_cast<size_t>(i)];
-        if (u.OnMap() && u.side == s.decision_side) centers.push_back(u.hex);
-      }
-    }
-    std::cout << "\n" << TextMapAround(game, s, centers, 1);
-    std::cout << SideName(game, s.decision_side) << ", turn " << int(s.turn) << " " << PhaseName(game, s) << ": "
-              << game.rules->DescribeDecision(s) << "\n";
-    for (size_t i = 0; i < legal.size(); ++i) {
-      std::cout << "  " << i + 1 << ") " << ActionToText(game, legal[i]) << "\n";
-    }
-    for (;;) {
-      std::cout << "choose 1-" << legal.size() << ", or type an action (\"quit\" stops): " << std::flush;
-      std::string line;
-      if (!std::getline(std::cin, line) || line == "quit" || line == "q") {
-        quit_ = true;
-        return legal[0];
-      }
-      if (line.empty()) continue;
-      char* end = nullptr;
-      const long n = std::strtol(line.c_str(), &end, 10);
-      if (end && *end == '\0') {
-        if (n >= 1 && static_cast<size_t>(n) <= legal.size()) return legal[static_cast<size_t>(n - 1)];
-        std::cout << "no option " << n << "\n";
-        continue;
-      }
-      auto a = ParseActionText(game, line);
-      if (a.ok()) return *a;
-      std::cout << a.errors().ToString() << "\n";
-    }
-  }
-  bool quit() const { return quit_; }
-
- private:
-  bool quit_ = false;
-};
-
 }  // namespace
 
 bool IsPlayerKind(const std::string& k) { return k == "ai" || k == "random" || k == "human" || k == "script"; }
@@ -108,7 +61,7 @@ std::unique_ptr<Player> MakePlayer(const std::string& kind, std::shared_ptr<cons
     return std::make_unique<AiPlayer>(std::move(game), seed, options);
   }
   if (kind == "random") return std::make_unique<RandomPlayer>(seed);
-  if (kind == "human") return std::make_unique<HumanPlayer>();
+  if (kind == "human") return std::make_unique<TerminalPlayer>(nullptr, nullptr, 3);
   if (kind == "script") {
     if (!script) {
       *error = "the script player needs --script FILE";
@@ -136,10 +89,143 @@ struct Until {
 
 }  // namespace
 
+bool ParseDiceList(const std::string& text, std::vector<int>* out) {
+  for (const auto& t : SplitList(text)) {
+    char* end = nullptr;
+    const long v = std::strtol(t.c_str(), &end, 10);
+    if (!end || *end != '\0' || v < 1 || v > 1000) return false;
+    out->push_back(static_cast<int>(v));
+  }
+  return true;
+}
+
+Result<std::unique_ptr<Session>> OpenGame(const std::string& game, const std::string& scenario,
+                                          const std::string& optional, const std::string& load, uint64_t seed,
+                                          bool supplied_dice) {
+  if (!load.empty()) {
+    std::string text;
+    if (!ReadFile(load, &text)) return Error{load, 0, 0, "", "cannot read", ""};
+    if (const std::string bad = VerifyFairDice(text, load, nullptr); !bad.empty()) {
+      return Error{"", 0, 0, "", bad, ""};
+    }
+    return Session::Load(text, load);
+  }
+  auto spec = GameSpec(game, scenario, optional);
+  if (!spec.ok()) return spec.errors();
+  auto loaded = LoadGame(*spec);
+  if (!loaded.ok()) return loaded.errors();
+  return std::make_unique<Session>(*loaded, seed, supplied_dice);
+}
+
+namespace {
+
+// What a bombardment did to the units in its target hexes (8.2): their values
+// and markers before and after, in words ("no effect" when nothing changed).
+std::string BombardResult(const Game& g, const State& before, const State& after, const Action& a) {
+  std::string o;
+  for (int i = 0; i < before.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    bool target = false;
+    for (int h = 0; h < a.num_hexes; ++h) target |= before.unit(u).hex == a.hexes[static_cast<size_t>(h)];
+    if (!target) continue;
+    std::string change;
+    for (size_t m = 0; m < g.markers.size() && m < static_cast<size_t>(kMaxMarkers); ++m) {
+      const int d = after.unit(u).markers[m] - before.unit(u).markers[m];
+      if (d) change += (change.empty() ? "" : ", ") + std::string(d > 0 ? "+" : "") + std::to_string(d) + " " + g.markers[m].name;
+    }
+    if (after.unit(u).hex != before.unit(u).hex) change += (change.empty() ? "" : ", ") + g.rules->PositionText(after, u);
+    if (!change.empty()) o += (o.empty() ? "" : "; ") + g.units[static_cast<size_t>(i)].name + " " + change;
+  }
+  return o.empty() ? "no effect" : o;
+}
+
+// Plays until the game ends, --until or --max-actions, a script ends or a human quits.
+int PlayLoop(Session& session, std::unique_ptr<Player> (&players)[2], const Until& until, const std::string& until_text,
+             long max_actions, bool quiet, std::string* stopped) {
+  const Game& g = session.game();
+  UndoHistory* history = nullptr;
+  for (auto& p : players) {
+    if (auto* tp = dynamic_cast<TerminalPlayer*>(p.get())) history = tp->history();
+  }
+  if (history) history->Reset(session);
+  size_t printed = 0;
+  auto flush_events = [&] {
+    const auto lines = session.DescribeEvents(printed);
+    printed = session.events().size();
+    if (quiet) return;
+    for (const auto& l : lines) std::cout << "  " << l << "\n";
+  };
+  flush_events();
+  while (!session.over()) {
+    if (until.Reached(session.state())) {
+      *stopped = "stopped at --until " + until_text;
+      break;
+    }
+    if (static_cast<long>(session.actions().size()) >= max_actions) {
+      *stopped = "stopped after --max-actions " + std::to_string(max_actions);
+      break;
+    }
+    const State& s = session.state();
+    Player& p = *players[s.decision_side & 1];
+    if (auto* sp = dynamic_cast<ScriptPlayer*>(&p); sp && sp->exhausted()) {
+      *stopped = "the script ended";
+      break;
+    }
+    std::vector<Action> legal = session.LegalActions();
+    if (legal.empty() && !dynamic_cast<ScriptPlayer*>(&p)) {
+      std::cerr << "wargame play: no legal action but the game is not over (" << session.DescribeDecision()
+                << ")\n";
+      return kExitError;
+    }
+    const Action a = p.Choose(g, s, legal);
+    auto* human = dynamic_cast<TerminalPlayer*>(&p);
+    if (human && human->quit()) {
+      *stopped = "the human player quit";
+      break;
+    }
+    if (human && human->wants_undo()) {
+      const std::string undone = ActionToText(g, session.actions().back());
+      session.Undo();
+      history->Undone();
+      printed = std::min(printed, session.events().size());
+      std::cout << "undone: " << undone << "\n";
+      continue;
+    }
+    const std::string text = ActionToText(g, a);
+    const std::string who = SideName(g, s.decision_side);
+    const std::string where = "T" + std::to_string(s.turn) + " " + PhaseName(g, s);
+    const State before = s;
+    const int side = s.decision_side;
+    const size_t events_before = session.events().size();
+    const Status st = session.Apply(a);
+    if (!st.ok()) {
+      if (human) {
+        human->Refused(st.ToString());
+        continue;
+      }
+      std::cerr << "wargame play: action " << session.actions().size() + 1 << " (" << who << ": " << text
+                << ") refused: " << st.ToString() << "\n";
+      return kExitError;
+    }
+    if (human) human->Accepted();
+    // A forced option is nobody's to take back.
+    if (history) history->Applied(session, human && !human->forced() ? side : -1, events_before);
+    if (!quiet) std::cout << "[" << where << "] " << who << ": " << text << "\n";
+    flush_events();
+    if (!quiet && a.type == ActionType::kBombard) {
+      std::cout << "  bombardment result: " << BombardResult(g, before, session.state(), a) << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int CmdPlay(int argc, char** argv) {
   po::options_description desc("options");
-  desc.add_options()("help,h", "this help")("game", po::value<std::string>()->required(),
+  desc.add_options()("help,h", "this help")("game", po::value<std::string>(),
                                              "GAME: ruleset name with options, or a ruleset folder")(
+      "load", po::value<std::string>(), "continue this saved game (play by e-mail) instead of starting one")(
       "scenario", po::value<std::string>(), "scenario name or file")(
       "optional", po::value<std::string>(), "optional rules to enable, comma separated")(
       "seed", po::value<uint64_t>()->default_value(1), "dice and players seed")(
@@ -159,6 +245,7 @@ int CmdPlay(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
     if (vm.count("help")) {
       std::cout << "usage: wargame play GAME [--scenario NAME|FILE] [--optional R,...] [--seed N] [--players A,B]\n"
+                   "       wargame play --load SAVE [--players A,B] [--save F]   (continue a saved game)\n"
                    "       [--script FILE] [--dice 3,5,1] [--until TURN[:PHASE]] [--save F] [--json F] [--svg F]\n"
                 << desc;
       return kExitOk;
@@ -188,29 +275,26 @@ int CmdPlay(int argc, char** argv) {
     }
   }
   std::vector<int> dice;
-  if (vm.count("dice")) {
-    for (const auto& t : SplitList(vm["dice"].as<std::string>())) {
-      char* end = nullptr;
-      const long v = std::strtol(t.c_str(), &end, 10);
-      if (!end || *end != '\0' || v < 1 || v > 1000) {
-        std::cerr << "wargame play: bad die value \"" << t << "\" in --dice\n";
-        return kExitUsage;
-      }
-      dice.push_back(static_cast<int>(v));
-    }
-  }
-  auto spec = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
-                       vm.count("optional") ? vm["optional"].as<std::string>() : "");
-  if (!spec.ok()) {
-    PrintErrors(spec.errors());
+  if (vm.count("dice") && !ParseDiceList(vm["dice"].as<std::string>(), &dice)) {
+    std::cerr << "wargame play: bad die value in --dice \"" << vm["dice"].as<std::string>() << "\"\n";
     return kExitUsage;
   }
-  auto game = LoadGame(*spec);
-  if (!game.ok()) {
-    PrintErrors(game.errors());
+  if (!vm.count("game") && !vm.count("load")) {
+    std::cerr << "wargame play: GAME or --load SAVE is required\n" << desc;
+    return kExitUsage;
+  }
+  const uint64_t seed = vm["seed"].as<uint64_t>();
+  auto opened = OpenGame(vm.count("game") ? vm["game"].as<std::string>() : "",
+                         vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
+                         vm.count("optional") ? vm["optional"].as<std::string>() : "",
+                         vm.count("load") ? vm["load"].as<std::string>() : "", seed);
+  if (!opened.ok()) {
+    PrintErrors(opened.errors());
     return kExitError;
   }
-  const Game& g = **game;
+  Session& session = **opened;
+  const std::shared_ptr<const Game> game = session.game_ptr();
+  const Game& g = *game;
   Until until;
   if (vm.count("until")) {
     const std::string u = vm["until"].as<std::string>();
@@ -245,13 +329,16 @@ int CmdPlay(int argc, char** argv) {
     }
     script.actions = *actions;
   }
-  const uint64_t seed = vm["seed"].as<uint64_t>();
-  Session session(*game, seed);
   session.SupplyDice(dice);
+  UndoHistory history_for_play;
   std::unique_ptr<Player> players[2];
   for (int i = 0; i < 2; ++i) {
     std::string err;
-    players[i] = MakePlayer(kinds[static_cast<size_t>(i)], *game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
+    if (kinds[static_cast<size_t>(i)] == "human") {
+      players[i] = std::make_unique<TerminalPlayer>(&session, &history_for_play, 1 << i);
+      continue;
+    }
+    players[i] = MakePlayer(kinds[static_cast<size_t>(i)], game, seed * 2654435761ULL + 17 + static_cast<uint64_t>(i),
                             &script, &err, vm["ai-budget"].as<int>());
     if (!players[i]) {
       std::cerr << "wargame play: " << err << "\n";
@@ -262,61 +349,10 @@ int CmdPlay(int argc, char** argv) {
     std::cout << g.title << "\n" << "game: " << g.params.ToString() << ", seed " << seed << "\n"
               << SideName(g, 0) << ": " << kinds[0] << ", " << SideName(g, 1) << ": " << kinds[1] << "\n";
   }
-  size_t printed = 0;
-  auto flush_events = [&] {
-    const auto lines = session.DescribeEvents(printed);
-    printed = session.events().size();
-    if (quiet) return;
-    for (const auto& l : lines) std::cout << "  " << l << "\n";
-  };
-  flush_events();
-  int rc = kExitOk;
   std::string stopped;
-  const long max_actions = vm["max-actions"].as<long>();
-  while (!session.over()) {
-    if (until.Reached(session.state())) {
-      stopped = "stopped at --until " + vm["until"].as<std::string>();
-      break;
-    }
-    if (static_cast<long>(session.actions().size()) >= max_actions) {
-      stopped = "stopped after --max-actions " + std::to_string(max_actions);
-      break;
-    }
-    const State& s = session.state();
-    Player& p = *players[s.decision_side & 1];
-    if (auto* sp = dynamic_cast<ScriptPlayer*>(&p); sp && sp->exhausted()) {
-      stopped = "the script ended";
-      break;
-    }
-    std::vector<Action> legal = session.LegalActions();
-    if (legal.empty() && !dynamic_cast<ScriptPlayer*>(&p)) {
-      std::cerr << "wargame play: no legal action but the game is not over (" << session.DescribeDecision()
-                << ")\n";
-      rc = kExitError;
-      break;
-    }
-    const Action a = p.Choose(g, s, legal);
-    if (auto* hp = dynamic_cast<HumanPlayer*>(&p); hp && hp->quit()) {
-      stopped = "the human player quit";
-      break;
-    }
-    const std::string text = ActionToText(g, a);
-    const std::string who = SideName(g, s.decision_side);
-    const std::string where = "T" + std::to_string(s.turn) + " " + PhaseName(g, s);
-    const Status st = session.Apply(a);
-    if (!st.ok()) {
-      if (dynamic_cast<HumanPlayer*>(&p)) {
-        std::cout << "refused: " << st.ToString() << "\n";
-        continue;
-      }
-      std::cerr << "wargame play: action " << session.actions().size() + 1 << " (" << who << ": " << text
-                << ") refused: " << st.ToString() << "\n";
-      rc = kExitError;
-      break;
-    }
-    if (!quiet) std::cout << "[" << where << "] " << who << ": " << text << "\n";
-    flush_events();
-  }
+  const int rc = PlayLoop(session, players, until, vm.count("until") ? vm["until"].as<std::string>() : "",
+                          vm["max-actions"].as<long>(), quiet, &stopped);
+  int exit_code = rc;
   const State& s = session.state();
   if (!stopped.empty()) std::cout << stopped << " (turn " << int(s.turn) << ", " << PhaseName(g, s) << ")\n";
   std::cout << "victory points: " << SideName(g, 0) << " " << s.vp[0] << ", " << SideName(g, 1) << " " << s.vp[1]
@@ -332,21 +368,21 @@ int CmdPlay(int argc, char** argv) {
   }
   if (vm.count("save") && !WriteFile(vm["save"].as<std::string>(), session.Save())) {
     std::cerr << vm["save"].as<std::string>() << ": cannot write\n";
-    rc = kExitError;
+    exit_code = kExitError;
   }
   if (vm.count("json") && !WriteFile(vm["json"].as<std::string>(), StateJson(session))) {
     std::cerr << vm["json"].as<std::string>() << ": cannot write\n";
-    rc = kExitError;
+    exit_code = kExitError;
   }
   if (vm.count("svg")) {
     if (!WriteFile(vm["svg"].as<std::string>(), RenderSvg(g, s))) {
       std::cerr << vm["svg"].as<std::string>() << ": cannot write\n";
-      rc = kExitError;
+      exit_code = kExitError;
     } else if (!quiet) {
       std::cout << "map: " << vm["svg"].as<std::string>() << "\n";
     }
   }
-  return rc;
+  return exit_code;
 }
 
 }  // namespace wg::cli

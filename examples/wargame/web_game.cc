@@ -1,0 +1,299 @@
+// The game behind `wargame serve` (web_game.h).
+#include "web_game.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include "cli.h"
+#include "wargame/action_text.h"
+#include "wargame/ai.h"
+#include "wargame/hex_rules.h"
+
+namespace wg::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxActionText = 2000;  // the longest legal action is a few hundred bytes
+
+std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string Refused(const std::string& rule, const std::string& message) {
+  return Answer({{"t", "refused"}, {"rule", rule}, {"message", message}});
+}
+
+std::string ErrorAnswer(const std::string& message) { return Answer({{"t", "error"}, {"message", message}}); }
+
+bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
+
+// (turn, phase, phasing side): undo stays within one of these.
+int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
+
+// The side of a link that plays exactly one side; -1 otherwise.
+int OneSide(int sides) { return sides == 1 ? 0 : sides == 2 ? 1 : -1; }
+
+}  // namespace
+
+std::string NewToken() {
+  std::random_device rd;
+  std::string t;
+  for (int i = 0; i < 4; ++i) {
+    char b[9];
+    std::snprintf(b, sizeof b, "%08x", static_cast<unsigned>(rd()));
+    t += b;
+  }
+  return t;
+}
+
+WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kinds, uint64_t seed, int ai_budget)
+    : session_(std::move(session)), kinds_(std::move(kinds)), seed_(seed), ai_budget_(ai_budget) {
+  kinds_.resize(2, "human");
+  int human = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (kinds_[static_cast<size_t>(i)] == "human") human |= 1 << i;
+    if (kinds_[static_cast<size_t>(i)] == "remote") seats_.push_back({NewToken(), 1 << i});
+  }
+  if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
+  remote_dice_ = kinds_[0] == "remote" && kinds_[1] == "remote";
+  MakePlayers();
+  history_.Reset(*session_);
+}
+
+void WebGame::MakePlayers() {
+  for (int i = 0; i < 2; ++i) {
+    ai_[i].reset();
+    if (kinds_[static_cast<size_t>(i)] != "ai") continue;
+    AiOptions options;
+    if (ai_budget_ > 0) options.budget = ai_budget_;
+    // The seeds of `wargame play`'s players.
+    ai_[i] = std::make_unique<AiPlayer>(session_->game_ptr(), seed_ * 2654435761ULL + 17 + static_cast<uint64_t>(i),
+                                        options);
+  }
+}
+
+int WebGame::SidesOf(const std::string& token) const {
+  if (token.empty()) return 0;
+  for (const Seat& s : seats_) {
+    if (s.token == token) return s.sides;
+  }
+  return 0;
+}
+
+bool WebGame::AiToMove() const {
+  const State& s = session_->state();
+  return !session_->over() && !round_ && ai_[s.decision_side & 1] != nullptr;
+}
+
+bool WebGame::AiStep() {
+  if (!AiToMove()) return false;
+  const std::vector<Action> legal = session_->LegalActions();
+  if (legal.empty()) return false;
+  const State& s = session_->state();
+  const Action a = ai_[s.decision_side & 1]->Choose(session_->game(), s, legal);
+  const size_t events_before = session_->events().size();
+  if (!session_->Apply(a).ok()) return false;
+  history_.Applied(*session_, -1, events_before);
+  return true;
+}
+
+std::string WebGame::Handle(int sides, const std::string& message, bool* changed) {
+  *changed = false;
+  if (message.size() > kMaxMessageBytes) return ErrorAnswer("message too long");
+  const json m = json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!m.is_object() || !m.contains("t") || !m["t"].is_string()) {
+    return ErrorAnswer("expected a JSON object with a \"t\" field");
+  }
+  const std::string t = m["t"].get<std::string>();
+  auto text = [&](const char* key) -> const std::string* {
+    const auto it = m.find(key);
+    return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
+  };
+  if (t == "state") return StateMessage(sides);
+  if (t == "act" || t == "odds") {
+    const std::string* action = text("action");
+    if (!action) return ErrorAnswer("\"" + t + "\" needs an \"action\" string");
+    return t == "act" ? Act(sides, *action, changed) : Odds(*action);
+  }
+  if (t == "undo") return Undo(sides, changed);
+  if (t == "export") return Answer({{"t", "save"}, {"save", SaveText()}});
+  if (t == "commit" || t == "reveal") {
+    const std::string* hex = text(t == "commit" ? "hash" : "secret");
+    if (!hex) return ErrorAnswer("\"" + t + "\" needs a \"" + (t == "commit" ? "hash" : "secret") + "\" string");
+    return t == "commit" ? Commit(sides, *hex, changed) : Reveal(sides, *hex, changed);
+  }
+  if (t == "import") {
+    const std::string* save = text("save");
+    if (!save) return ErrorAnswer("\"import\" needs a \"save\" string");
+    return Import(sides, *save, changed);
+  }
+  return ErrorAnswer("unknown message \"" + t + "\"");
+}
+
+std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
+  if (text.size() > kMaxActionText) return Refused("", "action too long");
+  const Game& g = session_->game();
+  auto a = ParseActionText(g, text);
+  if (!a.ok()) return Refused("", a.errors().ToString());
+  const State& s = session_->state();
+  if (session_->over()) return Refused("", "the game is over");
+  if (round_) return Refused("", "a die is being rolled (commit-reveal): wait for both sides' secrets");
+  if (!Plays(sides, s.decision_side)) {
+    return Refused("", "it is " + SideName(g, s.decision_side) + "'s decision, and this link does not play " +
+                           SideName(g, s.decision_side));
+  }
+  const size_t events_before = session_->events().size();
+  const int side = s.decision_side;
+  const Status st = session_->Apply(*a);
+  if (!st.ok() && remote_dice_ && st.error().message.rfind("needs a die value", 0) == 0) {
+    StartRound(st, *a, side);
+    *changed = true;
+    return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}, {"pending", "a fair die (commit-reveal)"}});
+  }
+  if (!st.ok()) return Refused(st.error().rule, st.error().message);
+  history_.Applied(*session_, side, events_before);
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}});
+}
+
+bool WebGame::UndoAllowed(int sides) const { return history_.CanUndo(*session_, sides); }
+
+void UndoHistory::Reset(const Session& s) {
+  entries_.clear();
+  reset_actions_ = phase_start_ = s.actions().size();
+  phase_key_ = PhaseKey(s.state());
+}
+
+void UndoHistory::Applied(const Session& s, int side, size_t events_before) {
+  bool rolled = false;
+  for (size_t i = events_before; i < s.events().size(); ++i) rolled |= s.events()[i].type == EventType::kDieRoll;
+  entries_.push_back({side, rolled});
+  const int key = PhaseKey(s.state());
+  if (key != phase_key_) {
+    phase_key_ = key;
+    phase_start_ = s.actions().size();
+  }
+}
+
+bool UndoHistory::CanUndo(const Session& s, int sides) const {
+  const size_t n = s.actions().size();
+  if (entries_.empty() || n <= phase_start_ || n <= reset_actions_ || n != reset_actions_ + entries_.size()) {
+    return false;
+  }
+  return !entries_.back().rolled && Plays(sides, entries_.back().side);
+}
+
+std::string WebGame::Undo(int sides, bool* changed) {
+  if (!UndoAllowed(sides)) {
+    return Refused("", "nothing to undo: undo takes back your own actions in this phase, and none that rolled a die");
+  }
+  if (!session_->Undo()) return Refused("", "nothing to undo");
+  history_.Undone();
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "undo"}});
+}
+
+std::string WebGame::SaveText() const { return session_->Save() + FairDiceYaml(rounds_); }
+
+void WebGame::StartRound(const Status& needs_die, const Action& a, int side) {
+  FairDiceRound r;
+  // "needs a die value (d6, combat): ..."
+  const std::string& m = needs_die.error().message;
+  const size_t d = m.find("(d");
+  if (d != std::string::npos) r.sides = std::max(2, std::atoi(m.c_str() + d + 2));
+  const size_t comma = m.find(", ", d), close = m.find(')', d);
+  if (comma != std::string::npos && close != std::string::npos && comma < close) r.label = m.substr(comma + 2, close - comma - 2);
+  round_ = r;
+  pending_ = a;
+  pending_side_ = side;
+}
+
+std::string WebGame::Commit(int sides, const std::string& hash, bool* changed) {
+  if (!round_) return Refused("", "no die is being rolled");
+  if (const std::string bad = round_->Commit(OneSide(sides), hash); !bad.empty()) return Refused("", bad);
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "commit"}});
+}
+
+std::string WebGame::Reveal(int sides, const std::string& secret, bool* changed) {
+  if (!round_) return Refused("", "no die is being rolled");
+  if (const std::string bad = round_->Reveal(OneSide(sides), secret); !bad.empty()) return Refused("", bad);
+  *changed = true;
+  if (round_->revealed()) FinishRound();
+  return Answer({{"t", "ok"}, {"action", "reveal"}});
+}
+
+// Both secrets are known: the die is supplied and the waiting action applied
+// (it may need another die: another round).
+void WebGame::FinishRound() {
+  round_->value = DieFromSecrets(round_->reveal[0], round_->reveal[1], round_->sides);
+  rounds_.push_back(*round_);
+  round_.reset();
+  session_->SupplyDice({rounds_.back().value});
+  const size_t events_before = session_->events().size();
+  const Status st = session_->Apply(*pending_);
+  if (!st.ok() && st.error().message.rfind("needs a die value", 0) == 0) {
+    StartRound(st, *pending_, pending_side_);
+    return;
+  }
+  if (st.ok()) history_.Applied(*session_, pending_side_, events_before);
+  pending_.reset();
+}
+
+json WebGame::RoundJson() const {
+  if (!round_) return nullptr;
+  const FairDiceRound& r = *round_;
+  return {{"sides", r.sides},
+          {"label", r.label},
+          {"action", pending_ ? ActionToText(session_->game(), *pending_) : ""},
+          {"commit", {r.commit[0], r.commit[1]}},
+          {"revealed", {!r.reveal[0].empty(), !r.reveal[1].empty()}}};
+}
+
+bool WebGame::ControlsGame(int sides) const {
+  for (int i = 0; i < 2; ++i) {
+    if (!Plays(sides, i) && kinds_[static_cast<size_t>(i)] != "ai") return false;
+  }
+  return true;
+}
+
+std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
+  if (!ControlsGame(sides)) {
+    return Refused("", "import needs a link that plays both sides (hot-seat): a remote player cannot replace the game");
+  }
+  auto loaded = Session::Load(save, "imported save");
+  if (!loaded.ok()) return Refused("", loaded.errors().ToString());
+  std::vector<FairDiceRound> rounds;
+  if (const std::string bad = VerifyFairDice(save, "imported save", &rounds); !bad.empty()) return Refused("", bad);
+  if ((*loaded)->game().params.ToString() != session_->game().params.ToString()) {
+    return Refused("", "the save is a game of " + (*loaded)->game().params.ToString() + ", not of " +
+                           session_->game().params.ToString());
+  }
+  session_ = std::move(*loaded);
+  rounds_ = std::move(rounds);
+  MakePlayers();
+  history_.Reset(*session_);
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "import"}});
+}
+
+std::string WebGame::Odds(const std::string& text) {
+  if (text.size() > kMaxActionText) return Refused("", "action too long");
+  const Game& g = session_->game();
+  const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
+  if (!hex) return Refused("", "this ruleset has no odds table on a hex map");
+  auto a = ParseActionText(g, text);
+  if (!a.ok()) return Refused("", a.errors().ToString());
+  if (a->type != ActionType::kAttack) return Refused("", "odds are for an attack: {attack: [ids], target: [hexes]}");
+  Context ctx(g, nullptr, nullptr, &session_->scratch());
+  const AttackAnalysis an = hex->AnalyzeAttack(session_->state(), ctx, *a);
+  if (!an.status.ok()) return Refused(an.status.error().rule, an.status.error().message);
+  return Answer(OddsJson(g, *hex, an, *a));
+}
+
+}  // namespace wg::cli

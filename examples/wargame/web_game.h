@@ -1,0 +1,110 @@
+// The game behind `wargame serve`, without the network: who may act (a
+// random token per seat), the messages of the page (JSON, one object per
+// message) and their answers. Every action a message carries is parsed by the
+// script-language parser (ParseActionText) and applied by Session::Apply, so
+// the page is refused exactly what a script or save would be. serve.cc moves
+// the messages over HTTP and WebSocket; tests drive this class directly too.
+//
+// Messages from the page ({"t": ...}):
+//   {"t":"state"}                                   the position, legal options, log
+//   {"t":"act","action":"{move: [harris], path: [2302]}"}
+//   {"t":"odds","attack":["harris"],"target":["2405"],"reduce":0}
+//   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
+//   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
+// Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
+// {"t":"odds",...}, {"t":"save","save":...}, {"t":"error","message":...}.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "fair_dice.h"
+#include "wargame/players.h"
+#include "wargame/session.h"
+
+namespace wg {
+class HexRules;
+struct AttackAnalysis;
+}  // namespace wg
+
+namespace wg::cli {
+
+// The longest message the page may send (an imported save is the biggest).
+inline constexpr size_t kMaxMessageBytes = 1 << 20;
+
+class WebGame {
+ public:
+  // kinds: per side "human" (this page; every human side shares one link:
+  // hot-seat), "remote" (its own link) or "ai".
+  WebGame(std::unique_ptr<Session> session, std::vector<std::string> kinds, uint64_t seed, int ai_budget);
+
+  // The bit mask of sides a token may act for (bit i = side i); 0: not a player.
+  int SidesOf(const std::string& token) const;
+  // The tokens to hand out, with the sides they play (one per link).
+  struct Seat {
+    std::string token;
+    int sides = 0;
+  };
+  const std::vector<Seat>& seats() const { return seats_; }
+
+  // Handles one message from a page whose token plays `sides`. Returns the
+  // answer; *changed is set when the game changed (every page needs the state).
+  std::string Handle(int sides, const std::string& message, bool* changed);
+  // The state message for a page playing `sides`.
+  std::string StateMessage(int sides);
+
+  // The computer's turn: true when an ai side decides now.
+  bool AiToMove() const;
+  // Applies one action of the computer player; false if it had none.
+  bool AiStep();
+
+  const Session& session() const { return *session_; }
+  // The fair dice of a loaded save (VerifyFairDice), kept in what is exported.
+  void SetFairDice(std::vector<FairDiceRound> rounds) { rounds_ = std::move(rounds); }
+  // The save as exported: the session's save and the fair dice record.
+  std::string SaveText() const;
+
+ private:
+  std::string Act(int sides, const std::string& text, bool* changed);
+  std::string Odds(const std::string& message_json);
+  std::string Undo(int sides, bool* changed);
+  std::string Import(int sides, const std::string& save, bool* changed);
+  std::string Commit(int sides, const std::string& hash, bool* changed);
+  std::string Reveal(int sides, const std::string& secret, bool* changed);
+  void StartRound(const Status& needs_die, const Action& a, int side);
+  void FinishRound();
+  nlohmann::json RoundJson() const;
+  bool UndoAllowed(int sides) const;
+  // Every side is played by this link or by the computer (a game on one page).
+  bool ControlsGame(int sides) const;
+  void MakePlayers();
+  nlohmann::json LegalJson(int sides);
+
+  std::unique_ptr<Session> session_;
+  std::vector<std::string> kinds_;
+  uint64_t seed_;
+  int ai_budget_;
+  std::vector<Seat> seats_;
+  std::unique_ptr<Player> ai_[2];
+  UndoHistory history_;
+  // Fair dice when both sides are remote: the session takes supplied dice only,
+  // and an action that needs a die waits for a commit-reveal round.
+  bool remote_dice_ = false;
+  std::optional<FairDiceRound> round_;
+  std::vector<FairDiceRound> rounds_;  // every die drawn so, in order (the save's fair_dice)
+  std::optional<Action> pending_;       // the action waiting for the die
+  int pending_side_ = -1;
+};
+
+// The odds preview of an attack as the page shows it.
+nlohmann::json OddsJson(const Game& g, const HexRules& hex, const AttackAnalysis& an, const Action& a);
+
+// A random token (128 bits from std::random_device, as hex).
+std::string NewToken();
+
+}  // namespace wg::cli
