@@ -56,6 +56,7 @@ void ExpectFieldsMatch(const ActionSpace& space, const Action& a, ActionId id) {
       break;
     case ActionType::kAdvance:
       EXPECT_EQ(k.fields[0], a.num_units == 0 ? space.num_units() : a.units[0]);
+      EXPECT_EQ(k.fields[1], a.num_hexes > 0 ? a.hexes[static_cast<size_t>(a.num_hexes - 1)] : space.num_positions());
       break;
     case ActionType::kChoice:
       EXPECT_EQ(k.fields[0], a.value);

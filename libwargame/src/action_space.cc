@@ -49,7 +49,7 @@ ActionSpace::ActionSpace(const Game& game)
   set(ActionType::kBombard, U + 1, T + kRulesetTargets, kBombardVariants);
   set(ActionType::kLoss, U, kAmounts, kLossMarkers);
   set(ActionType::kRetreat, U, H, 1);
-  set(ActionType::kAdvance, U + 1, 1, 1);
+  set(ActionType::kAdvance, U + 1, H + 1, 1);  // the hex named (B&G 8.6), H: none
   set(ActionType::kChoice, kChoices, 1, 1);
   set(ActionType::kDetach, U, U, 1);
   set(ActionType::kRecombine, U, U, 1);
@@ -139,9 +139,18 @@ bool ActionSpace::Fields(const Action& a, int f[3]) const {
     case ActionType::kLoss:
       f[0] = u0, f[1] = AmountField(a.value), f[2] = a.value2;
       return u0 >= 0 && f[1] >= 0 && In(a.value2, kLossMarkers);
-    case ActionType::kAdvance:
+    case ActionType::kAdvance: {
+      // The unit (U: declines) and, where the player names it (B&G 8.6: one of
+      // several cleared hexes), the hex it advances into; H when none is named.
+      const int H = tabletop_ ? 0 : positions_;
       f[0] = a.num_units == 0 ? U : u0;
+      f[1] = H;
+      if (a.num_hexes > 0) {
+        f[1] = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+        if (!In(f[1], H)) return false;
+      }
       return f[0] >= 0;
+    }
     case ActionType::kChoice:
       f[0] = a.value;
       return In(a.value, kChoices);
@@ -258,8 +267,11 @@ std::string ActionSpace::Describe(const Game& game, ActionId id) const {
                                      : pos(f[1]);
       return s + "(attacker=" + unit(f[0]) + ", target=" + target + ", variant=" + std::to_string(f[2]) + ")";
     }
-    case ActionType::kAdvance:
-      return s + "(unit=" + (f[0] == units_ ? std::string("none") : unit(f[0])) + ")";
+    case ActionType::kAdvance: {
+      const int H = tabletop_ ? 0 : positions_;
+      return s + "(unit=" + (f[0] == units_ ? std::string("none") : unit(f[0])) +
+             (f[1] < H ? ", dest=" + pos(f[1]) : std::string()) + ")";
+    }
     case ActionType::kEndPhase:
     case ActionType::kStand:
     case ActionType::kConcede:

@@ -164,6 +164,8 @@ def test_explicit_chance_nodes(game):
     state = game.new_initial_state(seed=21, explicit_chance=True)
     seen = 0
     steps = 0
+    supplied = []  # the outcomes chosen for the pending action, in order
+    n = 0  # events before the pending action
     while not state.is_terminal() and steps < 3000 and seen < 5:
         steps += 1
         if state.is_chance_node():
@@ -176,13 +178,17 @@ def test_explicit_chance_nodes(game):
             # A chance node survives a serialize round trip.
             copy = game.deserialize_state(state.serialize())
             assert copy.is_chance_node() and copy.chance_outcomes() == outcomes
-            n = len(state.events())
             state.apply_action(v)
-            rolls = [e for e in state.events(since=n) if e.type == "die_roll"]
-            if rolls:
-                assert rolls[0].b == v
+            supplied.append(v)
+            if not state.is_chance_node():
+                # The action rolled exactly the outcomes chosen, in order (an action
+                # may need several dice: a chance node per die).
+                rolls = [e.b for e in state.events(since=n) if e.type == "die_roll"]
+                assert rolls == supplied
+                supplied = []
             seen += 1
         else:
+            n = len(state.events())
             state.apply_action(rng.choice(state.legal_actions()))
     assert seen > 0, "no die was rolled"
 

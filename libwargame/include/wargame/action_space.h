@@ -19,7 +19,7 @@
 //   loss         unit (U) x amount (9: 0..8) x marker (8)                units[0], value, value2
 //   stand        -                                                       -
 //   retreat      unit (U) x dest (H)                                     units[0], last path hex
-//   advance      unit (U + 1: U = decline)                               units[0]
+//   advance      unit (U + 1: U = decline) x dest (H + 1: H = none)     units[0], last path hex
 //   choice       option (64)                                             value
 //   detach       parent (U) x detachment (U)                             units[0], units[1]
 //   recombine    parent (U) x detachment (U)                             units[0], units[1]
