@@ -304,26 +304,14 @@ int AiPlayer::Greedy(const State& state, const std::vector<Action>& legal, int c
   return best;
 }
 
-bool AiPlayer::Candidates(const State& s, std::vector<Action>* out) {
-  out->clear();
-  Context ctx(*game_, nullptr, nullptr, scratch_.get());
-  game_->rules->AiCandidates(s, ctx, out);
-  return !out->empty();
-}
-
-void AiPlayer::ListActions(const State& s, std::vector<Action>* out) {
-  if (Candidates(s, out)) return;
-  Context ctx(*game_, nullptr, nullptr, scratch_.get());
-  game_->rules->LegalActions(s, ctx, out);
-}
-
 double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
   const Game& g = *game_;
   RngState rng = SeedRng(seed);
   for (int step = 0; step < options_.playout_steps && !s.game_over && work_ < until_work; ++step) {
     const bool mine = s.decision_side == side;
     if (!mine && !IsFollowup(s.decision)) break;
-    ListActions(s, &playout_legal_);
+    Context lc(g, nullptr, nullptr, scratch_.get());
+    g.rules->LegalActions(s, lc, &playout_legal_);
     work_ += s.num_units;
     if (playout_legal_.empty()) break;
     const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
@@ -338,10 +326,8 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
   return Evaluation(s, side);
 }
 
-Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal_actions) {
-  if (legal_actions.size() == 1) return legal_actions[0];
-  // A ruleset on a continuous table offers its own candidates (Rules::AiCandidates).
-  const std::vector<Action>& legal = Candidates(state, &candidates_) ? candidates_ : legal_actions;
+Action AiPlayer::Choose(const Game&, const State& state, const std::vector<Action>& legal) {
+  if (legal.size() == 1) return legal[0];
   const int side = state.decision_side;
   work_ = 0;
   const int best = Greedy(state, legal, options_.max_candidates, true);

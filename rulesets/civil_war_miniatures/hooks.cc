@@ -1215,6 +1215,7 @@ class MiniRules : public Rules {
       Action man = Action::Of(ActionType::kCustom).Value(kManGuns).AddUnit(u).AddUnit(o);
       if (o != u && TypeOf(g, o).artillery) try_add(man);
     }
+    AppendPlannedMoves(s, ctx, out);
   }
 
   Status Apply(State& s, const Action& a, Context& ctx) const override { return Check(s, a, ctx, true); }
@@ -1286,7 +1287,7 @@ class MiniRules : public Rules {
   bool RenderSvg(const State& s, std::string* svg) const override;
   double Evaluate(const State& s, int side) const override;
   std::string StateJson(const State& s) const override;
-  void AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   // Casualty reports (simulate): figures plus guns.
   int Strength(const State& s, UnitId u) const override {
     return OnTable(s, u) ? M(s).units[u].figures + M(s).units[u].guns : 0;
@@ -1613,7 +1614,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
 }
 
 
-// --- The computer player's knowledge (Rules::Evaluate, Rules::AiCandidates) ------------------
+// --- The computer player's knowledge (Rules::Evaluate) and the planned moves ---------------------
 
 // Expected figures lost by y if x fired at it now: dice times the chance a die
 // hits at the range band, with the defender's cover and the attacker's bonuses
@@ -1784,19 +1785,25 @@ double MiniRules::Evaluate(const State& s, int side) const {
   return score;
 }
 
-// The legal list, plus the moves a tabletop player makes: to each range band
-// (and charge reach) of the nearest enemies, onto their flanks, to the
-// buildings, half moves; and facing each of them.
-void MiniRules::AiCandidates(const State& s, Context& ctx, std::vector<Action>* out) const {
+// The moves a tabletop player plans, listed with the full moves in each
+// heading: to each range band (and charge reach) of the nearest enemies, onto
+// their flanks, to the buildings, half moves; and facing each of them. Every
+// player chooses among the same list (the computer player, a random player, a
+// person at the terminal or in the page, and the integer action ids of the
+// Python module), so none of them has moves the others cannot make. A planned
+// move that is already listed is not listed again.
+void MiniRules::AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
   const MiniState& m = M(s);
   if (s.game_over || m.charger != kNone || m.active == kNone) return;  // the 2.4 choice: the legal two
-  LegalActions(s, ctx, out);
   const Game& g = ctx.game();
   const MiniData& d = D(g);
   const UnitId u = m.active;
   const UnitState& us = s.unit(u);
   if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
   auto try_add = [&](const Action& a) {
+    for (size_t i = 0; i < out->size(); ++i) {
+      if ((*out)[i] == a) return;
+    }
     State copy = s;
     Context probe(g, nullptr, nullptr, nullptr);
     if (Check(copy, a, probe).ok()) out->push_back(a);

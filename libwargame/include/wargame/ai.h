@@ -19,8 +19,6 @@
 // cost a share of the attackers' value when combat is mandatory). A ruleset may add its own knowledge
 // through Rules::Evaluate(state, side). Attacks at poor odds lose material in
 // expectation and are avoided unless mandatory; attacks at good odds gain.
-// On a continuous table (inches, not hexes) a ruleset offers the actions to
-// score itself through Rules::AiCandidates (default: the legal actions).
 //
 // Deterministic: the same seed and the same positions give the same choices.
 #pragma once
@@ -100,11 +98,6 @@ class AiPlayer : public Player {
   DiceStream dice_;                    // reused dice for evaluations
   std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
   std::vector<Action> playout_legal_;  // reused buffer
-  std::vector<Action> candidates_;     // Rules::AiCandidates, when the ruleset offers them
-  // The ruleset's candidates (Rules::AiCandidates) in *out; false when it offers none.
-  bool Candidates(const State& s, std::vector<Action>* out);
-  // The actions to consider: the ruleset's candidates, else the legal actions.
-  void ListActions(const State& s, std::vector<Action>* out);
   long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).

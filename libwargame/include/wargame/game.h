@@ -207,10 +207,6 @@ class Rules {
   // generic evaluation of a position for `side` (higher is better for it; one
   // point is worth about one strength point). The default adds nothing.
   virtual double Evaluate(const State& /*s*/, int /*side*/) const { return 0.0; }
-  // Candidate actions for the computer player where the legal actions cannot
-  // be listed usefully (a tabletop measured in inches: every point is a move).
-  // Left empty (the default), the computer player considers the legal actions.
-  virtual void AiCandidates(const State& /*s*/, Context& /*ctx*/, std::vector<Action>* /*out*/) const {}
   // A unit's strength for casualty reports (`wargame simulate`: strength lost),
   // or -1 to use the generic value (its current attack attribute).
   virtual int Strength(const State& /*s*/, UnitId /*u*/) const { return -1; }
