@@ -737,6 +737,66 @@ TEST(Rules, Rule_7_1_MandatoryAttack) {
   EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "7.1"));
 }
 
+bool Listed(Session& s, const Action& a) {
+  const std::vector<Action> legal = s.LegalActions();
+  return std::find(legal.begin(), legal.end(), a) != legal.end();
+}
+
+// 7.1: "All friendly units that are in EZOCs must participate in an attack": attacking
+// with one of two obliged units does not let the other off.
+TEST(Rules, Rule_7_1_EveryUnitInAnEnemyZocMustTakePartInAnAttack) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 3)) + P("jones", c));
+  Session s(g, 1);
+  const Action alone = Act(ActionType::kAttack, {U(*g, "harris")}, {c});
+  const Action both = Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "lytle")}, {c});
+  EXPECT_TRUE(Refused(s.Apply(alone), "7.1"));
+  EXPECT_TRUE(Refused(Analyze(s, alone).status, "7.1"));
+  EXPECT_FALSE(Listed(s, alone));
+  EXPECT_FALSE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(Listed(s, both));
+  s.SupplyDice({3});
+  ASSERT_TRUE(s.Apply(both).ok());
+}
+
+// 7.1: "All enemy units that are in friendly controlled hexes must be attacked": one
+// unit between two enemy hexes attacks both in one attack (or cannot attack one alone).
+TEST(Rules, Rule_7_1_EveryEnemyInAFriendlyZocMustBeAttacked) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", c) + P("jones", Nb(c, 0)) + P("powell", Nb(c, 3)));
+  Session s(g, 1);
+  const Action one = Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0)});
+  const Action two = Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0), Nb(c, 3)});
+  EXPECT_TRUE(Refused(s.Apply(one), "7.1"));
+  EXPECT_FALSE(Listed(s, one));
+  EXPECT_FALSE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(Listed(s, two));
+  EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "7.1"));
+  EXPECT_TRUE(Analyze(s, two).status.ok());
+}
+
+// 7.1 / 7.2.1: a soak-off meets the obligations as well as any attack.
+TEST(Rules, Rule_7_1_SoakOffMeetsTheObligations) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", c) + P("jones", Nb(c, 0)) + P("powell", Nb(c, 3)) +
+                                      P("lytle", Nb(Nb(c, 3), 3)));
+  Session s(g, 1);
+  EXPECT_TRUE(Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0)})).status.ok());
+  EXPECT_TRUE(Analyze(s, Act(ActionType::kAttack, {U(*g, "lytle")}, {Nb(c, 3)})).status.ok());
+  // Harris on Powell would leave Jones unattacked: refused.
+  EXPECT_TRUE(Refused(Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 3)})).status, "7.1"));
+}
+
+// 7.1: an obligation no attack can meet lapses: an enemy unit in the zone of a unit
+// with a DS but no AS (6.2) need not (cannot) be attacked; the phase may end.
+TEST(Rules, Rule_7_1_AnObligationNoAttackCanMeetLapses) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("caldwell", c, "markers: {disruption: 2}") + P("jones", Nb(c, 0)));
+  Session s(g, 1);
+  EXPECT_TRUE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
+}
+
 TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
   const int c = ClearHex();
   auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}", P("harris", Nb(c, 0)) + P("wharton", c));
