@@ -1,7 +1,10 @@
 #include "wargame/conformance.h"
 
+#include <cstdlib>
 #include <cstring>
 
+#include "wargame/ai.h"
+#include "wargame/hex_rules.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -110,6 +113,279 @@ ConformanceReport RunConformance(const std::string& spec, const ConformanceOptio
       ++report.wins[s.state().winner];
     } else {
       ++report.draws;
+    }
+  }
+  return report;
+}
+
+int ScaledGameCount(int n) {
+  const char* env = std::getenv("WG_GAMES_PERCENT");
+  long percent = 100;
+  if (env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end != nullptr && *end == '\0' && v >= 0) percent = v;
+  }
+  const long scaled = static_cast<long>(n) * percent / 100;
+  return static_cast<int>(std::max(1L, std::min(scaled, 1L << 30)));
+}
+
+// --- The referee -------------------------------------------------------------------
+//
+// Everything below reads the State, the map and the ruleset's data only: no
+// Rules query, so a bug in the enforcing code cannot hide itself.
+
+namespace {
+
+struct Referee {
+  const Game& g;
+  const HexGameData& d;
+  const RefereeHooks& h;
+  ErrorList* out;
+  std::string where;
+
+  int Attack(const State& s, UnitId u) const { return h.attack ? h.attack(g, s, u) : g.Current(s, u, d.attack); }
+  int Defense(const State& s, UnitId u) const { return h.defense ? h.defense(g, s, u) : g.Current(s, u, d.defense); }
+  ZocKind Zoc(const State& s, UnitId u) const {
+    if (h.zoc) return h.zoc(g, s, u);
+    return Defense(s, u) > 0 ? ZocKind::kSix : ZocKind::kNone;
+  }
+  bool MayAttack(const State& s, UnitId u) const {
+    if (h.may_attack) return h.may_attack(g, s, u);
+    return !s.unit(u).Has(kUnitAttacked) && Attack(s, u) > 0;
+  }
+  bool Counts(const State& s, UnitId u) const {
+    if (h.counts_for_stacking) return h.counts_for_stacking(g, s, u);
+    return g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(u)].kind)].counts_for_stacking;
+  }
+  void Fail(const std::string& what) const { out->Add(Error{"", 0, 0, where, what, "referee"}); }
+
+  // Does unit `from`'s ZOC reach the adjacent hex `to` (6.1: not across blocking hexsides)?
+  bool ZocReaches(const State& s, UnitId from, int to) const {
+    const int hex = s.unit(from).hex;
+    const ZocKind k = Zoc(s, from);
+    if (k == ZocKind::kNone) return false;
+    if (hex == to) return true;
+    if (k != ZocKind::kSix) return false;
+    for (int dir = 0; dir < 6; ++dir) {
+      if (g.map.grid.NeighborIndex(hex, dir) != to) continue;
+      const FeatureMask side = g.map.Side(hex, dir);
+      if ((side & d.zoc.blocked_by) && !(side & d.zoc.unblocked_by)) return false;
+      return !(g.map.terrain[static_cast<size_t>(to)] & d.zoc.not_into);
+    }
+    return false;
+  }
+  bool Adjacent(int a, int b) const { return g.map.grid.DistanceIdx(a, b) == 1; }
+  // A hex holding units of `side`, none of them attacked this phase.
+  bool Attackable(const State& s, int hex, int side) const {
+    bool any = false;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& e = s.units[static_cast<size_t>(i)];
+      if (e.hex != hex || e.side != side) continue;
+      if (e.Has(kUnitDefended)) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  // 7.1 / 8.0: u (phasing) is in an enemy ZOC and has not attacked; `possible`: an
+  // adjacent enemy hex can still be attacked.
+  bool OwesAttack(const State& s, UnitId u, bool* possible) const {
+    const UnitState& us = s.unit(u);
+    *possible = false;
+    if (!us.OnMap() || us.side != s.phasing_side || !MayAttack(s, u)) return false;
+    bool in_ezoc = false;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitState& e = s.units[static_cast<size_t>(j)];
+      if (!e.OnMap() || e.side == us.side || !Adjacent(e.hex, us.hex)) continue;
+      in_ezoc = in_ezoc || ZocReaches(s, static_cast<UnitId>(j), us.hex);
+      *possible = *possible || Attackable(s, e.hex, e.side);
+    }
+    return in_ezoc;
+  }
+  // e (non-phasing) is in a friendly ZOC and was not attacked; `possible`: its hex
+  // can be attacked and an adjacent phasing unit may still attack.
+  bool OwedAttack(const State& s, UnitId e, bool* possible) const {
+    const UnitState& es = s.unit(e);
+    *possible = false;
+    if (!es.OnMap() || es.side == s.phasing_side || es.Has(kUnitDefended)) return false;
+    bool controlled = false, attacker = false;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId f = static_cast<UnitId>(i);
+      const UnitState& fs = s.unit(f);
+      if (!fs.OnMap() || fs.side != s.phasing_side || !Adjacent(fs.hex, es.hex)) continue;
+      controlled = controlled || ((!h.obliges || h.obliges(g, s, f)) && ZocReaches(s, f, es.hex));
+      attacker = attacker || MayAttack(s, f);
+    }
+    *possible = attacker && Attackable(s, es.hex, es.side);
+    return controlled;
+  }
+
+  // At the end of the combat phase: no obligation that could still be met.
+  void CombatOwed(const State& s) const {
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      bool possible = false;
+      if (OwesAttack(s, u, &possible) && possible) {
+        Fail(g.UnitLabel(u) + " was in an enemy zone of control and did not attack, though it could");
+      }
+      if (OwedAttack(s, u, &possible) && possible) {
+        Fail(g.UnitLabel(u) + " in " + g.HexLabel(s.unit(u).hex) +
+             " was in a friendly zone of control and was not attacked, though it could be");
+      }
+    }
+  }
+
+  // A declaration (the units and hexes `after` marks attacked, from `before`): every
+  // obligation that could be met before is met by it or can still be met.
+  void Declaration(const State& before, const State& after) const {
+    State view;
+    std::memcpy(static_cast<void*>(&view), &before, sizeof(State));
+    int attackers = 0;
+    for (int i = 0; i < before.num_units; ++i) {
+      const uint16_t marks = after.units[static_cast<size_t>(i)].flags & (kUnitAttacked | kUnitDefended);
+      if ((marks & kUnitAttacked) && !before.units[static_cast<size_t>(i)].Has(kUnitAttacked)) ++attackers;
+      view.units[static_cast<size_t>(i)].flags |= marks;
+    }
+    if (attackers >= kMaxActionUnits) return;  // as many units as one attack holds
+    for (int i = 0; i < before.num_units; ++i) {
+      const UnitId u = static_cast<UnitId>(i);
+      bool was = false, now = false;
+      if (OwesAttack(before, u, &was) && was && OwesAttack(view, u, &now) && !now) {
+        Fail("an attack left " + g.UnitLabel(u) + ", in an enemy zone of control, no attack it could still make");
+      }
+      if (OwedAttack(before, u, &was) && was && OwedAttack(view, u, &now) && !now) {
+        Fail("an attack left " + g.UnitLabel(u) + ", in a friendly zone of control, with no unit able to attack it");
+      }
+    }
+  }
+
+  void Stacking(const State& s) const {
+    std::vector<int> count(static_cast<size_t>(2 * g.map.size()), 0);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (!u.OnMap() || u.hex >= g.map.size() || u.side > 1 || !Counts(s, static_cast<UnitId>(i))) continue;
+      if (++count[static_cast<size_t>(u.side * g.map.size() + u.hex)] == g.stacking.limit + 1) {
+        Fail("over the stacking limit in " + g.HexLabel(u.hex) + " at the end of the phase");
+      }
+    }
+  }
+
+  void Places(const State& s) const {
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      for (int j = i + 1; j < s.num_units && u.OnMap(); ++j) {
+        if (s.units[static_cast<size_t>(j)].hex == u.hex && s.units[static_cast<size_t>(j)].side != u.side) {
+          Fail("units of both sides in " + g.HexLabel(u.hex));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void RefereePhaseEnd(const Game& game, const RefereeHooks& hooks, const State& last, const State& next,
+                     ErrorList* out) {
+  const HexRules* rules = dynamic_cast<const HexRules*>(game.rules.get());
+  if (rules == nullptr) return;  // a tabletop game: no hex phases to referee
+  const HexGameData& d = rules->data();
+  Referee r{game, d, hooks, out,
+            "turn " + std::to_string(last.turn) + " " + game.sides[last.phasing_side].name + " " +
+                game.turns.phases[last.phase]};
+  const bool combat = last.phase == d.phase_combat, movement = last.phase == d.phase_movement;
+  if (combat && d.mandatory) r.CombatOwed(last);
+  const DecisionType k = last.decision;
+  if (!next.game_over && (k == DecisionType::kLosses || k == DecisionType::kStandOrRetreat ||
+                          k == DecisionType::kRetreat || k == DecisionType::kAdvance)) {
+    r.Fail("the phase ended in the middle of a combat (" + rules->DescribeDecision(last) + ")");
+  }
+  if ((combat || movement) && !next.game_over) r.Stacking(next);
+  r.Places(next);
+  if (hooks.extra) hooks.extra(game, last, next, out);
+}
+
+void RefereeDeclaration(const Game& game, const RefereeHooks& hooks, const State& before, const State& after,
+                        ErrorList* out) {
+  const HexRules* rules = dynamic_cast<const HexRules*>(game.rules.get());
+  if (rules == nullptr || !rules->data().mandatory || before.phase != rules->data().phase_combat) return;
+  Referee r{game, rules->data(), hooks, out,
+            "turn " + std::to_string(before.turn) + " " + game.sides[before.phasing_side].name + " combat"};
+  r.Declaration(before, after);
+}
+
+namespace {
+
+// Did an action of the combat phase declare an attack (new units marked attacked)?
+bool Declared(const State& before, const State& after) {
+  if (before.phase != after.phase || before.turn != after.turn || before.player_turn != after.player_turn) return false;
+  for (int i = 0; i < before.num_units; ++i) {
+    if (after.units[static_cast<size_t>(i)].Has(kUnitAttacked) && !before.units[static_cast<size_t>(i)].Has(kUnitAttacked)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<Player> MakeRefereePlayer(const std::string& kind, const std::shared_ptr<const Game>& game,
+                                          uint64_t seed) {
+  if (kind == "ai") return std::make_unique<AiPlayer>(game, seed);
+  return std::make_unique<RandomPlayer>(seed);
+}
+
+bool PhaseChanged(const State& a, const State& b) {
+  return a.turn != b.turn || a.player_turn != b.player_turn || a.phase != b.phase || a.game_over != b.game_over;
+}
+
+}  // namespace
+
+RefereeReport RunReferee(const std::string& spec, const RefereeOptions& opt) {
+  RefereeReport report;
+  auto game = LoadGame(spec);
+  if (!game.ok()) {
+    report.violations.Append(game.errors());
+    return report;
+  }
+  const std::string players = opt.players;
+  const size_t comma = players.find(',');
+  const std::string kinds[2] = {players.substr(0, comma), comma == std::string::npos ? players : players.substr(comma + 1)};
+  for (int g = 0; g < opt.games && report.violations.size() < 20; ++g) {
+    const uint64_t seed = opt.seed + static_cast<uint64_t>(g);
+    Session s(*game, seed);
+    std::unique_ptr<Player> player[2] = {MakeRefereePlayer(kinds[0], *game, seed * 7919 + 1),
+                                         MakeRefereePlayer(kinds[1], *game, seed * 7919 + 2)};
+    State last;
+    long n = 0;
+    const auto where = [&] { return "game " + std::to_string(g) + " (seed " + std::to_string(seed) + ") action " + std::to_string(n); };
+    while (!s.over() && n < opt.max_actions) {
+      const std::vector<Action> legal = s.LegalActions();
+      if (legal.empty()) {
+        report.violations.Add(Error{"", 0, 0, where(), "stuck: no legal action but the game is not over (" + s.DescribeDecision() + ")", "referee"});
+        break;
+      }
+      std::memcpy(static_cast<void*>(&last), &s.state(), sizeof(State));
+      const Action a = player[s.state().decision_side & 1]->Choose(s.game(), s.state(), legal);
+      const Status st = s.Apply(a);
+      ++n;
+      if (!st.ok()) {
+        report.violations.Add(Error{"", 0, 0, where(), "a listed legal action was refused: " + st.ToString(), "referee"});
+        break;
+      }
+      ErrorList v;
+      if (Declared(last, s.state())) RefereeDeclaration(s.game(), opt.hooks, last, s.state(), &v);
+      if (PhaseChanged(last, s.state())) {
+        RefereePhaseEnd(s.game(), opt.hooks, last, s.state(), &v);
+        ++report.phases_checked;
+      }
+      for (const Error& e : v.errors()) {
+        report.violations.Add(Error{"", 0, 0, where() + ", " + e.path, e.message, "referee"});
+      }
+    }
+    report.actions += n;
+    if (s.over()) {
+      ++report.games_finished;
+    } else if (n >= opt.max_actions) {
+      report.violations.Add(Error{"", 0, 0, where(), "the game did not end within " + std::to_string(opt.max_actions) + " actions", "referee"});
     }
   }
   return report;

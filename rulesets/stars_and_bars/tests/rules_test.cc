@@ -9,6 +9,7 @@
 #include <map>
 
 #include "sb_rules.h"
+#include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -795,6 +796,29 @@ TEST(Rules, Rule_7_1_AnObligationNoAttackCanMeetLapses) {
   Session s(g, 1);
   EXPECT_TRUE(Listed(s, Action::EndPhase()));
   EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
+}
+
+// The referee (wargame/conformance.h) sees what the phase required from the State
+// alone: here, two units owe an attack and an enemy unit is owed one.
+TEST(Referee, FlagsUnmetObligationsAndADeclarationThatBreaksOne) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 3)) + P("jones", c));
+  Session s(g, 1);
+  ErrorList end;
+  RefereePhaseEnd(*g, RefereeHooks{}, s.state(), s.state(), &end);
+  EXPECT_EQ(end.size(), 3u) << end.ToString();
+  State after = s.state();
+  after.unit(U(*g, "harris")).flags |= kUnitAttacked;  // Harris alone on Jones
+  after.unit(U(*g, "jones")).flags |= kUnitDefended;
+  ErrorList declared;
+  RefereeDeclaration(*g, RefereeHooks{}, s.state(), after, &declared);
+  ASSERT_EQ(declared.size(), 1u) << declared.ToString();
+  EXPECT_NE(declared.errors()[0].message.find("Lytle"), std::string::npos);
+  after.unit(U(*g, "lytle")).flags |= kUnitAttacked;  // both together: nothing owed
+  ErrorList both;
+  RefereeDeclaration(*g, RefereeHooks{}, s.state(), after, &both);
+  RefereePhaseEnd(*g, RefereeHooks{}, after, after, &both);
+  EXPECT_TRUE(both.ok()) << both.ToString();
 }
 
 TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
