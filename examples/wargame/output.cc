@@ -134,7 +134,7 @@ std::string StateJson(const Session& session) {
     }
     o += "}, \"current\": {";
     for (size_t a = 0; a < g.attributes.size(); ++a) {
-      o += (a ? ", " : "") + Q(g.attributes[a]) + ": " + std::to_string(g.Current(s, u, static_cast<int>(a)));
+      o += (a ? ", " : "") + Q(g.attributes[a]) + ": " + std::to_string(g.rules->CurrentValue(g, s, u, static_cast<int>(a)));
     }
     o += "}, \"markers\": {";
     bool first = true;

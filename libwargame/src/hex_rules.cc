@@ -501,6 +501,8 @@ void HexRules::AfterMove(State&, const Action&, Context&) const {}
 Status HexRules::CheckAttack(const State&, const Action&, Context&) const { return Status::Ok(); }
 void HexRules::CombatModifiers(const State&, Context&, CombatMods*) const {}
 void HexRules::AfterCombat(State&, Context&) const {}
+const char* HexRules::AutomaticAttack(const State&, const AttackPlan&) const { return nullptr; }
+bool HexRules::VacatedForAdvance(const State& s, int hex) const { return CountIn(s, hex, -1) == 0; }
 
 bool HexRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   const UnitState& us = s.unit(u);
@@ -1029,7 +1031,7 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
     Status st = CheckAttack(s, a, ctx);
     if (!st.ok()) return st;
   }
-  if (data().obligations) {
+  if (data().obligations && IsPhase(s, data().phase_combat)) {
     Status st = CheckDutiesAfter(s, ctx, a);
     if (!st.ok()) return st;
   }
@@ -1086,6 +1088,10 @@ AttackAnalysis HexRules::AnalyzeAttack(const State& s, Context& ctx, const Actio
   AttackAnalysis out;
   out.status = PrepareAttack(s, a, ctx, &out.plan);
   if (!out.status.ok()) return out;
+  if (const char* automatic = AutomaticAttack(s, out.plan)) {
+    out.automatic = automatic;
+    return out;
+  }
   const CombatTable& crt = data().crt;
   if (out.plan.column == CombatTable::kBelowLowest) {
     CrtOutcome o;
@@ -1243,7 +1249,7 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
   if (c.vacated_hex < 0 && data().advance != HexGameData::Advance::kNone) {
     for (int k = 0; k < c.num_defender_hexes; ++k) {
       const int h = c.defender_hexes[k];
-      if (h >= 0 && CountIn(s, h, -1) == 0) {
+      if (h >= 0 && VacatedForAdvance(s, h)) {
         bool any_attacker = false;
         for (int i = 0; i < c.num_attackers; ++i) {
           const UnitState& us = s.unit(c.attackers[i]);
@@ -1294,7 +1300,9 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
     if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
       return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
     }
-    if (EnemyIn(s, h, us.side)) return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
+      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    }
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
       return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
     }
@@ -1372,6 +1380,7 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     if (CountsForStacking(s, u)) ++counted;
   }
   if (counted > limit) return Status::Refused(data().Rule("advance"), "at most " + std::to_string(limit) + " units may advance");
+  if (a.num_units > 0 && EnemyIn(s, h, s.phasing_side)) OnOverrun(s, ctx, h, s.phasing_side);
   for (int i = 0; i < a.num_units; ++i) {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
     MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));

@@ -193,7 +193,10 @@ struct AttackPlan {
 struct AttackAnalysis {
   Status status;  // refused: why the attack is illegal
   AttackPlan plan;
-  std::vector<CrtOutcome> outcomes;  // exact distribution of results
+  std::vector<CrtOutcome> outcomes;  // exact distribution of results (empty if automatic)
+  // Non-empty: the attack is resolved without the table or the die (S&B 7.1: a
+  // zero-strength unit attacked alone is eliminated); what happens, citing the rule.
+  std::string automatic;
 };
 
 class HexRules : public Rules {
@@ -323,6 +326,13 @@ class HexRules : public Rules {
   // terrain, enemy units and enemy ZOCs.
   virtual Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const;
   virtual void AfterCombat(State& s, Context& ctx) const;
+  // An attack resolved without the CRT (nullptr: none): the text cites the rule
+  // ("7.1: ..."). AnalyzeAttack reports it; the ruleset applies it.
+  virtual const char* AutomaticAttack(const State& s, const AttackPlan& plan) const;
+  // Is a defender hex empty enough for an advance after combat? Default: no unit
+  // at all (S&B 7.6: an enemy HQ alone does not prevent it; the advance eliminates
+  // it through OnOverrun).
+  virtual bool VacatedForAdvance(const State& s, int hex) const;
 
   // --- Engine steps rulesets call ----------------------------------------------------
   void AdvancePhase(State& s, Context& ctx) const;

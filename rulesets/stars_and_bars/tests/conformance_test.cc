@@ -41,6 +41,14 @@ RefereeHooks SbReferee() {
     const std::string k = kind(g, u);
     return k == "artillery" || k == "supply" ? ZocKind::kOwnHex : ZocKind::kSix;
   };
+  // 7.8: units that advanced after a cavalry retreat before combat create no new combat situations.
+  h.obliges = [](const Game&, const State& s, UnitId u) {
+    const stars_and_bars::SbExt& x = Ext<stars_and_bars::SbExt>(s);
+    for (int i = 0; i < x.num_cav_advanced && i < 8; ++i) {
+      if (x.cav_advanced[i] == u) return false;
+    }
+    return true;
+  };
   h.counts_for_stacking = [=](const Game& g, const State& s, UnitId u) {
     if (kind(g, u) == "hq") return false;
     // 12.2: a Confederate battery stacks free with its brigade (ruleset.yaml battery_parents).

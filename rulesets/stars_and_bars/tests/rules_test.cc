@@ -840,6 +840,150 @@ TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
   EXPECT_EQ(s.state().decision_side, 1);
 }
 
+// 7.6 with 7.1: the hex of a zero-strength unit eliminated because it was attacked alone is
+// emptied by combat: the attackers may advance into it.
+TEST(Rules, Rule_7_6_AdvanceIntoTheHexOfAZeroStrengthUnitAttackedAlone) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "polk_hq")).hex, kEliminated);
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "harris")).hex, c);
+  EXPECT_EQ(s.state().decision, DecisionType::kCombat);
+}
+
+// 7.6: "Artillery may never advance after combat (even if limbered)": the refusal names it.
+TEST(Rules, Rule_7_6_ArtilleryAdvanceIsRefusedAsArtillery) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("schoepf_arty", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  const Status st = s.Apply(Act(ActionType::kAdvance, {U(*g, "harris"), U(*g, "schoepf_arty")}, {}));
+  ASSERT_TRUE(Refused(st, "7.6"));
+  EXPECT_NE(st.error().message.find("artillery may never advance"), std::string::npos) << st.ToString();
+}
+
+// 6.2: a unit with an AS may retreat through a hex held only by enemy zero-strength units,
+// eliminating them.
+TEST(Rules, Rule_6_2_RetreatThroughAZeroStrengthEnemyEliminatesIt) {
+  const int c = ClearHex();
+  const int via = Nb(c, 3), to = Nb(Nb(c, 3), 3);
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 1)) + P("gilbert_hq", via) + P("jones", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // 8 vs 3: 2-1, roll 6: -/D1R
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "lytle")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "jones"), "disruption")).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat
+  ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
+  const Action path = Act(ActionType::kRetreat, {U(*g, "jones")}, {via, to});
+  EXPECT_TRUE(Listed(s, path));
+  ASSERT_TRUE(s.Apply(path).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "jones")).hex, to);
+  EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, kEliminated);
+}
+
+// 7.5.1 / 7.8: zero-AS units stacked with a cavalry unit that retreats before combat go with it.
+TEST(Rules, Rule_7_8_ZeroAsUnitsRetreatWithTheCavalry) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("polk_hq", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // withdrawal: no effect
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "wharton")).hex, b);
+  EXPECT_EQ(s.state().unit(U(*g, "polk_hq")).hex, b);
+}
+
+// 7.8: units that advance after a cavalry retreat before combat are treated as having
+// attacked: in the combat phase they may not attack, owe no attack, and oblige no attack.
+TEST(Rules, Rule_7_8_UnitsThatAdvancedCountAsHavingAttacked) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("jones", Nb(c, 3)));
+  Session s(g, 1);
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  ASSERT_EQ(s.state().unit(U(*g, "harris")).hex, c);  // now adjacent to Jones
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());       // defensive bombardment
+  if (s.state().decision == DecisionType::kBombard) ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kCombat);
+  EXPECT_FALSE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 3)})).ok());
+  EXPECT_TRUE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
+}
+
+// 7.8: the retreat before combat is declared at the end of defensive bombardment: no
+// defensive bombardment after it.
+TEST(Rules, Rule_7_8_NoDefensiveBombardmentAfterTheCavalryRetreat) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("buckner_arty", Nb(c, 3), "face: back"));
+  Session s(g, 1);
+  const Action fire = Act(ActionType::kBombard, {U(*g, "buckner_arty")}, {Nb(c, 0)});
+  ASSERT_TRUE(Listed(s, fire));
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {}, {})).ok());  // the Union declines to advance
+  ASSERT_EQ(s.state().decision, DecisionType::kBombard);
+  ASSERT_EQ(s.state().decision_side, 1);
+  EXPECT_TRUE(Refused(s.Apply(fire), "7.8"));
+  EXPECT_FALSE(Listed(s, fire));
+}
+
+// 11.1: "the last side to occupy or move a unit through" the objective counts a retreat.
+TEST(Rules, Rule_11_1_ARetreatThroughTheObjectiveTakesIt) {
+  const int o = Idx("2818");
+  for (int d = 0; d < 6; ++d) {
+    const int a = Nb(o, d), b = Nb(o, (d + 3) % 6), h = a >= 0 ? Nb(a, d) : -1;
+    if (a < 0 || b < 0 || h < 0) continue;
+    auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}", P("harris", h) + P("wharton", a));
+    Session s(g, 1);
+    const Action retreat = Act(ActionType::kRetreat, {U(*g, "wharton")}, {o, b});
+    if (!Listed(s, retreat)) continue;
+    const int place = static_cast<int>(std::find_if(g->map.places.begin(), g->map.places.end(),
+                                                    [](const Place& p) { return p.kind == "objective"; }) -
+                                       g->map.places.begin());
+    ASSERT_NE(s.state().place_control[place], 2);
+    s.SupplyDice({6});
+    ASSERT_TRUE(s.Apply(retreat).ok());
+    EXPECT_EQ(s.state().place_control[place], 2);  // the Confederates (side 1) + 1
+    return;
+  }
+  FAIL() << "no retreat through the objective found";
+}
+
+// The state file's `current` values are the rules' values: a zero-DS unit has AS 0 (6.2),
+// a disrupted unit MA - 1 (7.4.3).
+TEST(Rules, Rule_6_2_CurrentValuesAreTheRulesValues) {
+  const int c = ClearHex();
+  auto g = Position(kUnionMove, P("carlin", c, "markers: {permanent_loss: 3}") + P("harris", Nb(c, 0), "markers: {disruption: 1}"));
+  Session s(g, 1);
+  const Rules& r = *g->rules;
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "carlin"), g->AttributeIndex("attack")), 0);  // 4-3 with 3 losses
+  EXPECT_EQ(g->Current(s.state(), U(*g, "carlin"), g->AttributeIndex("attack")), 1);           // the markers alone
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "harris"), g->AttributeIndex("movement")), 3);
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "harris"), g->AttributeIndex("attack")), 3);
+}
+
+// 7.1 in the analysis: a lone zero-strength defender is eliminated outright, not a spread
+// of CRT results.
+TEST(Rules, Rule_7_1_AnalysisOfALoneZeroStrengthDefenderIsElimination) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  const AttackAnalysis an = Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {c}));
+  ASSERT_TRUE(an.status.ok());
+  EXPECT_TRUE(an.outcomes.empty());
+  EXPECT_NE(an.automatic.find("7.1"), std::string::npos) << an.automatic;
+}
+
 // ---------------------------------------------------------------- 8.x bombardment
 
 TEST(Rules, Rule_8_2_BombardmentSumCappedAtSixOneRollPerUnit) {
