@@ -380,6 +380,10 @@ int CmdOdds(int argc, char** argv) {
   std::cout << "attack strength " << p.attack << ", defense strength " << p.defense;
   if (p.modified_defense != p.defense) std::cout << " (modified " << p.modified_defense << ")";
   std::cout << "\n";
+  if (!an.automatic.empty()) {  // resolved without the table (S&B 7.1)
+    std::cout << "no die roll: " << an.automatic << "\n";
+    return kExitOk;
+  }
   for (int i = 0; i < p.mods.num_multipliers; ++i) std::cout << "  defense x" << p.mods.multipliers[i] << "\n";
   if (p.mods.drm) std::cout << "  die roll modifier " << (p.mods.drm > 0 ? "+" : "") << p.mods.drm << "\n";
   if (p.mods.column_shift) std::cout << "  column shift " << p.mods.column_shift << "\n";

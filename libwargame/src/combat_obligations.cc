@@ -323,6 +323,18 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     } else {
       a.AddHex(cover[k].h);
     }
+    // Stack-mates the cover does not use attack with their stack (no obligation needs them).
+    const int n = a.num_units;
+    for (int i = 0; i < n; ++i) {
+      const int hex = s.unit(a.units[static_cast<size_t>(i)]).hex;
+      for (int v = hs.hex_head[static_cast<size_t>(hex)]; v >= 0; v = hs.next_in_hex[static_cast<size_t>(v)]) {
+        const UnitId m = static_cast<UnitId>(v);
+        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !CanStillAttack(s, m)) continue;
+        bool reach = true;
+        for (int j = 0; j < a.num_hexes; ++j) reach = reach && InAttackReach(s, m, a.hexes[static_cast<size_t>(j)]);
+        if (reach) a.AddUnit(m);
+      }
+    }
     out->push_back(a);
   }
   // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43).

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
+#include "wargame/action_text.h"
 #include "wargame/ai.h"
 #include "wargame/hex_rules.h"
 #include "wargame/players.h"
@@ -386,6 +388,121 @@ RefereeReport RunReferee(const std::string& spec, const RefereeOptions& opt) {
       ++report.games_finished;
     } else if (n >= opt.max_actions) {
       report.violations.Add(Error{"", 0, 0, where(), "the game did not end within " + std::to_string(opt.max_actions) + " actions", "referee"});
+    }
+  }
+  return report;
+}
+
+namespace {
+
+struct CombatEvents : EventSink {
+  const Event* attack = nullptr;
+  Event attack_event, result_event;
+  bool has_attack = false, has_result = false;
+  std::vector<UnitId> eliminated;
+  void OnEvent(const Event& e) override {
+    if (e.type == EventType::kAttack && !has_attack) {
+      attack_event = e;
+      has_attack = true;
+    } else if (e.type == EventType::kCombatResult && !has_result) {
+      result_event = e;
+      has_result = true;
+    } else if (e.type == EventType::kEliminated) {
+      eliminated.push_back(e.unit);
+    }
+  }
+};
+
+// One attack: the analysis against the applied result of every die face.
+void CheckOneAttack(const HexRules& rules, Session& s, const Action& a, AnalysisCheckReport* r) {
+  const Game& g = s.game();
+  const CombatTable& crt = rules.data().crt;
+  Context ctx(g, nullptr, nullptr, &s.scratch());
+  const AttackAnalysis an = rules.AnalyzeAttack(s.state(), ctx, a);
+  const std::string what = "turn " + std::to_string(s.state().turn) + " " + ActionToText(g, a) + ": ";
+  auto fail = [&](const std::string& m) { r->mismatches.Add(Error{"", 0, 0, "", what + m, "analysis"}); };
+  if (!an.status.ok()) return fail("a listed attack is refused by the analysis: " + an.status.ToString());
+  if (crt.die.count != 1) return;
+  ++r->attacks;
+  std::map<std::string, uint64_t> applied, expected;
+  const int sides = crt.die.sides;
+  for (int v = 1; v <= sides; ++v) {
+    State copy;
+    std::memcpy(static_cast<void*>(&copy), &s.state(), sizeof(State));
+    DiceStream dice;
+    dice.Supply(v);
+    CombatEvents ev;
+    Context c2(g, &dice, &ev, &s.scratch());
+    const Status st = g.rules->Apply(copy, a, c2);
+    if (!st.ok() || c2.missing_die()) return fail("applying it with die " + std::to_string(v) + " failed: " + st.ToString());
+    ++r->faces;
+    const bool rolled = !dice.record().empty();
+    if (!an.automatic.empty()) {
+      ++r->automatic;
+      if (rolled || ev.has_result) fail("the analysis says \"" + an.automatic + "\" but play rolled the die");
+      for (int i = 0; i < an.plan.num_defenders; ++i) {
+        if (copy.unit(an.plan.defenders[i]).OnMap()) fail("the analysis says \"" + an.automatic + "\" but a defender survived");
+      }
+      return;
+    }
+    if (!ev.has_result) {
+      if (rolled) return fail("play rolled the die and gave no result");
+      ++r->deferred;
+      return;
+    }
+    if (!ev.has_attack || ev.attack_event.a != an.plan.attack || ev.attack_event.b != an.plan.modified_defense ||
+        std::string(ev.attack_event.text ? ev.attack_event.text : "") != rules.ColumnLabel(an.plan.column)) {
+      return fail("play's attack (" + std::to_string(ev.attack_event.a) + " against " + std::to_string(ev.attack_event.b) +
+                  ", " + (ev.attack_event.text ? ev.attack_event.text : "") + ") is not the analysis' (" +
+                  std::to_string(an.plan.attack) + " against " + std::to_string(an.plan.modified_defense) + ", " +
+                  rules.ColumnLabel(an.plan.column) + ")");
+    }
+    const std::string result = ev.result_event.text ? ev.result_event.text : "";
+    if (!rolled) {  // no die for this column (below the lowest): the same for every face
+      applied[result] += static_cast<uint64_t>(sides);
+      break;
+    }
+    applied[result] += 1;
+  }
+  for (const CrtOutcome& o : an.outcomes) {
+    if (o.result != nullptr) expected[o.result->text] += o.numerator * static_cast<uint64_t>(sides) / o.denominator;
+  }
+  if (applied != expected) {
+    std::string a_text, e_text;
+    for (const auto& [k, n] : applied) a_text += " " + k + " x" + std::to_string(n);
+    for (const auto& [k, n] : expected) e_text += " " + k + " x" + std::to_string(n);
+    fail("results over the faces:" + a_text + "; the analysis:" + e_text);
+  }
+}
+
+}  // namespace
+
+AnalysisCheckReport CheckAnalysisAgainstPlay(const std::string& spec, int games, uint64_t seed, int per_decision) {
+  AnalysisCheckReport report;
+  auto game = LoadGame(spec);
+  if (!game.ok()) {
+    report.mismatches.Append(game.errors());
+    return report;
+  }
+  const HexRules* rules = dynamic_cast<const HexRules*>((*game)->rules.get());
+  if (rules == nullptr) return report;
+  for (int g = 0; g < games && report.mismatches.size() < 20; ++g) {
+    Session s(*game, seed + static_cast<uint64_t>(g));
+    RandomPlayer player((seed + static_cast<uint64_t>(g)) * 31 + 5);
+    for (long n = 0; !s.over() && n < 50000; ++n) {
+      const std::vector<Action> legal = s.LegalActions();
+      if (legal.empty()) break;
+      if (s.state().decision == DecisionType::kCombat) {
+        int checked = 0;
+        // A spread of the listed attacks: every k-th.
+        const size_t step = std::max<size_t>(1, legal.size() / static_cast<size_t>(std::max(1, per_decision)));
+        for (size_t i = 0; i < legal.size() && checked < per_decision; i += step) {
+          if (legal[i].type != ActionType::kAttack) continue;
+          CheckOneAttack(*rules, s, legal[i], &report);
+          ++checked;
+        }
+      }
+      if (!s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
     }
   }
   return report;

@@ -101,4 +101,18 @@ void RefereeDeclaration(const Game& game, const RefereeHooks& hooks, const State
 // Plays games (seeds seed, seed+1, ...) and referees every phase end.
 RefereeReport RunReferee(const std::string& game_spec, const RefereeOptions& options);
 
+// --- The analysis agrees with play ---------------------------------------------------
+// In random games of a hex game, at each combat decision, up to `attacks_per_decision`
+// listed attacks are analysed (HexRules::AnalyzeAttack) and applied once per die face
+// on copies of the State: the attack event (strengths, column) and the results over the
+// faces must be exactly the analysis' distribution, and an automatic attack (S&B 7.1)
+// must roll no die and eliminate its defenders. An attack that first asks a decision
+// (no die rolled, no result yet) is counted as deferred.
+struct AnalysisCheckReport {
+  ErrorList mismatches;
+  long attacks = 0, faces = 0, automatic = 0, deferred = 0;
+};
+AnalysisCheckReport CheckAnalysisAgainstPlay(const std::string& game_spec, int games, uint64_t seed = 1,
+                                             int attacks_per_decision = 3);
+
 }  // namespace wg

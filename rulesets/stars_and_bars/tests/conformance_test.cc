@@ -95,6 +95,16 @@ TEST(Referee, PerryvilleAllOptionalRulesRandomGames) {
   EXPECT_EQ(r.games_finished, opt.games);
 }
 
+// The analysis (`wargame odds`, AnalyzeAttack) says exactly what applying the attack
+// does, for every die face, in positions of random games (7.1 automatic eliminations too).
+TEST(Analysis, AgreesWithPlayForEveryDieFaceInRandomPerryvilleGames) {
+  const AnalysisCheckReport r = CheckAnalysisAgainstPlay("stars_and_bars", ScaledGameCount(20), 1);
+  EXPECT_TRUE(r.mismatches.ok()) << r.mismatches.ToString();
+  EXPECT_GT(r.attacks, 100);
+  EXPECT_GT(r.automatic, 0);
+  EXPECT_GT(r.faces, 4 * r.attacks);
+}
+
 TEST(Conformance, PerryvilleRandomGamesAreLegalAndReplayable) {
   ConformanceOptions opt;
   opt.games = 4;

@@ -911,7 +911,9 @@ TEST(Rules, Rule_7_8_UnitsThatAdvancedCountAsHavingAttacked) {
   ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
   ASSERT_EQ(s.state().unit(U(*g, "harris")).hex, c);  // now adjacent to Jones
   ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());       // defensive bombardment
-  if (s.state().decision == DecisionType::kBombard) ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  if (s.state().decision == DecisionType::kBombard) {
+    ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  }
   ASSERT_EQ(s.state().decision, DecisionType::kCombat);
   EXPECT_FALSE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 3)})).ok());
   EXPECT_TRUE(Listed(s, Action::EndPhase()));
