@@ -183,7 +183,6 @@ void HexRules::CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty
 // --- Enforcement ---------------------------------------------------------------------
 
 Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const {
-  if (a.num_units >= kMaxActionUnits) return Status::Ok();  // as many units as one attack may hold
   BuildDuties(s, ctx);
   const HexScratch& hs = Hs(ctx);
   // The declaration as the rules see it once made: attackers attacked, defenders defended.
@@ -203,7 +202,10 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible) || Declares(&a, u)) continue;
-    if (!HasTarget(view, ctx, u, &a)) {
+    // A unit that could have joined, were the attack not already as large as one may be, is excused.
+    bool could_join = a.num_units >= kMaxActionUnits;
+    for (int k = 0; k < a.num_hexes && could_join; ++k) could_join = InAttackReach(s, u, a.hexes[static_cast<size_t>(k)]);
+    if (!could_join && !HasTarget(view, ctx, u, &a)) {
       return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
                                    "attack: this attack would leave it none (include it, or attack with it first)");
     }

@@ -238,6 +238,19 @@ struct Referee {
     }
   }
 
+  // Is u adjacent to every hex the declaration attacks? (It could have joined, were the
+  // attack not already as large as one action holds.)
+  bool AdjacentToAllDefended(const State& before, const State& after, UnitId u) const {
+    for (int i = 0; i < before.num_units; ++i) {
+      const UnitState& e = before.units[static_cast<size_t>(i)];
+      if (e.OnMap() && after.units[static_cast<size_t>(i)].Has(kUnitDefended) && !e.Has(kUnitDefended) &&
+          !Adjacent(e.hex, before.unit(u).hex)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // A declaration (the units and hexes `after` marks attacked, from `before`): every
   // obligation that could be met before is met by it or can still be met.
   void Declaration(const State& before, const State& after) const {
@@ -249,11 +262,11 @@ struct Referee {
       if ((marks & kUnitAttacked) && !before.units[static_cast<size_t>(i)].Has(kUnitAttacked)) ++attackers;
       view.units[static_cast<size_t>(i)].flags |= marks;
     }
-    if (attackers >= kMaxActionUnits) return;  // as many units as one attack holds
     for (int i = 0; i < before.num_units; ++i) {
       const UnitId u = static_cast<UnitId>(i);
       bool was = false, now = false;
-      if (OwesAttack(before, u, &was) && was && OwesAttack(view, u, &now) && !now) {
+      if (OwesAttack(before, u, &was) && was && OwesAttack(view, u, &now) && !now &&
+          !(attackers >= kMaxActionUnits && AdjacentToAllDefended(before, after, u))) {
         Fail("an attack left " + g.UnitLabel(u) + ", in an enemy zone of control, no attack it could still make");
       }
       if (OwedAttack(before, u, &was) && was && OwedAttack(view, u, &now) && !now) {

@@ -225,8 +225,9 @@ class HexRules : public Rules {
   // can meet any more (its enemies were all attacked, no unit that may still
   // attack is adjacent: a combat result or retreat made it so) has lapsed. The
   // combat phase does not end while an obligation can be met, and a declaration
-  // that would leave an obligation that could be met impossible is refused,
-  // unless it already holds as many units as one attack may (kMaxActionUnits).
+  // that would leave an obligation that could be met impossible is refused
+  // (a unit that owes an attack is excused if the declaration already holds as
+  // many units as one attack may, kMaxActionUnits, and it could have joined).
   // A minimal set of attacks meeting every obligation always exists when each
   // can be met on its own (a minimal edge cover of the attacker-hex graph is a
   // set of stars, i.e. one-hex or one-attacker attacks), so the game never
