@@ -158,6 +158,9 @@ class SbRules : public HexRules {
   // 7.5.1 / 7.8: zero-AS units of `from` that go along a retreat by `u` on `path`.
   void RetreatCompanions(State& s, Context& ctx, UnitId u, int from, const int16_t* path, int n, bool in_combat) const;
   bool CavAdvanced(const State& s, UnitId u) const;
+  // 7.6 / 5.8: the advancing unit may enter `to` at all (terrain it may not enter by
+  // movement is closed to it: a convoy only along a road or trail).
+  Status MayAdvanceInto(const State& s, UnitId u, int to) const;
   Status ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx, const AttackPlan& plan) const;
   Status CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const;
   Status ApplyReorganize(State& s, const Action& a, Context& ctx) const;
@@ -1176,6 +1179,18 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
   }
 }
 
+Status SbRules::MayAdvanceInto(const State& s, UnitId u, int to) const {
+  const int from = s.unit(u).hex;
+  const int dir = from >= 0 && to >= 0 ? DirectionTo(game_.map.grid.HexAt(from), game_.map.grid.HexAt(to)) : -1;
+  const int cls = game_.kinds[static_cast<size_t>(Def(u).kind)].movement_class;
+  std::string why;
+  if (dir < 0 || StepCost(game_.map, data().movement, cls, from, dir, &why) == kProhibitedCost) {
+    if (IsSupply(u)) return Status::Refused("5.8", "supply convoys move only along roads and trails, an advance too");
+    return Status::Refused("5.2", game_.UnitLabel(u) + " may not advance there: " + why);
+  }
+  return Status::Ok();
+}
+
 // 7.5.1: "Other units with a zero AS (including HQs) automatically retreat with the units
 // they are stacked with" (also a cavalry retreat before combat, 7.8, when no unit with an
 // AS stays behind). A unit whose terrain forbids the path retreats on its own in combat.
@@ -1738,6 +1753,10 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
           const UnitId u = a.units[static_cast<size_t>(i)];
           if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
           if (IsArtillery(u)) return Status::Refused("7.6", "artillery may never advance after combat (even if limbered)");
+          if (s.combat.vacated_hex >= 0 && s.unit(u).OnMap()) {
+            Status st = MayAdvanceInto(s, u, s.combat.vacated_hex);
+            if (!st.ok()) return st;
+          }
           bool attacker = false;
           for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
           if (attacker) {
@@ -1877,7 +1896,7 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
       const UnitId u = c.attackers[i];
       if (Def(u).trained || !s.unit(u).OnMap() || IsArtillery(u) || !Adjacent(s.unit(u).hex, c.vacated_hex)) continue;
       const int roll = ctx.Roll(s, 6, "untrained advance");
-      if (t.Lookup(roll, 0).text == "must_advance" &&
+      if (t.Lookup(roll, 0).text == "must_advance" && MayAdvanceInto(s, u, c.vacated_hex).ok() &&
           StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
         TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
         MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
@@ -1926,7 +1945,9 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     out->erase(std::remove_if(out->begin(), out->end(),
                               [&](const Action& a) {
                                 for (int i = 0; i < a.num_units; ++i) {
-                                  if (s.unit(a.units[static_cast<size_t>(i)]).Has(kSbNoAdvance)) return true;
+                                  const UnitId u = a.units[static_cast<size_t>(i)];
+                                  if (s.unit(u).Has(kSbNoAdvance)) return true;
+                                  if (s.combat.vacated_hex >= 0 && !MayAdvanceInto(s, u, s.combat.vacated_hex).ok()) return true;
                                 }
                                 return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
                                        StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
@@ -1942,7 +1963,7 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
       for (int j = 0; j < s.num_units; ++j) {
         const UnitId v = static_cast<UnitId>(j);
         if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
-            AttackStrength(s, v) == 0 && !IsArtillery(v)) {
+            AttackStrength(s, v) == 0 && !IsArtillery(v) && MayAdvanceInto(s, v, s.combat.vacated_hex).ok()) {
           with.AddUnit(v);
         }
       }

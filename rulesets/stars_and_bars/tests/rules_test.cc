@@ -885,6 +885,21 @@ TEST(Rules, Rule_6_2_RetreatThroughAZeroStrengthEnemyEliminatesIt) {
   EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, kEliminated);
 }
 
+// 5.8 with 7.6: a supply convoy goes only along roads and trails "at all times": it may not
+// advance with its stack into a hex off the road.
+TEST(Rules, Rule_5_8_ConvoyMayNotAdvanceOffTheRoad) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("union_supply_iii", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  const Action with = Act(ActionType::kAdvance, {U(*g, "harris"), U(*g, "union_supply_iii")}, {});
+  EXPECT_FALSE(Listed(s, with));
+  EXPECT_TRUE(Refused(s.Apply(with), "5.8"));
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "union_supply_iii")).hex, Nb(c, 0));
+}
+
 // 7.5.1 / 7.8: zero-AS units stacked with a cavalry unit that retreats before combat go with it.
 TEST(Rules, Rule_7_8_ZeroAsUnitsRetreatWithTheCavalry) {
   const int c = ClearHex();
