@@ -147,7 +147,7 @@ std::string StateJson(const Session& session) {
     }
     o += "}, \"current\": {";
     for (size_t a = 0; a < g.attributes.size(); ++a) {
-      o += (a ? ", " : "") + Q(g.attributes[a]) + ": " + std::to_string(g.Current(s, u, static_cast<int>(a)));
+      o += (a ? ", " : "") + Q(g.attributes[a]) + ": " + std::to_string(g.rules->CurrentValue(g, s, u, static_cast<int>(a)));
     }
     o += "}, \"markers\": {";
     bool first = true;
@@ -213,6 +213,11 @@ std::string OddsText(const Game& g, Session& s, const Action& a, bool* ok) {
   out << "attack strength " << p.attack << ", defense strength " << p.defense;
   if (p.modified_defense != p.defense) out << " (modified " << p.modified_defense << ")";
   out << "\n";
+  if (!an.automatic.empty()) {  // resolved without the table (S&B 7.1)
+    out << "no die roll: " << an.automatic << "\n";
+    *ok = true;
+    return out.str();
+  }
   for (int i = 0; i < p.mods.num_multipliers; ++i) out << "  defense x" << p.mods.multipliers[i] << "\n";
   if (p.mods.drm) out << "  die roll modifier " << (p.mods.drm > 0 ? "+" : "") << p.mods.drm << "\n";
   if (p.mods.column_shift) out << "  column shift " << p.mods.column_shift << "\n";

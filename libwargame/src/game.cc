@@ -152,6 +152,10 @@ std::string Rules::DescribeDecision(const State& s) const {
   return "";
 }
 
+int Rules::CurrentValue(const Game& game, const State& s, UnitId u, int attribute) const {
+  return game.Current(s, u, attribute);
+}
+
 std::string Rules::PositionText(const State& s, UnitId u) const {
   const int16_t h = s.unit(u).hex;
   if (h >= 0) return std::to_string(h);

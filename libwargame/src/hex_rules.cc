@@ -104,7 +104,7 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
       return idx;
     };
     if (n) {
-      r.CheckKeys(n, "combat", {"attack", "defense", "movement", "mandatory", "retreat_hexes",
+      r.CheckKeys(n, "combat", {"attack", "defense", "movement", "mandatory", "obligations", "retreat_hexes",
                                 "retreat_through_ezoc", "advance", "stacking_check", "control_kinds",
                                 "artillery_kind", "artillery_range"});
     }
@@ -113,6 +113,7 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
     data->movement_attribute = attr("movement", "movement");
     if (n) {
       data->mandatory = r.OptionalBool(n, "combat", "mandatory", true);
+      data->obligations = data->mandatory && r.OptionalBool(n, "combat", "obligations", false);
       data->retreat_hexes = r.OptionalInt(n, "combat", "retreat_hexes", 1);
       data->retreat_through_ezoc = r.OptionalBool(n, "combat", "retreat_through_ezoc", false);
       const std::string adv = r.OptionalString(n, "combat", "advance", "stacking");
@@ -214,6 +215,9 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   enemy.assign(n, 0);
   overrun.assign(n, 0);
   friendly.assign(n, 0);
+  hex_head.assign(n, -1);
+  hex_duty.assign(n, 0);
+  enemy_hexes.reserve(n);
   sources.reserve(kMaxUnits);
   actions.reserve(256);
 }
@@ -308,19 +312,10 @@ HexStatePin::~HexStatePin() {
   hs_.pin = prev_pin_;
 }
 
-namespace {
-// Is a cache filled under pin `filled` from State s still valid? (Pinned: same pin;
-// otherwise the bytes must match.)
-bool CacheValid(const HexScratch& hs, uint64_t filled, const State& key, const State& s) {
-  if (filled != 0 && filled == hs.pin && hs.pinned == &s) return true;
-  return key.Equals(s);
-}
-uint64_t PinOf(const HexScratch& hs, const State& s) { return hs.pinned == &s ? hs.pin : 0; }
-}  // namespace
 
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.zoc_side == side && CacheValid(hs, hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
+  if (hs.zoc_side == side && hs.CacheFresh(hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
   hs.sources.clear();
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
@@ -331,7 +326,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
   hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
   std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
   hs.zoc_side = side;
-  hs.zoc_pin = PinOf(hs, s);
+  hs.zoc_pin = hs.PinOf(s);
   return hs.enemy_zoc;
 }
 
@@ -506,6 +501,8 @@ void HexRules::AfterMove(State&, const Action&, Context&) const {}
 Status HexRules::CheckAttack(const State&, const Action&, Context&) const { return Status::Ok(); }
 void HexRules::CombatModifiers(const State&, Context&, CombatMods*) const {}
 void HexRules::AfterCombat(State&, Context&) const {}
+const char* HexRules::AutomaticAttack(const State&, const AttackPlan&) const { return nullptr; }
+bool HexRules::VacatedForAdvance(const State& s, int hex) const { return CountIn(s, hex, -1) == 0; }
 
 bool HexRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   const UnitState& us = s.unit(u);
@@ -657,7 +654,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.occupancy_side == side && CacheValid(hs, hs.occupancy_pin, hs.occupancy_state, s)) return;
+  if (hs.occupancy_side == side && hs.CacheFresh(hs.occupancy_pin, hs.occupancy_state, s)) return;
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
@@ -675,7 +672,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   }
   std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
   hs.occupancy_side = side;
-  hs.occupancy_pin = PinOf(hs, s);
+  hs.occupancy_pin = hs.PinOf(s);
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
@@ -747,7 +744,6 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
 }
 
 void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
-  (void)ctx;
   const int side = s.phasing_side;
   const auto& grid = game_.map.grid;
   // For each enemy-occupied hex not yet attacked: all eligible adjacent
@@ -775,6 +771,7 @@ void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* ou
     }
     if (all.num_units > 1) out->push_back(all);
   }
+  if (data().obligations) ListDutyAttacks(s, ctx, out);
 }
 
 void HexRules::ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -1034,6 +1031,10 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
     Status st = CheckAttack(s, a, ctx);
     if (!st.ok()) return st;
   }
+  if (data().obligations && IsPhase(s, data().phase_combat)) {
+    Status st = CheckDutiesAfter(s, ctx, a);
+    if (!st.ok()) return st;
+  }
   *plan = AttackPlan{};
   plan->num_defenders = nd;
   for (int i = 0; i < nd; ++i) plan->defenders[i] = defenders[i];
@@ -1087,6 +1088,10 @@ AttackAnalysis HexRules::AnalyzeAttack(const State& s, Context& ctx, const Actio
   AttackAnalysis out;
   out.status = PrepareAttack(s, a, ctx, &out.plan);
   if (!out.status.ok()) return out;
+  if (const char* automatic = AutomaticAttack(s, out.plan)) {
+    out.automatic = automatic;
+    return out;
+  }
   const CombatTable& crt = data().crt;
   if (out.plan.column == CombatTable::kBelowLowest) {
     CrtOutcome o;
@@ -1244,7 +1249,7 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
   if (c.vacated_hex < 0 && data().advance != HexGameData::Advance::kNone) {
     for (int k = 0; k < c.num_defender_hexes; ++k) {
       const int h = c.defender_hexes[k];
-      if (h >= 0 && CountIn(s, h, -1) == 0) {
+      if (h >= 0 && VacatedForAdvance(s, h)) {
         bool any_attacker = false;
         for (int i = 0; i < c.num_attackers; ++i) {
           const UnitState& us = s.unit(c.attackers[i]);
@@ -1295,7 +1300,9 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
     if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
       return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
     }
-    if (EnemyIn(s, h, us.side)) return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
+      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    }
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
       return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
     }
@@ -1373,6 +1380,7 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     if (CountsForStacking(s, u)) ++counted;
   }
   if (counted > limit) return Status::Refused(data().Rule("advance"), "at most " + std::to_string(limit) + " units may advance");
+  if (a.num_units > 0 && EnemyIn(s, h, s.phasing_side)) OnOverrun(s, ctx, h, s.phasing_side);
   for (int i = 0; i < a.num_units; ++i) {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
     MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));
@@ -1384,6 +1392,7 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
 
 Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
   if (!data().mandatory) return Status::Ok();
+  if (data().obligations) return DutiesMet(s, ctx);
   const int side = s.phasing_side;
   const auto& grid = game_.map.grid;
   for (int i = 0; i < s.num_units; ++i) {

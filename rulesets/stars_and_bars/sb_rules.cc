@@ -95,6 +95,10 @@ class SbRules : public HexRules {
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
   bool MustAttack(const State& s, Context& ctx, UnitId u) const override;
+  bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const override;
+  const char* AutomaticAttack(const State& s, const AttackPlan& plan) const override;
+  bool VacatedForAdvance(const State& s, int hex) const override;
+  int CurrentValue(const Game& game, const State& s, UnitId u, int attribute) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
 
@@ -151,6 +155,13 @@ class SbRules : public HexRules {
   Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
   Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
   void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // 7.5.1 / 7.8: zero-AS units of `from` that go along a retreat by `u` on `path`.
+  void RetreatCompanions(State& s, Context& ctx, UnitId u, int from, const int16_t* path, int n, bool in_combat) const;
+  bool CavAdvanced(const State& s, UnitId u) const;
+  // 7.6 / 5.8: the advancing unit may enter `to` at all (terrain it may not enter by
+  // movement is closed to it: a convoy only along a road or trail).
+  Status MayAdvanceInto(const State& s, UnitId u, int to) const;
+  Status ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx, const AttackPlan& plan) const;
   Status CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const;
   Status ApplyReorganize(State& s, const Action& a, Context& ctx) const;
   void ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -354,7 +365,11 @@ void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const 
     if (IsSupply(u)) {
       Capture(s, ctx, u, hex, moving_side);  // 5.8: capture / recapture
     } else {
-      Eliminate(s, ctx, u, "6.2", "zero-strength unit overrun");
+      if (s.decision == DecisionType::kAdvance) {
+        Eliminate(s, ctx, u, "7.6", "enemy HQ alone in the hex eliminated by the advance");
+      } else {
+        Eliminate(s, ctx, u, "6.2", "zero-strength unit overrun");
+      }
     }
   }
 }
@@ -470,6 +485,78 @@ Status SbRules::CheckAttack(const State& s, const Action& a, Context&) const {
 bool SbRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   if (IsArtillery(u) && s.unit(u).Has(kUnitBombarded)) return false;  // 7.1 exception, 8.1
   return HexRules::MustAttack(s, ctx, u);
+}
+
+bool SbRules::CavAdvanced(const State& s, UnitId u) const {
+  const SbExt& x = Ext<SbExt>(s);
+  for (int i = 0; i < x.num_cav_advanced && i < 8; ++i) {
+    if (x.cav_advanced[i] == u) return true;
+  }
+  return false;
+}
+
+bool SbRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
+  if (Ext<SbExt>(s).num_cav_advanced == 0) return HexRules::MustBeAttacked(s, ctx, u);
+  // 7.8: units that advanced after a cavalry retreat before combat "cannot then create
+  // new combat situations": their ZOC obliges no attack.
+  const UnitState& us = s.unit(u);
+  if (!us.OnMap()) return false;
+  const ZocRules& z = data().zoc;
+  if (game_.map.terrain[static_cast<size_t>(us.hex)] & z.not_into) return false;
+  for (int d = 0; d < 6; ++d) {
+    const int nb = game_.map.grid.NeighborIndex(us.hex, d);
+    const FeatureMask side = game_.map.Side(us.hex, d);
+    if (nb < 0 || ((side & z.blocked_by) && !(side & z.unblocked_by))) continue;
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitId f = static_cast<UnitId>(i);
+      if (s.unit(f).hex == nb && s.unit(f).side != us.side && !CavAdvanced(s, f) && ZocOf(s, f) == ZocKind::kSix) return true;
+    }
+  }
+  return false;
+}
+
+const char* SbRules::AutomaticAttack(const State&, const AttackPlan& plan) const {
+  // 7.1: "If alone, it is automatically eliminated if attacked by any unit with an AS greater than zero."
+  return plan.defense == 0 ? "7.1: zero-strength unit attacked alone is eliminated (no die roll)" : nullptr;
+}
+
+bool SbRules::VacatedForAdvance(const State& s, int hex) const {
+  // 7.6: "HQs by themselves do not prevent advance after combat"; any other unit does.
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).hex == hex && (!IsHq(u) || s.unit(u).side == s.phasing_side)) return false;
+  }
+  return true;
+}
+
+int SbRules::CurrentValue(const Game& g, const State& s, UnitId u, int attribute) const {
+  if (attribute == data().attack) return AttackStrength(s, u);    // 6.2, 8.1, 8.4
+  if (attribute == data().defense) return DefenseStrength(s, u);  // 7.4, 8.4
+  if (attribute == attr_bombard_) return Bombard(s, u);           // 7.4.3, 8.4
+  if (attribute == data().movement_attribute) {
+    return std::max(0, g.Printed(s, u, attribute) - (s.unit(u).markers[dis_] > 0 ? 1 : 0));  // 7.4.3
+  }
+  return HexRules::CurrentValue(g, s, u, attribute);
+}
+
+Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx, const AttackPlan& plan) const {
+  SbExt& x = Ext<SbExt>(s);
+  FillCombat(s, a, plan.defenders, plan.num_defenders);
+  for (int i = 0; i < a.num_units; ++i) s.unit(a.units[static_cast<size_t>(i)]).flags |= kUnitAttacked;
+  x.num_convoys = 0;
+  x.advance_rolled = 0;
+  ++s.combat_count;
+  if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;  // 12.4.1
+  for (int i = 0; i < plan.num_defenders; ++i) {
+    const UnitId d = plan.defenders[i];
+    s.unit(d).flags |= kUnitDefended;
+    Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
+  }
+  // 7.6: the attackers may advance into the emptied hex (a convoy is then captured, 5.8).
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+  NextCombatStep(s, ctx);
+  return Status::Ok();
 }
 
 void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
@@ -737,6 +824,14 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
 
 Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
   if (Unlimbered(s, u)) return Status::Refused("7.5.1", "unlimbered artillery may never retreat");
+  if (AttackStrength(s, u) <= 0) {
+    // 6.2: only a unit with an AS retreats through a hex held by enemy zero-strength units.
+    for (int i = 0; i < n; ++i) {
+      if (path[i] >= 0 && EnemyIn(s, path[i], s.unit(u).side)) {
+        return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+      }
+    }
+  }
   if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, path, n)) {
     return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
   }
@@ -903,6 +998,14 @@ Status SbRules::CheckBombard(const State& s, const Action& a, int* strength) con
   if (a.num_units == 0 || a.num_hexes != 1) return Status::Refused("8.2", "bombard one target hex with one or more artillery units");
   const int target = a.hexes[0];
   const int side = s.decision_side;
+  if (side != s.phasing_side) {
+    for (int i = 0; i < s.num_units; ++i) {
+      if (s.units[static_cast<size_t>(i)].side == side && s.units[static_cast<size_t>(i)].Has(kSbCavRetreated)) {
+        return Status::Refused("7.8", "a cavalry retreat before combat is declared at the end of defensive bombardment: "
+                                      "no bombardment after it");
+      }
+    }
+  }
   if (target < 0 || target >= game_.map.size() || !EnemyIn(s, target, side)) return Status::Refused("8.2", "the target hex holds no enemy unit");
   for (int i = 0; i < x.num_bombarded; ++i) {
     if (x.bombarded_hexes[i] == target) return Status::Refused("8.2", "that hex has already been bombarded this phase (all artillery on one hex fires together)");
@@ -1018,8 +1121,13 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
     if (e.OnMap() && e.side != s.unit(u).side && Adjacent(e.hex, s.unit(u).hex) && IsKind(static_cast<UnitId>(i), kind_cavalry_)) enemy_cavalry = true;
   }
   const int from = s.unit(u).hex;
+  for (int k = 0; k < 2; ++k) {
+    if (EnemyIn(s, a.hexes[static_cast<size_t>(k)], s.unit(u).side)) OnOverrun(s, ctx, a.hexes[static_cast<size_t>(k)], s.unit(u).side);  // 6.2
+  }
   MoveUnit(s, ctx, u, a.hexes[1], EventType::kRetreat, "7.8");
   s.unit(u).flags |= kSbCavRetreated;
+  for (int k = 0; k < 2; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.unit(u).side);  // 11.1
+  RetreatCompanions(s, ctx, u, from, a.hexes.data(), 2, /*in_combat=*/false);
   if (CountIn(s, from, -1) == 0) {
     // The attacker may advance units that were adjacent (7.6); they count as having attacked.
     PendingCombat& c = s.combat;
@@ -1068,6 +1176,49 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
         if (CheckCavalryRetreat(s, ctx, a).ok()) out->push_back(a);
       }
     }
+  }
+}
+
+Status SbRules::MayAdvanceInto(const State& s, UnitId u, int to) const {
+  const int from = s.unit(u).hex;
+  const int dir = from >= 0 && to >= 0 ? DirectionTo(game_.map.grid.HexAt(from), game_.map.grid.HexAt(to)) : -1;
+  const int cls = game_.kinds[static_cast<size_t>(Def(u).kind)].movement_class;
+  std::string why;
+  if (dir < 0 || StepCost(game_.map, data().movement, cls, from, dir, &why) == kProhibitedCost) {
+    if (IsSupply(u)) return Status::Refused("5.8", "supply convoys move only along roads and trails, an advance too");
+    return Status::Refused("5.2", game_.UnitLabel(u) + " may not advance there: " + why);
+  }
+  return Status::Ok();
+}
+
+// 7.5.1: "Other units with a zero AS (including HQs) automatically retreat with the units
+// they are stacked with" (also a cavalry retreat before combat, 7.8, when no unit with an
+// AS stays behind). A unit whose terrain forbids the path retreats on its own in combat.
+void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, const int16_t* path, int n,
+                                bool in_combat) const {
+  const int side = s.unit(u).side;
+  for (int i = 0; i < s.num_units && !in_combat; ++i) {
+    const UnitId v = static_cast<UnitId>(i);
+    if (v != u && s.unit(v).hex == from && s.unit(v).side == side && AttackStrength(s, v) > 0) return;
+  }
+  // The retreating unit eliminates enemy zero-strength units on the path (6.2): not in the way.
+  State view;
+  std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+  view.combat.retreat_hexes = static_cast<int16_t>(n);
+  for (int i = 0; i < view.num_units; ++i) {
+    UnitState& e = view.units[static_cast<size_t>(i)];
+    for (int k = 0; k < n && e.OnMap(); ++k) {
+      if (e.side != side && e.hex == path[k] && Overrunnable(s, path[k], side)) e.hex = kEliminated;
+    }
+  }
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId v = static_cast<UnitId>(i);
+    UnitState& vs = s.unit(v);
+    if (v == u || vs.hex != from || vs.side != side || AttackStrength(s, v) > 0) continue;
+    if (in_combat && !vs.Has(kUnitCoreSpare)) continue;
+    if (!CheckRetreat(view, ctx, v, path, n).ok()) continue;
+    MoveUnit(s, ctx, v, path[n - 1], EventType::kRetreat, in_combat ? "7.5.1" : "7.8");
+    vs.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
   }
 }
 
@@ -1229,11 +1380,13 @@ void SbRules::OnPhaseStart(State& s, Context& ctx) const {
     HexRules::OnPhaseStart(s, ctx);
     x.moved_any = 0;
     x.forced_march_active = 0;
+    x.num_cav_advanced = 0;
     const ZocField& zoc = EnemyZoc(s, ctx, side);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitId u = static_cast<UnitId>(i);
       UnitState& us = s.unit(u);
-      us.flags &= static_cast<uint16_t>(~(kSbCavRetreated | kSbDetachedNow));
+      // The combat marks of the last combat phase go; 7.8 may set them again before this one.
+      us.flags &= static_cast<uint16_t>(~(kSbCavRetreated | kSbDetachedNow | kUnitAttacked | kUnitDefended));
       if (us.side != side) continue;
       if (us.Has(kSbReleaseNext)) {
         us.flags = static_cast<uint16_t>((us.flags | kUnitReleased) & ~kSbReleaseNext);  // 5.6
@@ -1273,6 +1426,11 @@ void SbRules::OnPhaseStart(State& s, Context& ctx) const {
   }
   if (IsPhase(s, data().phase_combat)) {
     HexRules::OnPhaseStart(s, ctx);
+    // 7.8: units that advanced after a cavalry retreat before combat are treated as
+    // having attacked: they may not attack and owe no attack.
+    for (int i = 0; i < x.num_cav_advanced && i < 8; ++i) {
+      if (s.unit(x.cav_advanced[i]).OnMap()) s.unit(x.cav_advanced[i]).flags |= kUnitAttacked;
+    }
     return;
   }
   s.decision = DecisionType::kNone;
@@ -1582,19 +1740,7 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
         AttackPlan plan;
         Status st = PrepareAttack(s, a, ctx, &plan);
         if (!st.ok()) return st;
-        if (plan.defense == 0) {
-          // 7.1: zero-strength defenders alone are eliminated automatically.
-          for (int i = 0; i < a.num_units; ++i) s.unit(a.units[static_cast<size_t>(i)]).flags |= kUnitAttacked;
-          for (int i = 0; i < plan.num_defenders; ++i) {
-            const UnitId d = plan.defenders[i];
-            s.unit(d).flags |= kUnitDefended;
-            // A convoy is captured only with an enemy unit in its hex (5.8): by moving in.
-            Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
-          }
-          ++s.combat_count;
-          if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;
-          return Status::Ok();
-        }
+        if (AutomaticAttack(s, plan) != nullptr) return ApplyZeroStrengthAttack(s, a, ctx, plan);
       }
       break;
     case DecisionType::kAdvance:
@@ -1606,6 +1752,11 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
         for (int i = 0; i < a.num_units; ++i) {
           const UnitId u = a.units[static_cast<size_t>(i)];
           if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
+          if (IsArtillery(u)) return Status::Refused("7.6", "artillery may never advance after combat (even if limbered)");
+          if (s.combat.vacated_hex >= 0 && s.unit(u).OnMap()) {
+            Status st = MayAdvanceInto(s, u, s.combat.vacated_hex);
+            if (!st.ok()) return st;
+          }
           bool attacker = false;
           for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
           if (attacker) {
@@ -1640,7 +1791,8 @@ Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const 
             const UnitId u = a.units[static_cast<size_t>(i)];
             TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
             MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "7.8");
-            s.unit(u).flags |= kUnitAttacked;  // treated as having attacked
+            s.unit(u).flags |= kUnitAttacked;  // treated as having attacked (kept into the combat phase)
+            if (x.num_cav_advanced < 8) x.cav_advanced[x.num_cav_advanced++] = u;
           }
           x.cavalry_advance = 0;
           c = PendingCombat{};
@@ -1713,19 +1865,16 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
     // 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked with.
     Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
     if (!check.ok()) return check;
-    const int from = s.unit(a.units[0]).hex;
-    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitId v = static_cast<UnitId>(i);
-      UnitState& vs = s.unit(v);
-      if (v == a.units[0] || vs.hex != from || !vs.Has(kUnitCoreSpare) || AttackStrength(s, v) > 0) continue;
-      if (!CheckRetreat(s, ctx, v, a.hexes.data(), a.num_hexes).ok()) continue;
-      MoveUnit(s, ctx, v, to, EventType::kRetreat, "7.5.1");
-      vs.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
-    }
+    RetreatCompanions(s, ctx, a.units[0], s.unit(a.units[0]).hex, a.hexes.data(), a.num_hexes, /*in_combat=*/true);
   }
+  const bool retreat = s.decision == DecisionType::kRetreat && a.type == ActionType::kRetreat && a.num_units == 1 &&
+                       a.units[0] >= 0 && a.units[0] < s.num_units;
   Status st = HexRules::Apply(s, a, moving && zero_strength ? quiet : ctx);
   if (!st.ok()) return st;
+  if (retreat && DefenseStrength(s, a.units[0]) > 0) {
+    // 11.1: a retreat moves the unit through its hexes (zero-strength units take no objective).
+    for (int k = 0; k < a.num_hexes; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.unit(a.units[0]).side);
+  }
   if (moving) {
     x.moved_any = 1;
     for (int i = 0; i < a.num_units; ++i) {
@@ -1747,7 +1896,7 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
       const UnitId u = c.attackers[i];
       if (Def(u).trained || !s.unit(u).OnMap() || IsArtillery(u) || !Adjacent(s.unit(u).hex, c.vacated_hex)) continue;
       const int roll = ctx.Roll(s, 6, "untrained advance");
-      if (t.Lookup(roll, 0).text == "must_advance" &&
+      if (t.Lookup(roll, 0).text == "must_advance" && MayAdvanceInto(s, u, c.vacated_hex).ok() &&
           StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
         TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
         MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
@@ -1796,7 +1945,9 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     out->erase(std::remove_if(out->begin(), out->end(),
                               [&](const Action& a) {
                                 for (int i = 0; i < a.num_units; ++i) {
-                                  if (s.unit(a.units[static_cast<size_t>(i)]).Has(kSbNoAdvance)) return true;
+                                  const UnitId u = a.units[static_cast<size_t>(i)];
+                                  if (s.unit(u).Has(kSbNoAdvance)) return true;
+                                  if (s.combat.vacated_hex >= 0 && !MayAdvanceInto(s, u, s.combat.vacated_hex).ok()) return true;
                                 }
                                 return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
                                        StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
@@ -1812,7 +1963,7 @@ void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
       for (int j = 0; j < s.num_units; ++j) {
         const UnitId v = static_cast<UnitId>(j);
         if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
-            AttackStrength(s, v) == 0 && !IsArtillery(v)) {
+            AttackStrength(s, v) == 0 && !IsArtillery(v) && MayAdvanceInto(s, v, s.combat.vacated_hex).ok()) {
           with.AddUnit(v);
         }
       }

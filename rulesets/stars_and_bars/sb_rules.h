@@ -61,8 +61,10 @@ struct SbExt {
   uint8_t in_followup;          // a combat's losses/stand decisions are in progress
   uint8_t advance_rolled;       // 12.1 rolled for this combat
   uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
-  uint8_t pad[9];
+  uint8_t num_cav_advanced;     // 7.8: entries of cav_advanced
+  int16_t cav_advanced[8];      // 7.8: units that advanced after a cavalry retreat this player-turn
+  uint8_t pad[8];
 };
-static_assert(sizeof(SbExt) == 96);
+static_assert(sizeof(SbExt) == 112);
 
 }  // namespace wg::stars_and_bars

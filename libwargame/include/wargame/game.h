@@ -199,6 +199,11 @@ class Rules {
   virtual std::string DescribeDecision(const State& s) const;
   // Where a unit is, in words ("2302", "12.5, 30.0 in"), for logs and --json.
   virtual std::string PositionText(const State& s, UnitId u) const;
+  // A unit's current value of an attribute as the rules count it, for displays
+  // and state files. The default is Game::Current (printed minus markers); a
+  // ruleset may say more (S&B 6.2: a unit with DS 0 has AS 0; 7.4.3: a
+  // disrupted unit has MA - 1).
+  virtual int CurrentValue(const Game& game, const State& s, UnitId u, int attribute) const;
   // A ruleset that is not played on the hex map (a tabletop measured in inches)
   // draws its own picture: fills `svg` and returns true. Hex games return false
   // and the generic renderer draws the map.

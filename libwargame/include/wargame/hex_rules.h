@@ -23,14 +23,18 @@
 //   crt        CombatTable (combat_table.h)
 //   tables     DieTables (die_table.h)
 //   combat     {attack: attack, defense: defense, movement: movement,
-//               mandatory: true, retreat_hexes: 2, retreat_through_ezoc: false,
+//               mandatory: true, obligations: false, retreat_hexes: 2, retreat_through_ezoc: false,
 //               advance: stacking | one | none, stacking_check: eliminate | refuse,
 //               control_kinds: [objective], artillery_kind: artillery, artillery_range: 3}
+//              obligations: true makes the mandatory attacks span the phase (S&B 7.1,
+//              B&G 8.0; combat_obligations.cc): every phasing unit in an enemy ZOC takes
+//              part in an attack and every enemy unit in a friendly ZOC is attacked.
 //   rule_numbers {movement: "5.1", zoc: "6.1", stacking: "5.5", ...}: the ruleset's
 //               numbers for the generic rules, cited by events and refusals
 //               (keys: kRuleKeys below); a key without a number cites itself.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,6 +60,7 @@ struct HexGameData {
   DieTables tables;
   int attack = -1, defense = -1, movement_attribute = -1;  // attribute indices
   bool mandatory = true;
+  bool obligations = false;  // combat: {obligations: true}: see CombatDuties below
   int retreat_hexes = 1;
   bool retreat_through_ezoc = false;
   enum class Advance { kStacking, kOne, kNone } advance = Advance::kStacking;
@@ -109,6 +114,31 @@ class HexScratch : public Scratch {
   uint64_t pin = 0;          // the active pin's id (0: none)
   uint64_t pin_counter = 0;  // ids are never reused
   uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+
+  // The combat obligations of one State (combat_obligations.cc), cached like the above.
+  std::vector<int16_t> hex_head;                // first unit in each hex, -1 none
+  std::array<int16_t, kMaxUnits> next_in_hex{};  // next unit in the same hex
+  std::vector<uint8_t> hex_duty;                // per hex: DutyBits
+  std::array<uint8_t, kMaxUnits> unit_duty{};   // per unit: DutyBits
+  std::vector<int16_t> enemy_hexes;             // hexes holding units of the non-phasing side
+  State duty_state;
+  uint64_t duty_pin = 0;
+  bool duty_valid = false;
+
+  // Is a cache filled from `key` under pin `filled` valid for s?
+  bool CacheFresh(uint64_t filled, const State& key, const State& s) const {
+    if (filled != 0 && filled == pin && pinned == &s) return true;
+    return key.Equals(s);
+  }
+  uint64_t PinOf(const State& s) const { return pinned == &s ? pin : 0; }
+};
+
+// Bits of HexScratch::hex_duty / unit_duty.
+enum DutyBits : uint8_t {
+  kDutyEnemy = 1,       // hex: holds units of the non-phasing side
+  kDutyDefended = 2,    // hex: one of them was already attacked this phase (the hex cannot be)
+  kDutyOwed = 4,        // hex: holds an enemy unit that must be attacked; unit: owes an attack
+  kDutyPossible = 8,    // the obligation can still be met by some attack
 };
 
 // Pins `s` in the context's HexScratch for the guard's lifetime (restores the
@@ -163,7 +193,10 @@ struct AttackPlan {
 struct AttackAnalysis {
   Status status;  // refused: why the attack is illegal
   AttackPlan plan;
-  std::vector<CrtOutcome> outcomes;  // exact distribution of results
+  std::vector<CrtOutcome> outcomes;  // exact distribution of results (empty if automatic)
+  // Non-empty: the attack is resolved without the table or the die (S&B 7.1: a
+  // zero-strength unit attacked alone is eliminated); what happens, citing the rule.
+  std::string automatic;
 };
 
 class HexRules : public Rules {
@@ -184,6 +217,28 @@ class HexRules : public Rules {
   // (ActionType::kAttack), before the die is cast; nothing is changed.
   AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const;
   std::string ColumnLabel(int column) const;
+
+  // --- Combat obligations over the phase (combat_obligations.cc) ----------------------
+  // With `combat: {obligations: true}` (S&B 7.1, B&G 8.0): a phasing unit that
+  // MustAttack owes an attack until it takes part in one; an enemy unit that
+  // MustBeAttacked is owed one until its hex is attacked. An obligation no attack
+  // can meet any more (its enemies were all attacked, no unit that may still
+  // attack is adjacent: a combat result or retreat made it so) has lapsed. The
+  // combat phase does not end while an obligation can be met, and a declaration
+  // that would leave an obligation that could be met impossible is refused
+  // (a unit that owes an attack is excused if the declaration already holds as
+  // many units as one attack may, kMaxActionUnits, and it could have joined).
+  // A minimal set of attacks meeting every obligation always exists when each
+  // can be met on its own (a minimal edge cover of the attacker-hex graph is a
+  // set of stars, i.e. one-hex or one-attacker attacks), so the game never
+  // stalls: ListAttacks lists such a cover.
+  struct CombatDuty {
+    bool attacker = false;  // a phasing unit that owes an attack, else an enemy unit owed one
+    UnitId unit = kNoUnit;
+    int hex = -1;
+    bool possible = false;  // false: lapsed
+  };
+  void CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty>* out) const;
 
   // --- Queries any hook may use ------------------------------------------------
   int PhaseOf(const State& s) const { return s.phase; }
@@ -261,10 +316,24 @@ class HexRules : public Rules {
   // Units that still must attack / be attacked (mandatory combat).
   virtual bool MustAttack(const State& s, Context& ctx, UnitId u) const;
   virtual bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const;
+  // With obligations: may u still take part in an attack (not attacked yet, an
+  // attack strength, ...)? `s` may be a view with a declared attack marked
+  // (B&G 8.42: a stack-mate that attacked bars u).
+  virtual bool CanStillAttack(const State& s, UnitId u) const;
+  // May u attack the units in `hex` (adjacent; artillery with a range: in range
+  // and line of sight)? Checked after CanStillAttack.
+  virtual bool InAttackReach(const State& s, UnitId u, int hex) const;
   // A retreat path for u: hexes entered. The default checks length, adjacency,
   // terrain, enemy units and enemy ZOCs.
   virtual Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const;
   virtual void AfterCombat(State& s, Context& ctx) const;
+  // An attack resolved without the CRT (nullptr: none): the text cites the rule
+  // ("7.1: ..."). AnalyzeAttack reports it; the ruleset applies it.
+  virtual const char* AutomaticAttack(const State& s, const AttackPlan& plan) const;
+  // Is a defender hex empty enough for an advance after combat? Default: no unit
+  // at all (S&B 7.6: an enemy HQ alone does not prevent it; the advance eliminates
+  // it through OnOverrun).
+  virtual bool VacatedForAdvance(const State& s, int hex) const;
 
   // --- Engine steps rulesets call ----------------------------------------------------
   void AdvancePhase(State& s, Context& ctx) const;
@@ -293,6 +362,14 @@ class HexRules : public Rules {
   Status ApplyRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyAdvance(State& s, const Action& a, Context& ctx) const;
   Status EndCombatPhase(State& s, Context& ctx) const;
+  // Obligations (combat_obligations.cc): the snapshot of s, the refusal of a
+  // declaration that breaks one, the end of the phase, the cover listed.
+  void BuildDuties(const State& s, Context& ctx) const;
+  Status CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const;
+  Status DutiesMet(const State& s, Context& ctx) const;
+  void ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
+  bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
+  bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
   void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "sb_rules.h"
+#include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -737,6 +738,89 @@ TEST(Rules, Rule_7_1_MandatoryAttack) {
   EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "7.1"));
 }
 
+bool Listed(Session& s, const Action& a) {
+  const std::vector<Action> legal = s.LegalActions();
+  return std::find(legal.begin(), legal.end(), a) != legal.end();
+}
+
+// 7.1: "All friendly units that are in EZOCs must participate in an attack": attacking
+// with one of two obliged units does not let the other off.
+TEST(Rules, Rule_7_1_EveryUnitInAnEnemyZocMustTakePartInAnAttack) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 3)) + P("jones", c));
+  Session s(g, 1);
+  const Action alone = Act(ActionType::kAttack, {U(*g, "harris")}, {c});
+  const Action both = Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "lytle")}, {c});
+  EXPECT_TRUE(Refused(s.Apply(alone), "7.1"));
+  EXPECT_TRUE(Refused(Analyze(s, alone).status, "7.1"));
+  EXPECT_FALSE(Listed(s, alone));
+  EXPECT_FALSE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(Listed(s, both));
+  s.SupplyDice({3});
+  ASSERT_TRUE(s.Apply(both).ok());
+}
+
+// 7.1: "All enemy units that are in friendly controlled hexes must be attacked": one
+// unit between two enemy hexes attacks both in one attack (or cannot attack one alone).
+TEST(Rules, Rule_7_1_EveryEnemyInAFriendlyZocMustBeAttacked) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", c) + P("jones", Nb(c, 0)) + P("powell", Nb(c, 3)));
+  Session s(g, 1);
+  const Action one = Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0)});
+  const Action two = Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0), Nb(c, 3)});
+  EXPECT_TRUE(Refused(s.Apply(one), "7.1"));
+  EXPECT_FALSE(Listed(s, one));
+  EXPECT_FALSE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(Listed(s, two));
+  EXPECT_TRUE(Refused(s.Apply(Action::EndPhase()), "7.1"));
+  EXPECT_TRUE(Analyze(s, two).status.ok());
+}
+
+// 7.1 / 7.2.1: a soak-off meets the obligations as well as any attack.
+TEST(Rules, Rule_7_1_SoakOffMeetsTheObligations) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", c) + P("jones", Nb(c, 0)) + P("powell", Nb(c, 3)) +
+                                      P("lytle", Nb(Nb(c, 3), 3)));
+  Session s(g, 1);
+  EXPECT_TRUE(Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 0)})).status.ok());
+  EXPECT_TRUE(Analyze(s, Act(ActionType::kAttack, {U(*g, "lytle")}, {Nb(c, 3)})).status.ok());
+  // Harris on Powell would leave Jones unattacked: refused.
+  EXPECT_TRUE(Refused(Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 3)})).status, "7.1"));
+}
+
+// 7.1: an obligation no attack can meet lapses: an enemy unit in the zone of a unit
+// with a DS but no AS (6.2) need not (cannot) be attacked; the phase may end.
+TEST(Rules, Rule_7_1_AnObligationNoAttackCanMeetLapses) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("caldwell", c, "markers: {disruption: 2}") + P("jones", Nb(c, 0)));
+  Session s(g, 1);
+  EXPECT_TRUE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
+}
+
+// The referee (wargame/conformance.h) sees what the phase required from the State
+// alone: here, two units owe an attack and an enemy unit is owed one.
+TEST(Referee, FlagsUnmetObligationsAndADeclarationThatBreaksOne) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 3)) + P("jones", c));
+  Session s(g, 1);
+  ErrorList end;
+  RefereePhaseEnd(*g, RefereeHooks{}, s.state(), s.state(), &end);
+  EXPECT_EQ(end.size(), 3u) << end.ToString();
+  State after = s.state();
+  after.unit(U(*g, "harris")).flags |= kUnitAttacked;  // Harris alone on Jones
+  after.unit(U(*g, "jones")).flags |= kUnitDefended;
+  ErrorList declared;
+  RefereeDeclaration(*g, RefereeHooks{}, s.state(), after, &declared);
+  ASSERT_EQ(declared.size(), 1u) << declared.ToString();
+  EXPECT_NE(declared.errors()[0].message.find("Lytle"), std::string::npos);
+  after.unit(U(*g, "lytle")).flags |= kUnitAttacked;  // both together: nothing owed
+  ErrorList both;
+  RefereeDeclaration(*g, RefereeHooks{}, s.state(), after, &both);
+  RefereePhaseEnd(*g, RefereeHooks{}, after, after, &both);
+  EXPECT_TRUE(both.ok()) << both.ToString();
+}
+
 TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
   const int c = ClearHex();
   auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}", P("harris", Nb(c, 0)) + P("wharton", c));
@@ -754,6 +838,167 @@ TEST(Rules, Rule_7_8_CavalryRetreatBeforeCombat) {
   EXPECT_TRUE(s.state().unit(U(*g, "harris")).Has(kUnitAttacked));
   EXPECT_EQ(s.state().decision, DecisionType::kBombard);
   EXPECT_EQ(s.state().decision_side, 1);
+}
+
+// 7.6 with 7.1: the hex of a zero-strength unit eliminated because it was attacked alone is
+// emptied by combat: the attackers may advance into it.
+TEST(Rules, Rule_7_6_AdvanceIntoTheHexOfAZeroStrengthUnitAttackedAlone) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "polk_hq")).hex, kEliminated);
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "harris")).hex, c);
+  EXPECT_EQ(s.state().decision, DecisionType::kCombat);
+}
+
+// 7.6: "Artillery may never advance after combat (even if limbered)": the refusal names it.
+TEST(Rules, Rule_7_6_ArtilleryAdvanceIsRefusedAsArtillery) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("schoepf_arty", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  const Status st = s.Apply(Act(ActionType::kAdvance, {U(*g, "harris"), U(*g, "schoepf_arty")}, {}));
+  ASSERT_TRUE(Refused(st, "7.6"));
+  EXPECT_NE(st.error().message.find("artillery may never advance"), std::string::npos) << st.ToString();
+}
+
+// 6.2: a unit with an AS may retreat through a hex held only by enemy zero-strength units,
+// eliminating them.
+TEST(Rules, Rule_6_2_RetreatThroughAZeroStrengthEnemyEliminatesIt) {
+  const int c = ClearHex();
+  const int via = Nb(c, 3), to = Nb(Nb(c, 3), 3);
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 1)) + P("gilbert_hq", via) + P("jones", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // 8 vs 3: 2-1, roll 6: -/D1R
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "lytle")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "jones"), "disruption")).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat
+  ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
+  const Action path = Act(ActionType::kRetreat, {U(*g, "jones")}, {via, to});
+  EXPECT_TRUE(Listed(s, path));
+  ASSERT_TRUE(s.Apply(path).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "jones")).hex, to);
+  EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, kEliminated);
+}
+
+// 5.8 with 7.6: a supply convoy goes only along roads and trails "at all times": it may not
+// advance with its stack into a hex off the road.
+TEST(Rules, Rule_5_8_ConvoyMayNotAdvanceOffTheRoad) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("union_supply_iii", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  const Action with = Act(ActionType::kAdvance, {U(*g, "harris"), U(*g, "union_supply_iii")}, {});
+  EXPECT_FALSE(Listed(s, with));
+  EXPECT_TRUE(Refused(s.Apply(with), "5.8"));
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "union_supply_iii")).hex, Nb(c, 0));
+}
+
+// 7.5.1 / 7.8: zero-AS units stacked with a cavalry unit that retreats before combat go with it.
+TEST(Rules, Rule_7_8_ZeroAsUnitsRetreatWithTheCavalry) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("polk_hq", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // withdrawal: no effect
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "wharton")).hex, b);
+  EXPECT_EQ(s.state().unit(U(*g, "polk_hq")).hex, b);
+}
+
+// 7.8: units that advance after a cavalry retreat before combat are treated as having
+// attacked: in the combat phase they may not attack, owe no attack, and oblige no attack.
+TEST(Rules, Rule_7_8_UnitsThatAdvancedCountAsHavingAttacked) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("jones", Nb(c, 3)));
+  Session s(g, 1);
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  ASSERT_EQ(s.state().unit(U(*g, "harris")).hex, c);  // now adjacent to Jones
+  ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());       // defensive bombardment
+  if (s.state().decision == DecisionType::kBombard) {
+    ASSERT_TRUE(s.Apply(Action::EndPhase()).ok());
+  }
+  ASSERT_EQ(s.state().decision, DecisionType::kCombat);
+  EXPECT_FALSE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {Nb(c, 3)})).ok());
+  EXPECT_TRUE(Listed(s, Action::EndPhase()));
+  EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
+}
+
+// 7.8: the retreat before combat is declared at the end of defensive bombardment: no
+// defensive bombardment after it.
+TEST(Rules, Rule_7_8_NoDefensiveBombardmentAfterTheCavalryRetreat) {
+  const int c = ClearHex();
+  const int a = Nb(c, 4), b = Nb(Nb(c, 4), 4);
+  auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}",
+                    P("harris", Nb(c, 0)) + P("wharton", c) + P("buckner_arty", Nb(c, 3), "face: back"));
+  Session s(g, 1);
+  const Action fire = Act(ActionType::kBombard, {U(*g, "buckner_arty")}, {Nb(c, 0)});
+  ASSERT_TRUE(Listed(s, fire));
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "wharton")}, {a, b})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {}, {})).ok());  // the Union declines to advance
+  ASSERT_EQ(s.state().decision, DecisionType::kBombard);
+  ASSERT_EQ(s.state().decision_side, 1);
+  EXPECT_TRUE(Refused(s.Apply(fire), "7.8"));
+  EXPECT_FALSE(Listed(s, fire));
+}
+
+// 11.1: "the last side to occupy or move a unit through" the objective counts a retreat.
+TEST(Rules, Rule_11_1_ARetreatThroughTheObjectiveTakesIt) {
+  const int o = Idx("2818");
+  for (int d = 0; d < 6; ++d) {
+    const int a = Nb(o, d), b = Nb(o, (d + 3) % 6), h = a >= 0 ? Nb(a, d) : -1;
+    if (a < 0 || b < 0 || h < 0) continue;
+    auto g = Position("{turn: 5, side: union, phase: defensive_bombardment}", P("harris", h) + P("wharton", a));
+    Session s(g, 1);
+    const Action retreat = Act(ActionType::kRetreat, {U(*g, "wharton")}, {o, b});
+    if (!Listed(s, retreat)) continue;
+    const int place = static_cast<int>(std::find_if(g->map.places.begin(), g->map.places.end(),
+                                                    [](const Place& p) { return p.kind == "objective"; }) -
+                                       g->map.places.begin());
+    ASSERT_NE(s.state().place_control[place], 2);
+    s.SupplyDice({6});
+    ASSERT_TRUE(s.Apply(retreat).ok());
+    EXPECT_EQ(s.state().place_control[place], 2);  // the Confederates (side 1) + 1
+    return;
+  }
+  FAIL() << "no retreat through the objective found";
+}
+
+// The state file's `current` values are the rules' values: a zero-DS unit has AS 0 (6.2),
+// a disrupted unit MA - 1 (7.4.3).
+TEST(Rules, Rule_6_2_CurrentValuesAreTheRulesValues) {
+  const int c = ClearHex();
+  auto g = Position(kUnionMove, P("carlin", c, "markers: {permanent_loss: 3}") + P("harris", Nb(c, 0), "markers: {disruption: 1}"));
+  Session s(g, 1);
+  const Rules& r = *g->rules;
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "carlin"), g->AttributeIndex("attack")), 0);  // 4-3 with 3 losses
+  EXPECT_EQ(g->Current(s.state(), U(*g, "carlin"), g->AttributeIndex("attack")), 1);           // the markers alone
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "harris"), g->AttributeIndex("movement")), 3);
+  EXPECT_EQ(r.CurrentValue(*g, s.state(), U(*g, "harris"), g->AttributeIndex("attack")), 3);
+}
+
+// 7.1 in the analysis: a lone zero-strength defender is eliminated outright, not a spread
+// of CRT results.
+TEST(Rules, Rule_7_1_AnalysisOfALoneZeroStrengthDefenderIsElimination) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("polk_hq", c));
+  Session s(g, 1);
+  const AttackAnalysis an = Analyze(s, Act(ActionType::kAttack, {U(*g, "harris")}, {c}));
+  ASSERT_TRUE(an.status.ok());
+  EXPECT_TRUE(an.outcomes.empty());
+  EXPECT_NE(an.automatic.find("7.1"), std::string::npos) << an.automatic;
 }
 
 // ---------------------------------------------------------------- 8.x bombardment

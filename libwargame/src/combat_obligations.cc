@@ -1,0 +1,364 @@
+// Combat obligations over a whole combat phase (hex_rules.h, "Combat
+// obligations"): switched on by `combat: {obligations: true}` (Stars and Bars
+// 7.1, Blue & Gray 8.0).
+//
+// The obligations form a bipartite graph: phasing units that may still attack
+// on one side, enemy-held hexes that may still be attacked on the other, an
+// edge where the unit may attack the hex (InAttackReach). A unit that owes an
+// attack, and a hex owed one, must each get an edge. Every obligation that has
+// an edge can be met at once: a minimal set of edges touching each of them has
+// no path of three edges (the middle edge could go), so it is a set of stars,
+// each a legal attack (one hex by several units, or several hexes by one unit),
+// and the stars share no unit and no hex. Hence a declaration is checked one
+// obligation at a time, and ListDutyAttacks lists such a set of stars.
+#include <algorithm>
+#include <cstring>
+
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+namespace {
+
+HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
+
+bool Declares(const Action* a, UnitId u) {
+  if (a == nullptr) return false;
+  for (int i = 0; i < a->num_units; ++i) {
+    if (a->units[static_cast<size_t>(i)] == u) return true;
+  }
+  return false;
+}
+
+bool Targets(const Action* a, int hex) {
+  if (a == nullptr) return false;
+  for (int k = 0; k < a->num_hexes; ++k) {
+    if (a->hexes[static_cast<size_t>(k)] == hex) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// --- Default hooks -------------------------------------------------------------------
+
+bool HexRules::CanStillAttack(const State& s, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  return us.OnMap() && us.side == s.phasing_side && !us.Has(kUnitAttacked) && AttackStrength(s, u) > 0;
+}
+
+bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
+  const int from = s.unit(u).hex;
+  if (Adjacent(from, hex)) return true;
+  // Mirrors PrepareAttack: artillery with a range attacks in range and line of sight.
+  const HexGameData& d = data();
+  const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
+                         d.artillery_range > 1;
+  return artillery && DistanceBetween(from, hex) <= d.artillery_range && d.los->Clear(from, hex);
+}
+
+// --- The snapshot --------------------------------------------------------------------
+
+void HexRules::BuildDuties(const State& s, Context& ctx) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.duty_valid && hs.CacheFresh(hs.duty_pin, hs.duty_state, s)) return;
+  const int side = s.phasing_side;
+  for (int h : hs.enemy_hexes) hs.hex_duty[static_cast<size_t>(h)] = 0;
+  hs.enemy_hexes.clear();
+  std::fill(hs.hex_head.begin(), hs.hex_head.end(), static_cast<int16_t>(-1));
+  for (int i = s.num_units - 1; i >= 0; --i) {
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    hs.unit_duty[static_cast<size_t>(i)] = 0;
+    if (!us.OnMap() || us.hex >= game_.map.size()) continue;
+    const size_t h = static_cast<size_t>(us.hex);
+    hs.next_in_hex[static_cast<size_t>(i)] = hs.hex_head[h];
+    hs.hex_head[h] = static_cast<int16_t>(i);
+    if (us.side == side) continue;
+    if (!(hs.hex_duty[h] & kDutyEnemy)) hs.enemy_hexes.push_back(static_cast<int16_t>(h));
+    hs.hex_duty[h] |= kDutyEnemy;
+    if (us.Has(kUnitDefended)) hs.hex_duty[h] |= kDutyDefended;
+  }
+  // Obligations: the hooks see the State itself (they may use the ZOC caches).
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (!us.OnMap() || us.hex >= game_.map.size()) continue;
+    if (us.side == side) {
+      if (!us.Has(kUnitAttacked) && MustAttack(s, ctx, u)) hs.unit_duty[static_cast<size_t>(i)] = kDutyOwed;
+    } else if (!us.Has(kUnitDefended) && MustBeAttacked(s, ctx, u)) {
+      hs.unit_duty[static_cast<size_t>(i)] = kDutyOwed;
+      hs.hex_duty[static_cast<size_t>(us.hex)] |= kDutyOwed;
+    }
+  }
+  // Which of them some attack can still meet. (The cache is marked valid first:
+  // HasTarget and HasAttacker read it.)
+  std::memcpy(static_cast<void*>(&hs.duty_state), &s, sizeof(State));
+  hs.duty_pin = hs.PinOf(s);
+  hs.duty_valid = true;
+  for (int i = 0; i < s.num_units; ++i) {
+    uint8_t& d = hs.unit_duty[static_cast<size_t>(i)];
+    if ((d & kDutyOwed) && s.units[static_cast<size_t>(i)].side == side && HasTarget(s, ctx, static_cast<UnitId>(i), nullptr)) {
+      d |= kDutyPossible;
+    }
+  }
+  for (int h : hs.enemy_hexes) {
+    uint8_t& d = hs.hex_duty[static_cast<size_t>(h)];
+    if ((d & kDutyOwed) && HasAttacker(s, ctx, h, nullptr)) d |= kDutyPossible;
+  }
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    uint8_t& d = hs.unit_duty[static_cast<size_t>(i)];
+    if (us.side != side && (d & kDutyOwed) && (hs.hex_duty[static_cast<size_t>(us.hex)] & kDutyPossible)) d |= kDutyPossible;
+  }
+}
+
+// May u (in `view`) still attack some enemy hex that is neither attacked already
+// nor a target of `declared`? Reads the snapshot of the State before `declared`.
+bool HexRules::HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const {
+  const HexScratch& hs = Hs(ctx);
+  if (!CanStillAttack(view, u)) return false;
+  auto open = [&](int h) {
+    const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
+    return (d & kDutyEnemy) && !(d & kDutyDefended) && !Targets(declared, h) && InAttackReach(view, u, h);
+  };
+  const bool ranged = data().artillery_range > 1 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind;
+  if (ranged) {
+    for (int h : hs.enemy_hexes) {
+      if (open(h)) return true;
+    }
+    return false;
+  }
+  const int32_t* nb = game_.map.grid.Neighbors(view.unit(u).hex);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] >= 0 && open(nb[d])) return true;
+  }
+  return false;
+}
+
+// May some phasing unit (in `view`, not in `declared`) still attack `hex`?
+bool HexRules::HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const {
+  const HexScratch& hs = Hs(ctx);
+  const uint8_t hd = hs.hex_duty[static_cast<size_t>(hex)];
+  if (!(hd & kDutyEnemy) || (hd & kDutyDefended) || Targets(declared, hex)) return false;
+  auto can = [&](UnitId f) {
+    return view.unit(f).side == view.phasing_side && !Declares(declared, f) && CanStillAttack(view, f) &&
+           InAttackReach(view, f, hex);
+  };
+  const int32_t* nb = game_.map.grid.Neighbors(hex);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] < 0) continue;
+    for (int f = hs.hex_head[static_cast<size_t>(nb[d])]; f >= 0; f = hs.next_in_hex[static_cast<size_t>(f)]) {
+      if (can(static_cast<UnitId>(f))) return true;
+    }
+  }
+  if (data().artillery_range > 1 && data().artillery_kind >= 0) {
+    for (int i = 0; i < view.num_units; ++i) {
+      const UnitId f = static_cast<UnitId>(i);
+      if (game_.units[static_cast<size_t>(i)].kind == data().artillery_kind && view.unit(f).OnMap() &&
+          !Adjacent(view.unit(f).hex, hex) && can(f)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void HexRules::CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty>* out) const {
+  out->clear();
+  if (!data().obligations || !IsPhase(s, data().phase_combat)) return;
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
+  for (int i = 0; i < s.num_units; ++i) {
+    const uint8_t d = hs.unit_duty[static_cast<size_t>(i)];
+    if (!(d & kDutyOwed)) continue;
+    CombatDuty duty;
+    duty.attacker = s.units[static_cast<size_t>(i)].side == s.phasing_side;
+    duty.unit = static_cast<UnitId>(i);
+    duty.hex = s.units[static_cast<size_t>(i)].hex;
+    duty.possible = (d & kDutyPossible) != 0;
+    out->push_back(duty);
+  }
+}
+
+// --- Enforcement ---------------------------------------------------------------------
+
+Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const {
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
+  // The declaration as the rules see it once made: attackers attacked, defenders defended.
+  State view;
+  std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u >= 0 && u < s.num_units) view.unit(u).flags |= kUnitAttacked;
+  }
+  for (int i = 0; i < s.num_units; ++i) {
+    UnitState& us = view.units[static_cast<size_t>(i)];
+    if (us.OnMap() && us.side != s.phasing_side && Targets(&a, us.hex)) us.flags |= kUnitDefended;
+  }
+  const int side = s.phasing_side;
+  const char* rule = data().Rule("combat");
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != side || hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible) || Declares(&a, u)) continue;
+    // A unit that could have joined, were the attack not already as large as one may be, is excused.
+    bool could_join = a.num_units >= kMaxActionUnits;
+    for (int k = 0; k < a.num_hexes && could_join; ++k) could_join = InAttackReach(s, u, a.hexes[static_cast<size_t>(k)]);
+    if (!could_join && !HasTarget(view, ctx, u, &a)) {
+      return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
+                                   "attack: this attack would leave it none (include it, or attack with it first)");
+    }
+  }
+  for (int h : hs.enemy_hexes) {
+    if (hs.hex_duty[static_cast<size_t>(h)] != (kDutyEnemy | kDutyOwed | kDutyPossible) || Targets(&a, h)) continue;
+    if (!HasAttacker(view, ctx, h, &a)) {
+      return Status::Refused(rule, "the enemy units in " + game_.HexLabel(h) +
+                                       " are in a friendly zone of control and must be attacked: this attack would "
+                                       "leave no unit able to attack them (include that hex or attack it first)");
+    }
+  }
+  return Status::Ok();
+}
+
+Status HexRules::DutiesMet(const State& s, Context& ctx) const {
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
+  const char* rule = data().Rule("combat");
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    if (hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible)) continue;
+    if (us.side == s.phasing_side) {
+      return Status::Refused(rule, game_.UnitLabel(static_cast<UnitId>(i)) +
+                                       " is in an enemy zone of control and must attack");
+    }
+    return Status::Refused(rule, game_.UnitLabel(static_cast<UnitId>(i)) +
+                                     " is in a friendly zone of control and must be attacked");
+  }
+  return Status::Ok();
+}
+
+// Appends a set of attacks meeting every obligation that can be met (the stars
+// of a minimal cover), and each unit's attack on all the hexes it reaches; then
+// keeps only the attacks that leave every other obligation possible.
+void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
+  const int side = s.phasing_side;
+  struct Edge {
+    UnitId u;
+    int16_t h;
+  };
+  std::vector<Edge> cover;
+  auto owes = [&](UnitId u) { return hs.unit_duty[static_cast<size_t>(u)] == (kDutyOwed | kDutyPossible); };
+  auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
+  auto edge = [&](UnitId u, int h) {
+    const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
+    return (d & kDutyEnemy) && !(d & kDutyDefended) && CanStillAttack(s, u) && InAttackReach(s, u, h);
+  };
+  auto covered_unit = [&](UnitId u) {
+    return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.u == u; });
+  };
+  auto covered_hex = [&](int h) {
+    return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.h == h; });
+  };
+  // Each owed hex by an owing unit if it can, else by any unit; then each owing unit left.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int h : hs.enemy_hexes) {
+      if (!owed(h) || covered_hex(h)) continue;
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitId u = static_cast<UnitId>(i);
+        if (s.unit(u).side == side && (pass == 1 || owes(u)) && edge(u, h)) {
+          cover.push_back({u, static_cast<int16_t>(h)});
+          break;
+        }
+      }
+    }
+  }
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).side != side || !owes(u) || covered_unit(u)) continue;
+    for (int pass = 0; pass < 2 && !covered_unit(u); ++pass) {
+      for (int h : hs.enemy_hexes) {
+        if ((pass == 1 || owed(h)) && edge(u, h)) {
+          cover.push_back({u, static_cast<int16_t>(h)});
+          break;
+        }
+      }
+    }
+  }
+  // Minimal: drop an edge whose two ends stay met without it.
+  for (size_t k = 0; k < cover.size();) {
+    const Edge e = cover[k];
+    int du = 0, dh = 0;
+    for (const Edge& f : cover) {
+      du += f.u == e.u;
+      dh += f.h == e.h;
+    }
+    if ((du > 1 || !owes(e.u)) && (dh > 1 || !owed(e.h))) {
+      cover.erase(cover.begin() + static_cast<long>(k));
+      k = 0;
+    } else {
+      ++k;
+    }
+  }
+  // The stars: a unit with several hexes, or a hex with its units.
+  std::vector<uint8_t> used(cover.size(), 0);
+  for (size_t k = 0; k < cover.size(); ++k) {
+    if (used[k]) continue;
+    Action a = Action::Of(ActionType::kAttack);
+    int du = 0;
+    for (const Edge& f : cover) du += f.u == cover[k].u;
+    for (size_t j = k; j < cover.size(); ++j) {
+      if (used[j]) continue;
+      if (du > 1 ? cover[j].u == cover[k].u : cover[j].h == cover[k].h) {
+        used[j] = 1;
+        if (du > 1) {
+          a.AddHex(cover[j].h);
+        } else {
+          a.AddUnit(cover[j].u);
+        }
+      }
+    }
+    if (du > 1) {
+      a.AddUnit(cover[k].u);
+    } else {
+      a.AddHex(cover[k].h);
+    }
+    // Stack-mates the cover does not use attack with their stack (no obligation needs them).
+    const int n = a.num_units;
+    for (int i = 0; i < n; ++i) {
+      const int hex = s.unit(a.units[static_cast<size_t>(i)]).hex;
+      for (int v = hs.hex_head[static_cast<size_t>(hex)]; v >= 0; v = hs.next_in_hex[static_cast<size_t>(v)]) {
+        const UnitId m = static_cast<UnitId>(v);
+        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !CanStillAttack(s, m)) continue;
+        bool reach = true;
+        for (int j = 0; j < a.num_hexes; ++j) reach = reach && InAttackReach(s, m, a.hexes[static_cast<size_t>(j)]);
+        if (reach) a.AddUnit(m);
+      }
+    }
+    out->push_back(a);
+  }
+  // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43).
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).side != side || !CanStillAttack(s, u)) continue;
+    Action a = Action::Of(ActionType::kAttack);
+    a.AddUnit(u);
+    for (int h : hs.enemy_hexes) {
+      if (edge(u, h) && Adjacent(s.unit(u).hex, h)) a.AddHex(h);
+    }
+    if (a.num_hexes > 1) out->push_back(a);
+  }
+  // Keep what breaks no obligation, once each.
+  std::vector<Action> kept;
+  kept.reserve(out->size());
+  for (const Action& a : *out) {
+    if (a.type == ActionType::kAttack && !CheckDutiesAfter(s, ctx, a).ok()) continue;
+    if (std::find(kept.begin(), kept.end(), a) != kept.end()) continue;
+    kept.push_back(a);
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace wg
