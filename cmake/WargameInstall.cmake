@@ -46,9 +46,11 @@ if(TARGET wargame_cli)
   endif()
   target_include_directories(wargame_program PRIVATE ${wg_cli_dir})
   target_link_libraries(wargame_program PUBLIC wargame Boost::program_options Threads::Threads)
-  if(TARGET nlohmann_json::nlohmann_json)
-    target_link_libraries(wargame_program PRIVATE Boost::headers nlohmann_json::nlohmann_json)
-  endif()
+  # What examples/wargame finds in its own scope (imported targets are directory-scoped).
+  find_package(nlohmann_json REQUIRED)
+  find_package(OpenSSL REQUIRED)
+  target_link_libraries(wargame_program PRIVATE Boost::headers nlohmann_json::nlohmann_json
+                                                OpenSSL::Crypto)  # the page server, the fair dice' SHA-256
   wg_set_warnings(wargame_program)
   list(APPEND wg_install_targets wargame_program)
   install(TARGETS wargame_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
