@@ -350,12 +350,23 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     }
     if (a.num_hexes > 1) out->push_back(a);
   }
-  // Keep what breaks no obligation, once each.
-  std::vector<Action> kept;
+  // Keep what breaks no obligation, once each: the same attackers against the
+  // same hexes, in whatever order they are named, is one attack.
+  auto canonical = [](Action a) {
+    if (a.type == ActionType::kAttack) {
+      std::sort(a.units.begin(), a.units.begin() + a.num_units);
+      std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+    }
+    return a;
+  };
+  std::vector<Action> kept, seen;
   kept.reserve(out->size());
+  seen.reserve(out->size());
   for (const Action& a : *out) {
     if (a.type == ActionType::kAttack && !CheckDutiesAfter(s, ctx, a).ok()) continue;
-    if (std::find(kept.begin(), kept.end(), a) != kept.end()) continue;
+    const Action c = canonical(a);
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
     kept.push_back(a);
   }
   *out = std::move(kept);
