@@ -18,7 +18,7 @@ constexpr int kLossMarkers = 8;
 constexpr int kChoices = 64;
 constexpr int kColumns = 8;
 constexpr int kCustomCodes = 8;
-constexpr int kCustomValues = 16;
+constexpr int kCustomValues = 360;  // value2 mod 360: a facing in degrees (the tabletop), a count, a place
 
 int Mod(int v, int m) { return ((v % m) + m) % m; }
 bool In(int v, int n) { return v >= 0 && v < n; }

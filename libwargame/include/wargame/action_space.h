@@ -26,7 +26,7 @@
 //   destroy      unit (U)                                                units[0]
 //   convert      unit (U) x amount (9: 0..8)                             units[0], value
 //   reduce_odds  columns (8: -1..-8)                                     value
-//   custom       code (8) x subject (U + 1) x object (U + 16)            value, units[0], units[1] | U + value2 mod 16
+//   custom       code (8) x subject (U + 1) x object (U + 360)           value, units[0], units[1] | U + value2 mod 360
 //   concede      -                                                       -
 //
 // U is the number of units of the game, P the number of positions: the hex
