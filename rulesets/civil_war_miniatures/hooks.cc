@@ -1129,6 +1129,13 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
 
 // --- The rules -------------------------------------------------------------------------
 
+// A facing toward direction v in whole degrees, 0 east, counterclockwise, in
+// (-180, 180]: one number for each facing (so -180 and 180 are not two actions).
+int FacingDegrees(Vec2 v) {
+  const int deg = static_cast<int>(std::lround(std::atan2(v.y, v.x) * 180.0 / kPi));
+  return deg <= -180 ? deg + 360 : deg;
+}
+
 class MiniRules : public Rules {
  public:
   void Start(State& s, Context& ctx) const override {
@@ -1191,7 +1198,7 @@ class MiniRules : public Rules {
       try_add(ch);
       Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
       const Vec2 dv = CenterOf(s, o) - c;
-      face.value2 = static_cast<int>(std::lround(std::atan2(dv.y, dv.x) * 180.0 / kPi));
+      face.value2 = FacingDegrees(dv);
       if (o == 0 || s.unit(o).side != s.unit(static_cast<UnitId>(o - 1)).side) try_add(face);
     }
     const int over = Overflow(g, s, u);  // 12.3
@@ -1800,9 +1807,15 @@ void MiniRules::AppendPlannedMoves(const State& s, Context& ctx, std::vector<Act
   const UnitId u = m.active;
   const UnitState& us = s.unit(u);
   if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
+  // One move per one-inch cell of the table: the integer action ids (action_space.h)
+  // name a move by its unit and the cell it ends in.
+  auto same_cell = [](const Action& x, const Action& y) {
+    return x.type == ActionType::kMove && y.type == ActionType::kMove && x.units[0] == y.units[0] &&
+           x.value / 100 == y.value / 100 && x.value2 / 100 == y.value2 / 100;
+  };
   auto try_add = [&](const Action& a) {
     for (size_t i = 0; i < out->size(); ++i) {
-      if ((*out)[i] == a) return;
+      if ((*out)[i] == a || same_cell((*out)[i], a)) return;
     }
     State copy = s;
     Context probe(g, nullptr, nullptr, nullptr);
@@ -1834,7 +1847,7 @@ void MiniRules::AppendPlannedMoves(const State& s, Context& ctx, std::vector<Act
     for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
     for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
     Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
-    face.value2 = static_cast<int>(std::lround(std::atan2(-away.y, -away.x) * 180.0 / kPi));
+    face.value2 = FacingDegrees(away * -1.0);
     try_add(face);
   }
   if (!t.artillery) {
