@@ -87,6 +87,13 @@ TEST(Conformance, LivenessAiGamesNeverStopBeforeTheEnd) {
   }
 }
 
+// The analysis (`wargame odds`, AnalyzeAttack) agrees with play for every die face.
+TEST(Analysis, AgreesWithPlayForEveryDieFaceInRandomChattanoogaGames) {
+  const AnalysisCheckReport r = CheckAnalysisAgainstPlay("blue_and_gray(scenario=chattanooga)", ScaledGameCount(20));
+  EXPECT_TRUE(r.mismatches.ok()) << r.mismatches.ToString();
+  EXPECT_GT(r.attacks, 100);
+}
+
 TEST(Conformance, DefaultScenarioIsChattanooga) {
   auto g = LoadGame("blue_and_gray");
   ASSERT_TRUE(g.ok()) << g.errors().ToString();
