@@ -2,6 +2,7 @@
 // from the command line, players, and the outputs (state JSON, SVG, text map).
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -133,6 +134,14 @@ bool ParseDiceList(const std::string& text, std::vector<int>* out);
 class WebGame;
 // Serves the page and the game until SIGINT/SIGTERM (serve.cc).
 int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms);
+
+// Parses a subcommand's options (main.cc): --help prints `synopsis` and the
+// options (exit 0); a bad command line prints "`command`: what", the synopsis
+// when `synopsis_on_error`, and the options (exit 2). Returns -1 to go on.
+int ParseOptions(int argc, char** argv, const boost::program_options::options_description& desc,
+                 const boost::program_options::positional_options_description& pos,
+                 boost::program_options::variables_map* vm, const char* command, const char* synopsis,
+                 bool synopsis_on_error = true);
 
 int CmdPlay(int argc, char** argv);
 int CmdServe(int argc, char** argv);

@@ -21,6 +21,24 @@ namespace fs = std::filesystem;
 
 namespace wg::cli {
 
+int ParseOptions(int argc, char** argv, const po::options_description& desc, const po::positional_options_description& pos,
+                 po::variables_map* vm, const char* command, const char* synopsis, bool synopsis_on_error) {
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), *vm);
+    if (vm->count("help")) {
+      std::cout << synopsis << "\n" << desc;
+      return kExitOk;
+    }
+    po::notify(*vm);
+  } catch (const po::error& e) {
+    std::cerr << command << ": " << e.what() << "\n";
+    if (synopsis_on_error) std::cerr << synopsis << "\n";
+    std::cerr << desc;
+    return kExitUsage;
+  }
+  return -1;
+}
+
 std::vector<std::string> SplitList(const std::string& text, char sep) {
   std::vector<std::string> out;
   std::string cur;
@@ -99,21 +117,10 @@ void Usage(std::ostream& out) {
          "Exit codes: 0 ok, 1 error in an input file or the game, 2 bad command line.\n";
 }
 
-// Parses a subcommand's options; returns -1 to continue, or an exit code.
+// The subcommands' option parsing goes through ParseOptions (below, declared in cli.h).
 int Parse(int argc, char** argv, const po::options_description& desc, const po::positional_options_description& pos,
           po::variables_map* vm, const char* synopsis) {
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), *vm);
-    if (vm->count("help")) {
-      std::cout << synopsis << "\n" << desc;
-      return kExitOk;
-    }
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    std::cerr << "wargame: " << e.what() << "\n" << synopsis << "\n" << desc;
-    return kExitUsage;
-  }
-  return -1;
+  return ParseOptions(argc, argv, desc, pos, vm, "wargame", synopsis);
 }
 
 int CmdList(int argc, char** argv) {

@@ -241,19 +241,13 @@ int CmdPlay(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
-    if (vm.count("help")) {
-      std::cout << "usage: wargame play GAME [--scenario NAME|FILE] [--optional R,...] [--seed N] [--players A,B]\n"
-                   "       wargame play --load SAVE [--players A,B] [--save F]   (continue a saved game)\n"
-                   "       [--script FILE] [--dice 3,5,1] [--until TURN[:PHASE]] [--save F] [--json F] [--svg F]\n"
-                << desc;
-      return kExitOk;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "wargame play: " << e.what() << "\n" << desc;
-    return kExitUsage;
+  const char* synopsis =
+      "usage: wargame play GAME [--scenario NAME|FILE] [--optional R,...] [--seed N] [--players A,B]\n"
+      "       wargame play --load SAVE [--players A,B] [--save F]   (continue a saved game)\n"
+      "       [--script FILE] [--dice 3,5,1] [--until TURN[:PHASE]] [--save F] [--json F] [--svg F]";
+  if (int rc = ParseOptions(argc, argv, desc, pos, &vm, "wargame play", synopsis, /*synopsis_on_error=*/false);
+      rc >= 0) {
+    return rc;
   }
   const bool quiet = vm.count("quiet") > 0;
   const bool has_script = vm.count("script") > 0;

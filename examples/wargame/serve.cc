@@ -340,17 +340,7 @@ int CmdServe(int argc, char** argv) {
   const char* synopsis =
       "usage: wargame serve GAME [--scenario S] [--optional R,..] [--port P] [--players human,ai] [--seed N]\n"
       "       wargame serve --load SAVE [--players ...]";
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
-    if (vm.count("help")) {
-      std::cout << synopsis << "\n" << desc;
-      return kExitOk;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "wargame serve: " << e.what() << "\n" << synopsis << "\n" << desc;
-    return kExitUsage;
-  }
+  if (int rc = ParseOptions(argc, argv, desc, pos, &vm, "wargame serve", synopsis); rc >= 0) return rc;
   std::vector<std::string> kinds = SplitList(vm["players"].as<std::string>());
   if (kinds.size() == 1) kinds.push_back(kinds[0]);
   for (const auto& k : kinds) {

@@ -264,15 +264,9 @@ int CmdSimulate(int argc, char** argv) {
   const char* synopsis =
       "usage: wargame simulate GAME --games N [--threads T] [--seed S] [--players ai,random] [--shard I/K] "
       "[--out FILE]";
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
-    if (vm.count("help")) {
-      std::cout << synopsis << "\n" << desc;
-      return kExitOk;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return UsageError(std::string("wargame simulate: ") + e.what(), desc);
+  if (int rc = ParseOptions(argc, argv, desc, pos, &vm, "wargame simulate", synopsis, /*synopsis_on_error=*/false);
+      rc >= 0) {
+    return rc;
   }
   const long games = vm["games"].as<long>();
   if (games < 1) return UsageError("wargame simulate: --games must be >= 1", desc);
@@ -357,15 +351,10 @@ int CmdMerge(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("files", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
-    if (vm.count("help")) {
-      std::cout << "usage: wargame merge FILE... [--out FILE]\n" << desc;
-      return kExitOk;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return UsageError(std::string("wargame merge: ") + e.what(), desc);
+  if (int rc = ParseOptions(argc, argv, desc, pos, &vm, "wargame merge", "usage: wargame merge FILE... [--out FILE]",
+                            /*synopsis_on_error=*/false);
+      rc >= 0) {
+    return rc;
   }
   RunInfo run;
   std::map<uint64_t, std::string> seen;
