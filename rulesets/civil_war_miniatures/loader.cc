@@ -1,5 +1,5 @@
 // Loads the Civil War miniatures ruleset and a scenario (keys listed in
-// civil_war_miniatures.h) into a Game, without a hex map.
+// rules.h) into a Game, without a hex map.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -7,14 +7,14 @@
 #include <optional>
 #include <type_traits>
 
-#include "civil_war_miniatures.h"
+#include "rules.h"
 #include "wargame/game_loader.h"
 #include "wargame/registry.h"
 #include "wargame/yaml_reader.h"
 
 namespace wg::civil_war_miniatures {
 
-std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // hooks.cc
+std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // rules.cc
 
 namespace {
 
@@ -504,7 +504,7 @@ Result<std::shared_ptr<const Game>> Factory(const GameParams& params) {
   if (!r.ok()) return r.errors();
   std::string scenario = params.scenario;
   if (scenario.empty()) scenario = r.OptionalString(r.root(), "", "default_scenario", "farm");
-  // --scenario FILE: a scenario file of this ruleset's format (civil_war_miniatures.h).
+  // --scenario FILE: a scenario file of this ruleset's format (rules.h).
   if (fs::is_regular_file(scenario)) {
     GameParams p = params;
     p.ruleset = "civil_war_miniatures";

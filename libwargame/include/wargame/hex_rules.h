@@ -27,7 +27,7 @@
 //               advance: stacking | one | none, stacking_check: eliminate | refuse,
 //               control_kinds: [objective], artillery_kind: artillery, artillery_range: 3}
 //              obligations: true makes the mandatory attacks span the phase (S&B 7.1,
-//              B&G 8.0; combat_obligations.cc): every phasing unit in an enemy ZOC takes
+//              B&G 8.0; hex/obligations.cc): every phasing unit in an enemy ZOC takes
 //              part in an attack and every enemy unit in a friendly ZOC is attacked.
 //   rule_numbers {movement: "5.1", zoc: "6.1", stacking: "5.5", ...}: the ruleset's
 //               numbers for the generic rules, cited by events and refusals
@@ -115,7 +115,7 @@ class HexScratch : public Scratch {
   uint64_t pin_counter = 0;  // ids are never reused
   uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
 
-  // The combat obligations of one State (combat_obligations.cc), cached like the above.
+  // The combat obligations of one State (hex/obligations.cc), cached like the above.
   std::vector<int16_t> hex_head;                // first unit in each hex, -1 none
   std::array<int16_t, kMaxUnits> next_in_hex{};  // next unit in the same hex
   std::vector<uint8_t> hex_duty;                // per hex: DutyBits
@@ -218,7 +218,7 @@ class HexRules : public Rules {
   AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const;
   std::string ColumnLabel(int column) const;
 
-  // --- Combat obligations over the phase (combat_obligations.cc) ----------------------
+  // --- Combat obligations over the phase (hex/obligations.cc) ----------------------
   // With `combat: {obligations: true}` (S&B 7.1, B&G 8.0): a phasing unit that
   // MustAttack owes an attack until it takes part in one; an enemy unit that
   // MustBeAttacked is owed one until its hex is attacked. An obligation no attack
@@ -362,7 +362,7 @@ class HexRules : public Rules {
   Status ApplyRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyAdvance(State& s, const Action& a, Context& ctx) const;
   Status EndCombatPhase(State& s, Context& ctx) const;
-  // Obligations (combat_obligations.cc): the snapshot of s, the refusal of a
+  // Obligations (hex/obligations.cc): the snapshot of s, the refusal of a
   // declaration that breaks one, the end of the phase, the cover listed.
   void BuildDuties(const State& s, Context& ctx) const;
   Status CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const;

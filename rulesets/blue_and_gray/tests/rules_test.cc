@@ -11,7 +11,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "hooks.h"
+#include "rules.h"
 #include "wargame/action_text.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "civil_war_miniatures.h"
+#include "rules.h"
 
 #include "wargame/ai.h"
 #include "wargame/conformance.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "civil_war_miniatures.h"
+#include "rules.h"
 #include "wargame/action_text.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -1140,7 +1140,7 @@ TEST(Rules, LoaderReportsMissingAndMisshapedSectionsWithPositions) {
   int i = 0;
   for (const Case& c : cases) {
     const std::string folder = CopyRuleset("bad" + std::to_string(i++), c.from, c.to);
-    const std::string scen = std::string(WG_RULESET_DIR) + "/farm.yaml";
+    const std::string scen = std::string(WG_RULESET_DIR) + "/scenarios/farm.yaml";
     GameParams p;
     auto g = LoadMiniGame(folder, scen, p);
     ASSERT_FALSE(g.ok()) << c.path;
@@ -1171,9 +1171,9 @@ TEST(Rules, LoaderSurvivesEveryLineDeletedOrMisshaped) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   };
   const std::string dir = std::string(WG_RULESET_DIR);
-  const std::string files[2] = {read(dir + "/ruleset.yaml"), read(dir + "/farm.yaml")};
+  const std::string files[2] = {read(dir + "/ruleset.yaml"), read(dir + "/scenarios/farm.yaml")};
   const auto tmp = std::filesystem::temp_directory_path() / "cwm_fuzz";
-  std::filesystem::create_directories(tmp);
+  std::filesystem::create_directories(tmp / "scenarios");
   int loads = 0, refused = 0;
   for (int which = 0; which < 2; ++which) {
     std::vector<std::string> lines;
@@ -1193,10 +1193,10 @@ TEST(Rules, LoaderSurvivesEveryLineDeletedOrMisshaped) {
         std::string text;
         for (const std::string& l : mutated) text += l + "\n";
         std::ofstream(tmp / "ruleset.yaml") << (which == 0 ? text : files[0]);
-        std::ofstream(tmp / "farm.yaml") << (which == 1 ? text : files[1]);
+        std::ofstream(tmp / "scenarios" / "farm.yaml") << (which == 1 ? text : files[1]);
         GameParams p;
         Result<std::shared_ptr<const Game>> g = ErrorList{};
-        EXPECT_NO_THROW(g = LoadMiniGame(tmp.string(), "farm.yaml", p)) << which << ":" << i << " " << value;
+        EXPECT_NO_THROW(g = LoadMiniGame(tmp.string(), "scenarios/farm.yaml", p)) << which << ":" << i << " " << value;
         ++loads;
         if (g.ok()) continue;
         ++refused;

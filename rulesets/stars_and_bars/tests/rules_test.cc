@@ -8,7 +8,7 @@
 #include <fstream>
 #include <map>
 
-#include "sb_rules.h"
+#include "rules.h"
 #include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"

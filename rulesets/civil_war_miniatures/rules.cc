@@ -6,7 +6,7 @@
 #include <numbers>
 #include <optional>
 
-#include "civil_war_miniatures.h"
+#include "rules.h"
 
 namespace wg::civil_war_miniatures {
 namespace {

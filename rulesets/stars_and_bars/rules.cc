@@ -1,7 +1,7 @@
 // Stars and Bars hooks: every rule the data cannot say, each citing its rule
-// number. See sb_rules.h for the per-game state and RULES.md for the map from
+// number. See rules.h for the per-game state and RULES.md for the map from
 // rule sections to hooks and tests.
-#include "sb_rules.h"
+#include "rules.h"
 
 #include <algorithm>
 #include <cstring>

@@ -14,13 +14,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "internal.h"
 #include "wargame/hex_rules.h"
 
 namespace wg {
 
 namespace {
 
-HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
 
 bool Declares(const Action* a, UnitId u) {
   if (a == nullptr) return false;

@@ -1,5 +1,5 @@
-// Blue & Gray standard rules + Chattanooga exclusive rules: the hooks (see hooks.h).
-#include "hooks.h"
+// Blue & Gray standard rules + Chattanooga exclusive rules: the hooks (see rules.h).
+#include "rules.h"
 
 #include <algorithm>
 #include <cstring>

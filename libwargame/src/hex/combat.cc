@@ -1,0 +1,312 @@
+// The combat phase: declaring attacks, odds, the die roll, CRT results, the end of the phase.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
+  const int side = s.phasing_side;
+  const auto& grid = game_.map.grid;
+  // For each enemy-occupied hex not yet attacked: all eligible adjacent
+  // attackers together, and each one alone.
+  std::vector<int> seen;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (!e.OnMap() || e.side == side || e.Has(kUnitDefended)) continue;
+    if (std::find(seen.begin(), seen.end(), e.hex) != seen.end()) continue;
+    seen.push_back(e.hex);
+    Action all = Action::Of(ActionType::kAttack);
+    all.AddHex(e.hex);
+    for (int d = 0; d < 6; ++d) {
+      const int nb = grid.NeighborIndex(e.hex, d);
+      if (nb < 0) continue;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitState& a = s.units[static_cast<size_t>(j)];
+        if (a.hex != nb || a.side != side || a.Has(kUnitAttacked)) continue;
+        if (AttackStrength(s, static_cast<UnitId>(j)) <= 0) continue;
+        Action one = Action::Of(ActionType::kAttack);
+        one.AddUnit(static_cast<UnitId>(j)).AddHex(e.hex);
+        out->push_back(one);
+        all.AddUnit(static_cast<UnitId>(j));
+      }
+    }
+    if (all.num_units > 1) out->push_back(all);
+  }
+  if (data().obligations) ListDutyAttacks(s, ctx, out);
+}
+
+
+Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
+  const HexGameData& d = data();
+  const int side = s.phasing_side;
+  if (a.num_units == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one attacking unit");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one defending hex");
+  if (a.num_units > kMaxCombatUnits) return Status::Refused(data().Rule("combat"), "too many attackers");
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (!EnemyIn(s, h, side)) return Status::Refused(data().Rule("combat"), "hex " + game_.HexLabel(h) + " holds no enemy unit");
+    for (int j = 0; j < k; ++j) {
+      if (a.hexes[static_cast<size_t>(j)] == h) return Status::Refused(data().Rule("combat"), "a hex is listed twice");
+    }
+  }
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    const UnitState& us = s.unit(u);
+    if (us.side != side || !us.OnMap()) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " cannot attack (not a phasing unit on the map)");
+    if (us.Has(kUnitAttacked)) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has already attacked this phase");
+    if (AttackStrength(s, u) <= 0) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no attack strength");
+    for (int j = 0; j < i; ++j) {
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("combat"), "a unit is listed twice");
+    }
+    const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
+                           d.artillery_range > 1;
+    bool in_range_of_one = false;
+    for (int k = 0; k < a.num_hexes; ++k) {
+      const int h = a.hexes[static_cast<size_t>(k)];
+      const bool adjacent = Adjacent(us.hex, h);
+      if (artillery) {
+        const bool ok = adjacent || (DistanceBetween(us.hex, h) <= d.artillery_range && d.los->Clear(us.hex, h));
+        in_range_of_one = in_range_of_one || ok;
+      } else if (!adjacent) {
+        return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is not adjacent to " + game_.HexLabel(h));
+      }
+    }
+    if (artillery && !in_range_of_one) {
+      return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no target hex in range and sight");
+    }
+  }
+  UnitId defenders[kMaxCombatUnits];
+  int nd = 0;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    UnitId here[kMaxCombatUnits];
+    const int n = UnitsIn(s, a.hexes[static_cast<size_t>(k)], 1 - side, here, kMaxCombatUnits);
+    for (int i = 0; i < n && nd < kMaxCombatUnits; ++i) {
+      if (s.unit(here[i]).Has(kUnitDefended)) {
+        return Status::Refused(data().Rule("combat"), game_.UnitLabel(here[i]) + " has already been attacked this phase");
+      }
+      defenders[nd++] = here[i];
+    }
+  }
+  {
+    Status st = CheckAttack(s, a, ctx);
+    if (!st.ok()) return st;
+  }
+  if (data().obligations && IsPhase(s, data().phase_combat)) {
+    Status st = CheckDutiesAfter(s, ctx, a);
+    if (!st.ok()) return st;
+  }
+  *plan = AttackPlan{};
+  plan->num_defenders = nd;
+  for (int i = 0; i < nd; ++i) plan->defenders[i] = defenders[i];
+  for (int i = 0; i < a.num_units; ++i) plan->attack += AttackStrength(s, a.units[static_cast<size_t>(i)]);
+  for (int i = 0; i < nd; ++i) plan->defense += DefenseStrength(s, defenders[i]);
+  {
+    // Modifiers see the combat as declared.
+    State view;
+    std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
+    FillCombat(view, a, defenders, nd);
+    CombatModifiers(view, ctx, &plan->mods);
+  }
+  const CombatMods& mods = plan->mods;
+  plan->modified_defense =
+      ModifiedStrength(plan->defense, std::span<const int>(mods.multipliers, static_cast<size_t>(mods.num_multipliers)));
+  plan->modified_defense += mods.defense_bonus;
+  int column = d.crt.ColumnFor(plan->attack, plan->modified_defense);
+  if (column != CombatTable::kBelowLowest && mods.column_shift != 0) {
+    column = std::clamp(column + mods.column_shift, 0, d.crt.num_columns() - 1);
+  }
+  plan->computed_column = column;
+  if (a.value < 0) {
+    const int chosen = column == CombatTable::kBelowLowest ? column : column + a.value;
+    if (chosen < 0 || !d.crt.IsValidReduction(column, chosen)) {
+      return Status::Refused(data().Rule("odds"), "cannot reduce the odds by " + std::to_string(-a.value) + " columns");
+    }
+    column = chosen;
+  } else if (a.value > 0) {
+    return Status::Refused(data().Rule("odds"), "the attacker may only reduce the odds");
+  }
+  plan->column = column;
+  return Status::Ok();
+}
+
+void HexRules::FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const {
+  PendingCombat& c = s.combat;
+  c = PendingCombat{};
+  for (auto& h : c.defender_hexes) h = -1;
+  c.active = 1;
+  c.vacated_hex = -1;
+  c.current = kNoUnit;
+  c.num_attackers = a.num_units;
+  for (int i = 0; i < a.num_units; ++i) c.attackers[i] = a.units[static_cast<size_t>(i)];
+  c.num_defenders = static_cast<uint8_t>(nd);
+  for (int i = 0; i < nd; ++i) c.defenders[i] = defenders[i];
+  c.num_defender_hexes = static_cast<uint8_t>(std::min<int>(a.num_hexes, 6));
+  for (int k = 0; k < c.num_defender_hexes; ++k) c.defender_hexes[k] = a.hexes[static_cast<size_t>(k)];
+}
+
+AttackAnalysis HexRules::AnalyzeAttack(const State& s, Context& ctx, const Action& a) const {
+  AttackAnalysis out;
+  out.status = PrepareAttack(s, a, ctx, &out.plan);
+  if (!out.status.ok()) return out;
+  if (const char* automatic = AutomaticAttack(s, out.plan)) {
+    out.automatic = automatic;
+    return out;
+  }
+  const CombatTable& crt = data().crt;
+  if (out.plan.column == CombatTable::kBelowLowest) {
+    CrtOutcome o;
+    o.numerator = 1;
+    o.denominator = 1;
+    o.result = &crt.below_result;
+    out.outcomes.push_back(o);
+  } else {
+    out.outcomes = Distribution(crt, out.plan.column, out.plan.mods.drm, crt.die);
+  }
+  return out;
+}
+
+std::string HexRules::ColumnLabel(int column) const {
+  return column == CombatTable::kBelowLowest ? "below the lowest column"
+                                             : data().crt.columns[static_cast<size_t>(column)].label;
+}
+
+Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
+  const HexGameData& d = data();
+  const int side = s.phasing_side;
+  AttackPlan plan;
+  {
+    Status st = PrepareAttack(s, a, ctx, &plan);
+    if (!st.ok()) return st;
+  }
+  FillCombat(s, a, plan.defenders, plan.num_defenders);
+  PendingCombat& c = s.combat;
+  const CombatMods& mods = plan.mods;
+  const int att = plan.attack, def_mod = plan.modified_defense, column = plan.column;
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags |= kUnitAttacked;
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags |= kUnitDefended;
+  c.column = static_cast<int16_t>(column);
+  c.drm = static_cast<int8_t>(mods.drm);
+  Event e;
+  e.type = EventType::kAttack;
+  e.side = static_cast<int8_t>(side);
+  e.hex = c.defender_hexes[0];
+  e.a = att;
+  e.b = def_mod;
+  e.rule = data().Rule("combat");
+  e.text = column == CombatTable::kBelowLowest ? "below the lowest column"
+                                                : d.crt.columns[static_cast<size_t>(column)].label.c_str();
+  ctx.Emit(e);
+  for (int i = 0; i < mods.num_notes; ++i) {
+    Event n;
+    n.type = EventType::kNote;
+    n.text = mods.notes[i];
+    ctx.Emit(n);
+  }
+  const CombatResult* result;
+  if (column == CombatTable::kBelowLowest) {
+    result = &d.crt.below_result;
+  } else {
+    const int roll = ctx.RollSum(s, d.crt.die.count, d.crt.die.sides, "combat");
+    c.roll = static_cast<int8_t>(roll);
+    const int drms[1] = {mods.drm};
+    const int row = ModifiedRoll(d.crt, roll, drms);
+    result = &d.crt.Lookup(column, row);
+  }
+  Event r;
+  r.type = EventType::kCombatResult;
+  r.rule = data().Rule("combat");
+  r.text = result->text.c_str();
+  ctx.Emit(r);
+  ++s.combat_count;
+  s.decision = DecisionType::kCombat;
+  ApplyCombatResult(s, ctx, *result);
+  if (s.decision == DecisionType::kCombat && !s.game_over) NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
+  const PendingCombat& c = s.combat;
+  auto tokens = r.two_sided ? r.defender : r.tokens;
+  bool attacker_retreat = false, defender_retreat = false;
+  for (const auto& t : (r.two_sided ? r.attacker : r.tokens)) {
+    if (t.code == "AE") {
+      for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], data().Rule("combat"), "AE");
+    } else if (t.code == "AR") {
+      attacker_retreat = true;
+    }
+  }
+  for (const auto& t : tokens) {
+    if (t.code == "DE" || t.code == "EX") {
+      int printed = 0;
+      for (int i = 0; i < c.num_defenders; ++i) printed += game_.Printed(s, c.defenders[i], data().defense);
+      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], data().Rule("combat"), t.code == "EX" ? "EX" : "DE");
+      if (t.code == "EX") {
+        // The attacker loses units whose strength totals at least the
+        // defenders' printed strength: eliminate the weakest first (the
+        // ruleset may override with a decision).
+        int lost = 0;
+        while (lost < printed) {
+          int best = -1;
+          for (int i = 0; i < c.num_attackers; ++i) {
+            const UnitId u = c.attackers[i];
+            if (!s.unit(u).OnMap()) continue;
+            if (best < 0 || AttackStrength(s, u) < AttackStrength(s, c.attackers[best])) best = i;
+          }
+          if (best < 0) break;
+          lost += game_.Printed(s, c.attackers[best], data().attack);
+          Eliminate(s, ctx, c.attackers[best], data().Rule("combat"), "EX");
+        }
+      }
+    } else if (t.code == "DR") {
+      defender_retreat = true;
+    }
+  }
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  if (defender_retreat) BeginRetreats(s, ctx, /*attacker=*/false, data().retreat_hexes);
+  if (attacker_retreat) BeginRetreats(s, ctx, /*attacker=*/true, data().retreat_hexes);
+}
+
+
+Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
+  if (!data().mandatory) return Status::Ok();
+  if (data().obligations) return DutiesMet(s, ctx);
+  const int side = s.phasing_side;
+  const auto& grid = game_.map.grid;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (!us.OnMap()) continue;
+    if (us.side == side && !us.Has(kUnitAttacked) && MustAttack(s, ctx, u)) {
+      // Only if it still has an enemy it may attack.
+      for (int d = 0; d < 6; ++d) {
+        const int nb = grid.NeighborIndex(us.hex, d);
+        if (nb < 0) continue;
+        for (int j = 0; j < s.num_units; ++j) {
+          const UnitState& e = s.units[static_cast<size_t>(j)];
+          if (e.hex == nb && e.side != side && !e.Has(kUnitDefended)) {
+            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
+          }
+        }
+      }
+    }
+    if (us.side != side && !us.Has(kUnitDefended) && MustBeAttacked(s, ctx, u)) {
+      for (int d = 0; d < 6; ++d) {
+        const int nb = grid.NeighborIndex(us.hex, d);
+        if (nb < 0) continue;
+        for (int j = 0; j < s.num_units; ++j) {
+          const UnitState& f = s.units[static_cast<size_t>(j)];
+          if (f.hex == nb && f.side == side && !f.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
+            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
+          }
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace wg

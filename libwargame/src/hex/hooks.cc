@@ -1,0 +1,116 @@
+// The default hooks of HexRules: what a ruleset does not override.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+// --- Default hooks ----------------------------------------------------------------------
+
+bool HexRules::PhaseApplies(const State&, int) const { return true; }
+
+void HexRules::OnTurnStart(State&, Context&) const {}
+
+void HexRules::OnGameEnd(State&, Context&) const {}
+
+void HexRules::OnPhaseStart(State& s, Context& ctx) const {
+  const int side = s.phasing_side;
+  if (IsPhase(s, data().phase_movement)) {
+    for (int i = 0; i < s.num_units; ++i) {
+      UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side != side) continue;
+      u.flags &= static_cast<uint16_t>(~(kUnitMoved | kUnitEnteredEzoc));
+      const UnitDef& d = game_.units[static_cast<size_t>(i)];
+      if (!u.Has(kUnitReleased) && d.release_turn > 0 && d.release_turn <= s.turn) {
+        u.flags |= kUnitReleased;
+        Event e;
+        e.type = EventType::kRelease;
+        e.unit = static_cast<UnitId>(i);
+        e.rule = data().Rule("release");
+        ctx.Emit(e);
+      }
+    }
+    s.decision = DecisionType::kMovement;
+    s.decision_side = static_cast<uint8_t>(side);
+  } else if (IsPhase(s, data().phase_combat)) {
+    for (int i = 0; i < s.num_units; ++i) {
+      s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~(kUnitAttacked | kUnitDefended));
+    }
+    s.combat = PendingCombat{};
+    s.combat.vacated_hex = -1;
+    s.combat.current = kNoUnit;
+    for (auto& h : s.combat.defender_hexes) h = -1;
+    s.decision = DecisionType::kCombat;
+    s.decision_side = static_cast<uint8_t>(side);
+  } else {
+    s.decision = DecisionType::kNone;
+  }
+}
+
+void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
+  if (data().stacking_check == HexGameData::StackingCheck::kEliminate &&
+      (IsPhase(s, data().phase_movement) || IsPhase(s, data().phase_combat))) {
+    EnforceStacking(s, ctx, 0, data().Rule("stacking"));
+    EnforceStacking(s, ctx, 1, data().Rule("stacking"));
+  }
+}
+
+Status HexRules::ApplyPhaseAction(State&, const Action&, Context&) const { return Status::Refused("", ""); }
+void HexRules::ListPhaseActions(const State&, Context&, std::vector<Action>*) const {}
+
+int HexRules::ReinforcementTurn(const State&, UnitId u) const {
+  return game_.units[static_cast<size_t>(u)].reinforcement_turn;
+}
+
+int HexRules::MovementAllowance(const State& s, UnitId u) const {
+  return 2 * game_.Current(s, u, data().movement_attribute);
+}
+
+Status HexRules::CanMove(const State& s, UnitId u) const {
+  if (!s.unit(u).Has(kUnitReleased)) {
+    return Status::Refused(data().Rule("release"), game_.UnitLabel(u) + " is not released yet");
+  }
+  return Status::Ok();
+}
+
+ZocKind HexRules::ZocOf(const State& s, UnitId u) const {
+  return DefenseStrength(s, u) > 0 ? ZocKind::kSix : ZocKind::kNone;
+}
+
+bool HexRules::CountsForStacking(const State&, UnitId u) const {
+  return game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].counts_for_stacking;
+}
+
+int HexRules::AttackStrength(const State& s, UnitId u) const { return game_.Current(s, u, data().attack); }
+int HexRules::DefenseStrength(const State& s, UnitId u) const { return game_.Current(s, u, data().defense); }
+
+bool HexRules::Overrunnable(const State&, int, int) const { return false; }
+void HexRules::OnOverrun(State&, Context&, int, int) const {}
+
+Status HexRules::ApplyModeChange(State&, const Action&, Context&) const {
+  return Status::Refused(data().Rule("movement"), "this ruleset has no unit modes to change");
+}
+
+void HexRules::OnEliminated(State&, Context&, UnitId, int) const {}
+Status HexRules::CheckMove(const State&, const Action&, Context&) const { return Status::Ok(); }
+void HexRules::AfterMove(State&, const Action&, Context&) const {}
+Status HexRules::CheckAttack(const State&, const Action&, Context&) const { return Status::Ok(); }
+void HexRules::CombatModifiers(const State&, Context&, CombatMods*) const {}
+void HexRules::AfterCombat(State&, Context&) const {}
+const char* HexRules::AutomaticAttack(const State&, const AttackPlan&) const { return nullptr; }
+bool HexRules::VacatedForAdvance(const State& s, int hex) const { return CountIn(s, hex, -1) == 0; }
+
+bool HexRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  return us.OnMap() && AttackStrength(s, u) > 0 && InEnemyZoc(s, ctx, us.side, us.hex);
+}
+
+bool HexRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
+  const UnitState& us = s.unit(u);
+  // An enemy unit in a hex the phasing side controls.
+  return us.OnMap() && InEnemyZoc(s, ctx, us.side, us.hex);
+}
+
+}  // namespace wg

@@ -1,0 +1,257 @@
+// The movement phase: reachable hexes, listing and applying moves and reinforcement entries.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+namespace {
+
+// Appends a move/enter action along the searched path to `to` (what
+// Pathfinder::Path returns, without building a vector); skips an empty path or
+// one longer than an Action holds.
+void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                      std::vector<Action>* out) {
+  int16_t back[kMaxActionHexes];  // the path from `to` back to the start
+  int len = 0;
+  for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
+    if (len == kMaxActionHexes) return;
+    back[len++] = static_cast<int16_t>(h);
+  }
+  if (len == 0) return;
+  Action& a = out->emplace_back();
+  a.type = type;
+  a.AddUnit(u);
+  a.num_hexes = static_cast<uint8_t>(len);
+  for (int i = 0; i < len; ++i) a.hexes[static_cast<size_t>(i)] = back[len - 1 - i];
+}
+}  // namespace
+
+void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.occupancy_side == side && hs.CacheFresh(hs.occupancy_pin, hs.occupancy_state, s)) return;
+  std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
+  std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
+  std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (!u.OnMap()) continue;
+    if (u.side == side) {
+      if (CountsForStacking(s, static_cast<UnitId>(i))) ++hs.friendly[static_cast<size_t>(u.hex)];
+    } else {
+      hs.enemy[static_cast<size_t>(u.hex)] = 1;
+    }
+  }
+  for (size_t h = 0; h < hs.enemy.size(); ++h) {
+    if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
+  }
+  std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
+  hs.occupancy_side = side;
+  hs.occupancy_pin = hs.PinOf(s);
+}
+
+MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
+  HexScratch& hs = Hs(ctx);
+  const int side = s.unit(units[0]).side;
+  RefreshOccupancy(s, ctx, side);
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  MoveQuery q;
+  q.start = s.unit(units[0]).hex;
+  q.enemy = hs.enemy.data();
+  q.overrunnable = hs.overrun.data();
+  q.friendly_count = hs.friendly.data();
+  q.zoc = &zoc;
+  q.zoc_rules = &data().zoc;
+  q.started_in_ezoc = q.start >= 0 && zoc.InEzoc(q.start);
+  q.minimum_one_hex = data().movement.minimum_one_hex;
+  q.allowance = 1 << 20;
+  q.classes = 0;
+  int moving = 0;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = units[i];
+    q.allowance = std::min(q.allowance, MovementAllowance(s, u));
+    q.classes |= MoveClassBit(game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class);
+    if (CountsForStacking(s, u)) ++moving;
+  }
+  q.moving_count = moving;
+  q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.stacking.limit : 0;
+  if (q.start >= 0 && q.stack_limit > 0) {
+    // The movers leave their hex: do not count them twice at the start.
+  }
+  return q;
+}
+
+const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const {
+  const MoveQuery q = BuildQuery(s, ctx, units, n);
+  return Hs(ctx).pathfinder.Search(q);
+}
+
+void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+  HexScratch& hs = Hs(ctx);
+  const int side = s.phasing_side;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != side || us.Has(kUnitMoved)) continue;
+    if (us.OnMap()) {
+      if (!CanMove(s, u).ok() || MovementAllowance(s, u) <= 0) continue;
+      const Reachable& r = SearchMoves(s, ctx, &u, 1);
+      for (int h : r.hexes()) {
+        if (h == us.hex || !r.CanEnd(h)) continue;
+        AppendPathAction(r, ActionType::kMove, u, us.hex, h, out);
+      }
+    } else if (us.hex == kNotYetEntered) {
+      const UnitDef& d = game_.units[static_cast<size_t>(i)];
+      const int due = ReinforcementTurn(s, u);
+      if (d.entry_place < 0 || due > s.turn || due == 0) continue;
+      const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
+      MoveQuery q = BuildQuery(s, ctx, &u, 1);
+      q.start = -1;
+      q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
+      q.started_in_ezoc = false;
+      const Reachable& r = hs.pathfinder.Search(q);
+      for (int h : r.hexes()) {
+        if (!r.CanEnd(h)) continue;
+        AppendPathAction(r, ActionType::kEnter, u, -1, h, out);
+      }
+    }
+  }
+}
+
+
+Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units == 0) return Status::Refused(data().Rule("movement"), "no unit to move");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule("movement"), "the path is empty");
+  const int start = s.unit(a.units[0]).hex;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    const UnitState& us = s.unit(u);
+    if (u < 0 || u >= s.num_units) return Status::Refused(data().Rule("movement"), "no such unit");
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not the phasing side's");
+    if (!us.OnMap()) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not on the map");
+    if (us.hex != start) return Status::Refused(data().Rule("movement"), "units moving together must start in the same hex");
+    if (us.Has(kUnitMoved)) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " has already moved this phase");
+    for (int j = 0; j < i; ++j) {
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("movement"), "a unit is listed twice");
+    }
+    Status st = CanMove(s, u);
+    if (!st.ok()) return st;
+  }
+  {
+    Status st = CheckMove(s, a, ctx);
+    if (!st.ok()) return st;
+  }
+  const MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+  PathCheck pc;
+  bool ezoc = false;
+  {
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    if (!st.ok()) return st;
+  }
+  FinishMove(s, a, ctx, start, pc.cost, ezoc, "");
+  return Status::Ok();
+}
+
+void HexRules::FinishMove(State& s, const Action& a, Context& ctx, int start, int cost, bool ends_in_ezoc,
+                          const char* rule) const {
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    Event e;
+    e.type = EventType::kMove;
+    e.unit = u;
+    e.hex = static_cast<int16_t>(start);
+    e.hex2 = static_cast<int16_t>(to);
+    e.a = cost;
+    e.rule = rule;
+    ctx.Emit(e);
+    UnitState& us = s.unit(u);
+    us.hex = static_cast<int16_t>(to);
+    us.flags |= kUnitMoved;
+    if (ends_in_ezoc) us.flags |= kUnitEnteredEzoc;
+  }
+  AfterMove(s, a, ctx);
+}
+
+Status HexRules::WalkPath(State& s, const Action& a, Context& ctx, const MoveQuery& q, PathCheck* pc,
+                          bool* ends_in_ezoc) const {
+  HexScratch& hs = Hs(ctx);
+  hs.path.assign(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+  *pc = hs.pathfinder.CheckPath(q, hs.path, data().move_labels);
+  if (!pc->ok) return Status::Refused(pc->rule, pc->message);
+  const int side = s.phasing_side;
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (hs.enemy[static_cast<size_t>(h)]) OnOverrun(s, ctx, h, side);
+    TouchHex(s, ctx, h, side);
+  }
+  *ends_in_ezoc = EnemyZoc(s, ctx, side).InEzoc(a.hexes[static_cast<size_t>(a.num_hexes - 1)]);
+  return Status::Ok();
+}
+
+Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused(data().Rule("reinforcements"), "an entry needs units and a path");
+  int place = -1;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    const UnitDef& d = game_.units[static_cast<size_t>(u)];
+    const UnitState& us = s.unit(u);
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not the phasing side's");
+    if (us.hex != kNotYetEntered || d.entry_place < 0) {
+      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
+    }
+    if (ReinforcementTurn(s, u) > s.turn) {
+      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
+    }
+    if (place >= 0 && place != d.entry_place) return Status::Refused(data().Rule("reinforcements"), "units entering together must share an entry area");
+    place = d.entry_place;
+  }
+  const Place& p = game_.map.places[static_cast<size_t>(place)];
+  const int first = a.hexes[0];
+  if (std::find(p.hexes.begin(), p.hexes.end(), first) == p.hexes.end()) {
+    return Status::Refused(data().Rule("reinforcements"), "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);
+  }
+  {
+    Status st = CheckMove(s, a, ctx);
+    if (!st.ok()) return st;
+  }
+  MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+  q.start = -1;
+  q.entry_hexes = std::span<const int>(p.hexes.data(), p.hexes.size());
+  q.started_in_ezoc = false;
+  PathCheck pc;
+  bool ezoc = false;
+  {
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    if (!st.ok()) return st;
+  }
+  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    UnitState& us = s.unit(u);
+    Event e;
+    e.type = EventType::kEnter;
+    e.unit = u;
+    e.hex = static_cast<int16_t>(first);
+    e.rule = data().Rule("reinforcements");
+    ctx.Emit(e);
+    if (to != first) {
+      Event m;
+      m.type = EventType::kMove;
+      m.unit = u;
+      m.hex = static_cast<int16_t>(first);
+      m.hex2 = static_cast<int16_t>(to);
+      m.a = pc.cost;
+      ctx.Emit(m);
+    }
+    us.hex = static_cast<int16_t>(to);
+    us.flags |= kUnitMoved | kUnitReleased;
+    if (ezoc) us.flags |= kUnitEnteredEzoc;
+  }
+  AfterMove(s, a, ctx);
+  return Status::Ok();
+}
+
+}  // namespace wg

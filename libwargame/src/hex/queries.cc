@@ -1,0 +1,157 @@
+// Queries and effects any hook may use: units in a hex, zones of control, eliminations, markers, VPs, place control.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+// --- Queries ------------------------------------------------------------------------
+
+const std::string& HexRules::PhaseName(const State& s) const {
+  return game_.turns.phases[s.phase];
+}
+
+int HexRules::UnitsIn(const State& s, int hex, int side, UnitId* out, int max) const {
+  int n = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex == hex && (side < 0 || u.side == side)) {
+      if (n < max && out) out[n] = static_cast<UnitId>(i);
+      ++n;
+    }
+  }
+  return n;
+}
+
+int HexRules::CountIn(const State& s, int hex, int side) const { return UnitsIn(s, hex, side, nullptr, 0); }
+
+int HexRules::StackingCount(const State& s, int hex, int side) const {
+  int n = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex == hex && u.side == side && CountsForStacking(s, static_cast<UnitId>(i))) ++n;
+  }
+  return n;
+}
+
+bool HexRules::Adjacent(int a, int b) const {
+  const int32_t* nb = game_.map.grid.Neighbors(a);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] == b) return true;
+  }
+  return false;
+}
+
+HexStatePin::HexStatePin(Context& ctx, const State& s)
+    : hs_(Hs(ctx)), prev_state_(hs_.pinned), prev_pin_(hs_.pin) {
+  if (hs_.pinned != &s || hs_.pin == 0) {
+    hs_.pinned = &s;
+    hs_.pin = ++hs_.pin_counter;
+  }
+}
+
+HexStatePin::~HexStatePin() {
+  hs_.pinned = prev_state_;
+  hs_.pin = prev_pin_;
+}
+
+
+const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.zoc_side == side && hs.CacheFresh(hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
+  hs.sources.clear();
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (!u.OnMap() || u.side == side) continue;
+    const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+    if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
+  }
+  hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
+  std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
+  hs.zoc_side = side;
+  hs.zoc_pin = hs.PinOf(s);
+  return hs.enemy_zoc;
+}
+
+bool HexRules::InEnemyZoc(const State& s, Context& ctx, int side, int hex) const {
+  return EnemyZoc(s, ctx, side).InEzoc(hex);
+}
+
+// --- Effects -------------------------------------------------------------------------
+
+void HexRules::Eliminate(State& s, Context& ctx, UnitId u, const char* rule, const char* why) const {
+  UnitState& us = s.unit(u);
+  if (!us.OnMap()) return;
+  const int hex = us.hex;
+  Event e;
+  e.type = EventType::kEliminated;
+  e.unit = u;
+  e.hex = static_cast<int16_t>(hex);
+  e.side = static_cast<int8_t>(us.side);
+  e.rule = rule;
+  e.text = why;
+  us.hex = kEliminated;
+  ctx.Emit(e);
+  OnEliminated(s, ctx, u, hex);
+}
+
+void HexRules::AddMarker(State& s, Context& ctx, UnitId u, int marker, int amount, const char* rule) const {
+  UnitState& us = s.unit(u);
+  us.markers[marker] = static_cast<uint8_t>(std::min(255, us.markers[marker] + amount));
+  Event e;
+  e.type = EventType::kLoss;
+  e.unit = u;
+  e.hex = us.hex;
+  e.a = amount;
+  e.rule = rule;
+  e.text = game_.markers[static_cast<size_t>(marker)].name.c_str();
+  ctx.Emit(e);
+}
+
+void HexRules::AwardVp(State& s, Context& ctx, int side, int points, const char* rule, const char* why) const {
+  if (points == 0) return;
+  s.vp[side] = static_cast<int16_t>(s.vp[side] + points);
+  const int t = std::clamp(static_cast<int>(s.turn), 1, kMaxTurns) - 1;
+  s.vp_by_turn[side][t] = static_cast<int16_t>(s.vp_by_turn[side][t] + points);
+  Event e;
+  e.type = EventType::kVictoryPoints;
+  e.side = static_cast<int8_t>(side);
+  e.a = points;
+  e.rule = rule;
+  e.text = why;
+  ctx.Emit(e);
+}
+
+void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
+  const auto& kinds = data().control_kinds;
+  if (kinds.empty()) return;
+  for (size_t p = 0; p < game_.map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = game_.map.places[p];
+    if (std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
+    if (std::find(place.hexes.begin(), place.hexes.end(), hex) == place.hexes.end()) continue;
+    if (s.place_control[p] == side + 1) continue;
+    s.place_control[p] = static_cast<uint8_t>(side + 1);
+    Event e;
+    e.type = EventType::kControl;
+    e.side = static_cast<int8_t>(side);
+    e.hex = static_cast<int16_t>(hex);
+    e.a = static_cast<int>(p);
+    ctx.Emit(e);
+  }
+}
+
+void HexRules::MoveUnit(State& s, Context& ctx, UnitId u, int to, EventType type, const char* rule) const {
+  UnitState& us = s.unit(u);
+  Event e;
+  e.type = type;
+  e.unit = u;
+  e.hex = us.hex;
+  e.hex2 = static_cast<int16_t>(to);
+  e.rule = rule;
+  us.hex = static_cast<int16_t>(to);
+  ctx.Emit(e);
+}
+
+}  // namespace wg

@@ -1,0 +1,164 @@
+// After a combat: retreats owed, one unit at a time, then the advance.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+void HexRules::BeginRetreats(State& s, Context&, bool attacker, int hexes) const {
+  PendingCombat& c = s.combat;
+  c.retreat_hexes = static_cast<int16_t>(hexes);
+  const int n = attacker ? c.num_attackers : c.num_defenders;
+  for (int i = 0; i < n; ++i) {
+    const UnitId u = attacker ? c.attackers[i] : c.defenders[i];
+    if (s.unit(u).OnMap()) s.unit(u).flags |= kUnitCoreSpare;
+  }
+}
+
+void HexRules::NextCombatStep(State& s, Context& ctx) const {
+  PendingCombat& c = s.combat;
+  // Retreats owed: defenders first, then attackers.
+  for (int pass = 0; pass < 2; ++pass) {
+    const int n = pass == 0 ? c.num_defenders : c.num_attackers;
+    for (int i = 0; i < n; ++i) {
+      const UnitId u = pass == 0 ? c.defenders[i] : c.attackers[i];
+      UnitState& us = s.unit(u);
+      if (!us.Has(kUnitCoreSpare)) continue;
+      if (!us.OnMap()) {
+        us.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+        continue;
+      }
+      HexScratch& hs = Hs(ctx);
+      hs.actions.clear();
+      RetreatPaths(s, ctx, u, c.retreat_hexes, &hs.actions);
+      if (hs.actions.empty()) {
+        us.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+        Eliminate(s, ctx, u, data().Rule("retreat"), "cannot retreat");
+        continue;
+      }
+      c.current = u;
+      s.decision = DecisionType::kRetreat;
+      s.decision_side = us.side;
+      return;
+    }
+  }
+  c.current = kNoUnit;
+  // Advance after combat into a vacated defender hex.
+  if (c.vacated_hex < 0 && data().advance != HexGameData::Advance::kNone) {
+    for (int k = 0; k < c.num_defender_hexes; ++k) {
+      const int h = c.defender_hexes[k];
+      if (h >= 0 && VacatedForAdvance(s, h)) {
+        bool any_attacker = false;
+        for (int i = 0; i < c.num_attackers; ++i) {
+          const UnitState& us = s.unit(c.attackers[i]);
+          any_attacker = any_attacker || (us.OnMap() && Adjacent(us.hex, h));
+        }
+        if (any_attacker) {
+          c.vacated_hex = static_cast<int16_t>(h);
+          break;
+        }
+      }
+    }
+    if (c.vacated_hex >= 0 && c.stage == 0) {
+      c.stage = 1;
+      HexScratch& hs = Hs(ctx);
+      hs.actions.clear();
+      ListAdvances(s, ctx, &hs.actions);
+      if (hs.actions.size() > 1) {
+        s.decision = DecisionType::kAdvance;
+        s.decision_side = s.phasing_side;
+        return;
+      }
+    }
+  }
+  c.active = 0;
+  AfterCombat(s, ctx);
+  if (s.game_over) return;
+  s.decision = DecisionType::kCombat;
+  s.decision_side = s.phasing_side;
+}
+
+void HexRules::BeginAdvance(State& s, Context& ctx) const { NextCombatStep(s, ctx); }
+
+Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+  const UnitState& us = s.unit(u);
+  const int hexes = s.combat.retreat_hexes;
+  if (n != hexes) {
+    return Status::Refused(data().Rule("retreat"), "a retreat is exactly " + std::to_string(hexes) + " hexes");
+  }
+  const ZocField& zoc = EnemyZoc(s, ctx, us.side);
+  const auto& kinds = game_.kinds;
+  const int cls = kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
+  int prev = us.hex;
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+    if (h < 0 || dir < 0) return Status::Refused(data().Rule("retreat"), "retreat hexes must be adjacent");
+    std::string why;
+    if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
+      return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
+    }
+    if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
+      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+    }
+    if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
+      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
+    }
+    if (DistanceBetween(us.hex, h) != i + 1) {
+      return Status::Refused(data().Rule("retreat"), "each retreat hex must be farther from the start");
+    }
+    prev = h;
+  }
+  if (data().stacking_check == HexGameData::StackingCheck::kRefuse &&
+      StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit) {
+    return Status::Refused(data().Rule("stacking"), "retreat would overstack " + game_.HexLabel(path[n - 1]));
+  }
+  return Status::Ok();
+}
+
+void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const {
+  if (u < 0 || hexes <= 0 || hexes > 3) return;
+  const auto& grid = game_.map.grid;
+  int16_t path[3];
+  // Depth-first over paths of exactly `hexes` steps moving away each step.
+  auto dfs = [&](auto& self, int from, int depth) -> void {
+    if (depth == hexes) {
+      if (CheckRetreat(s, ctx, u, path, hexes).ok()) {
+        Action a = Action::Of(ActionType::kRetreat);
+        a.AddUnit(u);
+        for (int i = 0; i < hexes; ++i) a.AddHex(path[i]);
+        out->push_back(a);
+      }
+      return;
+    }
+    if (depth >= 3) return;  // never: hexes <= 3 (tells the compiler path[] is large enough)
+    for (int d = 0; d < 6; ++d) {
+      const int nb = grid.NeighborIndex(from, d);
+      if (nb < 0 || DistanceBetween(s.unit(u).hex, nb) != depth + 1) continue;
+      path[depth] = static_cast<int16_t>(nb);
+      self(self, nb, depth + 1);
+    }
+  };
+  dfs(dfs, s.unit(u).hex, 0);
+}
+
+Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
+  const UnitId u = s.combat.current;
+  if (a.num_units != 1 || a.units[0] != u) {
+    return Status::Refused(data().Rule("retreat"), "the retreating unit is " + game_.UnitLabel(u));
+  }
+  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
+  if (!st.ok()) return st;
+  for (int i = 0; i < a.num_hexes; ++i) {
+    const int h = a.hexes[static_cast<size_t>(i)];
+    if (EnemyIn(s, h, s.unit(u).side)) OnOverrun(s, ctx, h, s.unit(u).side);
+  }
+  MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule("retreat"));
+  s.unit(u).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  NextCombatStep(s, ctx);
+  return Status::Ok();
+}
+
+}  // namespace wg

@@ -1,0 +1,52 @@
+// Per-thread buffers of the hex engine (HexScratch) and the ruleset's rule numbers.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+// --- Scratch ------------------------------------------------------------------------
+
+namespace {
+// A copy of the Game's prototype (its step-cost tables are built once per Game),
+// or a new Pathfinder if there is none for this map and cost model.
+Pathfinder ScratchPathfinder(const Game& game) {
+  const HexGameData& d = game.Data<HexGameData>();
+  const Pathfinder* proto = d.pathfinder_prototype.get();
+  if (proto != nullptr && &proto->map() == &game.map && &proto->rules() == &d.movement) return *proto;
+  return Pathfinder(game.map, d.movement);
+}
+}  // namespace
+
+HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
+  const size_t n = static_cast<size_t>(game.map.size());
+  enemy.assign(n, 0);
+  overrun.assign(n, 0);
+  friendly.assign(n, 0);
+  hex_head.assign(n, -1);
+  hex_duty.assign(n, 0);
+  enemy_hexes.reserve(n);
+  sources.reserve(kMaxUnits);
+  actions.reserve(256);
+}
+
+std::unique_ptr<Scratch> HexRules::NewScratch() const { return std::make_unique<HexScratch>(game_); }
+
+std::string HexRules::PositionText(const State& s, UnitId u) const {
+  const int16_t h = s.unit(u).hex;
+  return h >= 0 ? game_.map.Label(h) : Rules::PositionText(s, u);
+}
+
+const char* HexGameData::Rule(const std::string& key) const {
+  auto it = rule_numbers.find(key);
+  if (it != rule_numbers.end()) return it->second.c_str();
+  // Keys without a number print as themselves; the strings are static.
+  for (const char* k : kRuleKeys) {
+    if (key == k) return k;
+  }
+  return "";
+}
+
+}  // namespace wg

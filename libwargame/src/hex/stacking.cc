@@ -1,0 +1,77 @@
+// Stacking checkpoints and the engine's invariants.
+#include <algorithm>
+#include <cstring>
+
+#include "internal.h"
+#include "wargame/hex_rules.h"
+
+namespace wg {
+
+void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rule) const {
+  // The side's units per hex (counted or not: an upper bound of StackingCount), so
+  // only hexes that might be over the limit are counted; recounted after each
+  // elimination (its hook may change the position).
+  std::vector<uint16_t> units(static_cast<size_t>(game_.map.size()), 0);
+  auto recount = [&] {
+    std::fill(units.begin(), units.end(), 0);
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size()) ++units[static_cast<size_t>(u.hex)];
+    }
+  };
+  recount();
+  for (int h = 0; h < game_.map.size(); ++h) {
+    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.stacking.limit) continue;
+    while (StackingCount(s, h, side) > game_.stacking.limit) {
+      // Eliminate the excess: untrained units first, then the weakest.
+      int pick = -1;
+      for (int i = 0; i < s.num_units; ++i) {
+        const UnitId u = static_cast<UnitId>(i);
+        const UnitState& us = s.unit(u);
+        if (us.hex != h || us.side != side || !CountsForStacking(s, u)) continue;
+        if (pick < 0) {
+          pick = i;
+          continue;
+        }
+        const UnitId p = static_cast<UnitId>(pick);
+        const bool ut = !game_.units[static_cast<size_t>(i)].trained, pt = !game_.units[static_cast<size_t>(pick)].trained;
+        if (ut != pt ? ut : DefenseStrength(s, u) < DefenseStrength(s, p)) pick = i;
+      }
+      if (pick < 0) break;
+      Eliminate(s, ctx, static_cast<UnitId>(pick), rule, "over the stacking limit");
+      recount();
+    }
+  }
+}
+
+// --- Invariants --------------------------------------------------------------------------
+
+void HexRules::CheckInvariants(const State& s, ErrorList* out) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex >= game_.map.size()) out->Add(Error{"", 0, 0, "", game_.UnitLabel(static_cast<UnitId>(i)) + " is off the grid", "invariant"});
+    if (!u.OnMap()) continue;
+    for (int j = i + 1; j < s.num_units; ++j) {
+      const UnitState& v = s.units[static_cast<size_t>(j)];
+      if (v.hex == u.hex && v.side != u.side) {
+        out->Add(Error{"", 0, 0, "", "units of both sides in " + game_.HexLabel(u.hex), "invariant"});
+      }
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    int sum = 0;
+    for (int t = 0; t < kMaxTurns; ++t) sum += s.vp_by_turn[side][t];
+    if (sum != s.vp[side]) out->Add(Error{"", 0, 0, "", "VP ledger does not add up", "invariant"});
+  }
+  // Stacking of the side that cannot move, during the other's movement phase.
+  if (s.decision == DecisionType::kMovement) {
+    const int other = 1 - s.phasing_side;
+    for (int h = 0; h < game_.map.size(); ++h) {
+      if (StackingCount(s, h, other) > game_.stacking.limit) {
+        out->Add(Error{"", 0, 0, "", "over the stacking limit in " + game_.HexLabel(h), "invariant"});
+      }
+    }
+  }
+}
+
+}  // namespace wg
