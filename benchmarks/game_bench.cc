@@ -53,7 +53,7 @@ constexpr int kSignatureGames = 100;
 
 // The reachable-set queries HexRules::ListMoves makes at a movement decision
 // (same units, same queries), without building the actions. Returns the count.
-int MovementQueries(const Game& game, const HexRules& rules, const State& s, Context& ctx, long* reached) {
+int MovementQueries(const Game& game, const HexQueries& rules, const State& s, Context& ctx, long* reached) {
   const HexStatePin pin(ctx, s);  // as LegalActions does: the State's caches are checked by pin
   int queries = 0;
   for (int i = 0; i < s.num_units; ++i) {
@@ -82,7 +82,7 @@ int MovementQueries(const Game& game, const HexRules& rules, const State& s, Con
 struct Loaded {
   std::shared_ptr<const Game> game;
   std::string error;
-  const HexRules* hex = nullptr;
+  const HexQueries* hex = nullptr;
   // States at each movement decision of games 1..kGames.
   std::vector<std::vector<State>> movement_states;
   State mid_game;
@@ -100,7 +100,7 @@ const Loaded& Load(const Ruleset& r) {
     return l;
   }
   l.game = *g;
-  l.hex = dynamic_cast<const HexRules*>(l.game->rules.get());
+  l.hex = l.game->rules->hex();
   l.movement_states.resize(kGames);
   for (int k = 0; k < kGames; ++k) {
     const uint64_t seed = static_cast<uint64_t>(k + 1);
@@ -128,7 +128,7 @@ const Loaded* Need(benchmark::State& state, int index, bool hex_rules) {
     return nullptr;
   }
   if (hex_rules && l.hex == nullptr) {
-    state.SkipWithError("not a HexRules game");
+    state.SkipWithError("not a hex game");
     return nullptr;
   }
   return &l;

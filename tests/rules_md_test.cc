@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "wargame/rule_index.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -42,45 +44,9 @@ void CollectTests(const fs::path& dir, std::set<std::string>* out) {
   }
 }
 
-std::vector<std::string> SplitRow(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool code = false;
-  for (size_t i = 1; i < line.size(); ++i) {  // skip the leading '|'
-    const char c = line[i];
-    if (c == '`') code = !code;
-    if (c == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
-      cell += '|';
-      ++i;
-    } else if (c == '|' && !code) {
-      cells.push_back(cell);
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  return cells;
-}
-
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-// Test names a cell cites: `Suite.Name` or a bare name that starts with Rule_ (the
-// convention), outside parentheses (which hold notes).
-std::vector<std::string> CitedTests(const std::string& cell) {
-  std::string text;
-  int depth = 0;
-  for (char c : cell) {
-    if (c == '(') ++depth;
-    if (depth == 0 && c != '`') text += c;
-    if (c == ')' && depth > 0) --depth;
-  }
-  static const std::regex kName(R"(\b([A-Z]\w*\.\w+|Rule_\w+)\b)");
-  std::vector<std::string> names;
-  for (std::sregex_iterator it(text.begin(), text.end(), kName), end; it != end; ++it) names.push_back((*it)[1]);
-  return names;
 }
 
 struct RulesFile {
@@ -94,37 +60,26 @@ RulesFile Check(const fs::path& folder, const std::set<std::string>& core_tests)
   r.ruleset = folder.filename().string();
   std::set<std::string> tests = core_tests;
   CollectTests(folder / "tests", &tests);
-  std::ifstream in(folder / "RULES.md");
-  std::string line;
-  int number = 0, test_col = -1;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.rfind("|", 0) != 0) {
-      test_col = line.empty() ? test_col : -1;  // a table ends at a non-table line
-      continue;
-    }
-    const std::vector<std::string> cells = SplitRow(line);
-    if (test_col < 0) {  // a header row: find its test column
-      for (size_t i = 0; i < cells.size(); ++i) {
-        if (Lower(cells[i]).find("test") != std::string::npos) test_col = static_cast<int>(i);
-      }
-      if (test_col < 0) test_col = -2;  // a table without a test column
-      continue;
-    }
-    if (test_col == -2 || line.find("---") != std::string::npos) continue;
-    if (static_cast<size_t>(test_col) >= cells.size()) continue;
+  // The rows as wg::ReadRulesTable reads them (the parser `wargame rules` uses).
+  auto rows = wg::ReadRulesTable((folder / "RULES.md").string());
+  if (!rows.ok()) {
+    r.problems.push_back(rows.errors().ToString());
+    return r;
+  }
+  for (const wg::RulesRow& row : *rows) {
+    if (!row.has_test_column) continue;
     ++r.rows;
-    const std::string where = "RULES.md:" + std::to_string(number) + ": ";
-    const std::vector<std::string> cited = CitedTests(cells[static_cast<size_t>(test_col)]);
+    const std::string where = "RULES.md:" + std::to_string(row.line) + ": ";
     // A section header's row points at the rows of its sub-rules ("see 2.5.1-2.5.9", "see rows
     // below"); a rule that is not implemented says so. Every other row names a test.
-    const std::string test_cell = Lower(cells[static_cast<size_t>(test_col)]);
-    const bool pointer = test_cell.find("see ") != std::string::npos;
-    if (cited.empty() && !pointer && Lower(line).find("not implemented") == std::string::npos) {
+    const bool pointer = Lower(row.tests_cell).find("see ") != std::string::npos;
+    bool unimplemented = false;
+    for (const std::string& c : row.cells) unimplemented = unimplemented || Lower(c).find("not implemented") != std::string::npos;
+    if (row.tests.empty() && !pointer && !unimplemented) {
       r.problems.push_back(where + "a rule row without a test (a header row says \"see <sub-rules>\"; an "
                                    "unimplemented rule says \"not implemented\")");
     }
-    for (const std::string& t : cited) {
+    for (const std::string& t : row.tests) {
       if (!tests.count(t)) r.problems.push_back(where + "names a test that does not exist: " + t);
     }
   }

@@ -95,7 +95,7 @@ TEST_F(WargameCli, ListExitsZero) {
 }
 
 TEST_F(WargameCli, EverySubcommandHasHelp) {
-  for (const char* cmd : {"list", "play", "replay", "check", "render", "odds", "simulate", "merge"}) {
+  for (const char* cmd : {"list", "play", "replay", "check", "render", "odds", "simulate", "merge", "rules"}) {
     const RunResult r = Wargame(std::string(cmd) + " --help");
     EXPECT_EQ(r.code, 0) << cmd;
     EXPECT_NE(r.out.find("usage: wargame"), std::string::npos) << cmd << ": " << r.out;
@@ -391,3 +391,19 @@ INSTANTIATE_TEST_SUITE_P(Registered, WargameCliRulesets,
 
 }  // namespace
 }  // namespace wg
+
+// Issue 11: `wargame rules GAME` prints each rule with what implements it and its tests.
+TEST_F(WargameCli, RulesShowsImplementationDataKeysAndTests) {
+  const RunResult r = Wargame("rules stars_and_bars --rule 7.1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("7.1  Mandatory attacks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Rules.Rule_7_1_MandatoryAttack"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("how:"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n7.2"), std::string::npos) << "--rule 7.1 shows 7.1 and its sub-rules only";
+  // The generic rules the ruleset numbers in rule_numbers: appear under their number.
+  const RunResult all = Wargame("rules blue_and_gray");
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_NE(all.out.find("data:    rule_numbers."), std::string::npos) << all.out;
+  EXPECT_EQ(Wargame("rules stars_and_bars --rule 99.9").code, 1);
+  EXPECT_EQ(Wargame("rules").code, 2);
+}

@@ -147,5 +147,6 @@ int CmdPlay(int argc, char** argv);
 int CmdServe(int argc, char** argv);
 int CmdSimulate(int argc, char** argv);
 int CmdMerge(int argc, char** argv);
+int CmdRules(int argc, char** argv);  // rules_cmd.cc
 
 }  // namespace wg::cli

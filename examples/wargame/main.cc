@@ -112,6 +112,7 @@ void Usage(std::ostream& out) {
          "  simulate   play many games on all threads and report win rates and statistics\n"
          "  merge      combine `simulate --out` files into the report of a single run\n"
          "  serve      play in the browser: a page with the map, against the computer or a friend\n"
+         "  rules      each rule of a ruleset: what implements it (data, steps, hooks) and its tests\n"
          "GAME is a registered ruleset with options, e.g. \"stars_and_bars(optional=12.1)\",\n"
          "or the path of a ruleset folder (played on the standard hex rules).\n"
          "Exit codes: 0 ok, 1 error in an input file or the game, 2 bad command line.\n";
@@ -367,7 +368,7 @@ int CmdOdds(int argc, char** argv) {
   }
   Session& s = **session;
   const Game& g = s.game();
-  const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
+  const HexQueries* hex = g.rules->hex();
   if (!hex) {
     std::cerr << "wargame odds: " << g.params.ruleset << " does not use an odds table on a hex map\n";
     return kExitError;
@@ -509,6 +510,7 @@ int Dispatch(const std::string& cmd, int sub_argc, char** sub_argv) {
   if (cmd == "simulate") return CmdSimulate(sub_argc, sub_argv);
   if (cmd == "merge") return CmdMerge(sub_argc, sub_argv);
   if (cmd == "serve") return CmdServe(sub_argc, sub_argv);
+  if (cmd == "rules") return CmdRules(sub_argc, sub_argv);
   std::cerr << "wargame: unknown subcommand \"" << cmd << "\"\n";
   Usage(std::cerr);
   return kExitUsage;

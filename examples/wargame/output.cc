@@ -199,9 +199,9 @@ std::string StateJson(const Session& session) {
 std::string OddsText(const Game& g, Session& s, const Action& a, bool* ok) {
   *ok = false;
   std::ostringstream out;
-  const auto* rules = dynamic_cast<const HexRules*>(g.rules.get());
+  const HexQueries* rules = g.rules->hex();
   if (!rules) return "this ruleset has no odds table on a hex map\n";
-  const HexRules& hex = *rules;
+  const HexQueries& hex = *rules;
   Context ctx(g, nullptr, nullptr, &s.scratch());
   const AttackAnalysis an = hex.AnalyzeAttack(s.state(), ctx, a);
   out << "attack: " << ActionToText(g, a) << "\n";

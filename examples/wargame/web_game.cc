@@ -285,7 +285,7 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
 std::string WebGame::Odds(const std::string& text) {
   if (text.size() > kMaxActionText) return Refused("", "action too long");
   const Game& g = session_->game();
-  const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
+  const HexQueries* hex = g.rules->hex();
   if (!hex) return Refused("", "this ruleset has no odds table on a hex map");
   auto a = ParseActionText(g, text);
   if (!a.ok()) return Refused("", a.errors().ToString());

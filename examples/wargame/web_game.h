@@ -28,7 +28,7 @@
 #include "wargame/session.h"
 
 namespace wg {
-class HexRules;
+class HexQueries;
 struct AttackAnalysis;
 }  // namespace wg
 
@@ -102,7 +102,7 @@ class WebGame {
 };
 
 // The odds preview of an attack as the page shows it.
-nlohmann::json OddsJson(const Game& g, const HexRules& hex, const AttackAnalysis& an, const Action& a);
+nlohmann::json OddsJson(const Game& g, const HexQueries& hex, const AttackAnalysis& an, const Action& a);
 
 // A random token (128 bits from std::random_device, as hex).
 std::string NewToken();

@@ -46,7 +46,7 @@ json WebGame::LegalJson(int sides) {
   const State& s = session_->state();
   if (session_->over() || round_ || !Plays(sides, s.decision_side)) return out;
   const Game& g = session_->game();
-  const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
+  const HexQueries* hex = g.rules->hex();
   const std::vector<Action> legal = session_->LegalActions();
   // Movement costs: one search per moving unit or stack.
   std::map<std::string, std::map<int, double>> costs;
@@ -116,7 +116,7 @@ std::string WebGame::StateMessage(int sides) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-json OddsJson(const Game& g, const HexRules& hex, const AttackAnalysis& an, const Action& a) {
+json OddsJson(const Game& g, const HexQueries& hex, const AttackAnalysis& an, const Action& a) {
   const AttackPlan& p = an.plan;
   json mods = json::array();
   for (int i = 0; i < p.mods.num_multipliers; ++i) mods.push_back("defense x" + std::to_string(p.mods.multipliers[i]));

@@ -10,7 +10,7 @@ namespace wg {
 
 namespace {
 
-const HexRules* AsHex(const Game& game) { return dynamic_cast<const HexRules*>(game.rules.get()); }
+const HexQueries* AsHex(const Game& game) { return game.rules->hex(); }
 
 bool IsFollowup(DecisionType d) {
   return d == DecisionType::kLosses || d == DecisionType::kStandOrRetreat || d == DecisionType::kRetreat ||
@@ -22,7 +22,7 @@ bool IsFollowup(DecisionType d) {
 int UnitStrength(const Game& game, const State& s, UnitId u) {
   if (!s.unit(u).OnMap() && s.unit(u).hex != kNotYetEntered) return 0;
   int attr = 0;
-  if (const HexRules* h = AsHex(game); h && h->data().attack >= 0) attr = h->data().attack;
+  if (const HexQueries* h = AsHex(game); h && h->hex_data().attack >= 0) attr = h->hex_data().attack;
   if (attr >= static_cast<int>(game.attributes.size())) return 0;
   return game.Current(s, u, attr);
 }
@@ -32,11 +32,12 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   scratch_ = game_->rules->NewScratch();
   std::vector<std::string> kinds = {"objective"};
   hex_ = AsHex(*game_);
-  if (const HexRules* h = hex_) {
-    attack_attr_ = h->data().attack >= 0 ? h->data().attack : 0;
-    defense_attr_ = h->data().defense;
-    if (!h->data().control_kinds.empty()) kinds = h->data().control_kinds;
-    mandatory_ = h->data().mandatory;
+  if (const HexQueries* h = hex_) {
+    const HexGameData& d = h->hex_data();
+    attack_attr_ = d.attack >= 0 ? d.attack : 0;
+    defense_attr_ = d.defense;
+    if (!d.control_kinds.empty()) kinds = d.control_kinds;
+    mandatory_ = d.mandatory;
   }
   if (attack_attr_ >= static_cast<int>(game_->attributes.size())) attack_attr_ = -1;
   if (defense_attr_ == attack_attr_) defense_attr_ = -1;
@@ -118,13 +119,13 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   }
   // Over the stacking limit: when the excess is eliminated at the checkpoint,
   // each excess unit is lost (valued at the hex's average unit).
-  if (crowded && hex_ != nullptr && hex_->data().stacking_check == HexGameData::StackingCheck::kEliminate) {
+  if (crowded && hex_ != nullptr && hex_->hex_data().stacking_check == HexGameData::StackingCheck::kEliminate) {
     for (int h = 0; h < nh; ++h) {
       for (int sd = 0; sd < 2; ++sd) {
         const int n = count_[at(sd, h)];
         if (n <= g.stacking.limit) continue;
         const int real_side = sd == 0 ? side : opp;
-        const int excess = hex_->StackingCount(s, h, real_side) - g.stacking.limit;
+        const int excess = hex_->StackingCountOf(s, h, real_side) - g.stacking.limit;
         if (excess <= 0) continue;
         const double loss = excess * (val_[at(sd, h)] / n + options_.eliminated_penalty);
         score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;

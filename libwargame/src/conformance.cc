@@ -302,9 +302,9 @@ struct Referee {
 
 void RefereePhaseEnd(const Game& game, const RefereeHooks& hooks, const State& last, const State& next,
                      ErrorList* out) {
-  const HexRules* rules = dynamic_cast<const HexRules*>(game.rules.get());
+  const HexQueries* rules = game.rules->hex();
   if (rules == nullptr) return;  // a tabletop game: no hex phases to referee
-  const HexGameData& d = rules->data();
+  const HexGameData& d = rules->hex_data();
   Referee r{game, d, hooks, out,
             "turn " + std::to_string(last.turn) + " " + game.sides[last.phasing_side].name + " " +
                 game.turns.phases[last.phase]};
@@ -313,7 +313,7 @@ void RefereePhaseEnd(const Game& game, const RefereeHooks& hooks, const State& l
   const DecisionType k = last.decision;
   if (!next.game_over && (k == DecisionType::kLosses || k == DecisionType::kStandOrRetreat ||
                           k == DecisionType::kRetreat || k == DecisionType::kAdvance)) {
-    r.Fail("the phase ended in the middle of a combat (" + rules->DescribeDecision(last) + ")");
+    r.Fail("the phase ended in the middle of a combat (" + game.rules->DescribeDecision(last) + ")");
   }
   if ((combat || movement) && !next.game_over) r.Stacking(next);
   r.Places(next);
@@ -322,9 +322,9 @@ void RefereePhaseEnd(const Game& game, const RefereeHooks& hooks, const State& l
 
 void RefereeDeclaration(const Game& game, const RefereeHooks& hooks, const State& before, const State& after,
                         ErrorList* out) {
-  const HexRules* rules = dynamic_cast<const HexRules*>(game.rules.get());
-  if (rules == nullptr || !rules->data().mandatory || before.phase != rules->data().phase_combat) return;
-  Referee r{game, rules->data(), hooks, out,
+  const HexQueries* rules = game.rules->hex();
+  if (rules == nullptr || !rules->hex_data().mandatory || before.phase != rules->hex_data().phase_combat) return;
+  Referee r{game, rules->hex_data(), hooks, out,
             "turn " + std::to_string(before.turn) + " " + game.sides[before.phasing_side].name + " combat"};
   r.Declaration(before, after);
 }
@@ -427,9 +427,9 @@ struct CombatEvents : EventSink {
 };
 
 // One attack: the analysis against the applied result of every die face.
-void CheckOneAttack(const HexRules& rules, Session& s, const Action& a, AnalysisCheckReport* r) {
+void CheckOneAttack(const HexQueries& rules, Session& s, const Action& a, AnalysisCheckReport* r) {
   const Game& g = s.game();
-  const CombatTable& crt = rules.data().crt;
+  const CombatTable& crt = rules.hex_data().crt;
   Context ctx(g, nullptr, nullptr, &s.scratch());
   const AttackAnalysis an = rules.AnalyzeAttack(s.state(), ctx, a);
   const std::string what = "turn " + std::to_string(s.state().turn) + " " + ActionToText(g, a) + ": ";
@@ -497,7 +497,7 @@ AnalysisCheckReport CheckAnalysisAgainstPlay(const std::string& spec, int games,
     report.mismatches.Append(game.errors());
     return report;
   }
-  const HexRules* rules = dynamic_cast<const HexRules*>((*game)->rules.get());
+  const HexQueries* rules = (*game)->rules->hex();
   if (rules == nullptr) return report;
   for (int g = 0; g < games && report.mismatches.size() < 20; ++g) {
     Session s(*game, seed + static_cast<uint64_t>(g));

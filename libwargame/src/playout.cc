@@ -33,7 +33,7 @@ uint64_t MixString(uint64_t h, const char* s) {
 }
 
 // May u move (on the map) or enter (a reinforcement due) now? Same tests as HexRules::ListMoves.
-bool MayMoveNow(const Game& game, const HexRules& rules, const State& s, UnitId u) {
+bool MayMoveNow(const Game& game, const HexQueries& rules, const State& s, UnitId u) {
   const UnitState& us = s.unit(u);
   if (us.side != s.phasing_side || us.Has(kUnitMoved)) return false;
   if (us.OnMap()) return rules.CanMove(s, u).ok() && rules.MovementAllowance(s, u) > 0;
@@ -46,7 +46,7 @@ bool MayMoveNow(const Game& game, const HexRules& rules, const State& s, UnitId 
 
 bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
   const Game& game = session.game();
-  const auto* rules = dynamic_cast<const HexRules*>(game.rules.get());
+  const HexQueries* rules = game.rules->hex();
   const State& s = session.state();
   if (rules == nullptr || s.decision != DecisionType::kMovement) return false;
   candidates_.clear();

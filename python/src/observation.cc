@@ -30,7 +30,7 @@ void Scalars(const wg::Game& game, const wg::State& s, int player, float* out) {
 }
 
 int DefenseAttribute(const wg::Game& game) {
-  if (const auto* hex = dynamic_cast<const wg::HexRules*>(game.rules.get())) return hex->data().defense;
+  if (const wg::HexQueries* hex = game.rules->hex()) return hex->hex_data().defense;
   return -1;
 }
 
@@ -64,10 +64,10 @@ void WriteHex(const wg::Game& game, const ObservationLayout& L, const wg::State&
       plane(L.markers + 2 * m + rel)[us.hex] += static_cast<float>(us.markers[m]);
     }
   }
-  if (const auto* hex = dynamic_cast<const wg::HexRules*>(game.rules.get())) {
+  if (const wg::HexQueries* hex = game.rules->hex()) {
     for (int rel = 0; rel < 2; ++rel) {
       const int owner = rel == 0 ? player : 1 - player;  // whose units exert the zone
-      const wg::ZocField& z = hex->EnemyZoc(s, ctx, 1 - owner);
+      const wg::ZocField& z = hex->EnemyZocOf(s, ctx, 1 - owner);
       for (int h = 0; h < n && h < z.size(); ++h) plane(L.zoc + rel)[h] = z.InEzoc(h) ? 1.0f : 0.0f;
     }
   }

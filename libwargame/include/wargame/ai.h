@@ -103,7 +103,7 @@ class AiPlayer : public Player {
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
   mutable std::vector<double> att_, def_, val_, zoc_;
   mutable std::vector<int> count_;     // units per (relative side, hex)
-  const HexRules* hex_ = nullptr;      // the rules when they are HexRules
+  const HexQueries* hex_ = nullptr;    // the hex queries of a hex game (nullptr on a tabletop)
 };
 
 }  // namespace wg

@@ -23,6 +23,8 @@
 namespace wg {
 
 class Game;
+class HexQueries;  // hex_rules.h
+struct RuleSource;  // rule_index.h
 
 // Reusable per-thread buffers (pathfinder, action lists) a ruleset's hooks use
 // while applying actions. Never shared between threads; Rules::NewScratch makes one.
@@ -220,6 +222,13 @@ class Rules {
   virtual std::string StateJson(const State& /*s*/) const { return ""; }
   // Buffers for one thread playing this game.
   virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
+  // A game on a hex map answers the hex queries (hex_rules.h: odds, reachable
+  // hexes, zones of control...) for players, referees and renderers; nullptr
+  // for a game that is not (a tabletop measured in inches).
+  virtual const HexQueries* hex() const { return nullptr; }
+  // What this game implements each rule number with (`wargame rules`, rule_index.h):
+  // the YAML keys, steps and hooks that cite a rule. The default lists none.
+  virtual void RuleSources(std::vector<RuleSource>* /*out*/) const {}
 };
 
 inline constexpr int kUnchangedHex = -100;

@@ -199,7 +199,32 @@ struct AttackAnalysis {
   std::string automatic;
 };
 
-class HexRules : public Rules {
+// What a hex game answers to the programs around it (players, the AI, playouts,
+// referees, renderers, bindings) besides legal actions: Rules::hex() returns it,
+// and a game not played on a hex map (a tabletop) returns nullptr. Callers talk
+// to this interface, never to the class a ruleset derives from.
+class HexQueries {
+ public:
+  virtual ~HexQueries() = default;
+  // The hex engine's compiled data (movement, ZOC, CRT, combat options...).
+  virtual const HexGameData& hex_data() const = 0;
+  // The odds column, modifiers and exact result distribution of an attack
+  // (ActionType::kAttack) before the die is cast; nothing is changed.
+  virtual AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const = 0;
+  virtual std::string ColumnLabel(int column) const = 0;
+  // A unit's movement allowance in half points, and whether it may move now.
+  virtual int MovementAllowance(const State& s, UnitId u) const = 0;
+  virtual Status CanMove(const State& s, UnitId u) const = 0;
+  // The move query of u (or a stack) and its search (reachable hexes, costs, paths).
+  virtual MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
+  virtual const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
+  // The zones of control `side`'s units are in (exerted by its opponent).
+  virtual const ZocField& EnemyZocOf(const State& s, Context& ctx, int side) const = 0;
+  // Units of `side` in `hex` that count for stacking.
+  virtual int StackingCountOf(const State& s, int hex, int side) const = 0;
+};
+
+class HexRules : public Rules, public HexQueries {
  public:
   explicit HexRules(const Game& game) : game_(game) {}
 
@@ -213,10 +238,18 @@ class HexRules : public Rules {
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
 
+  // --- HexQueries ---------------------------------------------------------------
+  const HexQueries* hex() const override { return this; }
+  const HexGameData& hex_data() const override { return data(); }
+  const ZocField& EnemyZocOf(const State& s, Context& ctx, int side) const override { return EnemyZoc(s, ctx, side); }
+  int StackingCountOf(const State& s, int hex, int side) const override { return StackingCount(s, hex, side); }
+  // The generic rules the ruleset numbered in `rule_numbers:` (data keys rule_numbers.KEY).
+  void RuleSources(std::vector<RuleSource>* out) const override;
+
   // The odds column, modifiers and exact result distribution of an attack
   // (ActionType::kAttack), before the die is cast; nothing is changed.
-  AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const;
-  std::string ColumnLabel(int column) const;
+  AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const override;
+  std::string ColumnLabel(int column) const override;
 
   // --- Combat obligations over the phase (hex/obligations.cc) ----------------------
   // With `combat: {obligations: true}` (S&B 7.1, B&G 8.0): a phasing unit that
@@ -266,11 +299,11 @@ class HexRules : public Rules {
 
   // --- Movement queries (public for players and playouts) ---------------------------
   // Hooks: a unit's movement allowance in half points, and whether it may move now.
-  virtual int MovementAllowance(const State& s, UnitId u) const;
-  virtual Status CanMove(const State& s, UnitId u) const;
+  int MovementAllowance(const State& s, UnitId u) const override;
+  Status CanMove(const State& s, UnitId u) const override;
   // Builds the move query for u (or a stack) and runs the search.
-  const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const;
-  MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const;
+  const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
+  MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
 
  protected:
   // --- Sequence hooks --------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_index.h"
 
 namespace wg {
 
@@ -47,6 +48,10 @@ const char* HexGameData::Rule(const std::string& key) const {
     if (key == k) return k;
   }
   return "";
+}
+
+void HexRules::RuleSources(std::vector<RuleSource>* out) const {
+  for (const auto& [key, number] : data().rule_numbers) out->push_back(RuleSource{number, "data", "rule_numbers." + key});
 }
 
 }  // namespace wg

@@ -1,0 +1,163 @@
+#include "wargame/rule_index.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include "wargame/game.h"
+
+namespace wg {
+
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The cells of a Markdown table row; `|` inside backquotes or escaped as `\|` stays in the cell.
+std::vector<std::string> SplitRow(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool code = false;
+  for (size_t i = 1; i < line.size(); ++i) {  // skip the leading '|'
+    const char c = line[i];
+    if (c == '`') code = !code;
+    if (c == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
+      cell += '|';
+      ++i;
+    } else if (c == '|' && !code) {
+      cells.push_back(Trim(cell));
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  return cells;
+}
+
+// Column indices of a header row, -1 where there is none.
+struct Columns {
+  int rule = -1, what = -1, how = -1, test = -1, reading = -1;
+};
+Columns HeaderColumns(const std::vector<std::string>& cells) {
+  Columns c;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string h = Lower(cells[i]);
+    const int k = static_cast<int>(i);
+    if (h.find("test") != std::string::npos) {
+      c.test = k;
+    } else if (h.find("reading") != std::string::npos || h.find("note") != std::string::npos) {
+      c.reading = k;
+    } else if (h.find("how") != std::string::npos || h.find("implement") != std::string::npos) {
+      c.how = k;
+    } else if (h.find("what") != std::string::npos || h.find("says") != std::string::npos) {
+      c.what = k;
+    } else if (c.rule < 0 && (h.find("rule") != std::string::npos || h.find("line") != std::string::npos)) {
+      c.rule = k;
+    }
+  }
+  if (c.rule < 0) c.rule = 0;
+  return c;
+}
+
+std::string Cell(const std::vector<std::string>& cells, int i) {
+  return i >= 0 && static_cast<size_t>(i) < cells.size() ? cells[static_cast<size_t>(i)] : std::string();
+}
+
+}  // namespace
+
+std::vector<std::string> CitedTests(const std::string& cell) {
+  std::string text;
+  int depth = 0;
+  for (char c : cell) {
+    if (c == '(') ++depth;
+    if (depth == 0 && c != '`') text += c;
+    if (c == ')' && depth > 0) --depth;
+  }
+  static const std::regex kName(R"(\b([A-Z]\w*\.\w+|Rule_\w+)\b)");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(text.begin(), text.end(), kName), end; it != end; ++it) names.push_back((*it)[1]);
+  return names;
+}
+
+Result<std::vector<RulesRow>> ReadRulesTable(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    ErrorList errors;
+    errors.Add(Error{path, 0, 0, "", "cannot read the file", ""});
+    return errors;
+  }
+  std::vector<RulesRow> rows;
+  std::string line;
+  int number = 0;
+  bool in_table = false;
+  Columns cols;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.rfind("|", 0) != 0) {
+      if (!line.empty()) in_table = false;  // a table ends at a non-table line
+      continue;
+    }
+    const std::vector<std::string> cells = SplitRow(line);
+    if (!in_table) {  // a header row
+      cols = HeaderColumns(cells);
+      in_table = true;
+      continue;
+    }
+    if (line.find("---") != std::string::npos && Trim(Cell(cells, 0)).find_first_not_of("-: ") == std::string::npos) {
+      continue;
+    }
+    RulesRow r;
+    r.line = number;
+    r.cells = cells;
+    r.rule = Cell(cells, cols.rule);
+    r.what = Cell(cells, cols.what);
+    r.how = Cell(cells, cols.how);
+    r.reading = Cell(cells, cols.reading);
+    r.has_test_column = cols.test >= 0 && static_cast<size_t>(cols.test) < cells.size();
+    r.tests_cell = Cell(cells, cols.test);
+    if (r.has_test_column) r.tests = CitedTests(r.tests_cell);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+Result<std::vector<RuleIndexEntry>> RuleIndex(const Game& game) {
+  auto rows = ReadRulesTable(game.folder + "/RULES.md");
+  if (!rows.ok()) return rows.errors();
+  std::vector<RuleSource> sources;
+  if (game.rules) game.rules->RuleSources(&sources);
+  std::vector<RuleIndexEntry> out;
+  std::map<std::string, size_t> by_rule;
+  for (RulesRow& r : *rows) {
+    if (r.rule.empty()) continue;
+    by_rule.emplace(r.rule, out.size());
+    RuleIndexEntry e;
+    e.rule = r.rule;
+    e.row = std::move(r);
+    out.push_back(std::move(e));
+  }
+  for (RuleSource& s : sources) {
+    auto it = by_rule.find(s.rule);
+    if (it == by_rule.end()) {
+      RuleIndexEntry e;
+      e.rule = s.rule;
+      it = by_rule.emplace(s.rule, out.size()).first;
+      out.push_back(std::move(e));
+    }
+    out[it->second].sources.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace wg
