@@ -140,6 +140,7 @@ TEST_F(Untrusted, VictoryPointSchedulesAreCheckedEntryByEntry) {
   EXPECT_HAS(e, f + "15:7: victory.points[8].places: missing required key");
   EXPECT_HAS(e, f + "16:27: victory.points[9].for: expected a string");
   EXPECT_HAS(e, f + "16:81: victory.points[9].points: expected an integer");
+  EXPECT_HAS(e, f + "17:54: victory.points[10].places: place \"Crossroads\" is listed twice");
   EXPECT_HAS(ScenarioErrors("victory-points-is-a-map.yaml"),
              "victory-points-is-a-map.yaml:5:11: victory.points: expected a list");
 }

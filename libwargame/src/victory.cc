@@ -116,6 +116,8 @@ void ReadPlaces(YamlReader& r, const Game& game, const std::vector<std::string>&
     } else if (std::find(tracked.begin(), tracked.end(), place->kind) == tracked.end()) {
       r.Fail(list, pp, "place \"" + name + "\" is of kind \"" + place->kind +
                            "\", whose control is not tracked (add it to combat.control_kinds)");
+    } else if (std::find(e->places.begin(), e->places.end(), index) != e->places.end()) {
+      r.Fail(list, pp, "place \"" + name + "\" is listed twice");
     } else {
       e->places.push_back(index);
       e->texts.push_back(PlaceText(e->what, name));
