@@ -121,6 +121,30 @@ TEST_F(Untrusted, AliasBombsAndDeepNestingAreRefused) {
   EXPECT_HAS(RulesetErrors("nested-too-deep.yaml"), "nested more than 64 levels deep");
 }
 
+// --- Victory-point schedules (victory.points): every entry checked, key by key. --
+
+TEST_F(Untrusted, VictoryPointSchedulesAreCheckedEntryByEntry) {
+  const std::string e = ScenarioErrors("victory-points-wrong-in-every-key.yaml");
+  const std::string f = "victory-points-wrong-in-every-key.yaml:";
+  EXPECT_HAS(e, f + "7:26: victory.points[0].for: unknown award \"enemy_strenght_eliminated\" (expected one of: ");
+  EXPECT_HAS(e, f + "8:64: victory.points[1].attribute: unknown attribute \"morale\"");
+  EXPECT_HAS(e, f + "9:53: victory.points[2].places: no place named \"Nowhere\" on the map");
+  EXPECT_HAS(e, f + "10:53: victory.points[3].places: place \"Blue edge\" is of kind \"entry\", whose control is not tracked");
+  EXPECT_HAS(e, f + "11:74: victory.points[4].side: unknown side \"green\"");
+  EXPECT_HAS(e, f + "11:56: victory.points[4].kinds: unknown kind \"dragoons\"");
+  EXPECT_HAS(e, f + "12:7: victory.points[5].rule: missing required key");
+  EXPECT_HAS(e, f + "12:67: victory.points[5].points: integer 99999 is out of range (between -1000 and 1000)");
+  EXPECT_HAS(e, f + "13:82: victory.points[6].bonus: unknown key");
+  EXPECT_HAS(e, f + "13:57: victory.points[6].places: an elimination award names no places");
+  EXPECT_HAS(e, f + "14:7: victory.points[7]: expected a map");
+  EXPECT_HAS(e, f + "15:7: victory.points[8].places: missing required key");
+  EXPECT_HAS(e, f + "16:27: victory.points[9].for: expected a string");
+  EXPECT_HAS(e, f + "16:81: victory.points[9].points: expected an integer");
+  EXPECT_HAS(e, f + "17:54: victory.points[10].places: place \"Crossroads\" is listed twice");
+  EXPECT_HAS(ScenarioErrors("victory-points-is-a-map.yaml"),
+             "victory-points-is-a-map.yaml:5:11: victory.points: expected a list");
+}
+
 // --- File-system errors where paths are probed. -------------------------------
 
 TEST(UntrustedPaths, NamesTooLongAreReported) {

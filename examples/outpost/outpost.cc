@@ -1,6 +1,8 @@
-// The Outpost ruleset's only hook: rule O.1, the side that controls the
-// outpost (the fort hex, place "Outpost") when the game ends scores 3 VP.
-// Everything else is data (data/ruleset.yaml) on the standard hex-game flow.
+// The Outpost ruleset's only hook: the computer player's knowledge of rule
+// O.1 (the side that controls the outpost, the fort hex, when the game ends
+// scores 3 VP). O.1 itself is data (victory.points in data/ruleset.yaml), on
+// the standard hex-game flow like everything else, so the folder also plays
+// without this build (`wargame play examples/outpost/data`).
 #include <memory>
 
 #include "wargame/hex_rules.h"
@@ -10,17 +12,20 @@ namespace outpost {
 
 class OutpostRules : public wg::HexRules {
  public:
-  explicit OutpostRules(const wg::Game& game) : HexRules(game) {}
-
- protected:
-  // O.1: 3 VP to the side controlling the outpost at the end of the game.
-  void OnGameEnd(wg::State& s, wg::Context& ctx) const override {
-    const auto& places = game().map.places;
-    for (size_t p = 0; p < places.size() && p < static_cast<size_t>(wg::kMaxPlaces); ++p) {
-      if (places[p].name != "Outpost" || s.place_control[p] == 0) continue;
-      AwardVp(s, ctx, s.place_control[p] - 1, 3, "O.1", "holds the outpost");
-    }
+  explicit OutpostRules(const wg::Game& game) : HexRules(game) {
+    const wg::Place* p = game.map.FindPlace("Outpost");
+    outpost_ = p ? static_cast<int>(p - game.map.places.data()) : -1;
   }
+
+  // O.1, for the computer player (ai.h): holding the outpost is worth its 3 VP
+  // to the holder, and as much against its enemy.
+  double Evaluate(const wg::State& s, int side) const override {
+    if (outpost_ < 0 || outpost_ >= wg::kMaxPlaces || s.place_control[outpost_] == 0) return 0.0;
+    return s.place_control[outpost_] == side + 1 ? 3.0 : -3.0;
+  }
+
+ private:
+  int outpost_ = -1;
 };
 
 wg::Result<std::shared_ptr<const wg::Game>> MakeOutpost(const wg::GameParams& params) {

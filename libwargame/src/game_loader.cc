@@ -540,7 +540,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   if (doc.Has("victory")) {
     YamlReader& r = *reader("victory");
     const YAML::Node n = doc.Section("victory");
-    if (r.CheckKeys(n, "victory", {"kind", "thresholds", "levels"})) {
+    if (r.CheckKeys(n, "victory", {"kind", "thresholds", "levels", "points"})) {
       const std::string kind = r.OptionalString(n, "victory", "kind", "thresholds");
       if (kind == "thresholds") {
         game->victory.kind = VictoryRules::Kind::kThresholds;
@@ -600,6 +600,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   // Units (need the map for set-up hexes and entry places).
   LoadUnits(doc, game, &errors);
   if (!errors.ok()) return errors;
+  LoadVictoryPoints(doc, game);  // victory.points (victory.h): needs the map and the units
 
   // Scenario start: turn/phase and placements.
   if (start) {

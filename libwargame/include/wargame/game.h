@@ -19,6 +19,7 @@
 #include "wargame/event.h"
 #include "wargame/map.h"
 #include "wargame/state.h"
+#include "wargame/victory.h"
 
 namespace wg {
 
@@ -109,6 +110,7 @@ struct VictoryRules {
   enum class Kind { kThresholds, kDifferential } kind = Kind::kThresholds;
   int thresholds[2] = {0, 0};        // kThresholds: minimum VPs a side needs to be able to win
   std::vector<VictoryLevel> levels;  // kDifferential: side 0 VPs minus side 1 VPs
+  std::vector<VpScheduleEntry> points;  // victory.points: the VP schedule as data (victory.h)
 };
 
 struct StackingRules {

@@ -12,6 +12,8 @@
 //   turns                 {count, labels, night, order, phases}
 //   victory               {kind: thresholds, thresholds: {side: n}} or
 //                         {kind: differential, levels: [{name, min, max, winner}]}
+//                         and either may add points: [{rule, for, side, points, ...}],
+//                         the victory-point schedule (victory.h)
 //   map, units            file names (relative to the file that names them)
 //   scenarios             {name: file}, default_scenario: name
 //   ... and any section the ruleset itself reads (movement, zoc, los, crt,

@@ -95,6 +95,7 @@ void HexRules::Eliminate(State& s, Context& ctx, UnitId u, const char* rule, con
   us.hex = kEliminated;
   ctx.Emit(e);
   OnEliminated(s, ctx, u, hex);
+  VpOnEliminated(s, ctx, u);  // victory.h: victory.points awards for eliminations
 }
 
 void HexRules::AddMarker(State& s, Context& ctx, UnitId u, int marker, int amount, const char* rule) const {
@@ -111,17 +112,7 @@ void HexRules::AddMarker(State& s, Context& ctx, UnitId u, int marker, int amoun
 }
 
 void HexRules::AwardVp(State& s, Context& ctx, int side, int points, const char* rule, const char* why) const {
-  if (points == 0) return;
-  s.vp[side] = static_cast<int16_t>(s.vp[side] + points);
-  const int t = std::clamp(static_cast<int>(s.turn), 1, kMaxTurns) - 1;
-  s.vp_by_turn[side][t] = static_cast<int16_t>(s.vp_by_turn[side][t] + points);
-  Event e;
-  e.type = EventType::kVictoryPoints;
-  e.side = static_cast<int8_t>(side);
-  e.a = points;
-  e.rule = rule;
-  e.text = why;
-  ctx.Emit(e);
+  AwardVictoryPoints(s, ctx, side, points, rule, why);  // victory.h: the one VP ledger
 }
 
 void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
@@ -139,6 +130,7 @@ void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
     e.hex = static_cast<int16_t>(hex);
     e.a = static_cast<int>(p);
     ctx.Emit(e);
+    VpOnControl(s, ctx, static_cast<int>(p), side);  // victory.h: place_first_controlled
   }
 }
 

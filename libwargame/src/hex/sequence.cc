@@ -37,6 +37,7 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
       ++s.player_turn;
       if (s.player_turn >= game_.turns.order.size()) {
         s.player_turn = 0;
+        VpOnTurnEnd(s, ctx);  // victory.h: place_held_each_turn, as game-turn s.turn ends
         if (s.turn >= game_.turns.num_turns()) {
           EndGame(s, ctx, data().Rule("victory"));
           return;
@@ -68,6 +69,7 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
 void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
   if (s.game_over) return;
   OnGameEnd(s, ctx);
+  VpOnGameEnd(s, ctx);  // victory.h: place_held_at_end
   s.game_over = 1;
   s.decision = DecisionType::kNone;
   const VictoryRules& v = game_.victory;
