@@ -20,16 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr size_t kMaxActionText = 2000;  // the longest legal action is a few hundred bytes
-
-std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-std::string Refused(const std::string& rule, const std::string& message) {
-  return Answer({{"t", "refused"}, {"rule", rule}, {"message", message}});
-}
-
-std::string ErrorAnswer(const std::string& message) { return Answer({{"t", "error"}, {"message", message}}); }
-
 bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
 
 // (turn, phase, phasing side): undo stays within one of these.
@@ -39,6 +29,14 @@ int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_s
 int OneSide(int sides) { return sides == 1 ? 0 : sides == 2 ? 1 : -1; }
 
 }  // namespace
+
+std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string Refused(const std::string& rule, const std::string& message) {
+  return Answer({{"t", "refused"}, {"rule", rule}, {"message", message}});
+}
+
+std::string ErrorAnswer(const std::string& message) { return Answer({{"t", "error"}, {"message", message}}); }
 
 std::string NewToken() {
   std::random_device rd;
@@ -115,9 +113,10 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
   };
   if (t == "state") return StateMessage(sides);
-  if (t == "act" || t == "odds") {
+  if (t == "act" || t == "odds" || t == "preview") {
     const std::string* action = text("action");
     if (!action) return ErrorAnswer("\"" + t + "\" needs an \"action\" string");
+    if (t == "preview") return Preview(sides, *action);
     return t == "act" ? Act(sides, *action, changed) : Odds(*action);
   }
   if (t == "undo") return Undo(sides, changed);

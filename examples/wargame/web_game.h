@@ -8,7 +8,9 @@
 // Messages from the page ({"t": ...}):
 //   {"t":"state"}                                   the position, legal options, log
 //   {"t":"act","action":"{move: [harris], path: [2302]}"}
-//   {"t":"odds","attack":["harris"],"target":["2405"],"reduce":0}
+//   {"t":"odds","action":"{attack: [harris], target: [2405]}"}
+//   {"t":"preview","action":"{move: [me20], value: 1200, value2: 2400}"}   tabletop: what the action
+//                                                   would do (the unit's base after it), or its refusal
 //   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
 //   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
 // Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
@@ -36,6 +38,8 @@ namespace wg::cli {
 
 // The longest message the page may send (an imported save is the biggest).
 inline constexpr size_t kMaxMessageBytes = 1 << 20;
+// The longest action a message may carry (the longest legal one is a few hundred bytes).
+inline constexpr size_t kMaxActionText = 2000;
 
 class WebGame {
  public:
@@ -72,6 +76,7 @@ class WebGame {
  private:
   std::string Act(int sides, const std::string& text, bool* changed);
   std::string Odds(const std::string& message_json);
+  std::string Preview(int sides, const std::string& text);
   std::string Undo(int sides, bool* changed);
   std::string Import(int sides, const std::string& save, bool* changed);
   std::string Commit(int sides, const std::string& hash, bool* changed);
@@ -101,7 +106,24 @@ class WebGame {
   int pending_side_ = -1;
 };
 
-// The odds preview of an attack as the page shows it.
+// The answers of WebGame::Handle.
+std::string Answer(const nlohmann::json& j);
+std::string Refused(const std::string& rule, const std::string& message);
+std::string ErrorAnswer(const std::string& message);
+
+// The tabletop ruleset (civil_war_miniatures) in the page (web_tabletop.cc).
+bool IsTabletop(const Game& g);
+// The action applied to a copy of `s` by the ruleset with no dice (one needed:
+// refused "this action rolls dice"), after the shape and canonical checks of
+// Session::Apply. `s` is unchanged; *out is the state after.
+Status PreviewApply(const Game& g, const State& s, Scratch* scratch, const Action& action, State* out);
+// The table's size, every base's corners, the ranges from the active unit to
+// each enemy, and (can_move) the outline of where the active unit may move.
+nlohmann::json TabletopJson(const Game& g, const State& s, Scratch* scratch, bool can_move);
+nlohmann::json ReachJson(const Game& g, const State& s, Scratch* scratch, UnitId u);
+// A tabletop action in words ("1st Virginia fires at 20th Maine", "form line: ..."); "" for a move
+// and anything else ActionLabel words itself.
+std::string TabletopLabel(const Game& g, const State& s, const Action& a);
 nlohmann::json OddsJson(const Game& g, const HexRules& hex, const AttackAnalysis& an, const Action& a);
 
 // A random token (128 bits from std::random_device, as hex).

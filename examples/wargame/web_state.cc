@@ -98,6 +98,14 @@ std::string WebGame::StateMessage(int sides) {
   j["hex_map"] = g.map.size() > 0;
   j["svg"] = RenderSvg(g, session_->state());
   j["legal"] = LegalJson(sides);
+  if (IsTabletop(g)) {
+    const State& s = session_->state();
+    bool can_move = false;
+    if (!session_->over() && !round_ && Plays(sides, s.decision_side)) {
+      for (const Action& a : session_->LegalActions()) can_move |= a.type == ActionType::kMove;
+    }
+    j["tabletop"] = TabletopJson(g, s, &session_->scratch(), can_move);
+  }
   j["can_undo"] = UndoAllowed(sides);
   j["can_import"] = ControlsGame(sides);
   j["ai_to_move"] = AiToMove();

@@ -10,6 +10,10 @@ usage: web_test.py WARGAME_BINARY CASE [SCREENSHOT.png]
               each link is refused the other side's decisions.
   ai          against the computer: it plays its turn one action at a time, the page
               saying so.
+  tabletop    Civil War miniatures on a small position: the table to scale, a drag
+              refused by the rules (another unit in the way), a drag clipped as
+              the rules clip it (a fence costs 2"), fire at an enemy clicked on the
+              table, a charge and its answer, a formation change.
   fuzz        malformed, oversized and garbage requests and bad tokens (no browser).
 The browser cases exit 77 (skipped) when Chromium is not installed.
 """
@@ -289,6 +293,109 @@ def case_ai():
     print("ok: ai")
 
 
+# --- the tabletop ---------------------------------------------------------------------------
+
+SKIRMISH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tabletop_skirmish.yaml")
+
+
+def mini_unit(state, uid):
+    return next(u for u in state["ruleset_state"]["units"] if u["id"] == uid)
+
+
+def drag(page, frm, to, steps=4):
+    """Presses the mouse on the table point `frm`, moves it to `to` in steps, and waits for the preview."""
+    x0, y0 = page.js(f"wg.tableToClient({json.dumps(frm)})")
+    x1, y1 = page.js(f"wg.tableToClient({json.dumps(to)})")
+    page.mouse("pressed", x0, y0)
+    for i in range(1, steps + 1):
+        page.mouse("moved", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+    want = "{move: [%s], value: %d, value2: %d}" % (page.js("wg.state.tabletop.active"), round(to[0] * 100),
+                                                      round(to[1] * 100))
+    return page.wait(f"wg.preview && wg.preview.action === {json.dumps(want)} && wg.preview", "the preview of " + want), \
+        (x1, y1)
+
+
+def click_button(page, label_part):
+    text = page.wait("(() => { const b = [...document.querySelectorAll('#prompt button')].find(b => "
+                     f"b.textContent.includes({json.dumps(label_part)})); return b && b.dataset.text; }})()",
+                     "a button " + label_part)
+    page.click(f'#prompt button[data-text="{text}"]')
+    return text
+
+
+def case_tabletop():
+    chromium = need_chromium()
+    server = webdrive.Server(WARGAME, ["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "human,human",
+                                       "--seed", "1"])
+    who = "Union and Confederate"
+    browser = webdrive.Browser(chromium)
+    try:
+        page = browser.page(server.links[who])
+        page.wait("!!(wg.state && wg.state.tabletop && document.querySelector('#tt #reach'))", "the table and the reach")
+        st = server.state(who)
+        t = st["tabletop"]
+        check(t["active"] == "us_20me" and t["reach"]["rate"] == 6, "the 20th Maine is active, 6 in a move in line")
+        check(page.js("document.querySelectorAll('#tt [data-unit]').length") == 4, "every base can be clicked")
+        me = mini_unit(st, "us_20me")
+        start = [me["x"], me["y"]]
+        # A drag south onto the 83rd Pennsylvania: the preview and the move are refused (C.1).
+        pv, _ = drag(page, start, [start[0], start[1] - 6])
+        check(not pv["ok"] and pv["rule"] == "C.1", f"the move through a friend is refused (C.1): {pv}")
+        check("refused (C.1)" in page.js("document.getElementById('ghosttext').textContent"), "the page says so")
+        x, y = page.js(f"wg.tableToClient({json.dumps([start[0], start[1] - 6])})")
+        page.mouse("released", x, y)
+        page.wait("document.getElementById('refusal').className === 'on'", "the refusal shown")
+        check(mini_unit(server.state(who), "us_20me")["x"] == start[0] and server.state(who)["actions"] == 0,
+              "the refused move changed nothing")
+        # A drag east, 16 in, over the West fence: the rules stop it at 6 - 2 = 4 in (M: a fence costs 2").
+        to = [start[0] + 16, start[1]]
+        pv, (x, y) = drag(page, start, to)
+        check(pv["ok"] and abs(pv["moved"] - 4.0) < 0.01, f"the preview is clipped at 4 in ({pv})")
+        check(page.js("document.getElementById('ghost').getAttribute('visibility')") == "visible" and
+              page.js("document.getElementById('ghosttext').textContent") == "4.0 in", "the ghost shows where it ends")
+        if len(sys.argv) > 3:  # the picture in the README: a drag on the table, clipped by the fence
+            page.screenshot(sys.argv[3])
+        page.mouse("released", x, y)
+        page.wait(f"wg.state.actions === 1", "the move made")
+        after = mini_unit(server.state(who), "us_20me")
+        check([after["x"], after["y"]] == pv["center"], f"the unit stands where the preview said ({after})")
+        # Fire: click the 1st Virginia on the table, then the button it brings forward.
+        page.click('#tt [data-unit="csa_1va"]')
+        page.wait("wg.ttTarget === 'csa_1va'", "the target chosen")
+        fire = page.wait("(() => { const b = document.querySelector('#prompt button.main'); return b && b.dataset.text; })()",
+                         "the fire button")
+        check(fire == "{bombard: [us_20me, csa_1va]}", "the chosen target's fire first: " + fire)
+        before = server.state(who)
+        page.click('#prompt button.main')
+        page.wait("!!document.getElementById('lastdie')", "the dice shown")
+        page.wait("wg.state.tabletop.active === 'csa_1va'", "the next card")
+        st = server.state(who)
+        fired = [e for e in st["events"][len(before["events"]):] if e["rule"] == "3"]
+        check(fired and mini_unit(st, "csa_1va")["figures"] <= mini_unit(before, "csa_1va")["figures"],
+              "the fire was resolved by rule 3")
+        # A charge (2.1: within 8 in), and the charged unit's answer when asked (2.4).
+        n = st["actions"]
+        click_button(page, "1st Virginia charges 20th Maine")
+        page.wait(f"wg.state.actions > {n}", "the charge made")
+        for _ in range(5):
+            if page.js("wg.state.tabletop.active") == "us_83pa":
+                break
+            n = page.js("wg.state.actions")
+            page.click("#prompt button[data-text]")
+            page.wait(f"wg.state.actions > {n}", "the charge's decisions")
+        st = server.state(who)
+        check(any(e["rule"].startswith("2.") for e in st["events"]), "the log cites the charge rules")
+        # A formation change: the 83rd Pennsylvania forms column.
+        page.wait("wg.state.tabletop.active === 'us_83pa'", "the 83rd Pennsylvania's card")
+        click_button(page, "form column")
+        page.wait("wg.state.ruleset_state.units.find(u => u.id === 'us_83pa').formation === 'column'", "the column")
+        check(mini_unit(server.state(who), "us_83pa")["formation"] == "column", "the API has the column")
+    finally:
+        browser.close()
+        server.close()
+    print("ok: tabletop")
+
+
 # --- fuzz ---------------------------------------------------------------------------------
 
 def raw(server, data, read=True):
@@ -388,7 +495,7 @@ def case_fuzz():
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
-    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "fuzz": case_fuzz}[sys.argv[2]]()
+    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "tabletop": case_tabletop, "fuzz": case_fuzz}[sys.argv[2]]()
 
 
 if __name__ == "__main__":

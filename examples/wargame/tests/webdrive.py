@@ -253,6 +253,11 @@ class Page:
                      " e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true; })()")
         assert ok, "no element " + selector
 
+    def mouse(self, kind, x, y):
+        """A real mouse event at page coordinates (CSS pixels): pressed, moved or released."""
+        self.call("Input.dispatchMouseEvent", type="mouse" + kind.capitalize(), x=x, y=y, button="left",
+                  buttons=0 if kind == "released" else 1, clickCount=1)
+
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as f:
