@@ -13,6 +13,13 @@
 //                                                   would do (the unit's base after it), or its refusal
 //   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
 //   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
+//   {"t":"die","value":4}                            a referee's die (a game whose dice are supplied)
+//
+// The dice: a seeded game rolls them. A game whose every die is supplied
+// (two remote players, or a referee's save continued) draws each die the
+// action waits for from the two links by commit-reveal when each side has its
+// own link and no side is the computer's (fair dice), else the player at the
+// page enters it (a referee rolling real dice; the computer's actions wait too).
 // Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
 // {"t":"odds",...}, {"t":"save","save":...}, {"t":"error","message":...}.
 #pragma once
@@ -68,8 +75,11 @@ class WebGame {
   bool AiStep();
 
   const Session& session() const { return *session_; }
-  // The fair dice of a loaded save (VerifyFairDice), kept in what is exported.
-  void SetFairDice(std::vector<FairDiceRound> rounds) { rounds_ = std::move(rounds); }
+  // The fair dice of a loaded save (VerifyFairDice): kept in what is exported,
+  // and its pending action (if any) waits for its round again. "" or the error.
+  std::string SetFairDice(std::vector<FairDiceRound> rounds, std::optional<FairDicePending> pending);
+  // The dice come from commit-reveal rounds between the two links.
+  bool fair_dice() const { return fair_; }
   // The save as exported: the session's save and the fair dice record.
   std::string SaveText() const;
 
@@ -81,8 +91,13 @@ class WebGame {
   std::string Import(int sides, const std::string& save, bool* changed);
   std::string Commit(int sides, const std::string& hash, bool* changed);
   std::string Reveal(int sides, const std::string& secret, bool* changed);
-  void StartRound(const Status& needs_die, const Action& a, int side);
-  void FinishRound();
+  std::string EnterDie(int sides, const nlohmann::json& value, bool* changed);
+  // An action refused for a missing die waits for it (true), when this game draws its dice so.
+  bool WaitForDie(const Status& st, const Action& a, int side);
+  void StartRound(const Status& needs_die);
+  // The die is known: supplied, and the waiting action applied again.
+  void DieKnown(int value);
+  void SetDiceMode();
   nlohmann::json RoundJson() const;
   bool UndoAllowed(int sides) const;
   // Every side is played by this link or by the computer (a game on one page).
@@ -97,13 +112,15 @@ class WebGame {
   std::vector<Seat> seats_;
   std::unique_ptr<Player> ai_[2];
   UndoHistory history_;
-  // Fair dice when both sides are remote: the session takes supplied dice only,
-  // and an action that needs a die waits for a commit-reveal round.
-  bool remote_dice_ = false;
-  std::optional<FairDiceRound> round_;
-  std::vector<FairDiceRound> rounds_;  // every die drawn so, in order (the save's fair_dice)
+  // A session whose dice are all supplied: an action that needs a die waits
+  // (pending_) for a commit-reveal round (fair_) or for the page to enter it.
+  bool fair_ = false;
+  std::optional<FairDiceRound> round_;  // the die being drawn (both modes: its sides and label)
+  std::vector<FairDiceRound> rounds_;   // every fair die of an applied action, in order (the save's fair_dice)
+  std::vector<FairDiceRound> drawn_;    // the fair dice the pending action has drawn so far
   std::optional<Action> pending_;       // the action waiting for the die
   int pending_side_ = -1;
+  bool pending_by_ai_ = false;          // the computer took it (nobody's to undo)
 };
 
 // The answers of WebGame::Handle.

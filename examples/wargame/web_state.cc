@@ -44,7 +44,7 @@ std::string UnitKey(const Action& a) {
 json WebGame::LegalJson(int sides) {
   json out = json::array();
   const State& s = session_->state();
-  if (session_->over() || round_ || !Plays(sides, s.decision_side)) return out;
+  if (session_->over() || pending_ || !Plays(sides, s.decision_side)) return out;
   const Game& g = session_->game();
   const auto* hex = dynamic_cast<const HexRules*>(g.rules.get());
   const std::vector<Action> legal = session_->LegalActions();
@@ -101,7 +101,7 @@ std::string WebGame::StateMessage(int sides) {
   if (IsTabletop(g)) {
     const State& s = session_->state();
     bool can_move = false;
-    if (!session_->over() && !round_ && Plays(sides, s.decision_side)) {
+    if (!session_->over() && !pending_ && Plays(sides, s.decision_side)) {
       for (const Action& a : session_->LegalActions()) can_move |= a.type == ActionType::kMove;
     }
     j["tabletop"] = TabletopJson(g, s, &session_->scratch(), can_move);
@@ -110,7 +110,13 @@ std::string WebGame::StateMessage(int sides) {
   j["can_import"] = ControlsGame(sides);
   j["ai_to_move"] = AiToMove();
   j["dice_round"] = RoundJson();
-  j["fair_dice"] = rounds_.size();
+  // A referee's game: the die the waiting action needs, entered at the page.
+  j["die_needed"] = nullptr;
+  if (pending_ && !fair_ && round_) {
+    j["die_needed"] = {{"sides", round_->sides}, {"label", round_->label},
+                       {"action", ActionToText(g, *pending_)}, {"you", ControlsGame(sides)}};
+  }
+  j["fair_dice"] = rounds_.size() + drawn_.size();  // the dice drawn by commit-reveal so far
   if (!rounds_.empty()) {
     const FairDiceRound& r = rounds_.back();
     j["last_fair_die"] = {{"sides", r.sides}, {"value", r.value}, {"commit", {r.commit[0], r.commit[1]}},
