@@ -14,12 +14,16 @@ usage: web_test.py WARGAME_BINARY CASE [SCREENSHOT.png]
               refused by the rules (another unit in the way), a drag clipped as
               the rules clip it (a fence costs 2"), fire at an enemy clicked on the
               table, a charge and its answer, a formation change.
+  email       play by e-mail with fair dice: each player in their own browser, never
+              online together, the save carried between three servers; the Union's
+              secret stays in its browser's storage until it reveals it.
   fuzz        malformed, oversized and garbage requests and bad tokens (no browser).
 The browser cases exit 77 (skipped) when Chromium is not installed.
 """
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -396,6 +400,82 @@ def case_tabletop():
     print("ok: tabletop")
 
 
+# --- play by e-mail ----------------------------------------------------------------------------
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def export_to_file(server, who):
+    fd, path = tempfile.mkstemp(suffix=".yaml", prefix="wargame_email_")
+    with os.fdopen(fd, "w") as f:
+        f.write(server.message(who, {"t": "export"})["save"])
+    return path
+
+
+def case_email():
+    import hashlib
+    chromium = need_chromium()
+    port = str(free_port())  # the Union plays at the same address each time: its secrets stay in its browser
+    union_browser, confed_browser = webdrive.Browser(chromium), webdrive.Browser(chromium)
+    files = []
+    try:
+        # The Union fires; its page commits to a secret; the save is mailed.
+        server = webdrive.Server(WARGAME, ["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "remote,remote",
+                                           "--port", port])
+        try:
+            page = union_browser.page(server.links["Union"])
+            page.wait("wg.state && wg.state.legal.length > 0", "the Union's page")
+            page.js('wg.act("{bombard: [us_20me, csa_1va]}")')
+            page.wait("wg.state.dice_round && wg.state.dice_round.commit[0] !== ''", "the Union's commitment")
+            files.append(export_to_file(server, "Union"))
+        finally:
+            server.close()
+        with open(files[-1]) as f:
+            text = f.read()
+        check("fair_dice_pending:" in text and 'reveal: ["", ""]' in text, "the save carries the round, no secret")
+        # The Confederate, alone, in another browser at another address: commits and reveals.
+        server = webdrive.Server(WARGAME, ["--load", files[-1], "--players", "remote,remote"])
+        try:
+            page = confed_browser.page(server.links["Confederate"])
+            page.wait("wg.state && wg.state.dice_round && wg.state.dice_round.revealed[1]", "the Confederate's secret")
+            check(not server.state("Union")["dice_round"]["revealed"][0], "the Union has not revealed")
+            files.append(export_to_file(server, "Confederate"))
+        finally:
+            server.close()
+        # The Union again, at its own address, with a new link: its page finds its secret and reveals it.
+        server = webdrive.Server(WARGAME, ["--load", files[-1], "--players", "remote,remote", "--port", port])
+        try:
+            page = union_browser.page(server.links["Union"])
+            page.wait("wg.state && wg.state.fair_dice === 1", "the first die drawn")
+            files.append(export_to_file(server, "Union"))
+        finally:
+            server.close()
+        with open(files[-1]) as f:
+            text = f.read()
+        m = re.search(r'drawn:\n    - \{sides: 6, label: "[^"]*", commit: \["(\w+)", "(\w+)"\], reveal: \["(\w+)", "(\w+)"\], '
+                      r"value: (\d)\}", text)
+        check(m, "the die drawn is in the save: " + text[text.find("fair_dice_pending"):][:400])
+        c0, c1, r0, r1, value = m.groups()
+        check(hashlib.sha256(bytes.fromhex(r0)).hexdigest() == c0 and hashlib.sha256(bytes.fromhex(r1)).hexdigest() == c1,
+              "each secret is its commitment's")
+        digest = hashlib.sha256(bytes.fromhex(r0) + bytes.fromhex(r1)).digest()
+        check(int(value) == 1 + int.from_bytes(digest[:8], "big") % 6, "the die is the die of the two secrets")
+        out = subprocess.run([WARGAME, "replay", files[-1]], capture_output=True, text=True)
+        check(out.returncode == 0 and "waiting: {bombard: [us_20me, csa_1va]} (1 of its dice drawn" in out.stdout,
+              "replay verifies it: " + out.stdout[-300:] + out.stderr)
+    finally:
+        union_browser.close()
+        confed_browser.close()
+        for f in files:
+            os.unlink(f)
+    print("ok: email")
+
+
 # --- fuzz ---------------------------------------------------------------------------------
 
 def raw(server, data, read=True):
@@ -439,7 +519,9 @@ def case_fuzz():
                      '{"t": "act", "action": "' + "[" * 1900 + '"}', '{"t": "odds", "action": "{attack: []}"}',
                      '{"t": "import", "save": "game: nowhere\\nseed: x"}', '{"t": "import", "save": 5}',
                      '{"t": "undo"}', '{"t": "\\ud800"}', "[" * 200000, '{"t": "act", "action": "' + "x" * 5000 + '"}',
-                     b"\xff\xfe\x00garbage", '{"t": "export", "extra": ' + "[" * 10000 + "]" * 10000 + "}"]:
+                     b"\xff\xfe\x00garbage", '{"t": "preview", "action": "{move: [fry], value: 1}"}',
+                     '{"t": "preview"}', '{"t": "die", "value": 3}', '{"t": "die", "value": "3"}', '{"t": "die"}',
+                     '{"t": "commit", "hash": "zz"}', '{"t": "reveal", "secret": 5}', '{"t": "export", "extra": ' + "[" * 10000 + "]" * 10000 + "}"]:
             status, text = server.http("/api?token=" + union, body, "POST")
             check(status == 200 and json.loads(text)["t"] in ("error", "refused", "save"),
                   f"malformed message answered ({status}, {text[:80]})")
@@ -495,7 +577,7 @@ def case_fuzz():
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
-    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "tabletop": case_tabletop, "fuzz": case_fuzz}[sys.argv[2]]()
+    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "tabletop": case_tabletop, "email": case_email, "fuzz": case_fuzz}[sys.argv[2]]()
 
 
 if __name__ == "__main__":

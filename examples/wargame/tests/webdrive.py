@@ -36,7 +36,8 @@ class Server:
     """`wargame serve ARGS --port 0`; .links maps a side name to its URL."""
 
     def __init__(self, wargame, args):
-        self.proc = subprocess.Popen([wargame, "serve", *args, "--port", "0", "--ai-delay", "50"],
+        port = [] if "--port" in args else ["--port", "0"]
+        self.proc = subprocess.Popen([wargame, "serve", *args, *port, "--ai-delay", "50"],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.links = {}
         self.base = None
