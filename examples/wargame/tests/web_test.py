@@ -397,7 +397,48 @@ def case_tabletop():
     finally:
         browser.close()
         server.close()
+    referee_dice(chromium)
     print("ok: tabletop")
+
+
+def referee_dice(chromium):
+    """A referee's game (every die supplied) continued at the page: each die is entered there."""
+    fd, path = tempfile.mkstemp(suffix=".yaml", prefix="wargame_referee_")
+    os.close(fd)
+    subprocess.run([WARGAME, "play", "civil_war_miniatures", "--scenario", SKIRMISH, "--max-actions", "0", "--save", path,
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        text = f.read().replace("dice: seeded\n", "dice: supplied\nsupplied: []\n")
+    with open(path, "w") as f:
+        f.write(text)
+    server = webdrive.Server(WARGAME, ["--load", path, "--players", "human,human"])
+    who = "Union and Confederate"
+    browser = webdrive.Browser(chromium)
+    try:
+        page = browser.page(server.links[who])
+        page.wait("wg.state && wg.state.legal.length > 0", "the page")
+        page.js('wg.act("{bombard: [us_20me, csa_1va]}")')
+        page.wait("!!document.getElementById('dievalue')", "the die to enter")
+        page.js("document.getElementById('dievalue').value = '7'")
+        page.click("#diego")
+        page.wait("document.getElementById('refusal').className === 'on'", "a d6 never shows 7")
+        entered = 0
+        while server.state(who)["actions"] == 0 and entered < 40:
+            page.wait("!!document.getElementById('dievalue')", "the next die to enter")
+            page.js("document.getElementById('dievalue').value = '5'")
+            n = len(server.state(who)["events"])
+            page.click("#diego")
+            entered += 1
+            page.wait(f"wg.state.events.length > {n} || wg.state.actions > 0 || "
+                      f"(wg.state.die_needed && document.getElementById('dievalue').value === '')", "the die taken")
+        st = server.state(who)
+        check(st["actions"] == 1 and entered >= 6, f"the fire took the {entered} dice entered")
+        rolls = [e["text"] for e in st["events"] if e["type"] == "die_roll"]
+        check(len(rolls) == entered and all(r.endswith(": 5") for r in rolls), f"every die is the one entered ({rolls})")
+    finally:
+        browser.close()
+        server.close()
+        os.unlink(path)
 
 
 # --- play by e-mail ----------------------------------------------------------------------------
