@@ -25,7 +25,6 @@ bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> sid
 // (turn, phase, phasing side): undo stays within one of these.
 int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
 
-
 }  // namespace
 
 std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -169,7 +168,8 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}});
 }
 
-bool WebGame::UndoAllowed(int sides) const { return history_.CanUndo(*session_, sides); }
+// Not while an action waits for its die: it was declared in this position.
+bool WebGame::UndoAllowed(int sides) const { return !pending_ && history_.CanUndo(*session_, sides); }
 
 void UndoHistory::Reset(const Session& s) {
   entries_.clear();

@@ -563,6 +563,26 @@ TEST(RefereeDice, ASuppliedSaveContinuedAtThePageWaitsForEachDie) {
   EXPECT_TRUE(Session::Load(save, "save").ok());
 }
 
+// Hot-seat with a referee's dice: an action waiting for its die cannot be
+// undone from under it (nor the move before it), and each die entered is used.
+TEST(RefereeDice, NoUndoWhileAnActionWaitsForItsDie) {
+  auto g = Skirmish({"human", "human"}, true);
+  ASSERT_EQ(Send(*g, 3, {{"t", "act"}, {"action", "{move: [us_20me], value: 2600, value2: 2800}"}})["t"], "ok");
+  ASSERT_TRUE(Send(*g, 3, {{"t", "state"}})["can_undo"].get<bool>());
+  ASSERT_EQ(Send(*g, 3, {{"t", "act"}, {"action", "{bombard: [us_20me, csa_1va]}"}})["t"], "ok");
+  EXPECT_FALSE(Send(*g, 3, {{"t", "state"}})["can_undo"].get<bool>());
+  EXPECT_EQ(Send(*g, 3, {{"t", "undo"}})["t"], "refused");
+  int entered = 0;
+  while (g->session().actions().size() == 1 && entered < 40) {
+    ASSERT_EQ(Send(*g, 3, {{"t", "die"}, {"value", 1 + entered % 6}})["t"], "ok");
+    ++entered;
+  }
+  ASSERT_EQ(g->session().actions().size(), 2u);
+  std::vector<int> want;
+  for (int i = 0; i < entered; ++i) want.push_back(1 + i % 6);
+  EXPECT_EQ(g->session().supplied_used(), want);
+}
+
 // The same save in the terminal: with a human, the die is asked for; with no
 // human, `play` says what is needed instead of stalling.
 TEST(RefereeDice, ASuppliedSaveContinuedInTheTerminal) {
