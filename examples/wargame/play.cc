@@ -325,6 +325,17 @@ int CmdPlay(int argc, char** argv) {
     PrintErrors(opened.errors());
     return kExitError;
   }
+  if (vm.count("load")) {  // a fair die being drawn is the two pages' to finish (fair_dice.h)
+    std::string text;
+    std::optional<FairDicePending> pending;
+    if (ReadFile(vm["load"].as<std::string>(), &text) &&
+        VerifyFairDice(text, vm["load"].as<std::string>(), nullptr, &pending).empty() && pending) {
+      std::cerr << "wargame play: " << vm["load"].as<std::string>() << " waits for a fair die of "
+                << pending->action << " (commit-reveal between two remote players): continue it with "
+                << "wargame serve --load " << vm["load"].as<std::string>() << " --players remote,remote\n";
+      return kExitError;
+    }
+  }
   Session& session = **opened;
   const std::shared_ptr<const Game> game = session.game_ptr();
   const Game& g = *game;

@@ -18,9 +18,9 @@ namespace wg::cli {
 
 using nlohmann::json;
 
-namespace {
-
 bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
+
+namespace {
 
 // (turn, phase, phasing side): undo stays within one of these.
 int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }

@@ -123,6 +123,9 @@ class WebGame {
   bool pending_by_ai_ = false;          // the computer took it (nobody's to undo)
 };
 
+// Whether a link playing the sides of the bit mask `sides` plays `side`.
+bool Plays(int sides, int side);
+
 // The answers of WebGame::Handle.
 std::string Answer(const nlohmann::json& j);
 std::string Refused(const std::string& rule, const std::string& message);

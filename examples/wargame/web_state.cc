@@ -17,8 +17,6 @@ namespace {
 
 constexpr size_t kLogTail = 400;  // events sent with each state (the page shows the latest)
 
-bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
-
 json SidesJson(const Game& g, const std::vector<std::string>& kinds) {
   json out = json::array();
   for (size_t i = 0; i < g.sides.size() && i < 2; ++i) {

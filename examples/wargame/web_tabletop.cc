@@ -36,8 +36,6 @@ json Corners(const Footprint& f) {
   return out;
 }
 
-bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
-
 // The active unit (the one whose card is up, no charge pending), or kNoUnit.
 UnitId ActiveUnit(const State& s) {
   const auto& m = Ext<cwm::MiniState>(s);

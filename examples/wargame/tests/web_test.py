@@ -459,6 +459,24 @@ def export_to_file(server, who):
     return path
 
 
+def mailed_turn(args, browser, side, wait, what, act=None, check_server=None):
+    """One player's turn of a game by e-mail: a server of the mailed save, this side's page until `wait`
+    holds (after sending `act`, if any), the save exported to a new file (returned); the server ends."""
+    server = webdrive.Server(WARGAME, args)
+    try:
+        page = browser.page(server.links[side])
+        page.wait("!!wg.state", side + "'s page")
+        if act:
+            page.wait("wg.state.legal.length > 0", side + "'s decision")
+            page.js("wg.act(%s)" % json.dumps(act))
+        page.wait(wait, what)
+        if check_server:
+            check_server(server)
+        return export_to_file(server, side)
+    finally:
+        server.close()
+
+
 def case_email():
     import hashlib
     chromium = need_chromium()
@@ -467,36 +485,24 @@ def case_email():
     files = []
     try:
         # The Union fires; its page commits to a secret; the save is mailed.
-        server = webdrive.Server(WARGAME, ["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "remote,remote",
-                                           "--port", port])
-        try:
-            page = union_browser.page(server.links["Union"])
-            page.wait("wg.state && wg.state.legal.length > 0", "the Union's page")
-            page.js('wg.act("{bombard: [us_20me, csa_1va]}")')
-            page.wait("wg.state.dice_round && wg.state.dice_round.commit[0] !== ''", "the Union's commitment")
-            files.append(export_to_file(server, "Union"))
-        finally:
-            server.close()
+        files.append(mailed_turn(["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "remote,remote",
+                                  "--port", port], union_browser, "Union",
+                                 "wg.state.dice_round && wg.state.dice_round.commit[0] !== ''", "the Union's commitment",
+                                 act="{bombard: [us_20me, csa_1va]}"))
         with open(files[-1]) as f:
             text = f.read()
         check("fair_dice_pending:" in text and 'reveal: ["", ""]' in text, "the save carries the round, no secret")
+        out = subprocess.run([WARGAME, "play", "--load", files[-1], "--players", "human,human"], capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL)
+        check(out.returncode == 1 and "waits for a fair die" in out.stderr, "the terminal cannot roll it: " + out.stderr)
         # The Confederate, alone, in another browser at another address: commits and reveals.
-        server = webdrive.Server(WARGAME, ["--load", files[-1], "--players", "remote,remote"])
-        try:
-            page = confed_browser.page(server.links["Confederate"])
-            page.wait("wg.state && wg.state.dice_round && wg.state.dice_round.revealed[1]", "the Confederate's secret")
-            check(not server.state("Union")["dice_round"]["revealed"][0], "the Union has not revealed")
-            files.append(export_to_file(server, "Confederate"))
-        finally:
-            server.close()
+        files.append(mailed_turn(["--load", files[-1], "--players", "remote,remote"], confed_browser, "Confederate",
+                                 "wg.state.dice_round && wg.state.dice_round.revealed[1]", "the Confederate's secret",
+                                 check_server=lambda server: check(
+                                     not server.state("Union")["dice_round"]["revealed"][0], "the Union has not revealed")))
         # The Union again, at its own address, with a new link: its page finds its secret and reveals it.
-        server = webdrive.Server(WARGAME, ["--load", files[-1], "--players", "remote,remote", "--port", port])
-        try:
-            page = union_browser.page(server.links["Union"])
-            page.wait("wg.state && wg.state.fair_dice === 1", "the first die drawn")
-            files.append(export_to_file(server, "Union"))
-        finally:
-            server.close()
+        files.append(mailed_turn(["--load", files[-1], "--players", "remote,remote", "--port", port], union_browser,
+                                 "Union", "wg.state.fair_dice === 1", "the first die drawn"))
         with open(files[-1]) as f:
             text = f.read()
         m = re.search(r'drawn:\n    - \{sides: 6, label: "[^"]*", commit: \["(\w+)", "(\w+)"\], reveal: \["(\w+)", "(\w+)"\], '
