@@ -44,7 +44,7 @@ if(TARGET wargame_cli)
   if(TARGET wargame_web_assets)
     add_dependencies(wargame_program wargame_web_assets)  # the page is generated in examples/wargame
   endif()
-  target_include_directories(wargame_program PRIVATE ${wg_cli_dir})
+  target_include_directories(wargame_program PRIVATE ${wg_cli_dir} ${PROJECT_SOURCE_DIR}/rulesets)
   target_link_libraries(wargame_program PUBLIC wargame Boost::program_options Threads::Threads)
   # What examples/wargame finds in its own scope (imported targets are directory-scoped).
   find_package(nlohmann_json REQUIRED)

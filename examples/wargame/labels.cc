@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "cli.h"
+#include "web_game.h"
 #include "wargame/action_text.h"
 
 namespace wg::cli {
@@ -80,6 +81,9 @@ std::string ActionLabel(const Game& g, const State& s, const Action& a) {
     char at[64];
     std::snprintf(at, sizeof at, "%.2f, %.2f in", a.value / 100.0, a.value2 / 100.0);
     return "move " + Name(g, a, 0) + " toward " + at;
+  }
+  if (g.map.size() == 0 && IsTabletop(g)) {
+    if (std::string w = TabletopLabel(g, s, a); !w.empty()) return w;
   }
   if (g.map.size() == 0 && a.type == ActionType::kCustom) return ActionToText(g, a);  // the ruleset's own numbers
   const std::string units = UnitNames(g, a, 0);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "fair_dice.h"
 #include "wargame/action_text.h"
 #include "wargame/game_loader.h"
 #include "wargame/hex_rules.h"
@@ -256,6 +257,13 @@ int CmdReplay(int argc, char** argv) {
     std::cerr << file << ": cannot read\n";
     return kExitError;
   }
+  // Fair remote dice: every die recomputed from the two secrets, every secret against its commitment.
+  std::vector<FairDiceRound> fair;
+  std::optional<FairDicePending> pending;
+  if (const std::string bad = VerifyFairDice(text, file, &fair, &pending); !bad.empty()) {
+    std::cerr << bad << "\n";
+    return kExitError;
+  }
   size_t to = static_cast<size_t>(-1);
   if (vm.count("to")) {
     if (vm["to"].as<long>() < 0) {
@@ -272,6 +280,13 @@ int CmdReplay(int argc, char** argv) {
   Session& s = **session;
   for (const auto& line : s.DescribeEvents()) std::cout << line << "\n";
   std::cout << "actions replayed: " << s.actions().size() << "\n";
+  if (!fair.empty() || pending) {
+    std::cout << "fair dice verified: " << fair.size() << " (each the die of its two secrets, each secret its commitment's)"
+              << (pending ? "; waiting: " + pending->action + " (" + std::to_string(pending->drawn.size()) +
+                                " of its dice drawn, a d" + std::to_string(pending->round.sides) + " being drawn)"
+                          : std::string())
+              << "\n";
+  }
   if (vm.count("json") && !WriteFile(vm["json"].as<std::string>(), StateJson(s))) {
     std::cerr << vm["json"].as<std::string>() << ": cannot write\n";
     return kExitError;

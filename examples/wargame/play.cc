@@ -139,6 +139,31 @@ std::string BombardResult(const Game& g, const State& before, const State& after
   return o.empty() ? "no effect" : o;
 }
 
+// A game whose every die is supplied (a referee's save continued) needs each die
+// from outside: the human at the terminal enters it. False (and *value unset)
+// at the end of input.
+bool AskDie(const std::string& who, const std::string& action, const std::string& need, int* value) {
+  // need: "needs a die value (d6, combat): supply it and repeat the action"
+  const size_t d = need.find("(d");
+  const int sides = d == std::string::npos ? 6 : std::max(2, std::atoi(need.c_str() + d + 2));
+  const std::string what = d == std::string::npos ? "d6" : need.substr(d + 1, need.find(')', d) - d - 1);
+  for (;;) {
+    std::cout << "this game's dice are entered by hand: " << who << ": " << action << " needs a die (" << what
+              << "): roll it and enter the value (1-" << sides << "): " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) return false;
+    char* end = nullptr;
+    const long v = std::strtol(line.c_str(), &end, 10);
+    if (end && *end == '\0' && !line.empty() && v >= 1 && v <= sides) {
+      *value = static_cast<int>(v);
+      return true;
+    }
+    std::cout << "a d" << sides << " shows 1 to " << sides << "\n";
+  }
+}
+
+bool NeedsDie(const Status& st) { return !st.ok() && st.error().message.rfind("needs a die value", 0) == 0; }
+
 // Plays until the game ends, --until or --max-actions, a script ends or a human quits.
 int PlayLoop(Session& session, std::unique_ptr<Player> (&players)[2], const Until& until, const std::string& until_text,
              long max_actions, bool quiet, std::string* stopped) {
@@ -148,6 +173,7 @@ int PlayLoop(Session& session, std::unique_ptr<Player> (&players)[2], const Unti
     if (auto* tp = dynamic_cast<TerminalPlayer*>(p.get())) history = tp->history();
   }
   if (history) history->Reset(session);
+  const bool has_human = history != nullptr;
   size_t printed = 0;
   auto flush_events = [&] {
     const auto lines = session.DescribeEvents(printed);
@@ -197,7 +223,20 @@ int PlayLoop(Session& session, std::unique_ptr<Player> (&players)[2], const Unti
     const State before = s;
     const int side = s.decision_side;
     const size_t events_before = session.events().size();
-    const Status st = session.Apply(a);
+    Status st = session.Apply(a);
+    while (NeedsDie(st) && has_human) {  // the dice are supplied: the human at the terminal rolls them
+      int value = 0;
+      if (!AskDie(who, text, st.error().message, &value)) break;
+      session.SupplyDice({value});
+      st = session.Apply(a);
+    }
+    if (NeedsDie(st)) {
+      std::cerr << "wargame play: action " << session.actions().size() + 1 << " (" << who << ": " << text << ") "
+                << st.error().message.substr(0, st.error().message.find(':')) << ", and this game's dice are all "
+                << "supplied by hand (dice: supplied): give them with --dice 3,5,1, or play with a human player, "
+                   "who is asked for each die\n";
+      return kExitError;
+    }
     if (!st.ok()) {
       if (human) {
         human->Refused(st.ToString());
@@ -285,6 +324,17 @@ int CmdPlay(int argc, char** argv) {
   if (!opened.ok()) {
     PrintErrors(opened.errors());
     return kExitError;
+  }
+  if (vm.count("load")) {  // a fair die being drawn is the two pages' to finish (fair_dice.h)
+    std::string text;
+    std::optional<FairDicePending> pending;
+    if (ReadFile(vm["load"].as<std::string>(), &text) &&
+        VerifyFairDice(text, vm["load"].as<std::string>(), nullptr, &pending).empty() && pending) {
+      std::cerr << "wargame play: " << vm["load"].as<std::string>() << " waits for a fair die of "
+                << pending->action << " (commit-reveal between two remote players): continue it with "
+                << "wargame serve --load " << vm["load"].as<std::string>() << " --players remote,remote\n";
+      return kExitError;
+    }
   }
   Session& session = **opened;
   const std::shared_ptr<const Game> game = session.game_ptr();

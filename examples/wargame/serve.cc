@@ -372,7 +372,19 @@ int CmdServe(int argc, char** argv) {
     PrintErrors(session.errors());
     return kExitError;
   }
+  const bool two_remote = kinds[0] == "remote" && kinds[1] == "remote";
+  if (two_remote && !(*session)->supplied_only()) {
+    std::cerr << "wargame serve: fair remote dice need a game whose every die is drawn by commit-reveal, and this "
+                 "save's dice are seeded (anyone holding the save can compute them): continue it with human or ai "
+                 "players, or start a new game with --players remote,remote\n";
+    return kExitUsage;
+  }
   if (vm.count("dice")) {
+    if (two_remote) {
+      std::cerr << "wargame serve: --dice with two remote players would let whoever starts the server choose "
+                   "their dice: the dice are drawn by commit-reveal\n";
+      return kExitUsage;
+    }
     std::vector<int> dice;
     if (!ParseDiceList(vm["dice"].as<std::string>(), &dice)) {
       std::cerr << "wargame serve: bad --dice \"" << vm["dice"].as<std::string>() << "\" (values 1-1000, e.g. 3,5,1)\n";
@@ -381,11 +393,15 @@ int CmdServe(int argc, char** argv) {
     (*session)->SupplyDice(dice);
   }
   WebGame game(std::move(*session), kinds, seed, vm["ai-budget"].as<int>());
-  if (vm.count("load")) {
+  if (vm.count("load")) {  // OpenGame verified the save's fair dice
     std::string text;
     std::vector<FairDiceRound> rounds;
-    if (ReadFile(vm["load"].as<std::string>(), &text)) VerifyFairDice(text, vm["load"].as<std::string>(), &rounds);
-    game.SetFairDice(std::move(rounds));
+    std::optional<FairDicePending> pending;
+    if (ReadFile(vm["load"].as<std::string>(), &text)) VerifyFairDice(text, vm["load"].as<std::string>(), &rounds, &pending);
+    if (const std::string bad = game.SetFairDice(std::move(rounds), std::move(pending)); !bad.empty()) {
+      std::cerr << vm["load"].as<std::string>() << ": " << bad << "\n";
+      return kExitError;
+    }
   }
   return RunServer(game, vm["bind"].as<std::string>(), port, vm["ai-delay"].as<int>());
 }

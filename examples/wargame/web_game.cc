@@ -18,9 +18,14 @@ namespace wg::cli {
 
 using nlohmann::json;
 
+bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
+
 namespace {
 
-constexpr size_t kMaxActionText = 2000;  // the longest legal action is a few hundred bytes
+// (turn, phase, phasing side): undo stays within one of these.
+int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
+
+}  // namespace
 
 std::string Answer(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -29,16 +34,6 @@ std::string Refused(const std::string& rule, const std::string& message) {
 }
 
 std::string ErrorAnswer(const std::string& message) { return Answer({{"t", "error"}, {"message", message}}); }
-
-bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
-
-// (turn, phase, phasing side): undo stays within one of these.
-int PhaseKey(const State& s) { return (s.turn * 64 + s.phase) * 2 + (s.phasing_side & 1); }
-
-// The side of a link that plays exactly one side; -1 otherwise.
-int OneSide(int sides) { return sides == 1 ? 0 : sides == 2 ? 1 : -1; }
-
-}  // namespace
 
 std::string NewToken() {
   std::random_device rd;
@@ -60,7 +55,7 @@ WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kind
     if (kinds_[static_cast<size_t>(i)] == "remote") seats_.push_back({NewToken(), 1 << i});
   }
   if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
-  remote_dice_ = kinds_[0] == "remote" && kinds_[1] == "remote";
+  SetDiceMode();
   MakePlayers();
   history_.Reset(*session_);
 }
@@ -87,7 +82,7 @@ int WebGame::SidesOf(const std::string& token) const {
 
 bool WebGame::AiToMove() const {
   const State& s = session_->state();
-  return !session_->over() && !round_ && ai_[s.decision_side & 1] != nullptr;
+  return !session_->over() && !pending_ && ai_[s.decision_side & 1] != nullptr;
 }
 
 bool WebGame::AiStep() {
@@ -97,7 +92,14 @@ bool WebGame::AiStep() {
   const State& s = session_->state();
   const Action a = ai_[s.decision_side & 1]->Choose(session_->game(), s, legal);
   const size_t events_before = session_->events().size();
-  if (!session_->Apply(a).ok()) return false;
+  const int side = s.decision_side;
+  const Status st = session_->Apply(a);
+  if (!st.ok()) {
+    pending_by_ai_ = true;
+    if (WaitForDie(st, a, side)) return true;  // the computer's action waits for the page's die
+    pending_by_ai_ = false;
+    return false;
+  }
   history_.Applied(*session_, -1, events_before);
   return true;
 }
@@ -115,12 +117,14 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
   };
   if (t == "state") return StateMessage(sides);
-  if (t == "act" || t == "odds") {
+  if (t == "act" || t == "odds" || t == "preview") {
     const std::string* action = text("action");
     if (!action) return ErrorAnswer("\"" + t + "\" needs an \"action\" string");
+    if (t == "preview") return Preview(sides, *action);
     return t == "act" ? Act(sides, *action, changed) : Odds(*action);
   }
   if (t == "undo") return Undo(sides, changed);
+  if (t == "die") return m.contains("value") ? EnterDie(sides, m["value"], changed) : ErrorAnswer("\"die\" needs a \"value\"");
   if (t == "export") return Answer({{"t", "save"}, {"save", SaveText()}});
   if (t == "commit" || t == "reveal") {
     const std::string* hex = text(t == "commit" ? "hash" : "secret");
@@ -142,7 +146,10 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   if (!a.ok()) return Refused("", a.errors().ToString());
   const State& s = session_->state();
   if (session_->over()) return Refused("", "the game is over");
-  if (round_) return Refused("", "a die is being rolled (commit-reveal): wait for both sides' secrets");
+  if (pending_) {
+    return Refused("", fair_ ? "a die is being rolled (commit-reveal): wait for both sides' secrets"
+                             : "the die of " + ActionToText(g, *pending_) + " is to be entered first");
+  }
   if (!Plays(sides, s.decision_side)) {
     return Refused("", "it is " + SideName(g, s.decision_side) + "'s decision, and this link does not play " +
                            SideName(g, s.decision_side));
@@ -150,10 +157,10 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   const size_t events_before = session_->events().size();
   const int side = s.decision_side;
   const Status st = session_->Apply(*a);
-  if (!st.ok() && remote_dice_ && st.error().message.rfind("needs a die value", 0) == 0) {
-    StartRound(st, *a, side);
+  if (!st.ok() && WaitForDie(st, *a, side)) {
     *changed = true;
-    return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}, {"pending", "a fair die (commit-reveal)"}});
+    return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)},
+                   {"pending", fair_ ? "a fair die (commit-reveal)" : "the die, entered at the page"}});
   }
   if (!st.ok()) return Refused(st.error().rule, st.error().message);
   history_.Applied(*session_, side, events_before);
@@ -161,7 +168,8 @@ std::string WebGame::Act(int sides, const std::string& text, bool* changed) {
   return Answer({{"t", "ok"}, {"action", ActionToText(g, *a)}});
 }
 
-bool WebGame::UndoAllowed(int sides) const { return history_.CanUndo(*session_, sides); }
+// Not while an action waits for its die: it was declared in this position.
+bool WebGame::UndoAllowed(int sides) const { return !pending_ && history_.CanUndo(*session_, sides); }
 
 void UndoHistory::Reset(const Session& s) {
   entries_.clear();
@@ -198,63 +206,6 @@ std::string WebGame::Undo(int sides, bool* changed) {
   return Answer({{"t", "ok"}, {"action", "undo"}});
 }
 
-std::string WebGame::SaveText() const { return session_->Save() + FairDiceYaml(rounds_); }
-
-void WebGame::StartRound(const Status& needs_die, const Action& a, int side) {
-  FairDiceRound r;
-  // "needs a die value (d6, combat): ..."
-  const std::string& m = needs_die.error().message;
-  const size_t d = m.find("(d");
-  if (d != std::string::npos) r.sides = std::max(2, std::atoi(m.c_str() + d + 2));
-  const size_t comma = m.find(", ", d), close = m.find(')', d);
-  if (comma != std::string::npos && close != std::string::npos && comma < close) r.label = m.substr(comma + 2, close - comma - 2);
-  round_ = r;
-  pending_ = a;
-  pending_side_ = side;
-}
-
-std::string WebGame::Commit(int sides, const std::string& hash, bool* changed) {
-  if (!round_) return Refused("", "no die is being rolled");
-  if (const std::string bad = round_->Commit(OneSide(sides), hash); !bad.empty()) return Refused("", bad);
-  *changed = true;
-  return Answer({{"t", "ok"}, {"action", "commit"}});
-}
-
-std::string WebGame::Reveal(int sides, const std::string& secret, bool* changed) {
-  if (!round_) return Refused("", "no die is being rolled");
-  if (const std::string bad = round_->Reveal(OneSide(sides), secret); !bad.empty()) return Refused("", bad);
-  *changed = true;
-  if (round_->revealed()) FinishRound();
-  return Answer({{"t", "ok"}, {"action", "reveal"}});
-}
-
-// Both secrets are known: the die is supplied and the waiting action applied
-// (it may need another die: another round).
-void WebGame::FinishRound() {
-  round_->value = DieFromSecrets(round_->reveal[0], round_->reveal[1], round_->sides);
-  rounds_.push_back(*round_);
-  round_.reset();
-  session_->SupplyDice({rounds_.back().value});
-  const size_t events_before = session_->events().size();
-  const Status st = session_->Apply(*pending_);
-  if (!st.ok() && st.error().message.rfind("needs a die value", 0) == 0) {
-    StartRound(st, *pending_, pending_side_);
-    return;
-  }
-  if (st.ok()) history_.Applied(*session_, pending_side_, events_before);
-  pending_.reset();
-}
-
-json WebGame::RoundJson() const {
-  if (!round_) return nullptr;
-  const FairDiceRound& r = *round_;
-  return {{"sides", r.sides},
-          {"label", r.label},
-          {"action", pending_ ? ActionToText(session_->game(), *pending_) : ""},
-          {"commit", {r.commit[0], r.commit[1]}},
-          {"revealed", {!r.reveal[0].empty(), !r.reveal[1].empty()}}};
-}
-
 bool WebGame::ControlsGame(int sides) const {
   for (int i = 0; i < 2; ++i) {
     if (!Plays(sides, i) && kinds_[static_cast<size_t>(i)] != "ai") return false;
@@ -269,13 +220,22 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
   auto loaded = Session::Load(save, "imported save");
   if (!loaded.ok()) return Refused("", loaded.errors().ToString());
   std::vector<FairDiceRound> rounds;
-  if (const std::string bad = VerifyFairDice(save, "imported save", &rounds); !bad.empty()) return Refused("", bad);
+  std::optional<FairDicePending> pending;
+  if (const std::string bad = VerifyFairDice(save, "imported save", &rounds, &pending); !bad.empty()) {
+    return Refused("", bad);
+  }
   if ((*loaded)->game().params.ToString() != session_->game().params.ToString()) {
     return Refused("", "the save is a game of " + (*loaded)->game().params.ToString() + ", not of " +
                            session_->game().params.ToString());
   }
+  std::unique_ptr<Session> old = std::move(session_);
   session_ = std::move(*loaded);
-  rounds_ = std::move(rounds);
+  SetDiceMode();
+  if (const std::string bad = SetFairDice(std::move(rounds), std::move(pending)); !bad.empty()) {
+    session_ = std::move(old);  // nothing changes
+    SetDiceMode();
+    return Refused("", bad);
+  }
   MakePlayers();
   history_.Reset(*session_);
   *changed = true;

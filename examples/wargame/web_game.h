@@ -8,9 +8,18 @@
 // Messages from the page ({"t": ...}):
 //   {"t":"state"}                                   the position, legal options, log
 //   {"t":"act","action":"{move: [harris], path: [2302]}"}
-//   {"t":"odds","attack":["harris"],"target":["2405"],"reduce":0}
+//   {"t":"odds","action":"{attack: [harris], target: [2405]}"}
+//   {"t":"preview","action":"{move: [me20], value: 1200, value2: 2400}"}   tabletop: what the action
+//                                                   would do (the unit's base after it), or its refusal
 //   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
 //   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
+//   {"t":"die","value":4}                            a referee's die (a game whose dice are supplied)
+//
+// The dice: a seeded game rolls them. A game whose every die is supplied
+// (two remote players, or a referee's save continued) draws each die the
+// action waits for from the two links by commit-reveal when each side has its
+// own link and no side is the computer's (fair dice), else the player at the
+// page enters it (a referee rolling real dice; the computer's actions wait too).
 // Answers: {"t":"state",...}, {"t":"refused","rule":"7.5","message":...},
 // {"t":"odds",...}, {"t":"save","save":...}, {"t":"error","message":...}.
 #pragma once
@@ -36,6 +45,8 @@ namespace wg::cli {
 
 // The longest message the page may send (an imported save is the biggest).
 inline constexpr size_t kMaxMessageBytes = 1 << 20;
+// The longest action a message may carry (the longest legal one is a few hundred bytes).
+inline constexpr size_t kMaxActionText = 2000;
 
 class WebGame {
  public:
@@ -64,20 +75,29 @@ class WebGame {
   bool AiStep();
 
   const Session& session() const { return *session_; }
-  // The fair dice of a loaded save (VerifyFairDice), kept in what is exported.
-  void SetFairDice(std::vector<FairDiceRound> rounds) { rounds_ = std::move(rounds); }
+  // The fair dice of a loaded save (VerifyFairDice): kept in what is exported,
+  // and its pending action (if any) waits for its round again. "" or the error.
+  std::string SetFairDice(std::vector<FairDiceRound> rounds, std::optional<FairDicePending> pending);
+  // The dice come from commit-reveal rounds between the two links.
+  bool fair_dice() const { return fair_; }
   // The save as exported: the session's save and the fair dice record.
   std::string SaveText() const;
 
  private:
   std::string Act(int sides, const std::string& text, bool* changed);
   std::string Odds(const std::string& message_json);
+  std::string Preview(int sides, const std::string& text);
   std::string Undo(int sides, bool* changed);
   std::string Import(int sides, const std::string& save, bool* changed);
   std::string Commit(int sides, const std::string& hash, bool* changed);
   std::string Reveal(int sides, const std::string& secret, bool* changed);
-  void StartRound(const Status& needs_die, const Action& a, int side);
-  void FinishRound();
+  std::string EnterDie(int sides, const nlohmann::json& value, bool* changed);
+  // An action refused for a missing die waits for it (true), when this game draws its dice so.
+  bool WaitForDie(const Status& st, const Action& a, int side);
+  void StartRound(const Status& needs_die);
+  // The die is known: supplied, and the waiting action applied again.
+  void DieKnown(int value);
+  void SetDiceMode();
   nlohmann::json RoundJson() const;
   bool UndoAllowed(int sides) const;
   // Every side is played by this link or by the computer (a game on one page).
@@ -92,16 +112,38 @@ class WebGame {
   std::vector<Seat> seats_;
   std::unique_ptr<Player> ai_[2];
   UndoHistory history_;
-  // Fair dice when both sides are remote: the session takes supplied dice only,
-  // and an action that needs a die waits for a commit-reveal round.
-  bool remote_dice_ = false;
-  std::optional<FairDiceRound> round_;
-  std::vector<FairDiceRound> rounds_;  // every die drawn so, in order (the save's fair_dice)
+  // A session whose dice are all supplied: an action that needs a die waits
+  // (pending_) for a commit-reveal round (fair_) or for the page to enter it.
+  bool fair_ = false;
+  std::optional<FairDiceRound> round_;  // the die being drawn (both modes: its sides and label)
+  std::vector<FairDiceRound> rounds_;   // every fair die of an applied action, in order (the save's fair_dice)
+  std::vector<FairDiceRound> drawn_;    // the fair dice the pending action has drawn so far
   std::optional<Action> pending_;       // the action waiting for the die
   int pending_side_ = -1;
+  bool pending_by_ai_ = false;          // the computer took it (nobody's to undo)
 };
 
-// The odds preview of an attack as the page shows it.
+// Whether a link playing the sides of the bit mask `sides` plays `side`.
+bool Plays(int sides, int side);
+
+// The answers of WebGame::Handle.
+std::string Answer(const nlohmann::json& j);
+std::string Refused(const std::string& rule, const std::string& message);
+std::string ErrorAnswer(const std::string& message);
+
+// The tabletop ruleset (civil_war_miniatures) in the page (web_tabletop.cc).
+bool IsTabletop(const Game& g);
+// The action applied to a copy of `s` by the ruleset with no dice (one needed:
+// refused "this action rolls dice"), after the shape and canonical checks of
+// Session::Apply. `s` is unchanged; *out is the state after.
+Status PreviewApply(const Game& g, const State& s, Scratch* scratch, const Action& action, State* out);
+// The table's size, every base's corners, the ranges from the active unit to
+// each enemy, and (can_move) the outline of where the active unit may move.
+nlohmann::json TabletopJson(const Game& g, const State& s, Scratch* scratch, bool can_move);
+nlohmann::json ReachJson(const Game& g, const State& s, Scratch* scratch, UnitId u);
+// A tabletop action in words ("1st Virginia fires at 20th Maine", "form line: ..."); "" for a move
+// and anything else ActionLabel words itself.
+std::string TabletopLabel(const Game& g, const State& s, const Action& a);
 nlohmann::json OddsJson(const Game& g, const HexQueries& hex, const AttackAnalysis& an, const Action& a);
 
 // A random token (128 bits from std::random_device, as hex).

@@ -17,8 +17,6 @@ namespace {
 
 constexpr size_t kLogTail = 400;  // events sent with each state (the page shows the latest)
 
-bool Plays(int sides, int side) { return side >= 0 && side < 2 && ((sides >> side) & 1); }
-
 json SidesJson(const Game& g, const std::vector<std::string>& kinds) {
   json out = json::array();
   for (size_t i = 0; i < g.sides.size() && i < 2; ++i) {
@@ -44,7 +42,7 @@ std::string UnitKey(const Action& a) {
 json WebGame::LegalJson(int sides) {
   json out = json::array();
   const State& s = session_->state();
-  if (session_->over() || round_ || !Plays(sides, s.decision_side)) return out;
+  if (session_->over() || pending_ || !Plays(sides, s.decision_side)) return out;
   const Game& g = session_->game();
   const HexQueries* hex = g.rules->hex();
   const std::vector<Action> legal = session_->LegalActions();
@@ -98,11 +96,25 @@ std::string WebGame::StateMessage(int sides) {
   j["hex_map"] = g.map.size() > 0;
   j["svg"] = RenderSvg(g, session_->state());
   j["legal"] = LegalJson(sides);
+  if (IsTabletop(g)) {
+    const State& s = session_->state();
+    bool can_move = false;
+    if (!session_->over() && !pending_ && Plays(sides, s.decision_side)) {
+      for (const Action& a : session_->LegalActions()) can_move |= a.type == ActionType::kMove;
+    }
+    j["tabletop"] = TabletopJson(g, s, &session_->scratch(), can_move);
+  }
   j["can_undo"] = UndoAllowed(sides);
   j["can_import"] = ControlsGame(sides);
   j["ai_to_move"] = AiToMove();
   j["dice_round"] = RoundJson();
-  j["fair_dice"] = rounds_.size();
+  // A referee's game: the die the waiting action needs, entered at the page.
+  j["die_needed"] = nullptr;
+  if (pending_ && !fair_ && round_) {
+    j["die_needed"] = {{"sides", round_->sides}, {"label", round_->label},
+                       {"action", ActionToText(g, *pending_)}, {"you", ControlsGame(sides)}};
+  }
+  j["fair_dice"] = rounds_.size() + drawn_.size();  // the dice drawn by commit-reveal so far
   if (!rounds_.empty()) {
     const FairDiceRound& r = rounds_.back();
     j["last_fair_die"] = {{"sides", r.sides}, {"value", r.value}, {"commit", {r.commit[0], r.commit[1]}},

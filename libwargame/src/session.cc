@@ -234,8 +234,10 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   YamlReader r = YamlReader::FromString(text, name);
   if (!r.ok()) return r.errors();
   const YAML::Node root = r.root();
-  // fair_dice: the commit-reveal record of remote dice (`wargame serve`), checked by the program.
-  if (!r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "supplied_at", "actions", "hash", "fair_dice"})) {
+  // fair_dice, fair_dice_pending: the commit-reveal record of remote dice (`wargame serve`),
+  // checked by the program (examples/wargame/fair_dice.h).
+  if (!r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "supplied_at", "actions", "hash", "fair_dice",
+                              "fair_dice_pending"})) {
     return r.errors();
   }
   const auto spec = r.RequiredString(root, "", "game");

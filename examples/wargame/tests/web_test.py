@@ -10,12 +10,20 @@ usage: web_test.py WARGAME_BINARY CASE [SCREENSHOT.png]
               each link is refused the other side's decisions.
   ai          against the computer: it plays its turn one action at a time, the page
               saying so.
+  tabletop    Civil War miniatures on a small position: the table to scale, a drag
+              refused by the rules (another unit in the way), a drag clipped as
+              the rules clip it (a fence costs 2"), fire at an enemy clicked on the
+              table, a charge and its answer, a formation change.
+  email       play by e-mail with fair dice: each player in their own browser, never
+              online together, the save carried between three servers; the Union's
+              secret stays in its browser's storage until it reveals it.
   fuzz        malformed, oversized and garbage requests and bad tokens (no browser).
 The browser cases exit 77 (skipped) when Chromium is not installed.
 """
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -289,6 +297,233 @@ def case_ai():
     print("ok: ai")
 
 
+# --- the tabletop ---------------------------------------------------------------------------
+
+SKIRMISH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tabletop_skirmish.yaml")
+
+
+def mini_unit(state, uid):
+    return next(u for u in state["ruleset_state"]["units"] if u["id"] == uid)
+
+
+def drag(page, frm, to, steps=4):
+    """Presses the mouse on the table point `frm`, moves it to `to` in steps, and waits for the preview."""
+    x0, y0 = page.js(f"wg.tableToClient({json.dumps(frm)})")
+    x1, y1 = page.js(f"wg.tableToClient({json.dumps(to)})")
+    page.mouse("pressed", x0, y0)
+    for i in range(1, steps + 1):
+        page.mouse("moved", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+    want = "{move: [%s], value: %d, value2: %d}" % (page.js("wg.state.tabletop.active"), round(to[0] * 100),
+                                                      round(to[1] * 100))
+    return page.wait(f"wg.preview && wg.preview.action === {json.dumps(want)} && wg.preview", "the preview of " + want), \
+        (x1, y1)
+
+
+def click_button(page, label_part):
+    text = page.wait("(() => { const b = [...document.querySelectorAll('#prompt button')].find(b => "
+                     f"b.textContent.includes({json.dumps(label_part)})); return b && b.dataset.text; }})()",
+                     "a button " + label_part)
+    page.click(f'#prompt button[data-text="{text}"]')
+    return text
+
+
+def case_tabletop():
+    chromium = need_chromium()
+    server = webdrive.Server(WARGAME, ["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "human,human",
+                                       "--seed", "1"])
+    who = "Union and Confederate"
+    browser = webdrive.Browser(chromium)
+    try:
+        page = browser.page(server.links[who])
+        page.wait("!!(wg.state && wg.state.tabletop && document.querySelector('#tt #reach'))", "the table and the reach")
+        st = server.state(who)
+        t = st["tabletop"]
+        check(t["active"] == "us_20me" and t["reach"]["rate"] == 6, "the 20th Maine is active, 6 in a move in line")
+        check(page.js("document.querySelectorAll('#tt [data-unit]').length") == 4, "every base can be clicked")
+        me = mini_unit(st, "us_20me")
+        start = [me["x"], me["y"]]
+        # A drag south onto the 83rd Pennsylvania: the preview and the move are refused (C.1).
+        pv, _ = drag(page, start, [start[0], start[1] - 6])
+        check(not pv["ok"] and pv["rule"] == "C.1", f"the move through a friend is refused (C.1): {pv}")
+        check("refused (C.1)" in page.js("document.getElementById('ghosttext').textContent"), "the page says so")
+        x, y = page.js(f"wg.tableToClient({json.dumps([start[0], start[1] - 6])})")
+        page.mouse("released", x, y)
+        page.wait("document.getElementById('refusal').className === 'on'", "the refusal shown")
+        check(mini_unit(server.state(who), "us_20me")["x"] == start[0] and server.state(who)["actions"] == 0,
+              "the refused move changed nothing")
+        # A drag east, 16 in, over the West fence: the rules stop it at 6 - 2 = 4 in (M: a fence costs 2").
+        to = [start[0] + 16, start[1]]
+        pv, (x, y) = drag(page, start, to)
+        check(pv["ok"] and abs(pv["moved"] - 4.0) < 0.01, f"the preview is clipped at 4 in ({pv})")
+        check(page.js("document.getElementById('ghost').getAttribute('visibility')") == "visible" and
+              page.js("document.getElementById('ghosttext').textContent") == "4.0 in", "the ghost shows where it ends")
+        if len(sys.argv) > 3:  # the picture in the README: a drag on the table, clipped by the fence
+            page.js("wg.refusal = null, drawRefusal()")  # the refusal above was checked: not in the picture
+            page.screenshot(sys.argv[3])
+        page.mouse("released", x, y)
+        page.wait(f"wg.state.actions === 1", "the move made")
+        after = mini_unit(server.state(who), "us_20me")
+        check([after["x"], after["y"]] == pv["center"], f"the unit stands where the preview said ({after})")
+        # Fire: click the 1st Virginia on the table, then the button it brings forward.
+        page.click('#tt [data-unit="csa_1va"]')
+        page.wait("wg.ttTarget === 'csa_1va'", "the target chosen")
+        fire = page.wait("(() => { const b = document.querySelector('#prompt button.main'); return b && b.dataset.text; })()",
+                         "the fire button")
+        check(fire == "{bombard: [us_20me, csa_1va]}", "the chosen target's fire first: " + fire)
+        before = server.state(who)
+        page.click('#prompt button.main')
+        page.wait("!!document.getElementById('lastdie')", "the dice shown")
+        page.wait("wg.state.tabletop.active === 'csa_1va'", "the next card")
+        st = server.state(who)
+        fired = [e for e in st["events"][len(before["events"]):] if e["rule"] == "3"]
+        check(fired and mini_unit(st, "csa_1va")["figures"] <= mini_unit(before, "csa_1va")["figures"],
+              "the fire was resolved by rule 3")
+        # A charge (2.1: within 8 in), and the charged unit's answer when asked (2.4).
+        n = st["actions"]
+        click_button(page, "1st Virginia charges 20th Maine")
+        page.wait(f"wg.state.actions > {n}", "the charge made")
+        for _ in range(5):
+            if page.js("wg.state.tabletop.active") == "us_83pa":
+                break
+            n = page.js("wg.state.actions")
+            page.click("#prompt button[data-text]")
+            page.wait(f"wg.state.actions > {n}", "the charge's decisions")
+        st = server.state(who)
+        check(any(e["rule"].startswith("2.") for e in st["events"]), "the log cites the charge rules")
+        # A formation change: the 83rd Pennsylvania forms column.
+        page.wait("wg.state.tabletop.active === 'us_83pa'", "the 83rd Pennsylvania's card")
+        click_button(page, "form column")
+        page.wait("wg.state.ruleset_state.units.find(u => u.id === 'us_83pa').formation === 'column'", "the column")
+        check(mini_unit(server.state(who), "us_83pa")["formation"] == "column", "the API has the column")
+    finally:
+        browser.close()
+        server.close()
+    referee_dice(chromium)
+    print("ok: tabletop")
+
+
+def referee_dice(chromium):
+    """A referee's game (every die supplied) continued at the page: each die is entered there."""
+    fd, path = tempfile.mkstemp(suffix=".yaml", prefix="wargame_referee_")
+    os.close(fd)
+    subprocess.run([WARGAME, "play", "civil_war_miniatures", "--scenario", SKIRMISH, "--max-actions", "0", "--save", path,
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        text = f.read().replace("dice: seeded\n", "dice: supplied\nsupplied: []\n")
+    with open(path, "w") as f:
+        f.write(text)
+    server = webdrive.Server(WARGAME, ["--load", path, "--players", "human,human"])
+    who = "Union and Confederate"
+    browser = webdrive.Browser(chromium)
+    try:
+        page = browser.page(server.links[who])
+        page.wait("wg.state && wg.state.legal.length > 0", "the page")
+        page.js('wg.act("{bombard: [us_20me, csa_1va]}")')
+        page.wait("!!document.getElementById('dievalue')", "the die to enter")
+        page.js("document.getElementById('dievalue').value = '7'")
+        page.click("#diego")
+        page.wait("document.getElementById('refusal').className === 'on'", "a d6 never shows 7")
+        entered = 0
+        while server.state(who)["actions"] == 0 and entered < 40:
+            page.wait("!!document.getElementById('dievalue')", "the next die to enter")
+            page.js("document.getElementById('dievalue').value = '5'")
+            n = len(server.state(who)["events"])
+            page.click("#diego")
+            entered += 1
+            page.wait(f"wg.state.events.length > {n} || wg.state.actions > 0 || "
+                      f"(wg.state.die_needed && document.getElementById('dievalue').value === '')", "the die taken")
+        st = server.state(who)
+        check(st["actions"] == 1 and entered >= 6, f"the fire took the {entered} dice entered")
+        rolls = [e["text"] for e in st["events"] if e["type"] == "die_roll"]
+        check(len(rolls) == entered and all(r.endswith(": 5") for r in rolls), f"every die is the one entered ({rolls})")
+    finally:
+        browser.close()
+        server.close()
+        os.unlink(path)
+
+
+# --- play by e-mail ----------------------------------------------------------------------------
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def export_to_file(server, who):
+    fd, path = tempfile.mkstemp(suffix=".yaml", prefix="wargame_email_")
+    with os.fdopen(fd, "w") as f:
+        f.write(server.message(who, {"t": "export"})["save"])
+    return path
+
+
+def mailed_turn(args, browser, side, wait, what, act=None, check_server=None):
+    """One player's turn of a game by e-mail: a server of the mailed save, this side's page until `wait`
+    holds (after sending `act`, if any), the save exported to a new file (returned); the server ends."""
+    server = webdrive.Server(WARGAME, args)
+    try:
+        page = browser.page(server.links[side])
+        page.wait("!!wg.state", side + "'s page")
+        if act:
+            page.wait("wg.state.legal.length > 0", side + "'s decision")
+            page.js("wg.act(%s)" % json.dumps(act))
+        page.wait(wait, what)
+        if check_server:
+            check_server(server)
+        return export_to_file(server, side)
+    finally:
+        server.close()
+
+
+def case_email():
+    import hashlib
+    chromium = need_chromium()
+    port = str(free_port())  # the Union plays at the same address each time: its secrets stay in its browser
+    union_browser, confed_browser = webdrive.Browser(chromium), webdrive.Browser(chromium)
+    files = []
+    try:
+        # The Union fires; its page commits to a secret; the save is mailed.
+        files.append(mailed_turn(["civil_war_miniatures", "--scenario", SKIRMISH, "--players", "remote,remote",
+                                  "--port", port], union_browser, "Union",
+                                 "wg.state.dice_round && wg.state.dice_round.commit[0] !== ''", "the Union's commitment",
+                                 act="{bombard: [us_20me, csa_1va]}"))
+        with open(files[-1]) as f:
+            text = f.read()
+        check("fair_dice_pending:" in text and 'reveal: ["", ""]' in text, "the save carries the round, no secret")
+        out = subprocess.run([WARGAME, "play", "--load", files[-1], "--players", "human,human"], capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL)
+        check(out.returncode == 1 and "waits for a fair die" in out.stderr, "the terminal cannot roll it: " + out.stderr)
+        # The Confederate, alone, in another browser at another address: commits and reveals.
+        files.append(mailed_turn(["--load", files[-1], "--players", "remote,remote"], confed_browser, "Confederate",
+                                 "wg.state.dice_round && wg.state.dice_round.revealed[1]", "the Confederate's secret",
+                                 check_server=lambda server: check(
+                                     not server.state("Union")["dice_round"]["revealed"][0], "the Union has not revealed")))
+        # The Union again, at its own address, with a new link: its page finds its secret and reveals it.
+        files.append(mailed_turn(["--load", files[-1], "--players", "remote,remote", "--port", port], union_browser,
+                                 "Union", "wg.state.fair_dice === 1", "the first die drawn"))
+        with open(files[-1]) as f:
+            text = f.read()
+        m = re.search(r'drawn:\n    - \{sides: 6, label: "[^"]*", commit: \["(\w+)", "(\w+)"\], reveal: \["(\w+)", "(\w+)"\], '
+                      r"value: (\d)\}", text)
+        check(m, "the die drawn is in the save: " + text[text.find("fair_dice_pending"):][:400])
+        c0, c1, r0, r1, value = m.groups()
+        check(hashlib.sha256(bytes.fromhex(r0)).hexdigest() == c0 and hashlib.sha256(bytes.fromhex(r1)).hexdigest() == c1,
+              "each secret is its commitment's")
+        digest = hashlib.sha256(bytes.fromhex(r0) + bytes.fromhex(r1)).digest()
+        check(int(value) == 1 + int.from_bytes(digest[:8], "big") % 6, "the die is the die of the two secrets")
+        out = subprocess.run([WARGAME, "replay", files[-1]], capture_output=True, text=True)
+        check(out.returncode == 0 and "waiting: {bombard: [us_20me, csa_1va]} (1 of its dice drawn" in out.stdout,
+              "replay verifies it: " + out.stdout[-300:] + out.stderr)
+    finally:
+        union_browser.close()
+        confed_browser.close()
+        for f in files:
+            os.unlink(f)
+    print("ok: email")
+
+
 # --- fuzz ---------------------------------------------------------------------------------
 
 def raw(server, data, read=True):
@@ -332,7 +567,9 @@ def case_fuzz():
                      '{"t": "act", "action": "' + "[" * 1900 + '"}', '{"t": "odds", "action": "{attack: []}"}',
                      '{"t": "import", "save": "game: nowhere\\nseed: x"}', '{"t": "import", "save": 5}',
                      '{"t": "undo"}', '{"t": "\\ud800"}', "[" * 200000, '{"t": "act", "action": "' + "x" * 5000 + '"}',
-                     b"\xff\xfe\x00garbage", '{"t": "export", "extra": ' + "[" * 10000 + "]" * 10000 + "}"]:
+                     b"\xff\xfe\x00garbage", '{"t": "preview", "action": "{move: [fry], value: 1}"}',
+                     '{"t": "preview"}', '{"t": "die", "value": 3}', '{"t": "die", "value": "3"}', '{"t": "die"}',
+                     '{"t": "commit", "hash": "zz"}', '{"t": "reveal", "secret": 5}', '{"t": "export", "extra": ' + "[" * 10000 + "]" * 10000 + "}"]:
             status, text = server.http("/api?token=" + union, body, "POST")
             check(status == 200 and json.loads(text)["t"] in ("error", "refused", "save"),
                   f"malformed message answered ({status}, {text[:80]})")
@@ -388,7 +625,7 @@ def case_fuzz():
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
-    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "fuzz": case_fuzz}[sys.argv[2]]()
+    {"page": case_page, "browsers": case_browsers, "ai": case_ai, "tabletop": case_tabletop, "email": case_email, "fuzz": case_fuzz}[sys.argv[2]]()
 
 
 if __name__ == "__main__":

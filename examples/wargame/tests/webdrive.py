@@ -36,7 +36,8 @@ class Server:
     """`wargame serve ARGS --port 0`; .links maps a side name to its URL."""
 
     def __init__(self, wargame, args):
-        self.proc = subprocess.Popen([wargame, "serve", *args, "--port", "0", "--ai-delay", "50"],
+        port = [] if "--port" in args else ["--port", "0"]
+        self.proc = subprocess.Popen([wargame, "serve", *args, *port, "--ai-delay", "50"],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.links = {}
         self.base = None
@@ -252,6 +253,11 @@ class Page:
         ok = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return false;"
                      " e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true; })()")
         assert ok, "no element " + selector
+
+    def mouse(self, kind, x, y):
+        """A real mouse event at page coordinates (CSS pixels): pressed, moved or released."""
+        self.call("Input.dispatchMouseEvent", type="mouse" + kind.capitalize(), x=x, y=y, button="left",
+                  buttons=0 if kind == "released" else 1, clickCount=1)
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]

@@ -58,6 +58,8 @@ class Session {
   // Die values from outside, used before the seeded generator (or instead of it).
   void SupplyDice(const std::vector<int>& values);
   size_t dice_queued() const { return queue_.size(); }
+  // Every die must be supplied (a referee's dice, or fair remote dice): no generator.
+  bool supplied_only() const { return supplied_only_; }
 
   const std::vector<Event>& events() const { return log_.events; }
   const std::vector<Action>& actions() const { return actions_; }
