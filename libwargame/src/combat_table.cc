@@ -391,4 +391,62 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
   return t;
 }
 
+namespace {
+
+constexpr CrtTokenRule kStandardTokens[] = {
+    {"AE", true, true, false, false}, {"AR", true, true, false, false}, {"DE", true, false, true, false},
+    {"DR", true, false, true, false}, {"EX", true, false, true, false},
+};
+
+std::string TokenList(const CrtTokenSet& set) {
+  std::string out;
+  for (const CrtTokenRule& t : set.tokens) {
+    out += (out.empty() ? "" : ", ") + std::string(t.code) + (t.number ? "n" : "");
+  }
+  return out;
+}
+
+// Checks one cell's text; `where` is 0 single part, 1 attacker, 2 defender.
+void CheckCellTokens(YamlReader& reader, const YAML::Node& cell, const std::string& path, const CrtTokenSet& set) {
+  if (!cell.IsScalar()) return;
+  auto result = ParseCombatResult(cell.Scalar());
+  if (!result.ok()) return;  // the CRT loader reported it
+  auto check = [&](const std::vector<ResultToken>& tokens, int where) {
+    static constexpr const char* kWhere[] = {"", " in the attacker's part", " in the defender's part"};
+    for (const ResultToken& t : tokens) {
+      bool known = false;
+      for (const CrtTokenRule& k : set.tokens) {
+        const bool here = where == 0 ? k.in_single : where == 1 ? k.in_attacker : k.in_defender;
+        known = known || (k.code == t.code && k.number == t.has_number && here);
+      }
+      if (!known) {
+        reader.Fail(cell, path, "result token \"" + t.ToString() + "\" is not one " + std::string(set.who) +
+                                    " apply" + kWhere[where] + " (" + TokenList(set) + "): it would do nothing");
+      }
+    }
+  };
+  if (result->two_sided) {
+    check(result->attacker, 1);
+    check(result->defender, 2);
+  } else {
+    check(result->tokens, 0);
+  }
+}
+
+}  // namespace
+
+const CrtTokenSet kStandardCrtTokens{"the standard hex rules", kStandardTokens};
+
+void CheckCrtTokens(YamlReader& reader, const YAML::Node& crt, const std::string& path, const CrtTokenSet& set) {
+  const YAML::Node rows = YamlReader::Get(crt, "results");
+  const std::string rp = YamlReader::Child(path, "results");
+  for (size_t i = 0; rows.IsSequence() && i < rows.size(); ++i) {
+    for (size_t j = 0; rows[i].IsSequence() && j < rows[i].size(); ++j) {
+      CheckCellTokens(reader, rows[i][j], YamlReader::Item(YamlReader::Item(rp, i), j), set);
+    }
+  }
+  const YAML::Node below = YamlReader::Get(YamlReader::Get(crt, "below_lowest"), "result");
+  if (below) CheckCellTokens(reader, below, YamlReader::Child(YamlReader::Child(path, "below_lowest"), "result"), set);
+}
+
 }  // namespace wg

@@ -129,8 +129,13 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
       if (list && list.IsMap()) {
         for (const auto& kv : list) known += (known.empty() ? "" : ", ") + kv.first.Scalar();
       }
-      return Error{main, 0, 0, "scenarios",
-                   "unknown scenario \"" + name + "\" (known: " + known + "; or give a file path)", ""};
+      // At the default_scenario that names it, else at the list it is missing from.
+      const bool by_default = scenario.empty();
+      YamlReader& r = *doc->ReaderFor(by_default ? "default_scenario" : "scenarios");
+      r.Fail(by_default ? doc->Section("default_scenario") : (list ? list : r.root()),
+             by_default ? "default_scenario" : "scenarios",
+             "unknown scenario \"" + name + "\" (known: " + known + "; or give a file path)");
+      return doc->Errors();
     }
     AddFile(*doc, file, extra, 0);
     if (!doc->Errors().ok()) return doc->Errors();
@@ -305,6 +310,22 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
   errors->Append(r.errors());
 }
 
+// An error at the `setup` of the unit `id` in the units file (read again: the
+// reader of LoadUnits is gone by now).
+void ReportAtSetup(RulesetDocument& doc, const std::string& id, const std::string& what, ErrorList* errors) {
+  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), doc.Section("units").Scalar()));
+  const YAML::Node units = YamlReader::Get(r.root(), "units");
+  for (size_t i = 0; units.IsSequence() && i < units.size(); ++i) {
+    const YAML::Node id_node = YamlReader::Get(units[i], "id");
+    if (!id_node.IsScalar() || id_node.Scalar() != id) continue;
+    const YAML::Node setup = YamlReader::Get(units[i], "setup");
+    r.Fail(setup ? setup : units[i], YamlReader::Child(YamlReader::Item("units", i), "setup"), what);
+    errors->Append(r.ErrorsSince(r.errors().size() - 1));
+    return;
+  }
+  errors->Add(Error{r.file(), 0, 0, "units", what, ""});
+}
+
 // The position a scenario starts from keeps the game's invariants: no unit off
 // the grid, never both sides in one hex, the side not moving first within the
 // stacking limit.
@@ -333,7 +354,7 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
       r->Fail(place[static_cast<size_t>(last)], YamlReader::Item("place", static_cast<size_t>(last)), what);
       errors->Append(r->ErrorsSince(r->errors().size() - 1));
     } else {
-      errors->Add(Error{doc.DirFor("units"), 0, 0, "units." + game.units[who.front()].id + ".setup", what, ""});
+      ReportAtSetup(doc, game.units[who.front()].id, what, errors);
     }
   };
   std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.map.size(), 0)));
@@ -426,10 +447,11 @@ void LoadMarkers(RulesetDocument& doc, Game* game) {
   }
 }
 
-void LoadOptionalRules(RulesetDocument& doc, Game* game, ErrorList* errors) {
+void LoadOptionalRules(RulesetDocument& doc, Game* game) {
   if (!doc.Has("optional_rules")) {
     for (const auto& want : game->params.optional) {
-      errors->Add(Error{"", 0, 0, "optional", "this ruleset has no optional rule \"" + want + "\"", ""});
+      YamlReader& r = *doc.readers.front();
+      r.Fail(r.root(), "optional", "this ruleset has no optional rule \"" + want + "\" (it has no optional_rules)");
     }
     return;
   }
@@ -445,16 +467,20 @@ void LoadOptionalRules(RulesetDocument& doc, Game* game, ErrorList* errors) {
       game->optional_rules.push_back(o);
     }
   }
+  std::string ids;
+  for (const auto& o : game->optional_rules) ids += (ids.empty() ? "" : ", ") + o.id;
   for (const auto& want : game->params.optional) {
     bool known = false;
     for (const auto& o : game->optional_rules) known = known || o.id == want;
-    if (!known) errors->Add(Error{"", 0, 0, "optional", "unknown optional rule \"" + want + "\"", ""});
+    if (!known) r.Fail(n, "optional", "unknown optional rule \"" + want + "\" (known: " + ids + ")");
   }
 }
 
-MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc) {
+// `*ok` is false when the vocabulary has errors (the map is then not read).
+MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
   MapVocabulary vocab;
   YamlReader& r = *doc.ReaderFor("terrain");
+  const size_t before = r.errors().size();
   const YAML::Node n = doc.Section("terrain");
   if (!n) {
     r.Fail(r.root(), "terrain", "missing required section");
@@ -465,7 +491,18 @@ MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc) {
     vocab.paths = ReadNames(r, n["paths"], "terrain.paths");
     vocab.place_kinds = ReadNames(r, n["place_kinds"], "terrain.place_kinds");
     vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
+    if (vocab.terrain.size() > static_cast<size_t>(kMaxTerrainTypes)) {
+      r.Fail(n["types"], "terrain.types", "at most " + std::to_string(kMaxTerrainTypes) + " terrain types");
+    }
+    if (vocab.features.size() > static_cast<size_t>(kMaxFeatureTypes)) {
+      r.Fail(n["features"], "terrain.features", "at most " + std::to_string(kMaxFeatureTypes) + " features");
+    }
+    if (const YAML::Node d = n["default"];
+        d && std::find(vocab.terrain.begin(), vocab.terrain.end(), vocab.default_terrain) == vocab.terrain.end()) {
+      r.Fail(d, "terrain.default", "\"" + vocab.default_terrain + "\" is not one of terrain.types");
+    }
   }
+  *ok = r.errors().size() == before;
   return vocab;
 }
 
@@ -705,13 +742,14 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   LoadSides(doc, game);
   LoadAttributes(doc, game);
   LoadMarkers(doc, game);
-  LoadOptionalRules(doc, game, &errors);
-  const MapVocabulary vocab = LoadTerrainVocabulary(doc);
+  LoadOptionalRules(doc, game);
+  bool vocab_ok = true;
+  const MapVocabulary vocab = LoadTerrainVocabulary(doc, &vocab_ok);
   LoadKinds(doc, game);
   LoadStacking(doc, game);
   LoadTurns(doc, game);
   LoadVictory(doc, game);
-  LoadMapSection(doc, vocab, game, &errors);
+  if (vocab_ok) LoadMapSection(doc, vocab, game, &errors);
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Units (need the map for set-up hexes and entry places).

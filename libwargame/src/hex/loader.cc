@@ -35,9 +35,10 @@ namespace {
 // section's reader, where doc.Errors() collects them, and return a copy: only
 // the value is taken here, so every error is reported once.
 template <typename T, typename Load>
-void LoadSection(RulesetDocument& doc, const char* key, bool required, T* out, ErrorList* errors, Load&& load) {
+void LoadSection(RulesetDocument& doc, const char* key, bool required, T* out, Load&& load) {
   if (!doc.Has(key)) {
-    if (required) errors->Add(Error{doc.readers.front()->file(), 0, 0, key, "missing required section", ""});
+    // Recorded in the reader: doc.Errors() reports it.
+    if (required) doc.readers.front()->Fail(doc.readers.front()->root(), key, "missing required section");
     return;
   }
   auto result = load(*doc.ReaderFor(key), doc.Section(key), std::string(key));
@@ -163,13 +164,13 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   ErrorList errors;
   auto data = std::make_shared<HexGameData>();
   const MapVocabulary& vocab = game->map.vocabulary;
-  LoadSection(doc, "movement", /*required=*/true, &data->movement, &errors,
+  LoadSection(doc, "movement", /*required=*/true, &data->movement,
               [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadMovementRules(r, n, p, vocab); });
   LoadZoc(doc, *game, data.get());
-  LoadSection(doc, "los", /*required=*/false, &data->los_rules, &errors,
+  LoadSection(doc, "los", /*required=*/false, &data->los_rules,
               [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadLosRules(r, n, p, vocab); });
-  LoadSection(doc, "crt", /*required=*/true, &data->crt, &errors, LoadCombatTable);
-  LoadSection(doc, "tables", /*required=*/false, &data->tables, &errors, LoadDieTables);
+  LoadSection(doc, "crt", /*required=*/true, &data->crt, LoadCombatTable);
+  LoadSection(doc, "tables", /*required=*/false, &data->tables, LoadDieTables);
   LoadCombatSection(doc, *game, data.get());
   data->phase_movement = game->turns.PhaseIndex("movement");
   data->phase_combat = game->turns.PhaseIndex("combat");
@@ -178,10 +179,13 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Kinds' movement classes must exist in the movement rules.
-  for (const auto& k : game->kinds) {
-    if (k.movement_class >= data->movement.num_classes()) {
-      errors.Add(Error{doc.readers.front()->file(), 0, 0, "kinds", "kind \"" + k.id + "\" has no movement class", ""});
-    }
+  const YAML::Node kinds = doc.Section("kinds");
+  for (size_t i = 0; i < game->kinds.size(); ++i) {
+    if (game->kinds[i].movement_class < data->movement.num_classes()) continue;
+    YamlReader& r = *doc.ReaderFor("kinds");
+    r.Fail(kinds.IsSequence() && i < kinds.size() ? kinds[i] : kinds, YamlReader::Item("kinds", i),
+           "kind \"" + game->kinds[i].id + "\" has no movement class");
+    errors.Append(r.ErrorsSince(r.errors().size() - 1));
   }
   data->los = std::make_unique<LineOfSight>(game->map, data->los_rules);
   // The step-cost tables, built once here: every scratch copies them.
