@@ -362,6 +362,14 @@ TEST_F(Untrusted, Issue14_SetUpHexesThatBreakTheInvariantsAreReportedAtTheUnit) 
   EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
 }
 
+TEST_F(Untrusted, Issue14_FileNamesAndScenarioNamesMustBeStrings) {
+  Edit(dir_ / "ruleset.yaml", "units: units.yaml", "units: {file: units.yaml}");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": units: expected a string");
+  Fresh();
+  Edit(dir_ / "ruleset.yaml", "default_scenario: meeting", "default_scenario: [meeting]");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": default_scenario: expected a string");
+}
+
 // A copy of one of the project's rulesets, found first on the search path.
 class UntrustedHooks : public ::testing::Test {
  protected:

@@ -115,13 +115,16 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
   // Resolve the scenario: a name listed under `scenarios:`, else a file path.
   std::string name = scenario;
   if (name.empty() && doc->Has("default_scenario")) {
-    name = doc->Section("default_scenario").Scalar();
+    name = doc->ReaderFor("default_scenario")->String(doc->Section("default_scenario"), "default_scenario").value_or("");
+    if (!doc->Errors().ok()) return doc->Errors();
   }
   if (!name.empty()) {
     std::string file;
     const YAML::Node list = doc->Section("scenarios");
     if (list && list.IsMap() && list[name]) {
-      file = Join(folder, list[name].Scalar());
+      const auto entry = doc->ReaderFor("scenarios")->String(list[name], YamlReader::Child("scenarios", name));
+      if (!entry) return doc->Errors();
+      file = Join(folder, *entry);
     } else if (std::error_code ec; fs::exists(name, ec)) {
       file = name;
     } else {
@@ -286,8 +289,12 @@ void ReadUnit(YamlReader& r, const YAML::Node& n, const std::string& p, Game* ga
 
 void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
   if (!doc.Has("units")) return;
-  const std::string file = Join(doc.DirFor("units"), doc.Section("units").Scalar());
-  YamlReader r = YamlReader::FromFile(file);
+  const auto name = doc.ReaderFor("units")->String(doc.Section("units"), "units");
+  if (!name) {
+    errors->Append(doc.Errors());
+    return;
+  }
+  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), *name));
   if (!r.ok()) {
     errors->Append(r.errors());
     return;
@@ -738,7 +745,7 @@ void LoadScenarioStart(RulesetDocument& doc, Game* game, ErrorList* errors) {
 
 ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   ErrorList errors;
-  if (doc.Has("title")) game->title = doc.Section("title").Scalar();
+  if (doc.Has("title")) game->title = doc.ReaderFor("title")->String(doc.Section("title"), "title").value_or("");
   LoadSides(doc, game);
   LoadAttributes(doc, game);
   LoadMarkers(doc, game);
