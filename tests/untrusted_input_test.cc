@@ -318,5 +318,152 @@ TEST_F(Untrusted, APathWithAQuoteAndACommaRoundTripsThroughSpecAndSave) {
   EXPECT_TRUE((*t)->state().Equals(s.state()));
 }
 
+// --- Issue 14: every ruleset read has its file position; rulesets with hooks ---------
+// --- refuse CRT tokens their result handler does not apply. -------------------------
+
+// Replaces the first `from` in `file` by `to` (which must be there).
+void Edit(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = Slurp(file);
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << file << ": " << from;
+  text.replace(at, from.size(), to);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+}
+
+// Removes the top-level section `key` (its line and the indented lines under it).
+void RemoveSection(const fs::path& file, const std::string& key) {
+  std::istringstream in(Slurp(file));
+  std::string out, line;
+  bool in_section = false;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) == 0) {
+      in_section = true;
+      continue;
+    }
+    if (in_section && (line.empty() || line[0] == ' ' || line[0] == '#')) continue;
+    in_section = false;
+    out += line + "\n";
+  }
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << out;
+}
+
+std::string Errors(const GameParams& params) {
+  auto g = LoadGame(params.ToString());
+  EXPECT_FALSE(g.ok()) << params.ToString();
+  return g.ok() ? "" : g.errors().ToString();
+}
+
+TEST_F(Untrusted, Issue14_MissingHexSectionIsReportedAtTheRulesetsTop) {
+  RemoveSection(dir_ / "ruleset.yaml", "crt");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), "ruleset.yaml:4:1: crt: missing required section");
+}
+
+TEST_F(Untrusted, Issue14_UnknownDefaultScenarioIsReportedWhereItIsNamed) {
+  Edit(dir_ / "ruleset.yaml", "default_scenario: meeting", "default_scenario: nowhere");
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  EXPECT_HAS(e, "ruleset.yaml:");
+  EXPECT_HAS(e, ": default_scenario: unknown scenario \"nowhere\" (known: ");
+  EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
+}
+
+TEST_F(Untrusted, Issue14_UnknownOptionalRuleIsReportedAtTheList) {
+  const std::string e = Errors(GameParams{dir_.string(), "", {"Z.9"}, {}});
+  EXPECT_HAS(e, ": optional: unknown optional rule \"Z.9\" (known: X.1)");
+  EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
+}
+
+TEST_F(Untrusted, Issue14_DefaultTerrainMustBeATerrainType) {
+  Edit(dir_ / "ruleset.yaml", "  default: clear", "  default: swamp");
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  EXPECT_HAS(e, "ruleset.yaml:26:12: terrain.default: \"swamp\" is not one of terrain.types");
+  EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
+}
+
+TEST_F(Untrusted, Issue14_SetUpHexesThatBreakTheInvariantsAreReportedAtTheUnit) {
+  Edit(dir_ / "units.yaml", "setup: \"0603\"", "setup: \"0203\"");
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  EXPECT_HAS(e, "units.yaml:3:103: units[0].setup: units of both sides start in hex 0203");
+  EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
+}
+
+TEST_F(Untrusted, Issue14_FileNamesAndScenarioNamesMustBeStrings) {
+  Edit(dir_ / "ruleset.yaml", "units: units.yaml", "units: {file: units.yaml}");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": units: expected a string");
+  Fresh();
+  Edit(dir_ / "ruleset.yaml", "default_scenario: meeting", "default_scenario: [meeting]");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": default_scenario: expected a string");
+}
+
+// A copy of one of the project's rulesets, found first on the search path.
+class UntrustedHooks : public ::testing::Test {
+ protected:
+  void Copy(const std::string& name) {
+    root_ = fs::temp_directory_path() / ("wg_hooks_" + std::to_string(::getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    fs::copy(fs::path(WG_SOURCE_DIR) / "rulesets" / name, root_ / name, fs::copy_options::recursive);
+    AddRulesetSearchPath(root_.string());
+    name_ = name;
+  }
+  // Once removed, the folder is no longer found: later tests load the real one.
+  void TearDown() override { fs::remove_all(root_); }
+  fs::path file(const std::string& f) const { return root_ / name_ / f; }
+  std::string Errors() const {
+    auto g = LoadGame(name_);
+    EXPECT_FALSE(g.ok()) << name_;
+    return g.ok() ? "" : g.errors().ToString();
+  }
+  fs::path root_;
+  std::string name_;
+};
+
+TEST_F(UntrustedHooks, Issue14_BlueAndGrayRefusesACrtTokenItsHandlerDoesNotApply) {
+  Copy("blue_and_gray");
+  Edit(file("ruleset.yaml"), "- [AR,   AR,   DR,   DR,   DR,   DR,   DE,", "- [AR,   AR,   D1,   DR,   DR,   DR,   DE,");
+  EXPECT_HAS(Errors(), "ruleset.yaml:130:20: crt.results[0][2]: result token \"D1\" is not one the Blue & Gray "
+                       "rules (8.3) apply (AE, AR, DE, DR, EX): it would do nothing");
+}
+
+TEST_F(UntrustedHooks, Issue14_BlueAndGrayRefusesATwoSidedCell) {
+  Copy("blue_and_gray");
+  Edit(file("ruleset.yaml"), "- [AR,   AR,   DR,   DR,", "- [AR,   AR,   \"AR/DR\",   DR,");
+  const std::string e = Errors();
+  EXPECT_HAS(e, "crt.results[0][2]: result token \"AR\" is not one the Blue & Gray rules (8.3) apply in the "
+                "attacker's part");
+  EXPECT_HAS(e, "crt.results[0][2]: result token \"DR\" is not one the Blue & Gray rules (8.3) apply in the "
+                "defender's part");
+}
+
+TEST_F(UntrustedHooks, Issue14_BlueAndGraySectionOfTheWrongShapeIsReportedNotIndexed) {
+  Copy("blue_and_gray");
+  Edit(file("scenarios/chattanooga/scenario.yaml"), "  union_artillery_fixed:", "  union_artillery_fixed: 3\n  x_fixed:");
+  const std::string e = Errors();
+  EXPECT_HAS(e, "scenario.yaml:19:26: exclusive_rules.union_artillery_fixed: expected a map");
+  EXPECT_EQ(e.find("malformed data"), std::string::npos) << e;
+}
+
+TEST_F(UntrustedHooks, Issue14_StarsAndBarsRefusesACrtTokenItsHandlerDoesNotApply) {
+  Copy("stars_and_bars");
+  Edit(file("ruleset.yaml"), "- [\"E2R/-\", \"E2R/-\", \"E1R/-\"", "- [\"E2R/-\", \"E2X/-\", \"E1R/AE\"");
+  const std::string e = Errors();
+  EXPECT_HAS(e, "crt.results[0][1]: result token \"X\" is not one the Stars and Bars rules (7.3) apply in the "
+                "attacker's part (AE, En, Dn, W, R): it would do nothing");
+  EXPECT_HAS(e, "crt.results[0][2]: result token \"AE\" is not one the Stars and Bars rules (7.3) apply in the "
+                "defender's part");
+}
+
+TEST_F(UntrustedHooks, Issue14_StarsAndBarsMissingTableAndPlacesHavePositions) {
+  Copy("stars_and_bars");
+  Edit(file("ruleset.yaml"), "  union_initiative:", "  union_initiative_renamed:");
+  Edit(file("map.yaml"), "kind: objective", "kind: army_hq");
+  const std::string e = Errors();
+  EXPECT_HAS(e, "ruleset.yaml:188:3: tables.union_initiative: missing table union_initiative (12.4)");
+  EXPECT_HAS(e, "map.yaml:");
+  EXPECT_HAS(e, ": places: the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are "
+                "required (11.1)");
+  EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace wg

@@ -155,119 +155,92 @@ void FailText(YamlReader& reader, const YAML::Node& node, const std::string& pat
   for (const Error& e : errors.errors()) reader.Fail(node, path, e.message);
 }
 
-}  // namespace
-
-Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
-                                    const std::string& path) {
-  const size_t before = reader.errors().size();
-  CombatTable t;
-  if (!reader.CheckKeys(node, path,
-                        {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results"})) {
-    return reader.ErrorsSince(before);
-  }
-  t.provenance = reader.OptionalString(node, path, "provenance", "");
-
-  // kind
-  const std::string kind_path = YamlReader::Child(path, "kind");
-  if (auto kind = reader.RequiredString(node, path, "kind")) {
-    if (*kind == "odds") {
-      t.kind = CrtKind::kOdds;
-    } else if (*kind == "differential") {
-      t.kind = CrtKind::kDifferential;
+// One column label: "a-d" (odds) or a signed integer (differential), with an optional
+// trailing "+" on the last column. False (with an error) when it is not one.
+bool ParseColumnLabel(YamlReader& reader, const YAML::Node& node, const std::string& ip, CrtKind kind, bool last,
+                      CrtColumn* c) {
+  bool ok = false;
+  std::string_view s = c->label;
+  const bool open = s.size() > 1 && s.back() == '+';
+  if (open) s.remove_suffix(1);
+  if (kind == CrtKind::kOdds) {
+    const size_t dash = s.find('-');
+    if (dash != std::string_view::npos) {
+      const std::string_view left = s.substr(0, dash), right = s.substr(dash + 1);
+      auto a = internal::ParseIntText(left);
+      auto d = internal::ParseIntText(right);
+      if (a && d && *a > 0 && *d > 0 && left[0] != '+' && right[0] != '+') {
+        c->attack = *a;
+        c->defense = *d;
+        ok = true;
+      }
+    }
+    if (!ok) {
+      reader.Fail(node, ip,
+                  "bad odds column \"" + c->label + "\": expected a-d with positive integers, such as 3-2");
+    }
+  } else {
+    if (auto v = internal::ParseIntText(s)) {
+      c->attack = *v;
+      ok = true;
     } else {
-      reader.Fail(node["kind"], kind_path,
-                  "expected odds or differential, got \"" + *kind + "\"");
+      reader.Fail(node, ip,
+                  "bad differential column \"" + c->label + "\": expected an integer such as -3, 0 or +4");
     }
   }
-
-  // die
-  if (auto die = reader.RequiredString(node, path, "die")) {
-    auto spec = ParseDiceSpec(*die);
-    if (spec.ok()) {
-      t.die = *spec;
-    } else {
-      FailText(reader, node["die"], YamlReader::Child(path, "die"), spec.errors());
-    }
+  if (ok && open && !last) {
+    reader.Fail(node, ip, "open-ended column \"" + c->label + "\" must be the last column");
+    ok = false;
   }
+  return ok;
+}
 
-  // columns
+// `columns`: false when any column is missing or wrong.
+bool ReadCrtColumns(YamlReader& reader, const YAML::Node& node, const std::string& path, CombatTable& t) {
   const std::string cols_path = YamlReader::Child(path, "columns");
   const YAML::Node cols = node["columns"];
-  bool columns_ok = false;
   if (!cols) {
     reader.Fail(node, cols_path, "missing required key");
-  } else if (reader.ExpectSequence(cols, cols_path)) {
-    columns_ok = true;
-    if (cols.size() == 0) {
-      reader.Fail(cols, cols_path, "expected at least one column");
-      columns_ok = false;
-    }
-    for (size_t i = 0; i < cols.size(); ++i) {
-      const std::string ip = YamlReader::Item(cols_path, i);
-      auto label = reader.String(cols[i], ip);
-      if (!label) {
-        columns_ok = false;
-        continue;
-      }
-      CrtColumn c;
-      c.label = *label;
-      bool ok = false;
-      // A trailing "+" marks the open end ("6-1+", "+7+"): last column only.
-      std::string_view s = *label;
-      const bool open = s.size() > 1 && s.back() == '+';
-      if (open) s.remove_suffix(1);
-      if (t.kind == CrtKind::kOdds) {
-        const size_t dash = s.find('-');
-        if (dash != std::string_view::npos) {
-          const std::string_view left = s.substr(0, dash), right = s.substr(dash + 1);
-          auto a = internal::ParseIntText(left);
-          auto d = internal::ParseIntText(right);
-          if (a && d && *a > 0 && *d > 0 && left[0] != '+' && right[0] != '+') {
-            c.attack = *a;
-            c.defense = *d;
-            ok = true;
-          }
-        }
-        if (!ok) {
-          reader.Fail(cols[i], ip,
-                      "bad odds column \"" + *label +
-                          "\": expected a-d with positive integers, such as 3-2");
-        }
-      } else {
-        if (auto v = internal::ParseIntText(s)) {
-          c.attack = *v;
-          ok = true;
-        } else {
-          reader.Fail(cols[i], ip,
-                      "bad differential column \"" + *label +
-                          "\": expected an integer such as -3, 0 or +4");
-        }
-      }
-      if (ok && open && i + 1 != cols.size()) {
-        reader.Fail(cols[i], ip, "open-ended column \"" + *label + "\" must be the last column");
-        ok = false;
-      }
-      if (!ok) {
-        columns_ok = false;
-        continue;
-      }
-      if (!t.columns.empty()) {
-        const CrtColumn& p = t.columns.back();
-        const bool increasing = t.kind == CrtKind::kOdds
-                                    ? int64_t{c.attack} * p.defense > int64_t{p.attack} * c.defense
-                                    : c.attack > p.attack;
-        if (!increasing) {
-          reader.Fail(cols[i], ip,
-                      "columns must be in increasing order: \"" + c.label + "\" is not above \"" +
-                          p.label + "\"");
-          columns_ok = false;
-        }
-      }
-      t.columns.push_back(std::move(c));
-    }
+    return false;
   }
+  if (!reader.ExpectSequence(cols, cols_path)) return false;
+  bool columns_ok = true;
+  if (cols.size() == 0) {
+    reader.Fail(cols, cols_path, "expected at least one column");
+    columns_ok = false;
+  }
+  for (size_t i = 0; i < cols.size(); ++i) {
+    const std::string ip = YamlReader::Item(cols_path, i);
+    auto label = reader.String(cols[i], ip);
+    if (!label) {
+      columns_ok = false;
+      continue;
+    }
+    CrtColumn c;
+    c.label = *label;
+    if (!ParseColumnLabel(reader, cols[i], ip, t.kind, i + 1 == cols.size(), &c)) {
+      columns_ok = false;
+      continue;
+    }
+    if (!t.columns.empty()) {
+      const CrtColumn& p = t.columns.back();
+      const bool increasing = t.kind == CrtKind::kOdds
+                                  ? int64_t{c.attack} * p.defense > int64_t{p.attack} * c.defense
+                                  : c.attack > p.attack;
+      if (!increasing) {
+        reader.Fail(cols[i], ip,
+                    "columns must be in increasing order: \"" + c.label + "\" is not above \"" + p.label + "\"");
+        columns_ok = false;
+      }
+    }
+    t.columns.push_back(std::move(c));
+  }
+  return columns_ok;
+}
 
-  // below_lowest
+// `below_lowest: {result}` or `{column}`.
+void ReadBelowLowest(YamlReader& reader, const YAML::Node& node, const std::string& path, bool columns_ok,
+                     CombatTable& t) {
   const YAML::Node below = node["below_lowest"];
   const std::string below_path = YamlReader::Child(path, "below_lowest");
   if (below && reader.CheckKeys(below, below_path, {"result", "column"})) {
@@ -297,8 +270,10 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
       }
     }
   }
+}
 
-  // rows
+// `rows: [lowest, highest]`: false when missing or wrong.
+bool ReadCrtRows(YamlReader& reader, const YAML::Node& node, const std::string& path, CombatTable& t) {
   const std::string rows_path = YamlReader::Child(path, "rows");
   const YAML::Node rows = node["rows"];
   bool rows_ok = false;
@@ -324,8 +299,12 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
       }
     }
   }
+  return rows_ok;
+}
 
-  // results
+// `results`: one row per modified roll, one cell per column.
+void ReadCrtResults(YamlReader& reader, const YAML::Node& node, const std::string& path, bool rows_ok,
+                    bool columns_ok, CombatTable& t) {
   const std::string res_path = YamlReader::Child(path, "results");
   const YAML::Node results = node["results"];
   if (!results) {
@@ -363,12 +342,111 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
       }
     }
   }
+}
+
+}  // namespace
+
+Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
+                                    const std::string& path) {
+  const size_t before = reader.errors().size();
+  CombatTable t;
+  if (!reader.CheckKeys(node, path,
+                        {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results"})) {
+    return reader.ErrorsSince(before);
+  }
+  t.provenance = reader.OptionalString(node, path, "provenance", "");
+
+  // kind
+  const std::string kind_path = YamlReader::Child(path, "kind");
+  if (auto kind = reader.RequiredString(node, path, "kind")) {
+    if (*kind == "odds") {
+      t.kind = CrtKind::kOdds;
+    } else if (*kind == "differential") {
+      t.kind = CrtKind::kDifferential;
+    } else {
+      reader.Fail(node["kind"], kind_path,
+                  "expected odds or differential, got \"" + *kind + "\"");
+    }
+  }
+
+  // die
+  if (auto die = reader.RequiredString(node, path, "die")) {
+    auto spec = ParseDiceSpec(*die);
+    if (spec.ok()) {
+      t.die = *spec;
+    } else {
+      FailText(reader, node["die"], YamlReader::Child(path, "die"), spec.errors());
+    }
+  }
+
+  const bool columns_ok = ReadCrtColumns(reader, node, path, t);
+  ReadBelowLowest(reader, node, path, columns_ok, t);
+  const bool rows_ok = ReadCrtRows(reader, node, path, t);
+  ReadCrtResults(reader, node, path, rows_ok, columns_ok, t);
 
   ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;
   WG_CHECK(t.cells.size() == static_cast<size_t>(t.num_rows()) * t.columns.size(),
            "CRT cells counted");
   return t;
+}
+
+namespace {
+
+constexpr CrtTokenRule kStandardTokens[] = {
+    {"AE", true, true, false, false}, {"AR", true, true, false, false}, {"DE", true, false, true, false},
+    {"DR", true, false, true, false}, {"EX", true, false, true, false},
+};
+
+std::string TokenList(const CrtTokenSet& set) {
+  std::string out;
+  for (const CrtTokenRule& t : set.tokens) {
+    out += (out.empty() ? "" : ", ") + std::string(t.code) + (t.number ? "n" : "");
+  }
+  return out;
+}
+
+// Checks one cell's text; `where` is 0 single part, 1 attacker, 2 defender.
+void CheckCellTokens(YamlReader& reader, const YAML::Node& cell, const std::string& path, const CrtTokenSet& set) {
+  if (!cell.IsScalar()) return;
+  auto result = ParseCombatResult(cell.Scalar());
+  if (!result.ok()) return;  // the CRT loader reported it
+  auto check = [&](const std::vector<ResultToken>& tokens, int where) {
+    static constexpr const char* kWhere[] = {"", " in the attacker's part", " in the defender's part"};
+    for (const ResultToken& t : tokens) {
+      bool known = false;
+      for (const CrtTokenRule& k : set.tokens) {
+        const bool here = where == 0 ? k.in_single : where == 1 ? k.in_attacker : k.in_defender;
+        known = known || (k.code == t.code && k.number == t.has_number && here);
+      }
+      if (!known) {
+        reader.Fail(cell, path, "result token \"" + t.ToString() + "\" is not one " + std::string(set.who) +
+                                    " apply" + kWhere[where] + " (" + TokenList(set) + "): it would do nothing");
+      }
+    }
+  };
+  if (result->two_sided) {
+    check(result->attacker, 1);
+    check(result->defender, 2);
+  } else {
+    check(result->tokens, 0);
+  }
+}
+
+}  // namespace
+
+const CrtTokenSet kStandardCrtTokens{"the standard hex rules", kStandardTokens};
+
+void CheckCrtTokens(YamlReader& reader, const YAML::Node& crt, const std::string& path, const CrtTokenSet& set) {
+  const YAML::Node rows = YamlReader::Get(crt, "results");
+  const std::string rp = YamlReader::Child(path, "results");
+  for (size_t i = 0; rows.IsSequence() && i < rows.size(); ++i) {
+    for (size_t j = 0; rows[i].IsSequence() && j < rows[i].size(); ++j) {
+      CheckCellTokens(reader, rows[i][j], YamlReader::Item(YamlReader::Item(rp, i), j), set);
+    }
+  }
+  const YAML::Node below = YamlReader::Get(YamlReader::Get(crt, "below_lowest"), "result");
+  if (below) CheckCellTokens(reader, below, YamlReader::Child(YamlReader::Child(path, "below_lowest"), "result"), set);
 }
 
 }  // namespace wg

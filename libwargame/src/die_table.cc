@@ -88,28 +88,8 @@ std::string RangeText(const IntRange& r) {
   return std::to_string(r.lo) + "-" + std::to_string(r.hi);
 }
 
-}  // namespace
-
-Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const std::string& path,
-                              const std::string& name) {
-  const size_t before = reader.errors().size();
-  DieTable t;
-  t.name = name;
-  if (!reader.CheckKeys(node, path, {"provenance", "die", "columns", "rows", "results"})) {
-    return reader.ErrorsSince(before);
-  }
-  t.provenance = reader.OptionalString(node, path, "provenance", "");
-
-  if (auto die = reader.RequiredString(node, path, "die")) {
-    auto spec = ParseDiceSpec(*die);
-    if (spec.ok()) {
-      t.die = *spec;
-    } else {
-      reader.Fail(node["die"], YamlReader::Child(path, "die"), spec.errors().front().message);
-    }
-  }
-
-  // columns
+// `columns`: names, or value ranges (all of them). False when any is wrong.
+bool ReadDieColumns(YamlReader& reader, const YAML::Node& node, const std::string& path, DieTable& t) {
   const std::string cols_path = YamlReader::Child(path, "columns");
   const YAML::Node cols = node["columns"];
   bool columns_ok = false;
@@ -150,8 +130,11 @@ Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const 
       }
     }
   }
+  return columns_ok;
+}
 
-  // rows
+// `rows`: ranges of modified rolls, ascending without gaps. False when any is wrong.
+bool ReadDieRows(YamlReader& reader, const YAML::Node& node, const std::string& path, DieTable& t) {
   const std::string rows_path = YamlReader::Child(path, "rows");
   const YAML::Node rows = node["rows"];
   bool rows_ok = false;
@@ -186,8 +169,12 @@ Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const 
       t.rows.push_back(*r);
     }
   }
+  return rows_ok;
+}
 
-  // results
+// `results`: one row per `rows` entry, one cell per column.
+void ReadDieResults(YamlReader& reader, const YAML::Node& node, const std::string& path, bool rows_ok,
+                    bool columns_ok, DieTable& t) {
   const std::string res_path = YamlReader::Child(path, "results");
   const YAML::Node results = node["results"];
   if (!results) {
@@ -222,6 +209,32 @@ Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const 
       }
     }
   }
+}
+
+}  // namespace
+
+Result<DieTable> LoadDieTable(YamlReader& reader, const YAML::Node& node, const std::string& path,
+                              const std::string& name) {
+  const size_t before = reader.errors().size();
+  DieTable t;
+  t.name = name;
+  if (!reader.CheckKeys(node, path, {"provenance", "die", "columns", "rows", "results"})) {
+    return reader.ErrorsSince(before);
+  }
+  t.provenance = reader.OptionalString(node, path, "provenance", "");
+
+  if (auto die = reader.RequiredString(node, path, "die")) {
+    auto spec = ParseDiceSpec(*die);
+    if (spec.ok()) {
+      t.die = *spec;
+    } else {
+      reader.Fail(node["die"], YamlReader::Child(path, "die"), spec.errors().front().message);
+    }
+  }
+
+  const bool columns_ok = ReadDieColumns(reader, node, path, t);
+  const bool rows_ok = ReadDieRows(reader, node, path, t);
+  ReadDieResults(reader, node, path, rows_ok, columns_ok, t);
 
   ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;

@@ -44,6 +44,8 @@ bool AddFile(RulesetDocument& doc, const std::string& path, const std::vector<st
       if (!AddFile(doc, Join(DirOf(path), *base), allowed, depth + 1)) return false;
     }
   }
+  for (const auto& a : kGenericKeys) YamlReader::AcceptKey("", a);
+  for (const auto& a : allowed) YamlReader::AcceptKey("", a);
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     bool ok = false;
@@ -113,13 +115,16 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
   // Resolve the scenario: a name listed under `scenarios:`, else a file path.
   std::string name = scenario;
   if (name.empty() && doc->Has("default_scenario")) {
-    name = doc->Section("default_scenario").Scalar();
+    name = doc->ReaderFor("default_scenario")->String(doc->Section("default_scenario"), "default_scenario").value_or("");
+    if (!doc->Errors().ok()) return doc->Errors();
   }
   if (!name.empty()) {
     std::string file;
     const YAML::Node list = doc->Section("scenarios");
     if (list && list.IsMap() && list[name]) {
-      file = Join(folder, list[name].Scalar());
+      const auto entry = doc->ReaderFor("scenarios")->String(list[name], YamlReader::Child("scenarios", name));
+      if (!entry) return doc->Errors();
+      file = Join(folder, *entry);
     } else if (std::error_code ec; fs::exists(name, ec)) {
       file = name;
     } else {
@@ -127,8 +132,13 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
       if (list && list.IsMap()) {
         for (const auto& kv : list) known += (known.empty() ? "" : ", ") + kv.first.Scalar();
       }
-      return Error{main, 0, 0, "scenarios",
-                   "unknown scenario \"" + name + "\" (known: " + known + "; or give a file path)", ""};
+      // At the default_scenario that names it, else at the list it is missing from.
+      const bool by_default = scenario.empty();
+      YamlReader& r = *doc->ReaderFor(by_default ? "default_scenario" : "scenarios");
+      r.Fail(by_default ? doc->Section("default_scenario") : (list ? list : r.root()),
+             by_default ? "default_scenario" : "scenarios",
+             "unknown scenario \"" + name + "\" (known: " + known + "; or give a file path)");
+      return doc->Errors();
     }
     AddFile(*doc, file, extra, 0);
     if (!doc->Errors().ok()) return doc->Errors();
@@ -138,152 +148,189 @@ Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(const std::string& 
 
 namespace {
 
+// A map marker -> count (units.yaml `markers`, a placement's `markers`).
+void ReadMarkerCounts(YamlReader& r, const Game& game, const YAML::Node& m, const std::string& mp,
+                      uint8_t* out) {
+  if (!r.ExpectMap(m, mp)) return;
+  for (const auto& kv : m) {
+    const int idx = game.MarkerIndex(kv.first.Scalar());
+    if (idx < 0) {
+      r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
+      continue;
+    }
+    out[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar()), 0, UINT8_MAX).value_or(0));
+  }
+}
+
+void ReadFormations(YamlReader& r, const YAML::Node& f, Game* game) {
+  if (!r.ExpectSequence(f, "formations")) return;
+  for (size_t i = 0; i < f.size(); ++i) {
+    const std::string p = YamlReader::Item("formations", i);
+    if (!r.CheckKeys(f[i], p, {"id", "name", "side", "corps", "hq"})) continue;
+    Formation fm;
+    fm.id = r.RequiredString(f[i], p, "id").value_or("");
+    fm.name = r.OptionalString(f[i], p, "name", fm.id);
+    fm.corps = r.OptionalString(f[i], p, "corps", "");
+    fm.hq = r.OptionalString(f[i], p, "hq", "");
+    const std::string side = r.RequiredString(f[i], p, "side").value_or("");
+    fm.side = game->SideIndex(side);
+    if (fm.side < 0) r.Fail(f[i]["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
+    if (game->FormationIndex(fm.id) >= 0) {
+      r.Fail(f[i]["id"], YamlReader::Child(p, "id"), "duplicate formation id \"" + fm.id + "\"");
+    }
+    game->formations.push_back(fm);
+  }
+}
+
+// A unit's `values` or `back`: attribute -> value. False when absent or not a map.
+bool ReadUnitValues(YamlReader& r, const Game& game, const YAML::Node& n, const std::string& p, const char* key,
+                    int16_t* out) {
+  const YAML::Node v = n[key];
+  if (!v) return false;
+  const std::string vp = YamlReader::Child(p, key);
+  if (!r.ExpectMap(v, vp)) return false;
+  for (const auto& kv : v) {
+    const std::string a = kv.first.Scalar();
+    const int idx = game.AttributeIndex(a);
+    if (idx < 0) {
+      r.Fail(kv.first, YamlReader::Child(vp, a), "unknown attribute \"" + a + "\"");
+      continue;
+    }
+    if (auto x = r.Int(kv.second, YamlReader::Child(vp, a), 0, INT16_MAX)) out[idx] = static_cast<int16_t>(*x);
+  }
+  return true;
+}
+
+// The unit's id, name, side, kind, size, values and back.
+void ReadUnitIdentity(YamlReader& r, const Game& game, const YAML::Node& n, const std::string& p, UnitDef* u) {
+  u->id = r.RequiredString(n, p, "id").value_or("");
+  u->name = r.OptionalString(n, p, "name", u->id);
+  if (game.UnitIndex(u->id) >= 0) {
+    r.Fail(n["id"], YamlReader::Child(p, "id"), "duplicate unit id \"" + u->id + "\"");
+  }
+  const std::string side = r.RequiredString(n, p, "side").value_or("");
+  u->side = game.SideIndex(side);
+  if (u->side < 0 && n["side"]) r.Fail(n["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
+  const std::string kind = r.RequiredString(n, p, "kind").value_or("");
+  u->kind = game.KindIndex(kind);
+  if (u->kind < 0 && n["kind"]) r.Fail(n["kind"], YamlReader::Child(p, "kind"), "unknown kind \"" + kind + "\"");
+  u->size = r.OptionalString(n, p, "size", "");
+  if (!ReadUnitValues(r, game, n, p, "values", u->front)) {
+    if (!n["values"]) r.Fail(n, YamlReader::Child(p, "values"), "missing required key");
+  }
+  u->has_back = ReadUnitValues(r, game, n, p, "back", u->back);
+  u->trained = r.OptionalBool(n, p, "trained", true);
+  u->corps = r.OptionalString(n, p, "corps", "");
+}
+
+// parent, setup, face and release.
+void ReadUnitPlacement(YamlReader& r, const Game& game, const YAML::Node& n, const std::string& p, UnitDef* u) {
+  if (n["parent"]) {
+    const std::string parent = r.String(n["parent"], YamlReader::Child(p, "parent")).value_or("");
+    u->formation = game.FormationIndex(parent);
+    if (u->formation < 0) {
+      r.Fail(n["parent"], YamlReader::Child(p, "parent"), "unknown formation \"" + parent + "\"");
+    }
+  }
+  if (n["setup"]) {
+    const std::string label = r.String(n["setup"], YamlReader::Child(p, "setup")).value_or("");
+    u->setup_hex = game.map.Index(label);
+    if (u->setup_hex < 0) {
+      r.Fail(n["setup"], YamlReader::Child(p, "setup"), "hex \"" + label + "\" is not on the map");
+    }
+  }
+  const std::string face = r.OptionalString(n, p, "face", "front");
+  if (face == "back") {
+    u->face = 1;
+  } else if (face != "front") {
+    r.Fail(n["face"], YamlReader::Child(p, "face"), "expected front or back");
+  }
+  u->release_turn = r.OptionalInt(n, p, "release", 0, 0, kMaxTurns);
+}
+
+// `reinforcement: {turn, entry}`. False when the map's keys are wrong (the unit is kept as read so far).
+bool ReadReinforcement(YamlReader& r, const Game& game, const YAML::Node& re, const std::string& rp, UnitDef* u) {
+  if (!r.CheckKeys(re, rp, {"turn", "entry"})) return false;
+  u->reinforcement_turn = r.RequiredInt(re, rp, "turn", 1, kMaxTurns).value_or(0);
+  const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
+  for (size_t k = 0; k < game.map.places.size(); ++k) {
+    if (game.map.places[k].name == entry) u->entry_place = static_cast<int>(k);
+  }
+  if (u->entry_place < 0 && re["entry"]) {
+    r.Fail(re["entry"], YamlReader::Child(rp, "entry"), "no place named \"" + entry + "\" on the map");
+  }
+  if (u->setup_hex >= 0) r.Fail(re, rp, "a unit with a set-up hex cannot also be a reinforcement");
+  return true;
+}
+
+void ReadUnit(YamlReader& r, const YAML::Node& n, const std::string& p, Game* game) {
+  if (!r.CheckKeys(n, p, {"id", "name", "side", "kind", "size", "values", "back", "trained", "corps",
+                          "parent", "setup", "face", "release", "reinforcement", "markers", "optional"})) {
+    return;
+  }
+  UnitDef u;
+  ReadUnitIdentity(r, *game, n, p, &u);
+  ReadUnitPlacement(r, *game, n, p, &u);
+  if (const YAML::Node re = n["reinforcement"]) {
+    if (!ReadReinforcement(r, *game, re, YamlReader::Child(p, "reinforcement"), &u)) {
+      game->units.push_back(u);
+      return;
+    }
+  }
+  if (const YAML::Node m = n["markers"]) ReadMarkerCounts(r, *game, m, YamlReader::Child(p, "markers"), u.markers);
+  u.optional_rule = r.OptionalString(n, p, "optional", "");
+  if (!u.optional_rule.empty()) {
+    bool known = false;
+    for (const auto& o : game->optional_rules) known = known || o.id == u.optional_rule;
+    if (!known) r.Fail(n["optional"], YamlReader::Child(p, "optional"), "unknown optional rule \"" + u.optional_rule + "\"");
+  }
+  game->units.push_back(u);
+}
+
 void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
   if (!doc.Has("units")) return;
-  YamlReader* owner = doc.ReaderFor("units");
-  const std::string file = Join(doc.DirFor("units"), doc.Section("units").Scalar());
-  YamlReader r = YamlReader::FromFile(file);
+  const auto name = doc.ReaderFor("units")->String(doc.Section("units"), "units");
+  if (!name) {
+    errors->Append(doc.Errors());
+    return;
+  }
+  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), *name));
   if (!r.ok()) {
     errors->Append(r.errors());
     return;
   }
-  (void)owner;
   const YAML::Node root = r.root();
   if (!r.CheckKeys(root, "", {"provenance", "formations", "units"})) {
     errors->Append(r.errors());
     return;
   }
-  if (const YAML::Node f = root["formations"]) {
-    if (r.ExpectSequence(f, "formations")) {
-      for (size_t i = 0; i < f.size(); ++i) {
-        const std::string p = YamlReader::Item("formations", i);
-        if (!r.CheckKeys(f[i], p, {"id", "name", "side", "corps", "hq"})) continue;
-        Formation fm;
-        fm.id = r.RequiredString(f[i], p, "id").value_or("");
-        fm.name = r.OptionalString(f[i], p, "name", fm.id);
-        fm.corps = r.OptionalString(f[i], p, "corps", "");
-        fm.hq = r.OptionalString(f[i], p, "hq", "");
-        const std::string side = r.RequiredString(f[i], p, "side").value_or("");
-        fm.side = game->SideIndex(side);
-        if (fm.side < 0) r.Fail(f[i]["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
-        if (game->FormationIndex(fm.id) >= 0) {
-          r.Fail(f[i]["id"], YamlReader::Child(p, "id"), "duplicate formation id \"" + fm.id + "\"");
-        }
-        game->formations.push_back(fm);
-      }
-    }
-  }
+  if (const YAML::Node f = root["formations"]) ReadFormations(r, f, game);
   const YAML::Node units = root["units"];
   if (!units) {
     r.Fail(root, "units", "missing required key");
   } else if (r.ExpectSequence(units, "units")) {
-    for (size_t i = 0; i < units.size(); ++i) {
-      const YAML::Node n = units[i];
-      const std::string p = YamlReader::Item("units", i);
-      if (!r.CheckKeys(n, p, {"id", "name", "side", "kind", "size", "values", "back", "trained", "corps",
-                              "parent", "setup", "face", "release", "reinforcement", "markers", "optional"})) {
-        continue;
-      }
-      UnitDef u;
-      u.id = r.RequiredString(n, p, "id").value_or("");
-      u.name = r.OptionalString(n, p, "name", u.id);
-      if (game->UnitIndex(u.id) >= 0) {
-        r.Fail(n["id"], YamlReader::Child(p, "id"), "duplicate unit id \"" + u.id + "\"");
-      }
-      const std::string side = r.RequiredString(n, p, "side").value_or("");
-      u.side = game->SideIndex(side);
-      if (u.side < 0 && n["side"]) r.Fail(n["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
-      const std::string kind = r.RequiredString(n, p, "kind").value_or("");
-      u.kind = game->KindIndex(kind);
-      if (u.kind < 0 && n["kind"]) r.Fail(n["kind"], YamlReader::Child(p, "kind"), "unknown kind \"" + kind + "\"");
-      u.size = r.OptionalString(n, p, "size", "");
-      auto read_values = [&](const char* key, int16_t* out) {
-        const YAML::Node v = n[key];
-        if (!v) return false;
-        const std::string vp = YamlReader::Child(p, key);
-        if (!r.ExpectMap(v, vp)) return false;
-        for (const auto& kv : v) {
-          const std::string a = kv.first.Scalar();
-          const int idx = game->AttributeIndex(a);
-          if (idx < 0) {
-            r.Fail(kv.first, YamlReader::Child(vp, a), "unknown attribute \"" + a + "\"");
-            continue;
-          }
-          if (auto x = r.Int(kv.second, YamlReader::Child(vp, a), 0, INT16_MAX)) {
-            out[idx] = static_cast<int16_t>(*x);
-          }
-        }
-        return true;
-      };
-      if (!read_values("values", u.front)) {
-        if (!n["values"]) r.Fail(n, YamlReader::Child(p, "values"), "missing required key");
-      }
-      u.has_back = read_values("back", u.back);
-      u.trained = r.OptionalBool(n, p, "trained", true);
-      u.corps = r.OptionalString(n, p, "corps", "");
-      if (n["parent"]) {
-        const std::string parent = r.String(n["parent"], YamlReader::Child(p, "parent")).value_or("");
-        u.formation = game->FormationIndex(parent);
-        if (u.formation < 0) {
-          r.Fail(n["parent"], YamlReader::Child(p, "parent"), "unknown formation \"" + parent + "\"");
-        }
-      }
-      if (n["setup"]) {
-        const std::string label = r.String(n["setup"], YamlReader::Child(p, "setup")).value_or("");
-        u.setup_hex = game->map.Index(label);
-        if (u.setup_hex < 0) {
-          r.Fail(n["setup"], YamlReader::Child(p, "setup"), "hex \"" + label + "\" is not on the map");
-        }
-      }
-      const std::string face = r.OptionalString(n, p, "face", "front");
-      if (face == "back") {
-        u.face = 1;
-      } else if (face != "front") {
-        r.Fail(n["face"], YamlReader::Child(p, "face"), "expected front or back");
-      }
-      u.release_turn = r.OptionalInt(n, p, "release", 0, 0, kMaxTurns);
-      if (const YAML::Node re = n["reinforcement"]) {
-        const std::string rp = YamlReader::Child(p, "reinforcement");
-        if (!r.CheckKeys(re, rp, {"turn", "entry"})) {
-          game->units.push_back(u);
-          continue;
-        }
-        u.reinforcement_turn = r.RequiredInt(re, rp, "turn", 1, kMaxTurns).value_or(0);
-        const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
-        for (size_t k = 0; k < game->map.places.size(); ++k) {
-          if (game->map.places[k].name == entry) u.entry_place = static_cast<int>(k);
-        }
-        if (u.entry_place < 0 && re["entry"]) {
-          r.Fail(re["entry"], YamlReader::Child(rp, "entry"), "no place named \"" + entry + "\" on the map");
-        }
-        if (u.setup_hex >= 0) r.Fail(re, rp, "a unit with a set-up hex cannot also be a reinforcement");
-      }
-      if (const YAML::Node m = n["markers"]) {
-        const std::string mp = YamlReader::Child(p, "markers");
-        if (r.ExpectMap(m, mp)) {
-          for (const auto& kv : m) {
-            const int idx = game->MarkerIndex(kv.first.Scalar());
-            if (idx < 0) {
-              r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
-              continue;
-            }
-            u.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar()), 0, UINT8_MAX).value_or(0));
-          }
-        }
-      }
-      u.optional_rule = r.OptionalString(n, p, "optional", "");
-      if (!u.optional_rule.empty()) {
-        bool known = false;
-        for (const auto& o : game->optional_rules) known = known || o.id == u.optional_rule;
-        if (!known) r.Fail(n["optional"], YamlReader::Child(p, "optional"), "unknown optional rule \"" + u.optional_rule + "\"");
-      }
-      game->units.push_back(u);
-    }
+    for (size_t i = 0; i < units.size(); ++i) ReadUnit(r, units[i], YamlReader::Item("units", i), game);
   }
   if (game->units.size() > static_cast<size_t>(kMaxUnits)) {
     r.Fail(units, "units", "too many units (at most " + std::to_string(kMaxUnits) + ")");
   }
   errors->Append(r.errors());
+}
+
+// An error at the `setup` of the unit `id` in the units file (read again: the
+// reader of LoadUnits is gone by now).
+void ReportAtSetup(RulesetDocument& doc, const std::string& id, const std::string& what, ErrorList* errors) {
+  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), doc.Section("units").Scalar()));
+  const YAML::Node units = YamlReader::Get(r.root(), "units");
+  for (size_t i = 0; units.IsSequence() && i < units.size(); ++i) {
+    const YAML::Node id_node = YamlReader::Get(units[i], "id");
+    if (!id_node.IsScalar() || id_node.Scalar() != id) continue;
+    const YAML::Node setup = YamlReader::Get(units[i], "setup");
+    r.Fail(setup ? setup : units[i], YamlReader::Child(YamlReader::Item("units", i), "setup"), what);
+    errors->Append(r.ErrorsSince(r.errors().size() - 1));
+    return;
+  }
+  errors->Add(Error{r.file(), 0, 0, "units", what, ""});
 }
 
 // The position a scenario starts from keeps the game's invariants: no unit off
@@ -314,7 +361,7 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
       r->Fail(place[static_cast<size_t>(last)], YamlReader::Item("place", static_cast<size_t>(last)), what);
       errors->Append(r->ErrorsSince(r->errors().size() - 1));
     } else {
-      errors->Add(Error{doc.DirFor("units"), 0, 0, "units." + game.units[who.front()].id + ".setup", what, ""});
+      ReportAtSetup(doc, game.units[who.front()].id, what, errors);
     }
   };
   std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.map.size(), 0)));
@@ -353,341 +400,370 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
   }
 }
 
+void LoadSides(RulesetDocument& doc, Game* game) {
+  YamlReader& r = *doc.ReaderFor("sides");
+  const YAML::Node n = doc.Section("sides");
+  if (!n) {
+    r.Fail(r.root(), "sides", "missing required section");
+    return;
+  }
+  if (!r.ExpectSequence(n, "sides")) return;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string p = YamlReader::Item("sides", i);
+    if (!r.CheckKeys(n[i], p, {"id", "name"})) continue;
+    SideDef s;
+    s.id = r.RequiredString(n[i], p, "id").value_or("");
+    s.name = r.OptionalString(n[i], p, "name", s.id);
+    game->sides.push_back(s);
+  }
+  if (game->sides.size() != 2) r.Fail(n, "sides", "expected exactly two sides");
+}
+
+void LoadAttributes(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("attributes")) return;
+  YamlReader& r = *doc.ReaderFor("attributes");
+  game->attributes = r.StringList(doc.Section("attributes"), "attributes");
+  if (game->attributes.size() > static_cast<size_t>(kMaxAttributes)) {
+    r.Fail(doc.Section("attributes"), "attributes", "at most " + std::to_string(kMaxAttributes) + " attributes");
+  }
+}
+
+void LoadMarkers(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("markers")) return;
+  YamlReader& r = *doc.ReaderFor("markers");
+  const YAML::Node n = doc.Section("markers");
+  if (!r.ExpectSequence(n, "markers")) return;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string p = YamlReader::Item("markers", i);
+    if (!r.CheckKeys(n[i], p, {"id", "name", "reduces"})) continue;
+    MarkerDef m;
+    m.id = r.RequiredString(n[i], p, "id").value_or("");
+    m.name = r.OptionalString(n[i], p, "name", m.id);
+    for (const auto& a : ReadNames(r, n[i]["reduces"], YamlReader::Child(p, "reduces"))) {
+      const int idx = game->AttributeIndex(a);
+      if (idx < 0) {
+        r.Fail(n[i]["reduces"], YamlReader::Child(p, "reduces"), "unknown attribute \"" + a + "\"");
+      } else {
+        m.reduces.push_back(idx);
+      }
+    }
+    game->markers.push_back(m);
+  }
+  if (game->markers.size() > static_cast<size_t>(kMaxMarkers)) {
+    r.Fail(n, "markers", "at most " + std::to_string(kMaxMarkers) + " markers");
+  }
+}
+
+void LoadOptionalRules(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("optional_rules")) {
+    for (const auto& want : game->params.optional) {
+      YamlReader& r = *doc.readers.front();
+      r.Fail(r.root(), "optional", "this ruleset has no optional rule \"" + want + "\" (it has no optional_rules)");
+    }
+    return;
+  }
+  YamlReader& r = *doc.ReaderFor("optional_rules");
+  const YAML::Node n = doc.Section("optional_rules");
+  if (r.ExpectSequence(n, "optional_rules")) {
+    for (size_t i = 0; i < n.size(); ++i) {
+      const std::string p = YamlReader::Item("optional_rules", i);
+      if (!r.CheckKeys(n[i], p, {"id", "title"})) continue;
+      OptionalRule o;
+      o.id = r.RequiredString(n[i], p, "id").value_or("");
+      o.title = r.OptionalString(n[i], p, "title", "");
+      game->optional_rules.push_back(o);
+    }
+  }
+  std::string ids;
+  for (const auto& o : game->optional_rules) ids += (ids.empty() ? "" : ", ") + o.id;
+  for (const auto& want : game->params.optional) {
+    bool known = false;
+    for (const auto& o : game->optional_rules) known = known || o.id == want;
+    if (!known) r.Fail(n, "optional", "unknown optional rule \"" + want + "\" (known: " + ids + ")");
+  }
+}
+
+// `*ok` is false when the vocabulary has errors (the map is then not read).
+MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
+  MapVocabulary vocab;
+  YamlReader& r = *doc.ReaderFor("terrain");
+  const size_t before = r.errors().size();
+  const YAML::Node n = doc.Section("terrain");
+  if (!n) {
+    r.Fail(r.root(), "terrain", "missing required section");
+  } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
+    vocab.terrain = ReadNames(r, n["types"], "terrain.types");
+    vocab.features = ReadNames(r, n["features"], "terrain.features");
+    vocab.directed = ReadNames(r, n["directed"], "terrain.directed");
+    vocab.paths = ReadNames(r, n["paths"], "terrain.paths");
+    vocab.place_kinds = ReadNames(r, n["place_kinds"], "terrain.place_kinds");
+    vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
+    if (vocab.terrain.size() > static_cast<size_t>(kMaxTerrainTypes)) {
+      r.Fail(n["types"], "terrain.types", "at most " + std::to_string(kMaxTerrainTypes) + " terrain types");
+    }
+    if (vocab.features.size() > static_cast<size_t>(kMaxFeatureTypes)) {
+      r.Fail(n["features"], "terrain.features", "at most " + std::to_string(kMaxFeatureTypes) + " features");
+    }
+    if (const YAML::Node d = n["default"];
+        d && std::find(vocab.terrain.begin(), vocab.terrain.end(), vocab.default_terrain) == vocab.terrain.end()) {
+      r.Fail(d, "terrain.default", "\"" + vocab.default_terrain + "\" is not one of terrain.types");
+    }
+  }
+  *ok = r.errors().size() == before;
+  return vocab;
+}
+
+// Kinds (need the movement classes' names: the ruleset's `movement.classes`).
+void LoadKinds(RulesetDocument& doc, Game* game) {
+  YamlReader& r = *doc.ReaderFor("kinds");
+  const YAML::Node n = doc.Section("kinds");
+  std::vector<std::string> classes;
+  if (const YAML::Node mv = doc.Section("movement"); mv && mv.IsMap() && mv["classes"]) {
+    const YAML::Node list = mv["classes"];
+    for (size_t c = 0; list.IsSequence() && c < list.size(); ++c) classes.push_back(YamlReader::KeyText(list[c]));
+  }
+  if (!n) {
+    r.Fail(r.root(), "kinds", "missing required section");
+    return;
+  }
+  if (!r.ExpectSequence(n, "kinds")) return;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string p = YamlReader::Item("kinds", i);
+    if (!r.CheckKeys(n[i], p, {"id", "class", "stacking"})) continue;
+    KindDef k;
+    k.id = r.RequiredString(n[i], p, "id").value_or("");
+    const std::string cls = r.OptionalString(n[i], p, "class", k.id);
+    k.movement_class = 0;
+    if (!classes.empty()) {
+      k.movement_class = -1;
+      for (size_t c = 0; c < classes.size(); ++c) {
+        if (classes[c] == cls) k.movement_class = static_cast<int>(c);
+      }
+      if (k.movement_class < 0) {
+        r.Fail(n[i], YamlReader::Child(p, "class"), "unknown movement class \"" + cls + "\"");
+        k.movement_class = 0;
+      }
+    }
+    k.counts_for_stacking = r.OptionalBool(n[i], p, "stacking", true);
+    game->kinds.push_back(k);
+  }
+}
+
+void LoadStacking(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("stacking")) return;
+  YamlReader& r = *doc.ReaderFor("stacking");
+  const YAML::Node n = doc.Section("stacking");
+  if (r.CheckKeys(n, "stacking", {"limit"})) {
+    game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
+  }
+}
+
+// Turn record track.
+void LoadTurns(RulesetDocument& doc, Game* game) {
+  YamlReader& r = *doc.ReaderFor("turns");
+  const YAML::Node n = doc.Section("turns");
+  if (!n) {
+    r.Fail(r.root(), "turns", "missing required section");
+    return;
+  }
+  if (!r.CheckKeys(n, "turns", {"count", "labels", "night", "order", "phases"})) return;
+  const int count = r.RequiredInt(n, "turns", "count", 1, kMaxTurns).value_or(1);
+  game->turns.turns.resize(static_cast<size_t>(count));
+  const auto labels = ReadNames(r, n["labels"], "turns.labels");
+  if (!labels.empty() && labels.size() != game->turns.turns.size()) {
+    r.Fail(n["labels"], "turns.labels", "expected " + std::to_string(count) + " labels, got " +
+                                            std::to_string(labels.size()));
+  }
+  for (size_t i = 0; i < labels.size() && i < game->turns.turns.size(); ++i) game->turns.turns[i].label = labels[i];
+  if (const YAML::Node night = n["night"]; night && r.ExpectSequence(night, "turns.night")) {
+    for (size_t i = 0; i < night.size(); ++i) {
+      if (const auto t = r.Int(night[i], YamlReader::Item("turns.night", i), 1, count)) {
+        game->turns.turns[static_cast<size_t>(*t - 1)].night = true;
+      }
+    }
+  }
+  for (const auto& side : ReadNames(r, n["order"], "turns.order")) {
+    const int s = game->SideIndex(side);
+    if (s < 0) r.Fail(n["order"], "turns.order", "unknown side \"" + side + "\"");
+    game->turns.order.push_back(std::max(s, 0));
+  }
+  if (game->turns.order.empty()) r.Fail(n, "turns.order", "missing required key");
+  game->turns.phases = ReadNames(r, n["phases"], "turns.phases");
+  if (game->turns.phases.empty()) r.Fail(n, "turns.phases", "missing required key");
+}
+
+void LoadVictoryThresholds(YamlReader& r, const YAML::Node& n, Game* game) {
+  game->victory.kind = VictoryRules::Kind::kThresholds;
+  const YAML::Node t = n["thresholds"];
+  if (!t || !r.ExpectMap(t, "victory.thresholds")) return;
+  for (const auto& kv : t) {
+    const int s = game->SideIndex(kv.first.Scalar());
+    const std::string p = "victory.thresholds." + kv.first.Scalar();
+    if (s < 0) {
+      r.Fail(kv.first, p, "unknown side");
+    } else {
+      game->victory.thresholds[s] = r.Int(kv.second, p).value_or(0);
+    }
+  }
+}
+
+void LoadVictoryLevels(YamlReader& r, const YAML::Node& n, Game* game) {
+  game->victory.kind = VictoryRules::Kind::kDifferential;
+  const YAML::Node levels = n["levels"];
+  if (!levels) {
+    r.Fail(n, "victory.levels", "missing required key");
+    return;
+  }
+  if (!r.ExpectSequence(levels, "victory.levels")) return;
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const std::string p = YamlReader::Item("victory.levels", i);
+    if (!r.CheckKeys(levels[i], p, {"name", "min", "max", "winner"})) continue;
+    VictoryLevel l;
+    l.name = r.RequiredString(levels[i], p, "name").value_or("");
+    l.min = r.OptionalInt(levels[i], p, "min", -100000);
+    l.max = r.OptionalInt(levels[i], p, "max", 100000);
+    const std::string w = r.OptionalString(levels[i], p, "winner", "");
+    l.winner = w.empty() || w == "draw" ? -1 : game->SideIndex(w);
+    if (!w.empty() && w != "draw" && l.winner < 0) {
+      r.Fail(levels[i]["winner"], YamlReader::Child(p, "winner"), "unknown side \"" + w + "\"");
+    }
+    game->victory.levels.push_back(l);
+  }
+}
+
+void LoadVictory(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("victory")) return;
+  YamlReader& r = *doc.ReaderFor("victory");
+  const YAML::Node n = doc.Section("victory");
+  if (!r.CheckKeys(n, "victory", {"kind", "thresholds", "levels", "points"})) return;
+  const std::string kind = r.OptionalString(n, "victory", "kind", "thresholds");
+  if (kind == "thresholds") {
+    LoadVictoryThresholds(r, n, game);
+  } else if (kind == "differential") {
+    LoadVictoryLevels(r, n, game);
+  } else {
+    r.Fail(n["kind"], "victory.kind", "expected thresholds or differential");
+  }
+}
+
+void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game, ErrorList* errors) {
+  YamlReader& r = *doc.ReaderFor("map");
+  if (!doc.Has("map")) {
+    r.Fail(r.root(), "map", "missing required section");
+  } else if (auto name = r.String(doc.Section("map"), "map")) {
+    auto map = LoadMap(Join(doc.DirFor("map"), *name), &vocab);
+    if (map.ok()) {
+      game->map = std::move(map.value());
+    } else {
+      errors->Append(map.errors());
+    }
+  }
+}
+
+// Scenario start: `start: {turn, side, phase}`.
+void LoadStart(RulesetDocument& doc, Game* game) {
+  ScenarioStart* start = &game->start;
+  YamlReader& r = *doc.ReaderFor("start");
+  const YAML::Node n = doc.Section("start");
+  if (!r.CheckKeys(n, "start", {"turn", "side", "phase"})) return;
+  start->turn = r.OptionalInt(n, "start", "turn", 1, 1, game->turns.num_turns());
+  if (n["side"]) {
+    const std::string side = r.String(n["side"], "start.side").value_or("");
+    const int s = game->SideIndex(side);
+    start->player_turn = -1;
+    for (size_t i = 0; i < game->turns.order.size(); ++i) {
+      if (game->turns.order[i] == s) start->player_turn = static_cast<int>(i);
+    }
+    if (start->player_turn < 0) {
+      r.Fail(n["side"], "start.side", "unknown side \"" + side + "\"");
+      start->player_turn = 0;
+    }
+  }
+  if (n["phase"]) {
+    const std::string ph = r.String(n["phase"], "start.phase").value_or("");
+    start->phase = game->turns.PhaseIndex(ph);
+    if (start->phase < 0) {
+      r.Fail(n["phase"], "start.phase", "unknown phase \"" + ph + "\"");
+      start->phase = 0;
+    }
+  }
+}
+
+// One `place:` entry: {unit, hex, face, markers, released}.
+void ReadPlacement(YamlReader& r, const YAML::Node& n, const std::string& p, Game* game) {
+  if (!r.CheckKeys(n, p, {"unit", "hex", "face", "markers", "released"})) return;
+  Placement pl;
+  const std::string id = r.RequiredString(n, p, "unit").value_or("");
+  pl.unit = game->UnitIndex(id);
+  if (pl.unit < 0 && n["unit"]) r.Fail(n["unit"], YamlReader::Child(p, "unit"), "unknown unit \"" + id + "\"");
+  if (n["hex"]) {
+    const std::string h = r.String(n["hex"], YamlReader::Child(p, "hex")).value_or("");
+    if (h == "eliminated") {
+      pl.hex = kEliminated;
+    } else if (h == "offmap") {
+      pl.hex = kNotYetEntered;
+    } else if (h == "withdrawn") {
+      pl.hex = kWithdrawn;
+    } else {
+      pl.hex = game->map.Index(h);
+      if (pl.hex < 0) r.Fail(n["hex"], YamlReader::Child(p, "hex"), "hex \"" + h + "\" is not on the map");
+    }
+  }
+  if (n["face"]) {
+    const std::string f = r.String(n["face"], YamlReader::Child(p, "face")).value_or("");
+    pl.face = f == "back" ? 1 : 0;
+    if (f != "back" && f != "front") r.Fail(n["face"], YamlReader::Child(p, "face"), "expected front or back");
+  }
+  if (const YAML::Node m = n["markers"]) {
+    pl.set_markers = true;
+    ReadMarkerCounts(r, *game, m, YamlReader::Child(p, "markers"), pl.markers);
+  }
+  if (n["released"]) {
+    pl.released = r.Bool(n["released"], YamlReader::Child(p, "released")).value_or(false) ? 1 : 0;
+  }
+  game->start.placements.push_back(pl);
+}
+
+void LoadScenarioStart(RulesetDocument& doc, Game* game, ErrorList* errors) {
+  if (doc.Has("start")) LoadStart(doc, game);
+  if (doc.Has("only_placed")) {
+    YamlReader& r = *doc.ReaderFor("only_placed");
+    game->start.only_placed = r.Bool(doc.Section("only_placed"), "only_placed").value_or(false);
+  }
+  if (doc.Has("place")) {
+    YamlReader& r = *doc.ReaderFor("place");
+    const YAML::Node n = doc.Section("place");
+    if (r.ExpectSequence(n, "place")) {
+      for (size_t i = 0; i < n.size(); ++i) ReadPlacement(r, n[i], YamlReader::Item("place", i), game);
+    }
+  }
+  errors->Append(doc.Errors());
+  if (errors->ok()) CheckStartPositions(doc, *game, errors);
+}
+
 }  // namespace
 
 ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
-  ScenarioStart* start = &game->start;
   ErrorList errors;
-  auto reader = [&](const char* key) { return doc.ReaderFor(key); };
-
-  // Title.
-  if (doc.Has("title")) game->title = doc.Section("title").Scalar();
-
-  // Sides.
-  {
-    YamlReader& r = *reader("sides");
-    const YAML::Node n = doc.Section("sides");
-    if (!n) {
-      r.Fail(r.root(), "sides", "missing required section");
-    } else if (r.ExpectSequence(n, "sides")) {
-      for (size_t i = 0; i < n.size(); ++i) {
-        const std::string p = YamlReader::Item("sides", i);
-        if (!r.CheckKeys(n[i], p, {"id", "name"})) continue;
-        SideDef s;
-        s.id = r.RequiredString(n[i], p, "id").value_or("");
-        s.name = r.OptionalString(n[i], p, "name", s.id);
-        game->sides.push_back(s);
-      }
-      if (game->sides.size() != 2) r.Fail(n, "sides", "expected exactly two sides");
-    }
-  }
-  // Attributes.
-  if (doc.Has("attributes")) {
-    YamlReader& r = *reader("attributes");
-    game->attributes = r.StringList(doc.Section("attributes"), "attributes");
-    if (game->attributes.size() > static_cast<size_t>(kMaxAttributes)) {
-      r.Fail(doc.Section("attributes"), "attributes", "at most " + std::to_string(kMaxAttributes) + " attributes");
-    }
-  }
-  // Markers.
-  if (doc.Has("markers")) {
-    YamlReader& r = *reader("markers");
-    const YAML::Node n = doc.Section("markers");
-    if (r.ExpectSequence(n, "markers")) {
-      for (size_t i = 0; i < n.size(); ++i) {
-        const std::string p = YamlReader::Item("markers", i);
-        if (!r.CheckKeys(n[i], p, {"id", "name", "reduces"})) continue;
-        MarkerDef m;
-        m.id = r.RequiredString(n[i], p, "id").value_or("");
-        m.name = r.OptionalString(n[i], p, "name", m.id);
-        for (const auto& a : ReadNames(r, n[i]["reduces"], YamlReader::Child(p, "reduces"))) {
-          const int idx = game->AttributeIndex(a);
-          if (idx < 0) {
-            r.Fail(n[i]["reduces"], YamlReader::Child(p, "reduces"), "unknown attribute \"" + a + "\"");
-          } else {
-            m.reduces.push_back(idx);
-          }
-        }
-        game->markers.push_back(m);
-      }
-      if (game->markers.size() > static_cast<size_t>(kMaxMarkers)) {
-        r.Fail(n, "markers", "at most " + std::to_string(kMaxMarkers) + " markers");
-      }
-    }
-  }
-  // Optional rules.
-  if (doc.Has("optional_rules")) {
-    YamlReader& r = *reader("optional_rules");
-    const YAML::Node n = doc.Section("optional_rules");
-    if (r.ExpectSequence(n, "optional_rules")) {
-      for (size_t i = 0; i < n.size(); ++i) {
-        const std::string p = YamlReader::Item("optional_rules", i);
-        if (!r.CheckKeys(n[i], p, {"id", "title"})) continue;
-        OptionalRule o;
-        o.id = r.RequiredString(n[i], p, "id").value_or("");
-        o.title = r.OptionalString(n[i], p, "title", "");
-        game->optional_rules.push_back(o);
-      }
-    }
-    for (const auto& want : game->params.optional) {
-      bool known = false;
-      for (const auto& o : game->optional_rules) known = known || o.id == want;
-      if (!known) errors.Add(Error{"", 0, 0, "optional", "unknown optional rule \"" + want + "\"", ""});
-    }
-  } else {
-    for (const auto& want : game->params.optional) {
-      errors.Add(Error{"", 0, 0, "optional", "this ruleset has no optional rule \"" + want + "\"", ""});
-    }
-  }
-  // Terrain vocabulary.
-  MapVocabulary vocab;
-  {
-    YamlReader& r = *reader("terrain");
-    const YAML::Node n = doc.Section("terrain");
-    if (!n) {
-      r.Fail(r.root(), "terrain", "missing required section");
-    } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
-      vocab.terrain = ReadNames(r, n["types"], "terrain.types");
-      vocab.features = ReadNames(r, n["features"], "terrain.features");
-      vocab.directed = ReadNames(r, n["directed"], "terrain.directed");
-      vocab.paths = ReadNames(r, n["paths"], "terrain.paths");
-      vocab.place_kinds = ReadNames(r, n["place_kinds"], "terrain.place_kinds");
-      vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
-    }
-  }
-  // Kinds (need the movement classes' names: the ruleset's `movement.classes`).
-  {
-    YamlReader& r = *reader("kinds");
-    const YAML::Node n = doc.Section("kinds");
-    std::vector<std::string> classes;
-    if (const YAML::Node mv = doc.Section("movement"); mv && mv.IsMap() && mv["classes"]) {
-      const YAML::Node list = mv["classes"];
-      for (size_t c = 0; list.IsSequence() && c < list.size(); ++c) {
-        classes.push_back(YamlReader::KeyText(list[c]));
-      }
-    }
-    if (!n) {
-      r.Fail(r.root(), "kinds", "missing required section");
-    } else if (r.ExpectSequence(n, "kinds")) {
-      for (size_t i = 0; i < n.size(); ++i) {
-        const std::string p = YamlReader::Item("kinds", i);
-        if (!r.CheckKeys(n[i], p, {"id", "class", "stacking"})) continue;
-        KindDef k;
-        k.id = r.RequiredString(n[i], p, "id").value_or("");
-        const std::string cls = r.OptionalString(n[i], p, "class", k.id);
-        k.movement_class = 0;
-        if (!classes.empty()) {
-          k.movement_class = -1;
-          for (size_t c = 0; c < classes.size(); ++c) {
-            if (classes[c] == cls) k.movement_class = static_cast<int>(c);
-          }
-          if (k.movement_class < 0) {
-            r.Fail(n[i], YamlReader::Child(p, "class"), "unknown movement class \"" + cls + "\"");
-            k.movement_class = 0;
-          }
-        }
-        k.counts_for_stacking = r.OptionalBool(n[i], p, "stacking", true);
-        game->kinds.push_back(k);
-      }
-    }
-  }
-  // Stacking.
-  if (doc.Has("stacking")) {
-    YamlReader& r = *reader("stacking");
-    const YAML::Node n = doc.Section("stacking");
-    if (r.CheckKeys(n, "stacking", {"limit"})) {
-      game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
-    }
-  }
-  // Turn record track.
-  {
-    YamlReader& r = *reader("turns");
-    const YAML::Node n = doc.Section("turns");
-    if (!n) {
-      r.Fail(r.root(), "turns", "missing required section");
-    } else if (r.CheckKeys(n, "turns", {"count", "labels", "night", "order", "phases"})) {
-      const int count = r.RequiredInt(n, "turns", "count", 1, kMaxTurns).value_or(1);
-      game->turns.turns.resize(static_cast<size_t>(count));
-      const auto labels = ReadNames(r, n["labels"], "turns.labels");
-      if (!labels.empty() && labels.size() != game->turns.turns.size()) {
-        r.Fail(n["labels"], "turns.labels", "expected " + std::to_string(count) + " labels, got " +
-                                                std::to_string(labels.size()));
-      }
-      for (size_t i = 0; i < labels.size() && i < game->turns.turns.size(); ++i) {
-        game->turns.turns[i].label = labels[i];
-      }
-      if (const YAML::Node night = n["night"]) {
-        if (r.ExpectSequence(night, "turns.night")) {
-          for (size_t i = 0; i < night.size(); ++i) {
-            const auto t = r.Int(night[i], YamlReader::Item("turns.night", i), 1, count);
-            if (t) {
-              game->turns.turns[static_cast<size_t>(*t - 1)].night = true;
-            }
-          }
-        }
-      }
-      for (const auto& side : ReadNames(r, n["order"], "turns.order")) {
-        const int s = game->SideIndex(side);
-        if (s < 0) r.Fail(n["order"], "turns.order", "unknown side \"" + side + "\"");
-        game->turns.order.push_back(std::max(s, 0));
-      }
-      if (game->turns.order.empty()) r.Fail(n, "turns.order", "missing required key");
-      game->turns.phases = ReadNames(r, n["phases"], "turns.phases");
-      if (game->turns.phases.empty()) r.Fail(n, "turns.phases", "missing required key");
-    }
-  }
-  // Victory.
-  if (doc.Has("victory")) {
-    YamlReader& r = *reader("victory");
-    const YAML::Node n = doc.Section("victory");
-    if (r.CheckKeys(n, "victory", {"kind", "thresholds", "levels", "points"})) {
-      const std::string kind = r.OptionalString(n, "victory", "kind", "thresholds");
-      if (kind == "thresholds") {
-        game->victory.kind = VictoryRules::Kind::kThresholds;
-        if (const YAML::Node t = n["thresholds"]; t && r.ExpectMap(t, "victory.thresholds")) {
-          for (const auto& kv : t) {
-            const int s = game->SideIndex(kv.first.Scalar());
-            const std::string p = "victory.thresholds." + kv.first.Scalar();
-            if (s < 0) {
-              r.Fail(kv.first, p, "unknown side");
-            } else {
-              game->victory.thresholds[s] = r.Int(kv.second, p).value_or(0);
-            }
-          }
-        }
-      } else if (kind == "differential") {
-        game->victory.kind = VictoryRules::Kind::kDifferential;
-        const YAML::Node levels = n["levels"];
-        if (!levels) {
-          r.Fail(n, "victory.levels", "missing required key");
-        } else if (r.ExpectSequence(levels, "victory.levels")) {
-          for (size_t i = 0; i < levels.size(); ++i) {
-            const std::string p = YamlReader::Item("victory.levels", i);
-            if (!r.CheckKeys(levels[i], p, {"name", "min", "max", "winner"})) continue;
-            VictoryLevel l;
-            l.name = r.RequiredString(levels[i], p, "name").value_or("");
-            l.min = r.OptionalInt(levels[i], p, "min", -100000);
-            l.max = r.OptionalInt(levels[i], p, "max", 100000);
-            const std::string w = r.OptionalString(levels[i], p, "winner", "");
-            l.winner = w.empty() || w == "draw" ? -1 : game->SideIndex(w);
-            if (!w.empty() && w != "draw" && l.winner < 0) {
-              r.Fail(levels[i]["winner"], YamlReader::Child(p, "winner"), "unknown side \"" + w + "\"");
-            }
-            game->victory.levels.push_back(l);
-          }
-        }
-      } else {
-        r.Fail(n["kind"], "victory.kind", "expected thresholds or differential");
-      }
-    }
-  }
-  // Map.
-  {
-    YamlReader& r = *reader("map");
-    if (!doc.Has("map")) {
-      r.Fail(r.root(), "map", "missing required section");
-    } else if (auto name = r.String(doc.Section("map"), "map")) {
-      auto map = LoadMap(Join(doc.DirFor("map"), *name), &vocab);
-      if (map.ok()) {
-        game->map = std::move(map.value());
-      } else {
-        errors.Append(map.errors());
-      }
-    }
-  }
+  if (doc.Has("title")) game->title = doc.ReaderFor("title")->String(doc.Section("title"), "title").value_or("");
+  LoadSides(doc, game);
+  LoadAttributes(doc, game);
+  LoadMarkers(doc, game);
+  LoadOptionalRules(doc, game);
+  bool vocab_ok = true;
+  const MapVocabulary vocab = LoadTerrainVocabulary(doc, &vocab_ok);
+  LoadKinds(doc, game);
+  LoadStacking(doc, game);
+  LoadTurns(doc, game);
+  LoadVictory(doc, game);
+  if (vocab_ok) LoadMapSection(doc, vocab, game, &errors);
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Units (need the map for set-up hexes and entry places).
   LoadUnits(doc, game, &errors);
   if (!errors.ok()) return errors;
   LoadVictoryPoints(doc, game);  // victory.points (victory.h): needs the map and the units
-
-  // Scenario start: turn/phase and placements.
-  if (start) {
-    if (doc.Has("start")) {
-      YamlReader& r = *reader("start");
-      const YAML::Node n = doc.Section("start");
-      if (r.CheckKeys(n, "start", {"turn", "side", "phase"})) {
-        start->turn = r.OptionalInt(n, "start", "turn", 1, 1, game->turns.num_turns());
-        if (n["side"]) {
-          const std::string side = r.String(n["side"], "start.side").value_or("");
-          const int s = game->SideIndex(side);
-          start->player_turn = -1;
-          for (size_t i = 0; i < game->turns.order.size(); ++i) {
-            if (game->turns.order[i] == s) start->player_turn = static_cast<int>(i);
-          }
-          if (start->player_turn < 0) {
-            r.Fail(n["side"], "start.side", "unknown side \"" + side + "\"");
-            start->player_turn = 0;
-          }
-        }
-        if (n["phase"]) {
-          const std::string ph = r.String(n["phase"], "start.phase").value_or("");
-          start->phase = game->turns.PhaseIndex(ph);
-          if (start->phase < 0) {
-            r.Fail(n["phase"], "start.phase", "unknown phase \"" + ph + "\"");
-            start->phase = 0;
-          }
-        }
-      }
-    }
-    if (doc.Has("only_placed")) {
-      YamlReader& r = *reader("only_placed");
-      start->only_placed = r.Bool(doc.Section("only_placed"), "only_placed").value_or(false);
-    }
-    if (doc.Has("place")) {
-      YamlReader& r = *reader("place");
-      const YAML::Node n = doc.Section("place");
-      if (r.ExpectSequence(n, "place")) {
-        for (size_t i = 0; i < n.size(); ++i) {
-          const std::string p = YamlReader::Item("place", i);
-          if (!r.CheckKeys(n[i], p, {"unit", "hex", "face", "markers", "released"})) continue;
-          Placement pl;
-          const std::string id = r.RequiredString(n[i], p, "unit").value_or("");
-          pl.unit = game->UnitIndex(id);
-          if (pl.unit < 0 && n[i]["unit"]) r.Fail(n[i]["unit"], YamlReader::Child(p, "unit"), "unknown unit \"" + id + "\"");
-          if (n[i]["hex"]) {
-            const std::string h = r.String(n[i]["hex"], YamlReader::Child(p, "hex")).value_or("");
-            if (h == "eliminated") {
-              pl.hex = kEliminated;
-            } else if (h == "offmap") {
-              pl.hex = kNotYetEntered;
-            } else if (h == "withdrawn") {
-              pl.hex = kWithdrawn;
-            } else {
-              pl.hex = game->map.Index(h);
-              if (pl.hex < 0) r.Fail(n[i]["hex"], YamlReader::Child(p, "hex"), "hex \"" + h + "\" is not on the map");
-            }
-          }
-          if (n[i]["face"]) {
-            const std::string f = r.String(n[i]["face"], YamlReader::Child(p, "face")).value_or("");
-            pl.face = f == "back" ? 1 : 0;
-            if (f != "back" && f != "front") r.Fail(n[i]["face"], YamlReader::Child(p, "face"), "expected front or back");
-          }
-          if (const YAML::Node m = n[i]["markers"]) {
-            const std::string mp = YamlReader::Child(p, "markers");
-            pl.set_markers = true;
-            if (r.ExpectMap(m, mp)) {
-              for (const auto& kv : m) {
-                const int idx = game->MarkerIndex(kv.first.Scalar());
-                if (idx < 0) {
-                  r.Fail(kv.first, YamlReader::Child(mp, kv.first.Scalar()), "unknown marker");
-                } else {
-                  pl.markers[idx] = static_cast<uint8_t>(r.Int(kv.second, YamlReader::Child(mp, kv.first.Scalar()), 0, UINT8_MAX).value_or(0));
-                }
-              }
-            }
-          }
-          if (n[i]["released"]) {
-            pl.released = r.Bool(n[i]["released"], YamlReader::Child(p, "released")).value_or(false) ? 1 : 0;
-          }
-          start->placements.push_back(pl);
-        }
-      }
-    }
-    errors.Append(doc.Errors());
-    if (errors.ok()) CheckStartPositions(doc, *game, &errors);
-  }
+  LoadScenarioStart(doc, game, &errors);
   return errors;
 }
 

@@ -95,6 +95,173 @@ std::string FeatureName(const Map& map, int f) {
              : "feature" + std::to_string(f);
 }
 
+int TerrainIdOf(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& key_node, const std::string& name,
+                const std::string& p) {
+  const int t = IndexOf(vocab.terrain, name);
+  if (t < 0 || t >= kMaxTerrainTypes) r.Fail(key_node, p, "unknown terrain \"" + name + "\"");
+  return t < kMaxTerrainTypes ? t : -1;
+}
+
+int FeatureIdOf(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& key_node, const std::string& name,
+                const std::string& p) {
+  const int f = IndexOf(vocab.features, name);
+  if (f < 0 || f >= kMaxFeatureTypes) r.Fail(key_node, p, "unknown feature \"" + name + "\"");
+  return f < kMaxFeatureTypes ? f : -1;
+}
+
+// `terrain_cost: {terrain: COST}`.
+void ReadTerrainCosts(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                      MovementRules& m) {
+  using Y = YamlReader;
+  std::vector<int16_t> costs;
+  if (const YAML::Node tc = node["terrain_cost"]; tc && r.ExpectMap(tc, Y::Child(path, "terrain_cost"))) {
+    for (const auto& kv : tc) {
+      const std::string name = kv.first.Scalar();
+      const std::string p = Y::Child(Y::Child(path, "terrain_cost"), name);
+      const int t = TerrainIdOf(r, vocab, kv.first, name, p);
+      if (ReadClassCosts(r, kv.second, p, m.classes, &costs) && t >= 0) {
+        for (size_t c = 0; c < m.classes.size(); ++c) m.terrain_cost[c][static_cast<size_t>(t)] = costs[c];
+      }
+    }
+  }
+}
+
+// `hexside_cost: {feature: COST}` (the map form may add `directed: true`).
+void ReadHexsideCosts(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                      MovementRules& m) {
+  using Y = YamlReader;
+  std::vector<int16_t> costs;
+  if (const YAML::Node hc = node["hexside_cost"]; hc && r.ExpectMap(hc, Y::Child(path, "hexside_cost"))) {
+    for (const auto& kv : hc) {
+      const std::string name = kv.first.Scalar();
+      const std::string p = Y::Child(Y::Child(path, "hexside_cost"), name);
+      const int f = FeatureIdOf(r, vocab, kv.first, name, p);
+      bool directed = false;
+      if (kv.second.IsMap() && kv.second["directed"]) {
+        directed = r.OptionalBool(kv.second, p, "directed", false);
+        if (directed && IndexOf(vocab.directed, name) < 0) {
+          r.Fail(kv.second["directed"], Y::Child(p, "directed"),
+                 "feature \"" + name + "\" is not a directed feature of the map vocabulary");
+        }
+      }
+      if (ReadClassCosts(r, kv.second, p, m.classes, &costs, {"directed"}) && f >= 0) {
+        for (size_t c = 0; c < m.classes.size(); ++c) m.hexside_cost[c][static_cast<size_t>(f)] = costs[c];
+        m.hexside_costed |= 1u << f;
+        if (directed) m.directed_cost |= 1u << f;
+      }
+    }
+  }
+}
+
+// `paths: {feature: {cost, negates_hexside, ignores_terrain}}`.
+void ReadPathRules(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                   MovementRules& m) {
+  using Y = YamlReader;
+  if (const YAML::Node ps = node["paths"]; ps && r.ExpectMap(ps, Y::Child(path, "paths"))) {
+    for (const auto& kv : ps) {
+      const std::string name = kv.first.Scalar();
+      const std::string p = Y::Child(Y::Child(path, "paths"), name);
+      const int f = FeatureIdOf(r, vocab, kv.first, name, p);
+      if (!r.CheckKeys(kv.second, p, {"cost", "negates_hexside", "ignores_terrain"})) continue;
+      MovementRules::PathRule rule;
+      rule.feature = f;
+      rule.bit = f >= 0 ? (1u << f) : 0u;
+      rule.negates_hexside = r.OptionalBool(kv.second, p, "negates_hexside", true);
+      rule.ignores_terrain = r.OptionalBool(kv.second, p, "ignores_terrain", true);
+      if (!kv.second["cost"]) {
+        r.Fail(kv.second, Y::Child(p, "cost"), "missing required key");
+        continue;
+      }
+      if (!ReadClassCosts(r, kv.second["cost"], Y::Child(p, "cost"), m.classes, &rule.cost)) continue;
+      if (f < 0) continue;
+      m.path_features |= rule.bit;
+      m.paths.push_back(std::move(rule));
+    }
+  }
+}
+
+// `path_crossing_cost: [{path, feature, cost}]`.
+void ReadPathCrossings(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                       MovementRules& m) {
+  using Y = YamlReader;
+  if (const YAML::Node pc = node["path_crossing_cost"];
+      pc && r.ExpectSequence(pc, Y::Child(path, "path_crossing_cost"))) {
+    for (size_t i = 0; i < pc.size(); ++i) {
+      const std::string p = Y::Item(Y::Child(path, "path_crossing_cost"), i);
+      const YAML::Node e = pc[i];
+      if (!r.CheckKeys(e, p, {"path", "feature", "cost"})) continue;
+      const auto pn = r.RequiredString(e, p, "path");
+      const auto fn = r.RequiredString(e, p, "feature");
+      std::optional<int16_t> cost;
+      if (e["cost"]) {
+        cost = ReadHalfPoints(r, e["cost"], Y::Child(p, "cost"), false);
+      } else {
+        r.Fail(e, Y::Child(p, "cost"), "missing required key");
+      }
+      if (!pn || !fn || !cost) continue;
+      const int f = FeatureIdOf(r, vocab, e["feature"], *fn, Y::Child(p, "feature"));
+      int path_index = -1;
+      for (size_t k = 0; k < m.paths.size(); ++k) {
+        if (m.paths[k].feature >= 0 && vocab.features[static_cast<size_t>(m.paths[k].feature)] == *pn) {
+          path_index = static_cast<int>(k);
+        }
+      }
+      if (path_index < 0) {
+        r.Fail(e["path"], Y::Child(p, "path"), "\"" + *pn + "\" is not listed under paths");
+        continue;
+      }
+      if (f < 0) continue;
+      m.crossings.push_back({path_index, 1u << f, *cost});
+    }
+  }
+}
+
+// `prohibited_unless_path: {class: [terrain...] | all}`.
+void ReadPathOnly(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                  MovementRules& m) {
+  using Y = YamlReader;
+  if (const YAML::Node pu = node["prohibited_unless_path"];
+      pu && r.ExpectMap(pu, Y::Child(path, "prohibited_unless_path"))) {
+    for (const auto& kv : pu) {
+      const std::string cname = kv.first.Scalar();
+      const std::string p = Y::Child(Y::Child(path, "prohibited_unless_path"), cname);
+      const int c = m.ClassId(cname);
+      if (c < 0) {
+        r.Fail(kv.first, p, "unknown movement class \"" + cname + "\"");
+        continue;
+      }
+      if (kv.second.IsScalar() && kv.second.Scalar() == "all") {
+        m.path_only_all[static_cast<size_t>(c)] = 1;
+        continue;
+      }
+      const auto names = r.StringList(kv.second, p);
+      for (size_t i = 0; i < names.size(); ++i) {
+        const YAML::Node item = kv.second.IsSequence() ? kv.second[i] : kv.second;
+        const int t = TerrainIdOf(r, vocab, item, names[i], Y::Item(p, i));
+        if (t >= 0) m.path_only_terrain[static_cast<size_t>(c)] |= 1u << t;
+      }
+    }
+  }
+}
+
+// `road_like_terrain: [terrain...]` (needs a path: the road rate).
+void ReadRoadLike(YamlReader& r, const MapVocabulary& vocab, const YAML::Node& node, const std::string& path,
+                  MovementRules& m) {
+  using Y = YamlReader;
+  if (const YAML::Node rl = node["road_like_terrain"]) {
+    const std::string p = Y::Child(path, "road_like_terrain");
+    const auto names = r.StringList(rl, p);
+    for (size_t i = 0; i < names.size(); ++i) {
+      const YAML::Node item = rl.IsSequence() ? rl[i] : rl;
+      const int t = TerrainIdOf(r, vocab, item, names[i], Y::Item(p, i));
+      if (t >= 0) m.road_like |= 1u << t;
+    }
+    if (m.road_like && m.paths.empty()) {
+      r.Fail(rl, p, "road_like_terrain needs at least one entry under paths (the road rate)");
+    }
+  }
+}
+
 }  // namespace
 
 int MovementRules::ClassId(const std::string& name) const { return IndexOf(classes, name); }
@@ -127,31 +294,7 @@ Result<MovementRules> LoadMovementRules(YamlReader& r, const YAML::Node& node,
   m.hexside_cost.assign(nc, zero_f);
   m.path_only_terrain.assign(nc, 0);
   m.path_only_all.assign(nc, 0);
-  std::vector<int16_t> costs;
-
-  auto terrain_id = [&](const YAML::Node& key_node, const std::string& name,
-                        const std::string& p) {
-    const int t = IndexOf(vocab.terrain, name);
-    if (t < 0 || t >= kMaxTerrainTypes) r.Fail(key_node, p, "unknown terrain \"" + name + "\"");
-    return t < kMaxTerrainTypes ? t : -1;
-  };
-  auto feature_id = [&](const YAML::Node& key_node, const std::string& name,
-                        const std::string& p) {
-    const int f = IndexOf(vocab.features, name);
-    if (f < 0 || f >= kMaxFeatureTypes) r.Fail(key_node, p, "unknown feature \"" + name + "\"");
-    return f < kMaxFeatureTypes ? f : -1;
-  };
-
-  if (const YAML::Node tc = node["terrain_cost"]; tc && r.ExpectMap(tc, Y::Child(path, "terrain_cost"))) {
-    for (const auto& kv : tc) {
-      const std::string name = kv.first.Scalar();
-      const std::string p = Y::Child(Y::Child(path, "terrain_cost"), name);
-      const int t = terrain_id(kv.first, name, p);
-      if (ReadClassCosts(r, kv.second, p, m.classes, &costs) && t >= 0) {
-        for (size_t c = 0; c < nc; ++c) m.terrain_cost[c][static_cast<size_t>(t)] = costs[c];
-      }
-    }
-  }
+  ReadTerrainCosts(r, vocab, node, path, m);
   if (const YAML::Node cb = node["combine"]) {
     const auto s = r.String(cb, Y::Child(path, "combine"));
     if (s && *s == "sum") {
@@ -160,111 +303,11 @@ Result<MovementRules> LoadMovementRules(YamlReader& r, const YAML::Node& node,
       r.Fail(cb, Y::Child(path, "combine"), "expected max or sum, got \"" + *s + "\"");
     }
   }
-  if (const YAML::Node hc = node["hexside_cost"]; hc && r.ExpectMap(hc, Y::Child(path, "hexside_cost"))) {
-    for (const auto& kv : hc) {
-      const std::string name = kv.first.Scalar();
-      const std::string p = Y::Child(Y::Child(path, "hexside_cost"), name);
-      const int f = feature_id(kv.first, name, p);
-      bool directed = false;
-      if (kv.second.IsMap() && kv.second["directed"]) {
-        directed = r.OptionalBool(kv.second, p, "directed", false);
-        if (directed && IndexOf(vocab.directed, name) < 0) {
-          r.Fail(kv.second["directed"], Y::Child(p, "directed"),
-                 "feature \"" + name + "\" is not a directed feature of the map vocabulary");
-        }
-      }
-      if (ReadClassCosts(r, kv.second, p, m.classes, &costs, {"directed"}) && f >= 0) {
-        for (size_t c = 0; c < nc; ++c) m.hexside_cost[c][static_cast<size_t>(f)] = costs[c];
-        m.hexside_costed |= 1u << f;
-        if (directed) m.directed_cost |= 1u << f;
-      }
-    }
-  }
-  if (const YAML::Node ps = node["paths"]; ps && r.ExpectMap(ps, Y::Child(path, "paths"))) {
-    for (const auto& kv : ps) {
-      const std::string name = kv.first.Scalar();
-      const std::string p = Y::Child(Y::Child(path, "paths"), name);
-      const int f = feature_id(kv.first, name, p);
-      if (!r.CheckKeys(kv.second, p, {"cost", "negates_hexside", "ignores_terrain"})) continue;
-      MovementRules::PathRule rule;
-      rule.feature = f;
-      rule.bit = f >= 0 ? (1u << f) : 0u;
-      rule.negates_hexside = r.OptionalBool(kv.second, p, "negates_hexside", true);
-      rule.ignores_terrain = r.OptionalBool(kv.second, p, "ignores_terrain", true);
-      if (!kv.second["cost"]) {
-        r.Fail(kv.second, Y::Child(p, "cost"), "missing required key");
-        continue;
-      }
-      if (!ReadClassCosts(r, kv.second["cost"], Y::Child(p, "cost"), m.classes, &rule.cost)) continue;
-      if (f < 0) continue;
-      m.path_features |= rule.bit;
-      m.paths.push_back(std::move(rule));
-    }
-  }
-  if (const YAML::Node pc = node["path_crossing_cost"];
-      pc && r.ExpectSequence(pc, Y::Child(path, "path_crossing_cost"))) {
-    for (size_t i = 0; i < pc.size(); ++i) {
-      const std::string p = Y::Item(Y::Child(path, "path_crossing_cost"), i);
-      const YAML::Node e = pc[i];
-      if (!r.CheckKeys(e, p, {"path", "feature", "cost"})) continue;
-      const auto pn = r.RequiredString(e, p, "path");
-      const auto fn = r.RequiredString(e, p, "feature");
-      std::optional<int16_t> cost;
-      if (e["cost"]) {
-        cost = ReadHalfPoints(r, e["cost"], Y::Child(p, "cost"), false);
-      } else {
-        r.Fail(e, Y::Child(p, "cost"), "missing required key");
-      }
-      if (!pn || !fn || !cost) continue;
-      const int f = feature_id(e["feature"], *fn, Y::Child(p, "feature"));
-      int path_index = -1;
-      for (size_t k = 0; k < m.paths.size(); ++k) {
-        if (m.paths[k].feature >= 0 && vocab.features[static_cast<size_t>(m.paths[k].feature)] == *pn) {
-          path_index = static_cast<int>(k);
-        }
-      }
-      if (path_index < 0) {
-        r.Fail(e["path"], Y::Child(p, "path"), "\"" + *pn + "\" is not listed under paths");
-        continue;
-      }
-      if (f < 0) continue;
-      m.crossings.push_back({path_index, 1u << f, *cost});
-    }
-  }
-  if (const YAML::Node pu = node["prohibited_unless_path"];
-      pu && r.ExpectMap(pu, Y::Child(path, "prohibited_unless_path"))) {
-    for (const auto& kv : pu) {
-      const std::string cname = kv.first.Scalar();
-      const std::string p = Y::Child(Y::Child(path, "prohibited_unless_path"), cname);
-      const int c = m.ClassId(cname);
-      if (c < 0) {
-        r.Fail(kv.first, p, "unknown movement class \"" + cname + "\"");
-        continue;
-      }
-      if (kv.second.IsScalar() && kv.second.Scalar() == "all") {
-        m.path_only_all[static_cast<size_t>(c)] = 1;
-        continue;
-      }
-      const auto names = r.StringList(kv.second, p);
-      for (size_t i = 0; i < names.size(); ++i) {
-        const YAML::Node item = kv.second.IsSequence() ? kv.second[i] : kv.second;
-        const int t = terrain_id(item, names[i], Y::Item(p, i));
-        if (t >= 0) m.path_only_terrain[static_cast<size_t>(c)] |= 1u << t;
-      }
-    }
-  }
-  if (const YAML::Node rl = node["road_like_terrain"]) {
-    const std::string p = Y::Child(path, "road_like_terrain");
-    const auto names = r.StringList(rl, p);
-    for (size_t i = 0; i < names.size(); ++i) {
-      const YAML::Node item = rl.IsSequence() ? rl[i] : rl;
-      const int t = terrain_id(item, names[i], Y::Item(p, i));
-      if (t >= 0) m.road_like |= 1u << t;
-    }
-    if (m.road_like && m.paths.empty()) {
-      r.Fail(rl, p, "road_like_terrain needs at least one entry under paths (the road rate)");
-    }
-  }
+  ReadHexsideCosts(r, vocab, node, path, m);
+  ReadPathRules(r, vocab, node, path, m);
+  ReadPathCrossings(r, vocab, node, path, m);
+  ReadPathOnly(r, vocab, node, path, m);
+  ReadRoadLike(r, vocab, node, path, m);
   m.minimum_one_hex = r.OptionalBool(node, path, "minimum_one_hex", false);
 
   if (r.errors().size() != errors_before) return r.ErrorsSince(errors_before);

@@ -103,66 +103,53 @@ int Pathfinder::EntryCostFor(const MoveQuery& q, int hex) const {
   return worst;
 }
 
-const Reachable& Pathfinder::Search(const MoveQuery& q) {
-  const Table& table = TableFor(q.classes);
-  Reachable& R = reach_;
-  if (++R.generation_ == 0) {
-    std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
-    R.generation_ = 1;
-  }
-  start_ = q.start;
-  const uint32_t gen = R.generation_;
-  // Raw pointers: stores through uint8_t would otherwise force reloading vector internals.
-  uint32_t* const stamp = R.stamp_.data();
-  int32_t* const cost = R.cost_.data();
-  int32_t* const pred = R.pred_.data();
-  uint8_t* const flags = R.flags_.data();
-  int* const order = R.order_.data();
-  int order_size = 0;
-  const int16_t* cost_table = table.cost.data();
-  const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
-  const uint8_t* ezoc = zr ? q.zoc->data() : nullptr;
-  const int leave = zr ? zr->leave_cost : 0;
-  const uint8_t* enemy = q.enemy;
-  const uint8_t* over = q.overrunnable;
+// The working state of one Search: raw pointers into the Reachable and the
+// bucket lists (stores through uint8_t would otherwise force reloading vector
+// internals), and the steps of Dial's algorithm.
+struct Pathfinder::Run {
+  Run(Pathfinder& pf, const MoveQuery& query, const Table& table)
+      : q(query),
+        map(pf.map_),
+        gen(pf.reach_.generation_),
+        stamp(pf.reach_.stamp_.data()),
+        cost(pf.reach_.cost_.data()),
+        pred(pf.reach_.pred_.data()),
+        flags(pf.reach_.flags_.data()),
+        order(pf.reach_.order_.data()),
+        cost_table(table.cost.data()),
+        zr((query.zoc && query.zoc_rules) ? query.zoc_rules : nullptr),
+        ezoc(zr ? query.zoc->data() : nullptr),
+        leave(zr ? zr->leave_cost : 0),
+        enemy(query.enemy),
+        over(query.overrunnable) {}
 
-  auto must_stop = [&](int h) {
-    return ezoc && zr->stop_on_entry && h != q.start && ezoc[h];
-  };
-  auto can_end = [&](int h) {
+  bool MustStop(int h) const { return ezoc && zr->stop_on_entry && h != q.start && ezoc[h]; }
+  bool CanEnd(int h) const {
     return h == q.start || !q.friendly_count || q.stack_limit <= 0 ||
            q.friendly_count[h] + q.moving_count <= q.stack_limit;
-  };
-  auto blocked_by_enemy = [&](int n) { return enemy && enemy[n] && !(over && over[n]); };
-
-  // Seeds.
-  int max_seed = 0;
-  if (q.start < 0) {
-    for (int e : q.entry_hexes) {
-      if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
-      const int c = EntryCostFor(q, e);
-      if (c >= 0) max_seed = std::max(max_seed, c);
-    }
   }
-  // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
-  int k = 1;
-  while (k <= std::max(table.max_cost + leave, max_seed)) k *= 2;
-  const int mask = k - 1;
-  if (static_cast<int>(head_.size()) < k) head_.assign(static_cast<size_t>(k), -1);
-  int32_t* next = next_.data();
-  int32_t* prev = prev_.data();
-  int32_t* head = head_.data();
-  int queued = 0;
+  bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
+  bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
 
-  auto link = [&](int n, int c) {
+  // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
+  void InitBuckets(Pathfinder& pf, int max_step, int max_seed) {
+    int k = 1;
+    while (k <= std::max(max_step + leave, max_seed)) k *= 2;
+    mask = k - 1;
+    if (static_cast<int>(pf.head_.size()) < k) pf.head_.assign(static_cast<size_t>(k), -1);
+    next = pf.next_.data();
+    prev = pf.prev_.data();
+    head = pf.head_.data();
+  }
+  void Link(int n, int c) {
     const int b = c & mask;
     next[n] = head[b];
     prev[n] = -1;
     if (head[b] >= 0) prev[head[b]] = n;
     head[b] = n;
     ++queued;
-  };
-  auto unlink = [&](int n) {
+  }
+  void Unlink(int n) {
     const int b = cost[n] & mask;
     if (prev[n] >= 0) {
       next[prev[n]] = next[n];
@@ -171,35 +158,34 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     }
     if (next[n] >= 0) prev[next[n]] = prev[n];
     --queued;
-  };
+  }
   // Offers cost c to hex n from `from` (queues it or lowers its queued cost).
-  auto relax = [&](int n, int c, int from) {
+  void Relax(int n, int c, int from) {
     const size_t un = static_cast<size_t>(n);
     if (stamp[un] == gen) {
       if ((flags[un] & Reachable::kSettled) || cost[un] <= c) return;
-      unlink(n);
+      Unlink(n);
     } else {
       stamp[un] = gen;
       flags[un] = 0;
     }
     cost[un] = c;
     pred[un] = from;
-    link(n, c);
-  };
-
-  if (q.start >= 0) {
-    relax(q.start, 0, -1);
-  } else {
-    for (int e : q.entry_hexes) {
-      if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
-      const int c = EntryCostFor(q, e);
-      if (c >= 0 && c <= q.allowance) relax(e, c, -1);
-    }
+    Link(n, c);
   }
-
+  // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
+  void ReachBeyond(int n, int c, int from) {
+    const size_t un = static_cast<size_t>(n);
+    stamp[un] = gen;
+    cost[un] = c;
+    pred[un] = from;
+    flags[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+                                     (CanEnd(n) ? Reachable::kCanEnd : 0));
+    order[order_size++] = n;
+  }
   // Expands h (cost c); with bounded == false only offers hexes not yet reached
   // (minimum-one-hex moves), marking them must-stop.
-  auto expand = [&](int h, int c, bool bounded) {
+  void Expand(int h, int c, bool bounded) {
     const bool h_ezoc = ezoc && (h == q.start ? q.started_in_ezoc : ezoc[h] != 0);
     int extra = 0;
     if (h_ezoc) {
@@ -207,65 +193,104 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
       if (zr->leave_only_if_started && !(h == q.start && q.started_in_ezoc)) return;
       extra = leave;
     }
-    const int32_t* nb = map_.grid.Neighbors(h);
+    const int32_t* nb = map.grid.Neighbors(h);
     const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = w6[d];
       if (w < 0) continue;
       const int n = nb[d];
-      if (blocked_by_enemy(n)) continue;
+      if (BlockedByEnemy(n)) continue;
       if (h_ezoc && zr->no_infiltration && ezoc[n]) continue;
       const int nc = c + w + extra;
       if (bounded) {
-        if (nc <= q.allowance) relax(n, nc, h);
+        if (nc <= q.allowance) Relax(n, nc, h);
       } else if (stamp[n] != gen) {
-        const size_t un = static_cast<size_t>(n);
-        stamp[un] = gen;
-        cost[un] = nc;
-        pred[un] = h;
-        flags[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
-                                            (can_end(n) ? Reachable::kCanEnd : 0));
-        order[order_size++] = n;
+        ReachBeyond(n, nc, h);
       }
     }
-  };
-
-  for (int cur = 0; queued > 0; ++cur) {
-    const int b = cur & mask;
-    while (head[b] >= 0) {
-      const int h = head[b];
-      head[b] = next[h];
-      if (head[b] >= 0) prev[head[b]] = -1;
-      --queued;
-      const size_t uh = static_cast<size_t>(h);
-      const bool stop = must_stop(h);
-      flags[uh] = static_cast<uint8_t>(Reachable::kSettled |
-                                          (stop ? Reachable::kMustStop : 0) |
-                                          (can_end(h) ? Reachable::kCanEnd : 0));
-      order[order_size++] = h;
-      if (!stop) expand(h, cur, true);
+  }
+  // Settles the queued hexes in cost order.
+  void Drain() {
+    for (int cur = 0; queued > 0; ++cur) {
+      const int b = cur & mask;
+      while (head[b] >= 0) {
+        const int h = head[b];
+        head[b] = next[h];
+        if (head[b] >= 0) prev[head[b]] = -1;
+        --queued;
+        const bool stop = MustStop(h);
+        flags[static_cast<size_t>(h)] = static_cast<uint8_t>(
+            Reachable::kSettled | (stop ? Reachable::kMustStop : 0) | (CanEnd(h) ? Reachable::kCanEnd : 0));
+        order[order_size++] = h;
+        if (!stop) Expand(h, cur, true);
+      }
     }
   }
 
+  const MoveQuery& q;
+  const Map& map;
+  const uint32_t gen;
+  uint32_t* const stamp;
+  int32_t* const cost;
+  int32_t* const pred;
+  uint8_t* const flags;
+  int* const order;
+  int order_size = 0;
+  const int16_t* const cost_table;
+  const ZocRules* const zr;
+  const uint8_t* const ezoc;
+  const int leave;
+  const uint8_t* const enemy;
+  const uint8_t* const over;
+  int mask = 0;
+  int32_t* next = nullptr;
+  int32_t* prev = nullptr;
+  int32_t* head = nullptr;
+  int queued = 0;
+};
+
+const Reachable& Pathfinder::Search(const MoveQuery& q) {
+  const Table& table = TableFor(q.classes);
+  Reachable& R = reach_;
+  if (++R.generation_ == 0) {
+    std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
+    R.generation_ = 1;
+  }
+  start_ = q.start;
+  Run run(*this, q, table);
+  // Seeds.
+  int max_seed = 0;
+  if (q.start < 0) {
+    for (int e : q.entry_hexes) {
+      if (!run.UsableEntry(e)) continue;
+      const int c = EntryCostFor(q, e);
+      if (c >= 0) max_seed = std::max(max_seed, c);
+    }
+  }
+  run.InitBuckets(*this, table.max_cost, max_seed);
+  if (q.start >= 0) {
+    run.Relax(q.start, 0, -1);
+  } else {
+    for (int e : q.entry_hexes) {
+      if (!run.UsableEntry(e)) continue;
+      const int c = EntryCostFor(q, e);
+      if (c >= 0 && c <= q.allowance) run.Relax(e, c, -1);
+    }
+  }
+  run.Drain();
   if (q.minimum_one_hex) {
     if (q.start >= 0) {
-      expand(q.start, 0, false);
+      run.Expand(q.start, 0, false);
     } else {
       for (int e : q.entry_hexes) {
-        if (e < 0 || e >= map_.size() || blocked_by_enemy(e)) continue;
-        const size_t ue = static_cast<size_t>(e);
+        if (!run.UsableEntry(e)) continue;
         const int c = EntryCostFor(q, e);
-        if (c < 0 || stamp[ue] == gen) continue;
-        stamp[ue] = gen;
-        cost[ue] = c;
-        pred[ue] = -1;
-        flags[ue] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
-                                            (can_end(e) ? Reachable::kCanEnd : 0));
-        order[order_size++] = e;
+        if (c < 0 || run.stamp[static_cast<size_t>(e)] == run.gen) continue;
+        run.ReachBeyond(e, c, -1);
       }
     }
   }
-  R.order_size_ = order_size;
+  R.order_size_ = run.order_size;
   return R;
 }
 

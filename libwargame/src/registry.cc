@@ -37,38 +37,11 @@ const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
 
 namespace {
 
-// A data-only ruleset plays on HexRules::ApplyCombatResult, which knows AE and
-// AR (the attacker) and DE, EX and DR (the defender), with no number: any other
-// CRT token would silently do nothing, so it is an error at load.
+// A data-only ruleset plays on HexRules::ApplyCombatResult: any CRT token it
+// does not apply would silently do nothing, so it is an error at load.
 void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
   if (!doc.Has("crt")) return;
-  YamlReader& r = *doc.ReaderFor("crt");
-  const YAML::Node rows = YamlReader::Get(doc.Section("crt"), "results");
-  for (size_t i = 0; rows.IsSequence() && i < rows.size(); ++i) {
-    for (size_t j = 0; rows[i].IsSequence() && j < rows[i].size(); ++j) {
-      const YAML::Node cell = rows[i][j];
-      if (!cell.IsScalar()) continue;
-      auto result = ParseCombatResult(cell.Scalar());
-      if (!result.ok()) continue;  // the CRT loader reported it
-      auto check = [&](const std::vector<ResultToken>& tokens, bool attacker, bool defender) {
-        for (const auto& t : tokens) {
-          const bool known = !t.has_number && ((attacker && (t.code == "AE" || t.code == "AR")) ||
-                                               (defender && (t.code == "DE" || t.code == "EX" || t.code == "DR")));
-          if (!known) {
-            r.Fail(cell, YamlReader::Item(YamlReader::Item("crt.results", i), j),
-                   "result token \"" + t.ToString() + "\" is not one the standard hex rules apply "
-                   "(AE, AR, DE, DR, EX): it would do nothing");
-          }
-        }
-      };
-      if (result->two_sided) {
-        check(result->attacker, true, false);
-        check(result->defender, false, true);
-      } else {
-        check(result->tokens, true, true);
-      }
-    }
-  }
+  CheckCrtTokens(*doc.ReaderFor("crt"), doc.Section("crt"), "crt", kStandardCrtTokens);
   (void)errors;  // recorded in the document's reader, which LoadHexGame reports
 }
 

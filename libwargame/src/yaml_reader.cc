@@ -4,7 +4,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <system_error>
 
@@ -22,7 +25,45 @@ std::string RangeText(long long lo, long long hi) {
   return "between " + std::to_string(lo) + " and " + std::to_string(hi);
 }
 
+std::atomic<bool> g_recording{false};
+std::mutex g_accepted_mutex;
+std::set<std::string>& Accepted() {
+  static auto* keys = new std::set<std::string>();
+  return *keys;
+}
+
+// "units[3].values" -> "units.values".
+std::string WithoutIndices(const std::string& path) {
+  std::string out;
+  out.reserve(path.size());
+  int depth = 0;
+  for (char c : path) {
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      depth = std::max(depth - 1, 0);
+    } else if (depth == 0) {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+void YamlReader::RecordAcceptedKeys(bool on) { g_recording.store(on, std::memory_order_relaxed); }
+
+void YamlReader::AcceptKey(const std::string& path, std::string_view key) {
+  if (!g_recording.load(std::memory_order_relaxed)) return;
+  std::string full = WithoutIndices(Child(path, key));
+  std::lock_guard<std::mutex> lock(g_accepted_mutex);
+  Accepted().insert(std::move(full));
+}
+
+std::set<std::string> YamlReader::AcceptedKeys() {
+  std::lock_guard<std::mutex> lock(g_accepted_mutex);
+  return Accepted();
+}
 
 YamlReader YamlReader::FromFile(const std::string& path) {
   YamlReader r;
@@ -162,6 +203,7 @@ bool YamlReader::ExpectSequence(const YAML::Node& node, const std::string& path)
 
 bool YamlReader::CheckKeys(const YAML::Node& node, const std::string& path,
                            std::initializer_list<std::string_view> allowed) {
+  for (auto a : allowed) AcceptKey(path, a);
   if (!ExpectMap(node, path)) return false;
   for (const auto& kv : node) {
     const std::string key = KeyText(kv.first);
@@ -250,6 +292,7 @@ std::optional<std::string> YamlReader::String(const YAML::Node& node, const std:
 
 std::optional<int> YamlReader::RequiredInt(const YAML::Node& map, const std::string& path,
                                            const char* key, int lo, int hi) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) {
     Fail(map, Child(path, key), "missing required key");
@@ -260,6 +303,7 @@ std::optional<int> YamlReader::RequiredInt(const YAML::Node& map, const std::str
 
 std::optional<std::string> YamlReader::RequiredString(const YAML::Node& map,
                                                       const std::string& path, const char* key) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) {
     Fail(map, Child(path, key), "missing required key");
@@ -270,6 +314,7 @@ std::optional<std::string> YamlReader::RequiredString(const YAML::Node& map,
 
 int YamlReader::OptionalInt(const YAML::Node& map, const std::string& path, const char* key,
                             int fallback, int lo, int hi) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return Int(n, Child(path, key), lo, hi).value_or(fallback);
@@ -277,6 +322,7 @@ int YamlReader::OptionalInt(const YAML::Node& map, const std::string& path, cons
 
 double YamlReader::OptionalDouble(const YAML::Node& map, const std::string& path, const char* key,
                                   double fallback) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return Double(n, Child(path, key)).value_or(fallback);
@@ -284,6 +330,7 @@ double YamlReader::OptionalDouble(const YAML::Node& map, const std::string& path
 
 bool YamlReader::OptionalBool(const YAML::Node& map, const std::string& path, const char* key,
                               bool fallback) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return Bool(n, Child(path, key)).value_or(fallback);
@@ -291,6 +338,7 @@ bool YamlReader::OptionalBool(const YAML::Node& map, const std::string& path, co
 
 std::string YamlReader::OptionalString(const YAML::Node& map, const std::string& path,
                                        const char* key, const std::string& fallback) {
+  AcceptKey(path, key);
   const YAML::Node n = Get(map, key);
   if (!n) return fallback;
   return String(n, Child(path, key)).value_or(fallback);

@@ -81,6 +81,9 @@ struct BgConfig {
   std::vector<VpAward> awards;
 };
 
+// Reads the sections above (loader.cc).
+BgConfig ReadConfig(const Game& game, RulesetDocument& doc);
+
 class BgRules : public HexRules {
  public:
   BgRules(const Game& game, BgConfig config) : HexRules(game), cfg_(std::move(config)) {}

@@ -291,6 +291,150 @@ bool ReadPoint(YamlReader& r, const Node& n, const std::string& p, Vec2* out) {
   return true;
 }
 
+void ReadSides(YamlReader& r, const Node& root, Game* game) {
+  if (!root["sides"]) r.Fail(root, "sides", "missing required section");
+  if (const Node s = root["sides"]; s && r.ExpectSequence(s, "sides")) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      const std::string p = YamlReader::Item("sides", i);
+      if (!r.CheckKeys(s[i], p, {"id", "name"})) continue;
+      SideDef d;
+      d.id = r.RequiredString(s[i], p, "id").value_or("");
+      d.name = r.OptionalString(s[i], p, "name", d.id);
+      game->sides.push_back(d);
+    }
+    if (game->sides.size() != 2) r.Fail(s, "sides", "exactly two sides are needed");
+  }
+}
+
+// The scenario's table and each side's home edge.
+void ReadScenarioTable(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
+  if (const Node t = sc["table"]) {
+    auto table = LoadTable(sr, t, "table");
+    if (table.ok()) data->table = *table;
+  } else {
+    sr.Fail(sc, "table", "missing required section");
+  }
+  for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
+    auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
+    if (it == data->table.home_edges.end()) {
+      if (sc["table"])
+        sr.Fail(sc["table"], "table.home_edges",
+                "no home edge for side " + game->sides[static_cast<size_t>(side)].id);
+    } else {
+      data->home[side] = it->second;
+    }
+  }
+}
+
+void ReadLivestockAndVictory(YamlReader& sr, const Node& sc, MiniData* data) {
+  if (const Node l = sc["livestock"]) {
+    if (sr.CheckKeys(l, "livestock", {"cows", "pigs"})) {
+      if (l["cows"]) data->has_cows = ReadPoint(sr, l["cows"], "livestock.cows", &data->cows);
+      if (l["pigs"]) data->has_pigs = ReadPoint(sr, l["pigs"], "livestock.pigs", &data->pigs);
+    }
+  }
+  if (const Node v = sc["victory"]) {
+    if (sr.CheckKeys(v, "victory", {"figure", "gun", "building"})) {
+      data->vp_figure = sr.OptionalInt(v, "victory", "figure", data->vp_figure);
+      data->vp_gun = sr.OptionalInt(v, "victory", "gun", data->vp_gun);
+      data->vp_building = sr.OptionalInt(v, "victory", "building", data->vp_building);
+    }
+  }
+}
+
+// One scenario unit: its UnitDef, UnitInfo and start position (MiniUnit).
+void ReadMiniUnit(YamlReader& sr, const Node& u, const std::string& p, size_t i, Game* game, MiniData* data) {
+  MiniState* start = &data->start;
+  UnitDef d;
+  d.id = sr.RequiredString(u, p, "id").value_or("");
+  d.name = sr.OptionalString(u, p, "name", d.id);
+  if (game->UnitIndex(d.id) >= 0) sr.Fail(u["id"], p, "duplicate unit id \"" + d.id + "\"");
+  const std::string side = sr.RequiredString(u, p, "side").value_or("");
+  d.side = game->SideIndex(side);
+  if (d.side < 0) {
+    sr.Fail(u["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
+    d.side = 0;
+  }
+  const std::string type = sr.RequiredString(u, p, "type").value_or("");
+  UnitInfo info;
+  info.type = -1;
+  for (size_t k = 0; k < data->types.size(); ++k) {
+    if (data->types[k].id == type) info.type = static_cast<int>(k);
+  }
+  if (info.type < 0) {
+    sr.Fail(u["type"], YamlReader::Child(p, "type"), "unknown unit type \"" + type + "\"");
+    info.type = 0;
+  }
+  const UnitType& ut = data->types[static_cast<size_t>(info.type)];
+  d.kind = ut.artillery ? 1 : 0;
+  info.start_figures = sr.RequiredInt(u, p, "figures").value_or(1);
+  if (info.start_figures < 1 || info.start_figures > 255)
+    sr.Fail(u["figures"], p, "figures must be 1..255");
+  info.start_guns = ut.artillery ? sr.RequiredInt(u, p, "guns").value_or(1) : 0;
+  if (!ut.artillery && u["guns"]) sr.Fail(u["guns"], p, "only artillery has guns");
+  if (info.start_guns < 0 || info.start_guns > 12) sr.Fail(u["guns"], p, "guns must be 0..12");
+  Vec2 at;
+  if (!u["at"]) {
+    sr.Fail(u, YamlReader::Child(p, "at"), "missing required key");
+  } else {
+    ReadPoint(sr, u["at"], YamlReader::Child(p, "at"), &at);
+  }
+  if (!data->table.Contains(at)) sr.Fail(u["at"], YamlReader::Child(p, "at"), "not on the table");
+  const double facing = ReadFacing(sr, u["facing"], YamlReader::Child(p, "facing"));
+  const std::string formation = sr.OptionalString(u, p, "formation", "line");
+  if (formation != "line" && formation != "column") {
+    sr.Fail(u["formation"], YamlReader::Child(p, "formation"), "formation must be line or column");
+  }
+  d.face = formation == "line" ? 1 : 0;
+  d.setup_hex = 0;  // "on the table"; the position is in the MiniState
+  MiniUnit& mu = start->units[i];
+  mu.x = Hundredths(at.x);
+  mu.y = Hundredths(at.y);
+  mu.facing = static_cast<int16_t>(std::lround(facing));
+  mu.figures = static_cast<uint8_t>(std::clamp(info.start_figures, 1, 255));
+  mu.guns = static_cast<uint8_t>(std::clamp(info.start_guns, 0, 12));
+  if (const Node o = u["officers"]) {
+    for (const std::string& off : sr.StringList(o, YamlReader::Child(p, "officers"))) {
+      if (off == "regimental") {
+        mu.officers |= kRegimental;
+      } else if (off == "divisional") {
+        mu.officers |= kDivisional;
+      } else {
+        sr.Fail(o, YamlReader::Child(p, "officers"), "officer must be regimental or divisional");
+      }
+    }
+  }
+  if (sr.OptionalBool(u, p, "routed", false)) data->start_routed |= 1u << i;
+  if (sr.OptionalBool(u, p, "pinned", false)) data->start_pinned |= 1u << i;
+  game->units.push_back(d);
+  data->info.push_back(info);
+}
+
+// T.1: the deck's cards before shuffling.
+void ReadDeck(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
+  if (const Node dk = sc["deck"]) {
+    for (const std::string& c : sr.StringList(dk, "deck")) {
+      const int u = game->UnitIndex(c);
+      if (c == "cows") {
+        data->deck_order.push_back(kCowCard);
+      } else if (c == "pigs") {
+        data->deck_order.push_back(kPigCard);
+      } else if (u >= 0) {
+        data->deck_order.push_back(u);
+      } else {
+        sr.Fail(dk, "deck", "unknown card \"" + c + "\" (a unit id, cows or pigs)");
+      }
+    }
+    if (data->deck_order.size() != game->units.size() + 2) {
+      sr.Fail(dk, "deck", "the deck lists every unit once, plus cows and pigs");
+    }
+  } else {
+    for (int u = 0; u < game->num_units(); ++u) data->deck_order.push_back(u);
+    data->deck_order.push_back(kCowCard);
+    data->deck_order.push_back(kPigCard);
+  }
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, const std::string& scenario_file,
@@ -310,18 +454,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
               {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types", "scenarios",
                "default_scenario"});
   game->title = r.OptionalString(root, "", "title", "Civil War miniatures");
-  if (!root["sides"]) r.Fail(root, "sides", "missing required section");
-  if (const Node s = root["sides"]; s && r.ExpectSequence(s, "sides")) {
-    for (size_t i = 0; i < s.size(); ++i) {
-      const std::string p = YamlReader::Item("sides", i);
-      if (!r.CheckKeys(s[i], p, {"id", "name"})) continue;
-      SideDef d;
-      d.id = r.RequiredString(s[i], p, "id").value_or("");
-      d.name = r.OptionalString(s[i], p, "name", d.id);
-      game->sides.push_back(d);
-    }
-    if (game->sides.size() != 2) r.Fail(s, "sides", "exactly two sides are needed");
-  }
+  ReadSides(r, root, game.get());
   for (const char* key : {"chart", "calibration", "unit_types"}) {
     if (!root[key]) r.Fail(root, key, "missing required section");
   }
@@ -354,35 +487,8 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   game->turns.order = {0};
   game->turns.phases = {"cards"};
   data->shuffle = sr.OptionalBool(sc, "", "shuffle", true);
-  if (const Node t = sc["table"]) {
-    auto table = LoadTable(sr, t, "table");
-    if (table.ok()) data->table = *table;
-  } else {
-    sr.Fail(sc, "table", "missing required section");
-  }
-  for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
-    auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
-    if (it == data->table.home_edges.end()) {
-      if (sc["table"])
-        sr.Fail(sc["table"], "table.home_edges",
-                "no home edge for side " + game->sides[static_cast<size_t>(side)].id);
-    } else {
-      data->home[side] = it->second;
-    }
-  }
-  if (const Node l = sc["livestock"]) {
-    if (sr.CheckKeys(l, "livestock", {"cows", "pigs"})) {
-      if (l["cows"]) data->has_cows = ReadPoint(sr, l["cows"], "livestock.cows", &data->cows);
-      if (l["pigs"]) data->has_pigs = ReadPoint(sr, l["pigs"], "livestock.pigs", &data->pigs);
-    }
-  }
-  if (const Node v = sc["victory"]) {
-    if (sr.CheckKeys(v, "victory", {"figure", "gun", "building"})) {
-      data->vp_figure = sr.OptionalInt(v, "victory", "figure", data->vp_figure);
-      data->vp_gun = sr.OptionalInt(v, "victory", "gun", data->vp_gun);
-      data->vp_building = sr.OptionalInt(v, "victory", "building", data->vp_building);
-    }
-  }
+  ReadScenarioTable(sr, sc, game.get(), data.get());
+  ReadLivestockAndVictory(sr, sc, data.get());
   game->kinds = {KindDef{"infantry", 0, true}, KindDef{"artillery", 1, true}};
   game->attributes = {"figures"};
   // Start positions are kept in the Game as a MiniState template (Start copies it).
@@ -399,93 +505,10 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
                          "officers", "routed", "pinned"})) {
         continue;
       }
-      UnitDef d;
-      d.id = sr.RequiredString(u, p, "id").value_or("");
-      d.name = sr.OptionalString(u, p, "name", d.id);
-      if (game->UnitIndex(d.id) >= 0) sr.Fail(u["id"], p, "duplicate unit id \"" + d.id + "\"");
-      const std::string side = sr.RequiredString(u, p, "side").value_or("");
-      d.side = game->SideIndex(side);
-      if (d.side < 0) {
-        sr.Fail(u["side"], YamlReader::Child(p, "side"), "unknown side \"" + side + "\"");
-        d.side = 0;
-      }
-      const std::string type = sr.RequiredString(u, p, "type").value_or("");
-      UnitInfo info;
-      info.type = -1;
-      for (size_t k = 0; k < data->types.size(); ++k) {
-        if (data->types[k].id == type) info.type = static_cast<int>(k);
-      }
-      if (info.type < 0) {
-        sr.Fail(u["type"], YamlReader::Child(p, "type"), "unknown unit type \"" + type + "\"");
-        info.type = 0;
-      }
-      const UnitType& ut = data->types[static_cast<size_t>(info.type)];
-      d.kind = ut.artillery ? 1 : 0;
-      info.start_figures = sr.RequiredInt(u, p, "figures").value_or(1);
-      if (info.start_figures < 1 || info.start_figures > 255)
-        sr.Fail(u["figures"], p, "figures must be 1..255");
-      info.start_guns = ut.artillery ? sr.RequiredInt(u, p, "guns").value_or(1) : 0;
-      if (!ut.artillery && u["guns"]) sr.Fail(u["guns"], p, "only artillery has guns");
-      if (info.start_guns < 0 || info.start_guns > 12) sr.Fail(u["guns"], p, "guns must be 0..12");
-      Vec2 at;
-      if (!u["at"]) {
-        sr.Fail(u, YamlReader::Child(p, "at"), "missing required key");
-      } else {
-        ReadPoint(sr, u["at"], YamlReader::Child(p, "at"), &at);
-      }
-      if (!data->table.Contains(at)) sr.Fail(u["at"], YamlReader::Child(p, "at"), "not on the table");
-      const double facing = ReadFacing(sr, u["facing"], YamlReader::Child(p, "facing"));
-      const std::string formation = sr.OptionalString(u, p, "formation", "line");
-      if (formation != "line" && formation != "column") {
-        sr.Fail(u["formation"], YamlReader::Child(p, "formation"), "formation must be line or column");
-      }
-      d.face = formation == "line" ? 1 : 0;
-      d.setup_hex = 0;  // "on the table"; the position is in the MiniState
-      MiniUnit& mu = start->units[i];
-      mu.x = Hundredths(at.x);
-      mu.y = Hundredths(at.y);
-      mu.facing = static_cast<int16_t>(std::lround(facing));
-      mu.figures = static_cast<uint8_t>(std::clamp(info.start_figures, 1, 255));
-      mu.guns = static_cast<uint8_t>(std::clamp(info.start_guns, 0, 12));
-      if (const Node o = u["officers"]) {
-        for (const std::string& off : sr.StringList(o, YamlReader::Child(p, "officers"))) {
-          if (off == "regimental") {
-            mu.officers |= kRegimental;
-          } else if (off == "divisional") {
-            mu.officers |= kDivisional;
-          } else {
-            sr.Fail(o, YamlReader::Child(p, "officers"), "officer must be regimental or divisional");
-          }
-        }
-      }
-      if (sr.OptionalBool(u, p, "routed", false)) data->start_routed |= 1u << i;
-      if (sr.OptionalBool(u, p, "pinned", false)) data->start_pinned |= 1u << i;
-      game->units.push_back(d);
-      data->info.push_back(info);
+      ReadMiniUnit(sr, u, p, i, game.get(), data.get());
     }
   }
-  // T.1: the deck's cards before shuffling.
-  if (const Node dk = sc["deck"]) {
-    for (const std::string& c : sr.StringList(dk, "deck")) {
-      const int u = game->UnitIndex(c);
-      if (c == "cows") {
-        data->deck_order.push_back(kCowCard);
-      } else if (c == "pigs") {
-        data->deck_order.push_back(kPigCard);
-      } else if (u >= 0) {
-        data->deck_order.push_back(u);
-      } else {
-        sr.Fail(dk, "deck", "unknown card \"" + c + "\" (a unit id, cows or pigs)");
-      }
-    }
-    if (data->deck_order.size() != game->units.size() + 2) {
-      sr.Fail(dk, "deck", "the deck lists every unit once, plus cows and pigs");
-    }
-  } else {
-    for (int u = 0; u < game->num_units(); ++u) data->deck_order.push_back(u);
-    data->deck_order.push_back(kCowCard);
-    data->deck_order.push_back(kPigCard);
-  }
+  ReadDeck(sr, sc, game.get(), data.get());
   if (!sr.ok()) return sr.errors();
   for (auto& h : start->herds) h = Herd{};
   if (data->has_cows) start->herds[0] = Herd{Hundredths(data->cows.x), Hundredths(data->cows.y), 1, 0};

@@ -37,33 +37,11 @@ class SbRules : public HexRules {
     liddell_ = static_cast<UnitId>(game.UnitIndex("liddell"));
     liddell_reg_ = static_cast<UnitId>(game.UnitIndex("liddell_reg"));
     cav_2nd_ = static_cast<UnitId>(game.UnitIndex("cav_2nd"));
-    battery_parent_.assign(game.units.size(), -1);
-    if (doc.Has("battery_parents")) {
-      YamlReader& r = *doc.ReaderFor("battery_parents");
-      const YAML::Node n = doc.Section("battery_parents");
-      if (r.ExpectMap(n, "battery_parents")) {
-        for (const auto& kv : n) {
-          const std::string b = kv.first.Scalar(), p = kv.second.Scalar();
-          const int bi = game.UnitIndex(b), pi = game.UnitIndex(p);
-          // A scenario may replace the order of battle: batteries it lacks are skipped.
-          if (bi < 0 || pi < 0) continue;
-          battery_parent_[static_cast<size_t>(bi)] = pi;
-        }
-      }
-    }
-    for (const char* t : {"bombardment", "reorganization", "cavalry_withdrawal", "untrained_advance", "union_initiative"}) {
-      if (!data().tables.Find(t)) errors->Add(Error{"ruleset.yaml", 0, 0, "tables", std::string("missing table ") + t, ""});
-    }
-    for (const Place& p : game.map.places) {
-      if (p.kind == "army_hq" && !p.hexes.empty()) {
-        auto it = p.attributes.find("side");
-        if (it != p.attributes.end()) army_hq_hex_[game.SideIndex(it->second) == 0 ? 0 : 1] = p.hexes[0];
-      }
-      if (p.kind == "objective" && !p.hexes.empty()) objective_place_ = static_cast<int>(&p - game.map.places.data());
-    }
-    if (army_hq_hex_[0] < 0 || army_hq_hex_[1] < 0 || objective_place_ < 0) {
-      errors->Add(Error{"map.yaml", 0, 0, "places", "the two army HQ places and the objective are required (11.1)", ""});
-    }
+    SbData d = LoadSbData(game, data(), doc, errors);
+    battery_parent_ = std::move(d.battery_parent);
+    army_hq_hex_[0] = d.army_hq_hex[0];
+    army_hq_hex_[1] = d.army_hq_hex[1];
+    objective_place_ = d.objective_place;
   }
 
   Status Apply(State& s, const Action& a, Context& ctx) const override;

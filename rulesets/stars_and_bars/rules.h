@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "wargame/hex_rules.h"
 
@@ -66,5 +67,16 @@ struct SbExt {
   uint8_t pad[8];
 };
 static_assert(sizeof(SbExt) == 112);
+
+// --- Loading (loader.cc) -----------------------------------------------------------------
+
+// What the hooks read from the ruleset beyond the hex engine's sections.
+struct SbData {
+  std::vector<int> battery_parent;  // 12.2 battery_parents: the brigade of each battery, -1 for other units
+  int army_hq_hex[2] = {-1, -1};    // 11.1: the army HQ places (by their `side` attribute)
+  int objective_place = -1;         // 11.1: the objective place
+};
+// Reads battery_parents and checks the tables and map places the hooks need.
+SbData LoadSbData(const Game& game, const HexGameData& data, RulesetDocument& doc, ErrorList* errors);
 
 }  // namespace wg::stars_and_bars

@@ -139,4 +139,28 @@ std::vector<CrtOutcome> Distribution(const CombatTable& table, int column, int d
 Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
                                     const std::string& path);
 
+// --- The result tokens a ruleset applies ---------------------------------------------------
+// Every ruleset declares the tokens its result handler interprets, and its
+// loader refuses a CRT with any other token (CheckCrtTokens), so "D1" in a
+// ruleset whose results are AE/AR/DE/DR/EX is an error at load, not a result
+// that silently does nothing.
+struct CrtTokenRule {
+  std::string_view code;    // "AE", "E"
+  bool in_single = true;    // may appear in a single-part cell ("DR")
+  bool in_attacker = true;  // in the attacker's part of an "A/D" cell
+  bool in_defender = true;  // in the defender's part
+  bool number = false;      // takes a number ("E2"); false: takes none
+};
+struct CrtTokenSet {
+  std::string_view who;                  // "the standard hex rules", named in messages
+  std::span<const CrtTokenRule> tokens;
+};
+// The tokens of the hex engine's own result handler (HexRules::ApplyCombatResult,
+// libwargame/src/hex/combat.cc): AE, AR for the attacker; DE, DR, EX for the defender.
+extern const CrtTokenSet kStandardCrtTokens;
+// Records an error at every cell of the CRT `crt` (read by `reader`; `path` is
+// its key path, "crt") and its below_lowest result that uses a token `set`
+// does not apply: file:line:col: crt.results[r][c]: result token "D1" is not ...
+void CheckCrtTokens(YamlReader& reader, const YAML::Node& crt, const std::string& path, const CrtTokenSet& set);
+
 }  // namespace wg

@@ -169,6 +169,7 @@ class Pathfinder {
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
+  struct Run;  // one Search's working state (pathfinder.cc)
 
   const Map& map_;
   const MovementRules& rules_;

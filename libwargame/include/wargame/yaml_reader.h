@@ -17,6 +17,7 @@
 #include <climits>
 #include <initializer_list>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,17 @@ class YamlReader {
   static std::string Item(const std::string& path, size_t i) {
     return path + "[" + std::to_string(i) + "]";
   }
+
+  // The key paths the loaders accept, for the test that checks each is
+  // documented in docs/ruleset-format.md (tests/ruleset_format_doc_test.cc).
+  // Off by default. While on, CheckKeys records every key of its allowed list
+  // and the Optional* / Required* reads record the key they read, as a path
+  // inside its file with list indices dropped: "combat.obligations",
+  // "units.reinforcement.turn", "tables.bombardment.die". A loader with its
+  // own key list (the top-level sections) records it with AcceptKey.
+  static void RecordAcceptedKeys(bool on);
+  static void AcceptKey(const std::string& path, std::string_view key);
+  static std::set<std::string> AcceptedKeys();
 
  private:
   // Duplicate keys, depth and alias-expansion limits over the whole document.

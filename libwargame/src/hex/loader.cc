@@ -35,118 +35,111 @@ namespace {
 // section's reader, where doc.Errors() collects them, and return a copy: only
 // the value is taken here, so every error is reported once.
 template <typename T, typename Load>
-void LoadSection(RulesetDocument& doc, const char* key, bool required, T* out, ErrorList* errors, Load&& load) {
+void LoadSection(RulesetDocument& doc, const char* key, bool required, T* out, Load&& load) {
   if (!doc.Has(key)) {
-    if (required) errors->Add(Error{doc.readers.front()->file(), 0, 0, key, "missing required section", ""});
+    // Recorded in the reader: doc.Errors() reports it.
+    if (required) doc.readers.front()->Fail(doc.readers.front()->root(), key, "missing required section");
     return;
   }
   auto result = load(*doc.ReaderFor(key), doc.Section(key), std::string(key));
   if (result.ok()) *out = std::move(result.value());
 }
 
-}  // namespace
+void LoadZoc(RulesetDocument& doc, const Game& game, HexGameData* data) {
+  if (!doc.Has("zoc")) return;
+  YamlReader& r = *doc.ReaderFor("zoc");
+  const YAML::Node n = doc.Section("zoc");
+  if (!r.CheckKeys(n, "zoc", {"blocked_by", "unblocked_by", "not_into", "stop_on_entry",
+                              "leave_only_if_started", "leave_cost", "no_infiltration", "rigid"})) {
+    return;
+  }
+  auto features = [&](const char* key) {
+    FeatureMask m = 0;
+    if (!n[key]) return m;
+    for (const auto& f : r.StringList(n[key], YamlReader::Child("zoc", key))) {
+      const int id = game.map.FeatureId(f);
+      if (id < 0) {
+        r.Fail(n[key], YamlReader::Child("zoc", key), "unknown hexside feature \"" + f + "\"");
+      } else {
+        m |= 1u << id;
+      }
+    }
+    return m;
+  };
+  data->zoc.blocked_by = features("blocked_by");
+  data->zoc.unblocked_by = features("unblocked_by");
+  if (n["not_into"]) {
+    for (const auto& t : r.StringList(n["not_into"], "zoc.not_into")) {
+      const int id = game.map.TerrainId(t);
+      if (id < 0) {
+        r.Fail(n["not_into"], "zoc.not_into", "unknown terrain \"" + t + "\"");
+      } else {
+        data->zoc.not_into |= 1u << id;
+      }
+    }
+  }
+  data->zoc.stop_on_entry = r.OptionalBool(n, "zoc", "stop_on_entry", true);
+  data->zoc.leave_only_if_started = r.OptionalBool(n, "zoc", "leave_only_if_started", false);
+  const double leave = r.OptionalDouble(n, "zoc", "leave_cost", 0);
+  data->zoc.leave_cost = static_cast<int>(leave * 2 + 0.5);
+  data->zoc.no_infiltration = r.OptionalBool(n, "zoc", "no_infiltration", false);
+  data->zoc.rigid = r.OptionalBool(n, "zoc", "rigid", false);
+}
 
-ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
-  ErrorList errors;
-  auto data = std::make_shared<HexGameData>();
-  const MapVocabulary& vocab = game->map.vocabulary;
-  LoadSection(doc, "movement", /*required=*/true, &data->movement, &errors,
-              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadMovementRules(r, n, p, vocab); });
-  if (doc.Has("zoc")) {
-    YamlReader& r = *doc.ReaderFor("zoc");
-    const YAML::Node n = doc.Section("zoc");
-    if (r.CheckKeys(n, "zoc", {"blocked_by", "unblocked_by", "not_into", "stop_on_entry",
-                               "leave_only_if_started", "leave_cost", "no_infiltration", "rigid"})) {
-      auto features = [&](const char* key) {
-        FeatureMask m = 0;
-        if (!n[key]) return m;
-        for (const auto& f : r.StringList(n[key], YamlReader::Child("zoc", key))) {
-          const int id = game->map.FeatureId(f);
-          if (id < 0) {
-            r.Fail(n[key], YamlReader::Child("zoc", key), "unknown hexside feature \"" + f + "\"");
-          } else {
-            m |= 1u << id;
-          }
-        }
-        return m;
-      };
-      data->zoc.blocked_by = features("blocked_by");
-      data->zoc.unblocked_by = features("unblocked_by");
-      if (n["not_into"]) {
-        for (const auto& t : r.StringList(n["not_into"], "zoc.not_into")) {
-          const int id = game->map.TerrainId(t);
-          if (id < 0) {
-            r.Fail(n["not_into"], "zoc.not_into", "unknown terrain \"" + t + "\"");
-          } else {
-            data->zoc.not_into |= 1u << id;
-          }
-        }
-      }
-      data->zoc.stop_on_entry = r.OptionalBool(n, "zoc", "stop_on_entry", true);
-      data->zoc.leave_only_if_started = r.OptionalBool(n, "zoc", "leave_only_if_started", false);
-      const double leave = r.OptionalDouble(n, "zoc", "leave_cost", 0);
-      data->zoc.leave_cost = static_cast<int>(leave * 2 + 0.5);
-      data->zoc.no_infiltration = r.OptionalBool(n, "zoc", "no_infiltration", false);
-      data->zoc.rigid = r.OptionalBool(n, "zoc", "rigid", false);
+void LoadCombatSection(RulesetDocument& doc, const Game& game, HexGameData* data) {
+  YamlReader& r = *doc.ReaderFor("combat");
+  const YAML::Node n = doc.Section("combat");
+  auto attr = [&](const char* key, const char* fallback) {
+    const std::string name = n ? r.OptionalString(n, "combat", key, fallback) : fallback;
+    const int idx = game.AttributeIndex(name);
+    if (idx < 0) {
+      r.Fail(n ? n : r.root(), YamlReader::Child("combat", key), "unknown attribute \"" + name + "\"");
     }
+    return idx;
+  };
+  if (n) {
+    r.CheckKeys(n, "combat", {"attack", "defense", "movement", "mandatory", "obligations", "retreat_hexes",
+                              "retreat_through_ezoc", "advance", "stacking_check", "control_kinds",
+                              "artillery_kind", "artillery_range"});
   }
-  LoadSection(doc, "los", /*required=*/false, &data->los_rules, &errors,
-              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadLosRules(r, n, p, vocab); });
-  LoadSection(doc, "crt", /*required=*/true, &data->crt, &errors, LoadCombatTable);
-  LoadSection(doc, "tables", /*required=*/false, &data->tables, &errors, LoadDieTables);
-  {
-    YamlReader& r = *doc.ReaderFor("combat");
-    const YAML::Node n = doc.Section("combat");
-    auto attr = [&](const char* key, const char* fallback) {
-      const std::string name = n ? r.OptionalString(n, "combat", key, fallback) : fallback;
-      const int idx = game->AttributeIndex(name);
-      if (idx < 0) {
-        r.Fail(n ? n : r.root(), YamlReader::Child("combat", key), "unknown attribute \"" + name + "\"");
-      }
-      return idx;
-    };
-    if (n) {
-      r.CheckKeys(n, "combat", {"attack", "defense", "movement", "mandatory", "obligations", "retreat_hexes",
-                                "retreat_through_ezoc", "advance", "stacking_check", "control_kinds",
-                                "artillery_kind", "artillery_range"});
+  data->attack = attr("attack", "attack");
+  data->defense = attr("defense", "defense");
+  data->movement_attribute = attr("movement", "movement");
+  if (n) {
+    data->mandatory = r.OptionalBool(n, "combat", "mandatory", true);
+    data->obligations = data->mandatory && r.OptionalBool(n, "combat", "obligations", false);
+    data->retreat_hexes = r.OptionalInt(n, "combat", "retreat_hexes", 1);
+    data->retreat_through_ezoc = r.OptionalBool(n, "combat", "retreat_through_ezoc", false);
+    const std::string adv = r.OptionalString(n, "combat", "advance", "stacking");
+    if (adv == "stacking") {
+      data->advance = HexGameData::Advance::kStacking;
+    } else if (adv == "one") {
+      data->advance = HexGameData::Advance::kOne;
+    } else if (adv == "none") {
+      data->advance = HexGameData::Advance::kNone;
+    } else {
+      r.Fail(n["advance"], "combat.advance", "expected stacking, one or none");
     }
-    data->attack = attr("attack", "attack");
-    data->defense = attr("defense", "defense");
-    data->movement_attribute = attr("movement", "movement");
-    if (n) {
-      data->mandatory = r.OptionalBool(n, "combat", "mandatory", true);
-      data->obligations = data->mandatory && r.OptionalBool(n, "combat", "obligations", false);
-      data->retreat_hexes = r.OptionalInt(n, "combat", "retreat_hexes", 1);
-      data->retreat_through_ezoc = r.OptionalBool(n, "combat", "retreat_through_ezoc", false);
-      const std::string adv = r.OptionalString(n, "combat", "advance", "stacking");
-      if (adv == "stacking") {
-        data->advance = HexGameData::Advance::kStacking;
-      } else if (adv == "one") {
-        data->advance = HexGameData::Advance::kOne;
-      } else if (adv == "none") {
-        data->advance = HexGameData::Advance::kNone;
-      } else {
-        r.Fail(n["advance"], "combat.advance", "expected stacking, one or none");
-      }
-      const std::string sc = r.OptionalString(n, "combat", "stacking_check", "refuse");
-      if (sc == "refuse") {
-        data->stacking_check = HexGameData::StackingCheck::kRefuse;
-      } else if (sc == "eliminate") {
-        data->stacking_check = HexGameData::StackingCheck::kEliminate;
-      } else {
-        r.Fail(n["stacking_check"], "combat.stacking_check", "expected refuse or eliminate");
-      }
-      if (n["control_kinds"]) data->control_kinds = r.StringList(n["control_kinds"], "combat.control_kinds");
-      if (n["artillery_kind"]) {
-        const std::string k = r.String(n["artillery_kind"], "combat.artillery_kind").value_or("");
-        data->artillery_kind = game->KindIndex(k);
-        if (data->artillery_kind < 0) r.Fail(n["artillery_kind"], "combat.artillery_kind", "unknown kind \"" + k + "\"");
-      }
-      data->artillery_range = r.OptionalInt(n, "combat", "artillery_range", 0);
+    const std::string sc = r.OptionalString(n, "combat", "stacking_check", "refuse");
+    if (sc == "refuse") {
+      data->stacking_check = HexGameData::StackingCheck::kRefuse;
+    } else if (sc == "eliminate") {
+      data->stacking_check = HexGameData::StackingCheck::kEliminate;
+    } else {
+      r.Fail(n["stacking_check"], "combat.stacking_check", "expected refuse or eliminate");
     }
+    if (n["control_kinds"]) data->control_kinds = r.StringList(n["control_kinds"], "combat.control_kinds");
+    if (n["artillery_kind"]) {
+      const std::string k = r.String(n["artillery_kind"], "combat.artillery_kind").value_or("");
+      data->artillery_kind = game.KindIndex(k);
+      if (data->artillery_kind < 0) r.Fail(n["artillery_kind"], "combat.artillery_kind", "unknown kind \"" + k + "\"");
+    }
+    data->artillery_range = r.OptionalInt(n, "combat", "artillery_range", 0);
   }
-  data->phase_movement = game->turns.PhaseIndex("movement");
-  data->phase_combat = game->turns.PhaseIndex("combat");
+}
+
+void LoadRuleNumbers(RulesetDocument& doc, HexGameData* data) {
+  for (const char* k : kRuleKeys) YamlReader::AcceptKey("rule_numbers", k);
   if (doc.Has("rule_numbers")) {
     YamlReader& r = *doc.ReaderFor("rule_numbers");
     const YAML::Node n = doc.Section("rule_numbers");
@@ -163,14 +156,36 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
       }
     }
   }
+}
+
+}  // namespace
+
+ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
+  ErrorList errors;
+  auto data = std::make_shared<HexGameData>();
+  const MapVocabulary& vocab = game->map.vocabulary;
+  LoadSection(doc, "movement", /*required=*/true, &data->movement,
+              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadMovementRules(r, n, p, vocab); });
+  LoadZoc(doc, *game, data.get());
+  LoadSection(doc, "los", /*required=*/false, &data->los_rules,
+              [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadLosRules(r, n, p, vocab); });
+  LoadSection(doc, "crt", /*required=*/true, &data->crt, LoadCombatTable);
+  LoadSection(doc, "tables", /*required=*/false, &data->tables, LoadDieTables);
+  LoadCombatSection(doc, *game, data.get());
+  data->phase_movement = game->turns.PhaseIndex("movement");
+  data->phase_combat = game->turns.PhaseIndex("combat");
+  LoadRuleNumbers(doc, data.get());
   data->move_labels = LabelsFrom(*data);
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Kinds' movement classes must exist in the movement rules.
-  for (const auto& k : game->kinds) {
-    if (k.movement_class >= data->movement.num_classes()) {
-      errors.Add(Error{doc.readers.front()->file(), 0, 0, "kinds", "kind \"" + k.id + "\" has no movement class", ""});
-    }
+  const YAML::Node kinds = doc.Section("kinds");
+  for (size_t i = 0; i < game->kinds.size(); ++i) {
+    if (game->kinds[i].movement_class < data->movement.num_classes()) continue;
+    YamlReader& r = *doc.ReaderFor("kinds");
+    r.Fail(kinds.IsSequence() && i < kinds.size() ? kinds[i] : kinds, YamlReader::Item("kinds", i),
+           "kind \"" + game->kinds[i].id + "\" has no movement class");
+    errors.Append(r.ErrorsSince(r.errors().size() - 1));
   }
   data->los = std::make_unique<LineOfSight>(game->map, data->los_rules);
   // The step-cost tables, built once here: every scratch copies them.
