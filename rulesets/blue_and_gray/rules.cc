@@ -748,17 +748,59 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   return false;
 }
 
+// 8.0: "All enemy units in friendly ZOC's must be attacked", by any unit that may
+// still attack them (the core's obligations: CanStillAttack, InAttackReach, which
+// count a battery in range, 8.7), except in a hex holding a unit already attacked.
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
   const UnitState& us = s.unit(u);
-  if (!HexAttackable(s, us.hex, 1 - us.side)) return false;  // 8.41
-  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& f = s.units[static_cast<size_t>(i)];
-    if (f.side == us.side || !f.OnMap() || f.Has(kUnitAttacked) || !Adjacent(f.hex, us.hex)) continue;
-    if (AttackStrength(s, static_cast<UnitId>(i)) > 0 && !StackmateAttacked(s, static_cast<UnitId>(i))) return true;
+  return HexAttackable(s, us.hex, 1 - us.side);  // 8.41
+}
+
+// 8.0 obligations over the phase: may u still take part in an attack? Not once
+// it attacked (8.41), nor when ineffective (10.0: AttackStrength is then 0), nor
+// once a stack-mate attacked (8.42: "the phasing player may attack with only one
+// of the units ... and not attack at all with the other": the other is excused,
+// the core does not hold a declaration against a unit it bars), nor from a ferry
+// hex (19.12: "no unit may attack from a Ferry Hex").
+bool BgRules::CanStillAttack(const State& s, UnitId u) const {
+  if (!HexRules::CanStillAttack(s, u) || StackmateAttacked(s, u)) return false;
+  return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
+}
+
+bool BgRules::AdjacentToEnemy(const State& s, UnitId u) const {
+  const int32_t* nb = game_.map.grid.Neighbors(s.unit(u).hex);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] >= 0 && EnemyIn(s, nb[d], s.unit(u).side)) return true;
   }
   return false;
+}
+
+// 8.73: artillery alone against the units in a non-adjacent hex needs 1:3 or
+// better. Alone at range only the defender's terrain counts (8.76: the artillery
+// decides no stream or redoubt modifier; TEC: rough doubles), as CombatModifiers.
+bool BgRules::BombardmentOddsAllowed(const State& s, UnitId u, int hex) const {
+  int defense = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (e.hex == hex && e.side != s.unit(u).side) defense += DefenseStrength(s, static_cast<UnitId>(i));
+  }
+  const int rough = game_.map.TerrainId("rough");
+  if (rough >= 0 && game_.map.HasTerrain(hex, rough)) defense *= 2;
+  const int column = data().crt.ColumnFor(AttackStrength(s, u), defense);
+  return column != CombatTable::kBelowLowest && column >= kColumn13;
+}
+
+// What u can attack: an adjacent enemy hex (8.41: infantry and cavalry attack
+// adjacent hexes); artillery also a hex within three hexes in line of sight (8.7,
+// 8.71) where it may fire alone (8.73), unless it is adjacent to enemy units: it
+// must then attack the adjacent enemy units (8.7).
+bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
+  const int from = s.unit(u).hex;
+  if (Adjacent(from, hex)) return true;
+  if (!IsArtillery(u) || AdjacentToEnemy(s, u)) return false;
+  return DistanceBetween(from, hex) <= data().artillery_range && data().los->Clear(from, hex) &&
+         BombardmentOddsAllowed(s, u, hex);
 }
 
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is
