@@ -768,39 +768,64 @@ bool BgRules::CanStillAttack(const State& s, UnitId u) const {
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
 }
 
-bool BgRules::AdjacentToEnemy(const State& s, UnitId u) const {
-  const int32_t* nb = game_.map.grid.Neighbors(s.unit(u).hex);
+// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)?
+bool BgRules::NextToSide(const State& s, int hex, int side) const {
+  const int32_t* nb = game_.map.grid.Neighbors(hex);
   for (int d = 0; d < 6; ++d) {
-    if (nb[d] >= 0 && EnemyIn(s, nb[d], s.unit(u).side)) return true;
+    if (nb[d] >= 0 && CountIn(s, nb[d], side) > 0) return true;
   }
   return false;
 }
 
-// 8.73: artillery alone against the units in a non-adjacent hex needs 1:3 or
-// better. Alone at range only the defender's terrain counts (8.76: the artillery
-// decides no stream or redoubt modifier; TEC: rough doubles), as CombatModifiers.
-bool BgRules::BombardmentOddsAllowed(const State& s, UnitId u, int hex) const {
-  int defense = 0;
+// A battery b not adjacent to an enemy unit meets obligations at range only if it
+// may fire alone at every enemy hex it could be left, all at once: the hexes
+// within three hexes in line of sight (8.7, 8.71), none of whose units was
+// attacked (8.41), next to a unit of b's side (the only ones that can be owed an
+// attack, 8.0), at 1:3 or better against them together (8.73; alone at range only
+// the defender's rough doubles, as CombatModifiers, 8.76). Then any of them it is
+// left, one or several, it can attack in one combat, so the obligations can be
+// met together (a battery may attack only once, 8.41).
+bool BgRules::BatteryMayFireAtAll(const State& s, UnitId b) const {
+  const int from = s.unit(b).hex, side = s.unit(b).side;
+  struct Target {
+    int hex, defense;
+    bool defended;
+  };
+  Target t[64];
+  int n = 0;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& e = s.units[static_cast<size_t>(i)];
-    if (e.hex == hex && e.side != s.unit(u).side) defense += DefenseStrength(s, static_cast<UnitId>(i));
+    if (!e.OnMap() || e.side == side) continue;
+    const int d = DistanceBetween(from, e.hex);
+    if (d <= 1) return false;  // 8.7: it must attack the adjacent enemy units
+    if (d > data().artillery_range) continue;
+    int k = 0;
+    while (k < n && t[k].hex != e.hex) ++k;
+    if (k == n) {
+      if (n == 64) continue;
+      t[n++] = Target{e.hex, 0, false};
+    }
+    t[k].defense += DefenseStrength(s, static_cast<UnitId>(i));
+    t[k].defended = t[k].defended || e.Has(kUnitDefended);
   }
   const int rough = game_.map.TerrainId("rough");
-  if (rough >= 0 && game_.map.HasTerrain(hex, rough)) defense *= 2;
-  const int column = data().crt.ColumnFor(AttackStrength(s, u), defense);
+  int defense = 0;
+  for (int k = 0; k < n; ++k) {
+    if (t[k].defended || !NextToSide(s, t[k].hex, side) || !data().los->Clear(from, t[k].hex)) continue;
+    defense += t[k].defense * (rough >= 0 && game_.map.HasTerrain(t[k].hex, rough) ? 2 : 1);
+  }
+  const int column = data().crt.ColumnFor(AttackStrength(s, b), defense);
   return column != CombatTable::kBelowLowest && column >= kColumn13;
 }
 
 // What u can attack: an adjacent enemy hex (8.41: infantry and cavalry attack
-// adjacent hexes); artillery also a hex within three hexes in line of sight (8.7,
-// 8.71) where it may fire alone (8.73), unless it is adjacent to enemy units: it
-// must then attack the adjacent enemy units (8.7).
+// adjacent hexes); a battery also, at range, an enemy hex next to a friendly unit
+// within three hexes in line of sight (8.7, 8.71), if BatteryMayFireAtAll (8.73).
 bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
   const int from = s.unit(u).hex;
   if (Adjacent(from, hex)) return true;
-  if (!IsArtillery(u) || AdjacentToEnemy(s, u)) return false;
-  return DistanceBetween(from, hex) <= data().artillery_range && data().los->Clear(from, hex) &&
-         BombardmentOddsAllowed(s, u, hex);
+  if (!IsArtillery(u) || DistanceBetween(from, hex) > data().artillery_range) return false;
+  return NextToSide(s, hex, s.unit(u).side) && data().los->Clear(from, hex) && BatteryMayFireAtAll(s, u);
 }
 
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is

@@ -131,8 +131,8 @@ class BgRules : public HexRules {
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;
   bool HexAttackable(const State& s, int hex, int attacker_side) const;
-  bool AdjacentToEnemy(const State& s, UnitId u) const;
-  bool BombardmentOddsAllowed(const State& s, UnitId u, int hex) const;
+  bool NextToSide(const State& s, int hex, int side) const;
+  bool BatteryMayFireAtAll(const State& s, UnitId b) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
   Status CheckBombardment(const State& s, UnitId u, const Action& a) const;

@@ -95,8 +95,7 @@ TEST(Conformance, LivenessAiGamesNeverStopBeforeTheEnd) {
 // hex (19.12) and no unit stacked with it attacked (8.42: the other need not attack
 // at all). It reaches an adjacent hex; a battery that is adjacent to no enemy unit
 // (8.7: else it must attack those) also a hex within three hexes in line of sight
-// (8.71; the map's line of sight, the same geometry the players see) where it may
-// fire alone: 1:3 or better against the strength there, doubled in rough (8.73, TEC).
+// (8.71; the map's line of sight, the same geometry the players see), as below.
 // At the end of each movement phase no unit stands in a ferry hex (19.12).
 RefereeHooks BgReferee() {
   RefereeHooks h;
@@ -115,21 +114,42 @@ RefereeHooks BgReferee() {
     }
     return true;
   };
+  // A battery at range: every enemy hex within three hexes in line of sight, none
+  // of whose units was attacked, next to a friendly unit (the ones that can be
+  // owed an attack) must be within its 1:3 alone, all together, so that whichever
+  // of them it is left it can attack in its one attack (8.41, 8.73).
   h.reaches = [=](const Game& g, const State& s, UnitId u, int hex) {
-    const int from = s.unit(u).hex;
-    const int distance = g.map.grid.DistanceIdx(from, hex);
-    if (distance == 1) return true;
-    if (g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(u)].kind)].id != "artillery" || distance > 3) return false;
+    const int from = s.unit(u).hex, side = s.unit(u).side;
+    auto distance = [&](int a, int b) { return g.map.grid.DistanceIdx(a, b); };
+    if (distance(from, hex) == 1) return true;
+    if (g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(u)].kind)].id != "artillery") return false;
+    const LineOfSight& los = *g.Data<HexGameData>().los;
+    auto next_to_friend = [&](int h) {
+      for (int i = 0; i < s.num_units; ++i) {
+        if (s.units[static_cast<size_t>(i)].OnMap() && s.units[static_cast<size_t>(i)].side == side &&
+            distance(s.units[static_cast<size_t>(i)].hex, h) == 1) {
+          return true;
+        }
+      }
+      return false;
+    };
+    auto target = [&](int h) {
+      if (distance(from, h) > 3 || !los.Clear(from, h) || !next_to_friend(h)) return false;
+      for (int i = 0; i < s.num_units; ++i) {
+        if (s.units[static_cast<size_t>(i)].hex == h && s.units[static_cast<size_t>(i)].Has(kUnitDefended)) return false;
+      }
+      return true;
+    };
+    if (!target(hex)) return false;
+    const int rough = g.map.TerrainId("rough");
     int defense = 0;
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& e = s.units[static_cast<size_t>(i)];
-      if (!e.OnMap() || e.side == s.unit(u).side) continue;
-      if (g.map.grid.DistanceIdx(from, e.hex) == 1) return false;  // 8.7
-      if (e.hex == hex) defense += strength(g, s, static_cast<UnitId>(i));
+      if (!e.OnMap() || e.side == side) continue;
+      if (distance(from, e.hex) == 1) return false;  // 8.7
+      if (target(e.hex)) defense += strength(g, s, static_cast<UnitId>(i)) * (rough >= 0 && g.map.HasTerrain(e.hex, rough) ? 2 : 1);
     }
-    const int rough = g.map.TerrainId("rough");
-    if (rough >= 0 && g.map.HasTerrain(hex, rough)) defense *= 2;
-    return 3 * strength(g, s, u) >= defense && g.Data<HexGameData>().los->Clear(from, hex);
+    return 3 * strength(g, s, u) >= defense;
   };
   h.extra = [=](const Game& g, const State& last, const State& next, ErrorList* out) {
     if (g.turns.phases[last.phase] != "movement" || next.game_over) return;

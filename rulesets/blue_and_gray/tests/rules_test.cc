@@ -691,6 +691,26 @@ TEST(Rules, Rule_8_73_ArtilleryAloneAtOneToThreeOrBetter) {
   q.Ok("{attack: [u_art_xii], target: ['1914']}", {3});  // 4:5 = 1:2
 }
 
+// 8.73 with 8.0 and 8.41: a battery attacks once, so it is left an owed hex only if
+// it may fire alone at all the enemy hexes it could be left together (in range and
+// sight, not yet attacked, next to a friendly unit): Sherman (1) faces Martin (1)
+// and Liddell (3, next to 2/3/IV), 1:4, so 1/3/IV may not leave Martin to him;
+// once Liddell has been attacked, Sherman faces Martin alone (1:1) and may be.
+TEST(Rules, Rule_8_73_ABatteryIsLeftOnlyWhatItCanFireAtInOneAttack) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814'}, {unit: c_smith, hex: '1815'}, {unit: c_art_martin, hex: '1914'},"
+        " {unit: u_art_sherman, hex: '1911'}, {unit: c_liddell, hex: '1710'}, {unit: u_2_3_iv, hex: '1610'}]");
+  p.Refused("{attack: [u_1_3_iv], target: ['1815']}", "8.0");
+  p.Ok("{attack: [u_2_3_iv], target: ['1710']}", {1});  // 6:3 = 2:1, 1 = DR
+  FinishCombat(p);
+  p.Ok("{attack: [u_1_3_iv], target: ['1815']}", {2});  // 6:5 = 1:1, 2 = DR
+  FinishCombat(p);
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_art_sherman], target: ['1914']}", {1});  // 1:1, 1 = DR
+  FinishCombat(p);
+  p.Ok("end");
+}
+
 TEST(Rules, Rule_8_74_ArtilleryInRangeOfOneDefendingHex) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_art_xii, hex: '2112'}, {unit: c_liddell, hex: '2014'},"
