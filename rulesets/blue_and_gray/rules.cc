@@ -1243,6 +1243,30 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     if (ok) keep.push_back(a);
   }
   *out = std::move(keep);
+  DropRepeatedAttacks(out);
+}
+
+// The same attackers against the same hexes, in whatever order they are named, is
+// one attack: the core's listing, the obligations' (8.0) and the 8.43 multi-hex
+// listing may each name it (a battery adjacent to two enemy hexes, say).
+void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
+  auto canonical = [](Action a) {
+    std::sort(a.units.begin(), a.units.begin() + a.num_units);
+    std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+    return a;
+  };
+  std::vector<Action> seen;
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
+    if (a.type == ActionType::kAttack) {
+      const Action c = canonical(a);
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+      seen.push_back(c);
+    }
+    (*out)[kept++] = a;
+  }
+  out->resize(kept);
 }
 
 Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {

@@ -154,6 +154,7 @@ class BgRules : public HexRules {
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
   bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;
   void ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
