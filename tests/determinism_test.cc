@@ -36,7 +36,7 @@ struct Pin {
 const Pin kPins[] = {
     {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x4e0419475115299full},
     {"stars_and_bars", "stars_and_bars", 4, 0xbaffe0175971a320ull},
-    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0xf614b1a3328e4300ull},
+    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x8428bba93bcd4e39ull},
 };
 
 void CheckPin(const Pin& pin) {

@@ -178,6 +178,9 @@ struct Referee {
     return false;
   }
   bool Adjacent(int a, int b) const { return g.map.grid.DistanceIdx(a, b) == 1; }
+  bool Reaches(const State& s, UnitId u, int hex) const {
+    return h.reaches ? h.reaches(g, s, u, hex) : Adjacent(s.unit(u).hex, hex);
+  }
   // A hex holding units of `side`, none of them attacked this phase.
   bool Attackable(const State& s, int hex, int side) const {
     bool any = false;
@@ -191,7 +194,7 @@ struct Referee {
   }
 
   // 7.1 / 8.0: u (phasing) is in an enemy ZOC and has not attacked; `possible`: an
-  // adjacent enemy hex can still be attacked.
+  // enemy hex it reaches can still be attacked.
   bool OwesAttack(const State& s, UnitId u, bool* possible) const {
     const UnitState& us = s.unit(u);
     *possible = false;
@@ -199,14 +202,14 @@ struct Referee {
     bool in_ezoc = false;
     for (int j = 0; j < s.num_units; ++j) {
       const UnitState& e = s.units[static_cast<size_t>(j)];
-      if (!e.OnMap() || e.side == us.side || !Adjacent(e.hex, us.hex)) continue;
-      in_ezoc = in_ezoc || ZocReaches(s, static_cast<UnitId>(j), us.hex);
-      *possible = *possible || Attackable(s, e.hex, e.side);
+      if (!e.OnMap() || e.side == us.side) continue;
+      in_ezoc = in_ezoc || (Adjacent(e.hex, us.hex) && ZocReaches(s, static_cast<UnitId>(j), us.hex));
+      *possible = *possible || (Reaches(s, u, e.hex) && Attackable(s, e.hex, e.side));
     }
     return in_ezoc;
   }
   // e (non-phasing) is in a friendly ZOC and was not attacked; `possible`: its hex
-  // can be attacked and an adjacent phasing unit may still attack.
+  // can be attacked and a phasing unit that reaches it may still attack.
   bool OwedAttack(const State& s, UnitId e, bool* possible) const {
     const UnitState& es = s.unit(e);
     *possible = false;
@@ -215,9 +218,11 @@ struct Referee {
     for (int i = 0; i < s.num_units; ++i) {
       const UnitId f = static_cast<UnitId>(i);
       const UnitState& fs = s.unit(f);
-      if (!fs.OnMap() || fs.side != s.phasing_side || !Adjacent(fs.hex, es.hex)) continue;
-      controlled = controlled || ((!h.obliges || h.obliges(g, s, f)) && ZocReaches(s, f, es.hex));
-      attacker = attacker || MayAttack(s, f);
+      if (!fs.OnMap() || fs.side != s.phasing_side) continue;
+      if (Adjacent(fs.hex, es.hex)) {
+        controlled = controlled || ((!h.obliges || h.obliges(g, s, f)) && ZocReaches(s, f, es.hex));
+      }
+      attacker = attacker || (Reaches(s, f, es.hex) && MayAttack(s, f));
     }
     *possible = attacker && Attackable(s, es.hex, es.side);
     return controlled;

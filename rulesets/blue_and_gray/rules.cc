@@ -748,17 +748,84 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   return false;
 }
 
+// 8.0: "All enemy units in friendly ZOC's must be attacked", by any unit that may
+// still attack them (the core's obligations: CanStillAttack, InAttackReach, which
+// count a battery in range, 8.7), except in a hex holding a unit already attacked.
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
   const UnitState& us = s.unit(u);
-  if (!HexAttackable(s, us.hex, 1 - us.side)) return false;  // 8.41
-  // Only if an adjacent phasing unit may still attack it (8.0 with 8.42, 10.0).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& f = s.units[static_cast<size_t>(i)];
-    if (f.side == us.side || !f.OnMap() || f.Has(kUnitAttacked) || !Adjacent(f.hex, us.hex)) continue;
-    if (AttackStrength(s, static_cast<UnitId>(i)) > 0 && !StackmateAttacked(s, static_cast<UnitId>(i))) return true;
+  return HexAttackable(s, us.hex, 1 - us.side);  // 8.41
+}
+
+// 8.0 obligations over the phase: may u still take part in an attack? Not once
+// it attacked (8.41), nor when ineffective (10.0: AttackStrength is then 0), nor
+// once a stack-mate attacked (8.42: "the phasing player may attack with only one
+// of the units ... and not attack at all with the other": the other is excused,
+// the core does not hold a declaration against a unit it bars), nor from a ferry
+// hex (19.12: "no unit may attack from a Ferry Hex").
+bool BgRules::CanStillAttack(const State& s, UnitId u) const {
+  if (!HexRules::CanStillAttack(s, u) || StackmateAttacked(s, u)) return false;
+  return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
+}
+
+// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)?
+bool BgRules::NextToSide(const State& s, int hex, int side) const {
+  const int32_t* nb = game_.map.grid.Neighbors(hex);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] >= 0 && CountIn(s, nb[d], side) > 0) return true;
   }
   return false;
+}
+
+// A battery b not adjacent to an enemy unit meets obligations at range only if it
+// may fire alone at every enemy hex it could be left, all at once: the hexes
+// within three hexes in line of sight (8.7, 8.71), none of whose units was
+// attacked (8.41), next to a unit of b's side (the only ones that can be owed an
+// attack, 8.0), at 1:3 or better against them together (8.73; alone at range only
+// the defender's rough doubles, as CombatModifiers, 8.76). Then any of them it is
+// left, one or several, it can attack in one combat, so the obligations can be
+// met together (a battery may attack only once, 8.41).
+bool BgRules::BatteryMayFireAtAll(const State& s, UnitId b) const {
+  const int from = s.unit(b).hex, side = s.unit(b).side;
+  struct Target {
+    int hex, defense;
+    bool defended;
+  };
+  Target t[64];
+  int n = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& e = s.units[static_cast<size_t>(i)];
+    if (!e.OnMap() || e.side == side) continue;
+    const int d = DistanceBetween(from, e.hex);
+    if (d <= 1) return false;  // 8.7: it must attack the adjacent enemy units
+    if (d > data().artillery_range) continue;
+    int k = 0;
+    while (k < n && t[k].hex != e.hex) ++k;
+    if (k == n) {
+      if (n == 64) continue;
+      t[n++] = Target{e.hex, 0, false};
+    }
+    t[k].defense += DefenseStrength(s, static_cast<UnitId>(i));
+    t[k].defended = t[k].defended || e.Has(kUnitDefended);
+  }
+  const int rough = game_.map.TerrainId("rough");
+  int defense = 0;
+  for (int k = 0; k < n; ++k) {
+    if (t[k].defended || !NextToSide(s, t[k].hex, side) || !data().los->Clear(from, t[k].hex)) continue;
+    defense += t[k].defense * (rough >= 0 && game_.map.HasTerrain(t[k].hex, rough) ? 2 : 1);
+  }
+  const int column = data().crt.ColumnFor(AttackStrength(s, b), defense);
+  return column != CombatTable::kBelowLowest && column >= kColumn13;
+}
+
+// What u can attack: an adjacent enemy hex (8.41: infantry and cavalry attack
+// adjacent hexes); a battery also, at range, an enemy hex next to a friendly unit
+// within three hexes in line of sight (8.7, 8.71), if BatteryMayFireAtAll (8.73).
+bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
+  const int from = s.unit(u).hex;
+  if (Adjacent(from, hex)) return true;
+  if (!IsArtillery(u) || DistanceBetween(from, hex) > data().artillery_range) return false;
+  return NextToSide(s, hex, s.unit(u).side) && data().los->Clear(from, hex) && BatteryMayFireAtAll(s, u);
 }
 
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is
@@ -1176,6 +1243,30 @@ void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* ou
     if (ok) keep.push_back(a);
   }
   *out = std::move(keep);
+  DropRepeatedAttacks(out);
+}
+
+// The same attackers against the same hexes, in whatever order they are named, is
+// one attack: the core's listing, the obligations' (8.0) and the 8.43 multi-hex
+// listing may each name it (a battery adjacent to two enemy hexes, say).
+void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
+  auto canonical = [](Action a) {
+    std::sort(a.units.begin(), a.units.begin() + a.num_units);
+    std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+    return a;
+  };
+  std::vector<Action> seen;
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
+    if (a.type == ActionType::kAttack) {
+      const Action c = canonical(a);
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+      seen.push_back(c);
+    }
+    (*out)[kept++] = a;
+  }
+  out->resize(kept);
 }
 
 Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {

@@ -118,6 +118,10 @@ class BgRules : public HexRules {
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
   bool MustAttack(const State& s, Context& ctx, UnitId u) const override;
   bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const override;
+  // 8.0 over the whole phase (`combat: {obligations: true}`): who may still attack
+  // (8.41, 8.42, 10.0, 19.12) and what each unit can reach (8.41, 8.7, 8.71, 8.73).
+  bool CanStillAttack(const State& s, UnitId u) const override;
+  bool InAttackReach(const State& s, UnitId u, int hex) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
 
@@ -130,6 +134,8 @@ class BgRules : public HexRules {
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;
   bool HexAttackable(const State& s, int hex, int attacker_side) const;
+  bool NextToSide(const State& s, int hex, int side) const;
+  bool BatteryMayFireAtAll(const State& s, UnitId b) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
   Status CheckBombardment(const State& s, UnitId u, const Action& a) const;
@@ -151,6 +157,7 @@ class BgRules : public HexRules {
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
   bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;
   void ListDefenderAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;

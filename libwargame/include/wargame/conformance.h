@@ -9,9 +9,9 @@
 // through the code that enforces the rules, what the phase required, and
 // reports every violation:
 //   combat  no phasing unit in an enemy ZOC that has not attacked while it still
-//           could (an adjacent enemy hex none of whose units was attacked), no
-//           enemy unit in a friendly ZOC left unattacked while an adjacent
-//           phasing unit could still attack it; and no attack declaration left
+//           could (an enemy hex it reaches none of whose units was attacked), no
+//           enemy unit in a friendly ZOC left unattacked while a phasing unit
+//           that reaches it could still attack it; and no attack declaration left
 //           such an obligation impossible (S&B 7.1, B&G 8.0; `combat: {mandatory}`)
 //   phases  no phase ends in the middle of a combat (losses, a stand, a retreat
 //           or an advance still owed: S&B 4.5)
@@ -65,6 +65,9 @@ struct RefereeHooks {
   // May u (phasing, on the map) still attack now? Default: not attacked this
   // phase and an attack above zero.
   UnitTest may_attack;
+  // May phasing unit u attack the units in `hex` (whether it may attack at all is
+  // may_attack)? Default: `hex` is adjacent (B&G 8.7: a battery also fires at range).
+  std::function<bool(const Game&, const State&, UnitId, int hex)> reaches;
   // Does phasing unit u's ZOC oblige the enemy units in it to be attacked?
   // Default: yes (S&B 7.8: units that advanced after a cavalry retreat do not).
   UnitTest obliges;

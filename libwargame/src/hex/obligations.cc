@@ -205,7 +205,9 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
     // A unit that could have joined, were the attack not already as large as one may be, is excused.
     bool could_join = a.num_units >= kMaxActionUnits;
     for (int k = 0; k < a.num_hexes && could_join; ++k) could_join = InAttackReach(s, u, a.hexes[static_cast<size_t>(k)]);
-    if (!could_join && !HasTarget(view, ctx, u, &a)) {
+    // A unit the declaration itself bars from attacking is excused (B&G 8.42: its
+    // stack-mate attacks and it need "not attack at all").
+    if (!could_join && CanStillAttack(view, u) && !HasTarget(view, ctx, u, &a)) {
       return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
                                    "attack: this attack would leave it none (include it, or attack with it first)");
     }

@@ -342,10 +342,8 @@ TEST(Rules, Rule_8_0_EveryEnemyUnitInAFriendlyZocMustBeAttacked) {
 
 // 8.0 as a whole phase: an attack that would leave an obligation impossible to meet
 // is refused with 8.0; the player can still put more hexes (8.43) or more units in
-// the one attack. DISABLED_: the obligation check of a declaration is the core's
-// mechanism (issue 12, the fidelity branch), not on this branch: today the core
-// only checks at the end of the phase and lets an unmeetable obligation go.
-TEST(Rules, DISABLED_Rule_8_0_AttackLeavingAnObligationUnmeetableIsRefused) {
+// the one attack.
+TEST(Rules, Rule_8_0_AttackLeavingAnObligationUnmeetableIsRefused) {
   // One unit next to two enemy hexes: attacking one leaves the other unattackable.
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}, {unit: c_polk, hex: '2013'}]");
@@ -361,6 +359,38 @@ TEST(Rules, DISABLED_Rule_8_0_AttackLeavingAnObligationUnmeetableIsRefused) {
   q.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {2});
   FinishCombat(q);
   q.Ok("end");
+}
+
+// 8.0: the combat phase does not end while an obligation can still be met, by any
+// unit that can reach it: here 1/3/IV (1814) attacks Smith (1815) alone and leaves
+// Martin (1914), in its ZOC, to Sherman's battery three hexes away (8.7, line of
+// sight clear, 8.71). A battery that could not fire alone (8.73: below 1:3) or that
+// is adjacent to another enemy (8.7: it must attack that one) does not count, and
+// the attack on Smith alone is refused: 1/3/IV attacks both hexes (8.43).
+TEST(Rules, Rule_8_0_PhaseCannotEndWhileAnObligationCanBeMet) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814'}, {unit: c_smith, hex: '1815'}, {unit: c_art_martin, hex: '1914'},"
+        " {unit: u_art_sherman, hex: '1911'}]");
+  p.Ok("{attack: [u_1_3_iv], target: ['1815']}", {2});  // 6:5 = 1:1, 2 = DR
+  FinishCombat(p);
+  p.Refused("end", "8.0");  // Martin must be attacked, and Sherman can
+  p.Ok("{attack: [u_art_sherman], target: ['1914']}", {1});  // 1:1, 1 = DR
+  FinishCombat(p);
+  p.Ok("end");
+  // 8.73: Sherman (1) alone against Polk (5) is 1:5: it cannot attack him.
+  Pos q("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814'}, {unit: c_smith, hex: '1815'}, {unit: c_polk, hex: '1914'},"
+        " {unit: u_art_sherman, hex: '1911'}]");
+  q.Refused("{attack: [u_1_3_iv], target: ['1815']}", "8.0");
+  q.Ok("{attack: [u_1_3_iv], target: ['1815', '1914']}", {2});  // 6:10 = 1:2, 2 = DR
+  FinishCombat(q);
+  q.Ok("end");
+  // 8.7: XII Corps' battery (1911), adjacent to Wright (1912), must attack Wright.
+  Pos r("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814'}, {unit: c_smith, hex: '1815'}, {unit: c_art_martin, hex: '1914'},"
+        " {unit: u_art_xii, hex: '1911'}, {unit: c_wright, hex: '1912'}]");
+  r.Refused("{attack: [u_1_3_iv], target: ['1815']}", "8.0");
+  r.Refused("{attack: [u_art_xii], target: ['1914']}", "8.7");
 }
 
 // 8.0's exceptions that are Blue & Gray's (what the core's obligation hooks
@@ -440,9 +470,12 @@ TEST(Rules, Rule_8_3_ExchangeNeedsTwoUnitsWhenOneIsNotEnough) {
   EXPECT_EQ(q.Where("u_1_2_xv"), "eliminated");
 }
 
+// 1/2/XV (2212) is there to attack Polk (8.0): without it 1/3/IV attacking
+// Liddell alone would leave Polk, in its ZOC, with nobody able to attack him.
 TEST(Rules, Rule_8_41_EachUnitAttacksOnce) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
-        "place: [{unit: u_1_3_iv, hex: '2013'}, {unit: c_liddell, hex: '2014'}, {unit: c_polk, hex: '2113'}]");
+        "place: [{unit: u_1_3_iv, hex: '2013'}, {unit: c_liddell, hex: '2014'}, {unit: c_polk, hex: '2113'},"
+        " {unit: u_1_2_xv, hex: '2212'}]");
   p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {1});  // 6:3 = 2:1, DR
   p.Ok("{retreat: [c_liddell], path: ['2115']}");
   if (p.s().decision == DecisionType::kAdvance) p.Ok("{advance: []}");
@@ -472,23 +505,39 @@ TEST(Rules, Rule_8_41_UnitStackedWithAnAttackedUnitNeedNotBeAttacked) {
   p.Ok("end");
 }
 
+// 8.42: "The phasing player may attack with only one of the units if he so
+// chooses and not attack at all with the other": 2/3/IV, in Lowrey's ZOC, is
+// excused once its stack-mate attacked; Lowrey is still owed an attack (8.0),
+// which 1/2/XV (2012) makes.
 TEST(Rules, Rule_8_42_StackedUnitsMayNotAttackSeparateHexes) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_liddell, hex: '2014'},"
-        " {unit: c_lowrey, hex: '2013'}]");
+        " {unit: c_lowrey, hex: '2013'}, {unit: u_1_2_xv, hex: '2012'}]");
   p.Ok("{attack: [u_1_3_iv], target: ['2014']}", {1});  // 6:3, DR
   p.Ok("{retreat: [c_liddell], path: ['2115']}");
   if (p.s().decision == DecisionType::kAdvance) p.Ok("{advance: []}");
   p.Refused("{attack: [u_2_3_iv], target: ['2013']}", "8.42");
+  p.Refused("end", "8.0");  // Lowrey must still be attacked (and 1/2/XV attack); 2/3/IV owes nothing
+  std::vector<HexRules::CombatDuty> duties;
+  Context ctx(*p.game, nullptr, nullptr, &p.session->scratch());
+  p.rules().CombatDuties(p.s(), ctx, &duties);
+  std::set<UnitId> owing;
+  for (const HexRules::CombatDuty& d : duties) owing.insert(d.unit);
+  EXPECT_EQ(owing, (std::set<UnitId>{p.U("u_1_2_xv"), p.U("c_lowrey")}));
+  p.Ok("{attack: [u_1_2_xv], target: ['2013']}", {2});  // 5:5 = 1:1, 2 = DR
+  FinishCombat(p);
   // Its stack-mate attacked, so it need not (and may not) attack: the phase may end.
   p.Ok("end");
 }
 
+// Smith (2015) gives 1/2/XV, in Liddell's ZOC, an attack of its own (8.0).
 TEST(Rules, Rule_8_43_MultiHexAttackNeedsAdjacencyToAll) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '1915'},"
-        " {unit: c_liddell, hex: '2014'}, {unit: c_lowrey, hex: '2013'}]");
-  EXPECT_FALSE(p.Do("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2013', '2014']}").ok());
+        " {unit: c_liddell, hex: '2014'}, {unit: c_lowrey, hex: '2013'}, {unit: c_smith, hex: '2015'}]");
+  const Status all = p.Do("{attack: [u_1_3_iv, u_2_3_iv, u_1_2_xv], target: ['2013', '2014']}");
+  EXPECT_FALSE(all.ok());
+  EXPECT_NE(all.ToString().find("not adjacent to 2013"), std::string::npos) << all.ToString();
   const AttackAnalysis a = p.Analyze("{attack: [u_1_3_iv, u_2_3_iv], target: ['2013', '2014']}");
   ASSERT_TRUE(a.status.ok()) << a.status.ToString();
   EXPECT_EQ(a.plan.defense, 8);
@@ -515,9 +564,11 @@ TEST(Rules, Rule_8_5_RetreatOneHexOrEliminatedWhenBlocked) {
   p.Refused("{retreat: [c_smith], path: ['2013']}", "8.51");  // into the Union ZOC
   p.Refused("{retreat: [c_smith], path: ['2115', '2215']}", "8.5");  // one hex only
   p.Ok("{retreat: [c_smith], path: ['2115']}");
+  // The ZOCs of 1/2/XV (2116) and 2/2/XV (2214), not adjacent to Smith (so they
+  // owe no attack, 8.0), close 2015, 2114 and 2115; 1914's closes 2013 and 1915.
   Pos q("start: {turn: 3, side: union, phase: combat}\n"
-        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2115'},"
-        " {unit: c_smith, hex: '2014'}]");
+        "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: u_1_2_xv, hex: '2116'},"
+        " {unit: u_2_2_xv, hex: '2214'}, {unit: c_smith, hex: '2014'}]");
   q.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});
   EXPECT_EQ(q.Where("c_smith"), "eliminated");
   EXPECT_EQ(q.s().vp[kUnion], 2);
@@ -640,6 +691,26 @@ TEST(Rules, Rule_8_73_ArtilleryAloneAtOneToThreeOrBetter) {
   q.Ok("{attack: [u_art_xii], target: ['1914']}", {3});  // 4:5 = 1:2
 }
 
+// 8.73 with 8.0 and 8.41: a battery attacks once, so it is left an owed hex only if
+// it may fire alone at all the enemy hexes it could be left together (in range and
+// sight, not yet attacked, next to a friendly unit): Sherman (1) faces Martin (1)
+// and Liddell (3, next to 2/3/IV), 1:4, so 1/3/IV may not leave Martin to him;
+// once Liddell has been attacked, Sherman faces Martin alone (1:1) and may be.
+TEST(Rules, Rule_8_73_ABatteryIsLeftOnlyWhatItCanFireAtInOneAttack) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1_3_iv, hex: '1814'}, {unit: c_smith, hex: '1815'}, {unit: c_art_martin, hex: '1914'},"
+        " {unit: u_art_sherman, hex: '1911'}, {unit: c_liddell, hex: '1710'}, {unit: u_2_3_iv, hex: '1610'}]");
+  p.Refused("{attack: [u_1_3_iv], target: ['1815']}", "8.0");
+  p.Ok("{attack: [u_2_3_iv], target: ['1710']}", {1});  // 6:3 = 2:1, 1 = DR
+  FinishCombat(p);
+  p.Ok("{attack: [u_1_3_iv], target: ['1815']}", {2});  // 6:5 = 1:1, 2 = DR
+  FinishCombat(p);
+  p.Refused("end", "8.0");
+  p.Ok("{attack: [u_art_sherman], target: ['1914']}", {1});  // 1:1, 1 = DR
+  FinishCombat(p);
+  p.Ok("end");
+}
+
 TEST(Rules, Rule_8_74_ArtilleryInRangeOfOneDefendingHex) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_art_xii, hex: '2112'}, {unit: c_liddell, hex: '2014'},"
@@ -661,9 +732,11 @@ TEST(Rules, Rule_8_75_ArtilleryMayNotAdvance) {
 }
 
 TEST(Rules, Rule_8_76_ArtilleryDoesNotAffectStreamModifier) {
+  // Polk (0826) gives 1/2/XV an attack of its own while 1/1/XV attacks Smith
+  // alone, and 2/2/XV (0927) attacks Polk when 1/2/XV joins 1/1/XV (8.0).
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_1_xv, hex: '0625'}, {unit: u_art_sherman, hex: '0425'}, {unit: c_smith, hex: '0725'},"
-        " {unit: u_1_2_xv, hex: '0726'}]");
+        " {unit: u_1_2_xv, hex: '0726'}, {unit: c_polk, hex: '0826'}, {unit: u_2_2_xv, hex: '0927'}]");
   const AttackAnalysis alone = p.Analyze("{attack: [u_1_1_xv], target: ['0725']}");
   ASSERT_TRUE(alone.status.ok()) << alone.status.ToString();
   EXPECT_EQ(alone.plan.modified_defense, 10);  // across the stream: doubled
@@ -1013,9 +1086,11 @@ TEST(Rules, Rule_17_2_NightUnionMayNotMoveConfederatesMayExitZoc) {
 }
 
 TEST(Rules, Rule_18_12_RedoubtDoublesDefenderAttackedOnlyAcrossIt) {
+  // 1/2/XV (1712, next to Polk and Wright) is the attack left to whichever of
+  // them does not attack 1713 (8.0).
   Pos p("start: {turn: 3, side: confederate, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1713'}, {unit: c_smith, hex: '1813'}, {unit: c_polk, hex: '1812'},"
-        " {unit: c_wright, hex: '1612'}]");
+        " {unit: c_wright, hex: '1612'}, {unit: u_1_2_xv, hex: '1712'}]");
   // 1713's entrenchments face NE (1812) and SE (1813).
   const AttackAnalysis across = p.Analyze("{attack: [c_smith, c_polk], target: ['1713']}");
   ASSERT_TRUE(across.status.ok()) << across.status.ToString();
@@ -1073,6 +1148,17 @@ TEST(Rules, Rule_19_12_NoEndingMovementInFerryHex) {
       EXPECT_NE(a.hexes[static_cast<size_t>(a.num_hexes - 1)], p.Hex("1305"));
     }
   }
+}
+
+// 19.12: "hence no unit may attack from a Ferry Hex": a unit in one (here placed
+// there) may not attack, so it owes no attack and makes no enemy owed one (8.0):
+// the phase ends.
+TEST(Rules, Rule_19_12_NoAttackFromAFerryHexSoNoObligation) {
+  Pos p("start: {turn: 3, side: union, phase: combat}\n"
+        "place: [{unit: u_1, hex: '1305'}, {unit: c_smith, hex: '1405'}]");
+  p.Refused("{attack: [u_1], target: ['1405']}", "19.12");
+  EXPECT_EQ(p.Legal(ActionType::kAttack), 0);
+  p.Ok("end");
 }
 
 TEST(Rules, Rule_19_13_RetreatIntoFerryEliminates) {
