@@ -28,20 +28,26 @@ struct Pin {
   std::string spec;
   int games;           // seeds 1..games
   uint64_t signature;  // 0 = not pinned yet
+  // The signature with the final states hashed without their step stack
+  // (DeterminismSignature(..., prefix_only)): the pin before the State had one,
+  // unchanged since, which shows the step stack did not change play.
+  uint64_t before_steps;
 };
 
 // The pinned signatures (DeterminismSignature(game, games, 1)). The full-size
 // rulesets pin a few games here to keep the suite fast; the benchmark prints the
 // 100-game signatures. A pin of 0 makes the test print the value to pin.
 const Pin kPins[] = {
-    {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x4e0419475115299full},
-    {"stars_and_bars", "stars_and_bars", 4, 0xbaffe0175971a320ull},
-    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x8428bba93bcd4e39ull},
+    {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x245c24ff04df5869ull, 0x4e0419475115299full},
+    {"stars_and_bars", "stars_and_bars", 4, 0x2f7c950e9889af6bull, 0xbaffe0175971a320ull},
+    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x0ull, 0x8428bba93bcd4e39ull},
 };
 
 void CheckPin(const Pin& pin) {
   auto game = LoadGame(pin.spec);
   if (!game.ok()) GTEST_SKIP() << pin.name << " does not load yet: " << game.errors().ToString();
+  EXPECT_EQ(Hex64(DeterminismSignature(*game, pin.games, 1, /*prefix_only=*/true)), Hex64(pin.before_steps))
+      << pin.name << ": play changed (see the header comment)";
   const uint64_t sig = DeterminismSignature(*game, pin.games, 1);
   if (pin.signature == 0) GTEST_SKIP() << pin.name << " not pinned yet; its signature is " << Hex64(sig);
   EXPECT_EQ(Hex64(sig), Hex64(pin.signature)) << pin.name << ": play changed (see the header comment)";

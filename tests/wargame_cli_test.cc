@@ -89,6 +89,32 @@ std::vector<std::pair<int, int>> LossRows(const std::string& file) {
   return rows;
 }
 
+// Saves of format 1 (written before the State had its step stack, tests/data/saves_v1)
+// load and continue to exactly the result their README gives.
+TEST_F(WargameCli, SavesOfFormat1LoadAndContinueAsTheirReadmeSays) {
+  const std::string dir = std::string(WG_TEST_DATA_DIR) + "/saves_v1/";
+  std::istringstream readme(Slurp(dir + "README.md"));
+  std::string line;
+  int rows = 0;
+  while (std::getline(readme, line)) {
+    // | file.yaml | result |
+    const size_t a = line.find("| "), b = line.find(".yaml | ");
+    if (a != 0 || b == std::string::npos) continue;
+    const std::string file = line.substr(2, b + 5 - 2);
+    std::string result = line.substr(b + 8);
+    result = result.substr(0, result.rfind(" |"));
+    const RunResult r = Wargame("play --load '" + dir + file + "' --players random,random --seed 9 -q");
+    EXPECT_EQ(r.code, 0) << file << ": " << r.err;
+    // "Union 20, Confederate 18; draw (Draw) after 622 actions": the two last lines of -q.
+    const size_t semi = result.find("; ");
+    ASSERT_NE(semi, std::string::npos) << line;
+    const std::string want = "victory points: " + result.substr(0, semi) + "\nresult: " + result.substr(semi + 2) + "\n";
+    EXPECT_NE(r.out.find(want), std::string::npos) << file << ": expected\n" << want << "in\n" << r.out;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);
+}
+
 TEST_F(WargameCli, ListExitsZero) {
   const RunResult r = Wargame("list");
   EXPECT_EQ(r.code, 0) << r.err;

@@ -286,7 +286,7 @@ void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s) 
   s->phase = static_cast<uint8_t>(start.phase);
   if (!game.turns.order.empty()) {
     s->phasing_side = static_cast<uint8_t>(game.turns.order[static_cast<size_t>(start.player_turn)]);
-    s->decision_side = s->phasing_side;
+    SetStartingSide(*s, s->phasing_side);
   }
   if (start.only_placed) {
     for (int i = 0; i < game.num_units(); ++i) s->units[static_cast<size_t>(i)].hex = kWithdrawn;
@@ -301,14 +301,19 @@ void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s) 
   }
 }
 
-uint64_t HashState(const State& s) {
+namespace {
+uint64_t Fnv(const State& s, size_t n) {
   const auto* p = reinterpret_cast<const unsigned char*>(&s);
   uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < sizeof(State); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     h ^= p[i];
     h *= 1099511628211ull;
   }
   return h;
 }
+}  // namespace
+
+uint64_t HashState(const State& s) { return Fnv(s, sizeof(State)); }
+uint64_t HashStatePrefix(const State& s) { return Fnv(s, kStatePrefixBytes); }
 
 }  // namespace wg

@@ -128,6 +128,7 @@ PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64
   r.winner = s.state().winner;
   r.event_hash = HashEvents(s.events().data(), s.events().size());
   r.state_hash = HashState(s.state());
+  r.state_prefix_hash = HashStatePrefix(s.state());
   return r;
 }
 
@@ -162,15 +163,17 @@ PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t s
   r.winner = s.state().winner;
   r.event_hash = HashEvents(s.events().data(), s.events().size());
   r.state_hash = HashState(s.state());
+  r.state_prefix_hash = HashStatePrefix(s.state());
   return r;
 }
 
-uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games, uint64_t first_seed) {
+uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games, uint64_t first_seed,
+                              bool prefix_only) {
   uint64_t h = kFnvBasis;
   for (int g = 0; g < games; ++g) {
     const PlayoutResult r = PlayRandomGame(game, first_seed + static_cast<uint64_t>(g));
     h = MixValue(h, r.event_hash);
-    h = MixValue(h, r.state_hash);
+    h = MixValue(h, prefix_only ? r.state_prefix_hash : r.state_hash);
     h = MixValue(h, static_cast<int64_t>(r.actions));
     h = MixValue<uint8_t>(h, r.finished ? 1 : 0);
   }

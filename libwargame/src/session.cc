@@ -161,6 +161,7 @@ std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
 std::string Session::Save() const {
   std::string out;
   out += "# libwargame saved game: replaying the actions from the seed reproduces the state.\n";
+  out += "format: " + std::to_string(kSaveFormat) + "\n";
   out += "game: " + YamlQuote(game_->params.ToString()) + "\n";
   out += "seed: " + std::to_string(seed_) + "\n";
   out += std::string("dice: ") + (supplied_only_ ? "supplied" : "seeded") + "\n";
@@ -236,8 +237,8 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   const YAML::Node root = r.root();
   // fair_dice, fair_dice_pending: the commit-reveal record of remote dice (`wargame serve`),
   // checked by the program (examples/wargame/fair_dice.h).
-  if (!r.CheckKeys(root, "", {"game", "seed", "dice", "supplied", "supplied_at", "actions", "hash", "fair_dice",
-                              "fair_dice_pending"})) {
+  if (!r.CheckKeys(root, "", {"format", "game", "seed", "dice", "supplied", "supplied_at", "actions", "hash",
+                              "fair_dice", "fair_dice_pending"})) {
     return r.errors();
   }
   const auto spec = r.RequiredString(root, "", "game");
@@ -247,6 +248,12 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     r.Fail(root, "seed", "missing required key");
   } else {
     seed = ReadSeed(r, seed_node);
+  }
+  // format: 1 (no key: written before the State had its step stack) hashed the bytes
+  // that are now HashStatePrefix's; 2 hashes the whole State.
+  int format = 1;
+  if (const YAML::Node f = root["format"]) {
+    if (auto v = r.Int(f, "format", 1, kSaveFormat)) format = *v;
   }
   const std::string dice = r.OptionalString(root, "", "dice", "seeded");
   if (dice != "seeded" && dice != "supplied") r.Fail(root["dice"], "dice", "expected seeded or supplied");
@@ -294,7 +301,8 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   }
   if (!r.ok()) return r.errors();
   if (max_actions >= num_actions) {
-    const std::string got = HashText(HashState(session->state()));
+    const std::string got =
+        HashText(format == 1 ? HashStatePrefix(session->state()) : HashState(session->state()));
     if (*want_hash != got) {
       r.Fail(root["hash"], "hash", "replayed state hash " + got + " differs from the saved " + *want_hash +
                                        " (the ruleset or its data changed since the game was saved)");

@@ -146,9 +146,9 @@ void BgRules::OnTurnStart(State& s, Context& ctx) const {
   }
 }
 
-void BgRules::OnPhaseStart(State& s, Context& ctx) const {
-  HexRules::OnPhaseStart(s, ctx);
-  if (!IsPhase(s, data().phase_combat)) return;
+// The combat phase (8.0).
+void BgRules::BeginBgCombat(State& s, Context& ctx) const {
+  BeginCombatPhase(s, ctx);
   // 10.2: ineffective units in an enemy ZOC at the start of their combat phase retreat (no advance).
   const int side = s.phasing_side;
   UnitId must[kMaxCombatUnits];
@@ -503,8 +503,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   BgExt& x = Ext<BgExt>(s);
   const Action pending = x.pending;
   x.pending = Action{};
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
   if (a.value == 0) {
     Event e;
     e.type = EventType::kChoice;
@@ -524,7 +523,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   for (auto& h : Ext<BgExt>(s).attacker_hexes) h = -1;  // the attackers stay: no defender advance
   for (int i = 0; i < s.combat.num_attackers; ++i) s.unit(s.combat.attackers[i]).flags |= kUnitAttacked;
   for (int i = 0; i < nd; ++i) {
-    s.unit(defenders[i]).flags |= kUnitDefended | kUnitCoreSpare;
+    s.unit(defenders[i]).flags |= kUnitDefended | kUnitRetreatOwed;
   }
   s.combat.retreat_hexes = 2;
   Event e;
@@ -608,13 +607,13 @@ void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u) const {
     Eliminate(s, ctx, u, cfg_.fixed_rule.c_str(), "Union artillery forced to retreat is eliminated");
     return;
   }
-  s.unit(u).flags |= kUnitCoreSpare;
+  s.unit(u).flags |= kUnitRetreatOwed;
 }
 
 void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   PendingCombat& c = s.combat;
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   bool exposed[kMaxCombatUnits];
   for (int i = 0; i < c.num_attackers; ++i) exposed[i] = Exposed(s, c.attackers[i]);
   c.retreat_hexes = static_cast<int16_t>(data().retreat_hexes);
@@ -653,8 +652,7 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
         }
       } else {
         Ext<BgExt>(s).ex_owed = static_cast<int16_t>(owed);
-        s.decision = DecisionType::kLosses;
-        s.decision_side = s.phasing_side;
+        GotoStep(s, ctx, step_exchange_, s.phasing_side);
       }
     }
   }
@@ -716,8 +714,7 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   }
   for (int i = 0; i < a.num_units; ++i) Eliminate(s, ctx, a.units[static_cast<size_t>(i)], "8.3", "EX");
   Ext<BgExt>(s).ex_owed = 0;
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
   NextCombatStep(s, ctx);
   return Status::Ok();
 }
@@ -943,7 +940,7 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
   if (!st.ok()) return st;
   const int side = s.unit(u).side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  s.unit(u).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  s.unit(u).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   for (int k = 0; k < a.num_hexes; ++k) SetControl(s, a.hexes[static_cast<size_t>(k)], side);
   if (cfg_.ferry_retreat_eliminates && cfg_.is_ferry[static_cast<size_t>(to)]) {
     Eliminate(s, ctx, u, "19.13", "retreated into a ferry hex");
@@ -955,8 +952,7 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
       BgExt& x = Ext<BgExt>(s);
       x.displace_hex = static_cast<int16_t>(to + 1);
       x.displace_except = static_cast<int16_t>(u + 1);
-      s.decision = DecisionType::kRetreat;
-      s.decision_side = static_cast<uint8_t>(side);
+      GotoStep(s, ctx, step_displace_, side);
       RefreshControl(s, ctx);
       return Status::Ok();
     }
@@ -980,6 +976,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
     if (u.OnMap()) SetControl(s, u.hex, u.side);
   }
   RefreshControl(s, ctx);
+  if (x.defender_advance && !s.game_over) GotoStep(s, ctx, step_defender_advance_, 1 - s.phasing_side);
 }
 
 void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) const {
@@ -1078,7 +1075,7 @@ void BgRules::ListAttackerAdvances(const State& s, std::vector<Action>* out) con
 }
 
 Status BgRules::ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 0) return Status::Refused("", "");  // declined: the core
+  if (a.num_units == 0) return ApplyAdvance(s, a, ctx);  // declined
   int cleared[6];
   const int n = ClearedHexes(s, cleared);
   int target = s.combat.vacated_hex;
@@ -1119,114 +1116,100 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
     SetControl(s, h, s.unit(u).side);
   }
   Ext<BgExt>(s).defender_advance = 0;
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
   RefreshControl(s, ctx);
   return Status::Ok();
 }
 
-// --- Actions -----------------------------------------------------------------------------
+// --- Steps: registration -------------------------------------------------------------------------
 
-Status BgRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const {
-  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
+// The procedures of Blue & Gray as named steps, each citing its rule. The core's movement,
+// combat, retreat and advance are refined (registered again under their names).
+void BgRules::RegisterSteps() {
+  using Out = std::vector<Action>*;
+  auto step = [&](const char* name, const char* rule, DecisionType d, uint32_t takes) {
+    StepDef def;
+    def.name = name;
+    def.rule = rule;
+    def.decision = d;
+    def.takes = takes;
+    return def;
+  };
+  StepDef m = step("movement", "7.0", DecisionType::kMovement,
+                   Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
+  m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
+  m.list = [this](const State& s, Context& ctx, Out out) { ListBgMovement(s, ctx, out); };
+  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgMovement(s, a, ctx); };
+  steps_.Register(std::move(m));
+  StepDef c = step("combat", "8.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  c.begin = [this](State& s, Context& ctx) { BeginBgCombat(s, ctx); };
+  c.list = [this](const State& s, Context& ctx, Out out) { ListBgCombat(s, ctx, out); };
+  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgCombat(s, a, ctx); };
+  steps_.Register(std::move(c));
+  StepDef r = step("retreat", "8.5", DecisionType::kRetreat, Takes(ActionType::kRetreat));
+  r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
+  r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgRetreat(s, a, ctx); };
+  steps_.Register(std::move(r));
+  StepDef v = step("advance", "8.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
+  v.list = [this](const State& s, Context& ctx, Out out) {
+    ListAdvanceStep(s, ctx, out);
+    ListAttackerAdvances(s, out);
+  };
+  v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAttackerAdvance(s, a, ctx); };
+  steps_.Register(std::move(v));
+  StepDef d = step("displacement", "8.52", DecisionType::kRetreat, 0);
+  d.list = [this](const State& s, Context& ctx, Out out) { ListDisplacements(s, ctx, out); };
+  d.apply = [this](State& s, const Action& a, Context& ctx) {
+    if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
+    return Status::Refused("8.52", "displace one unit of the overstacked hex");
+  };
+  step_displace_ = steps_.Register(std::move(d));
+  StepDef x = step("exchange", "8.3", DecisionType::kLosses, 0);
+  x.list = [this](const State& s, Context&, Out out) { ListExLosses(s, out); };
+  x.apply = [this](State& s, const Action& a, Context& ctx) {
+    if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
+    return Status::Refused("8.3", "EX: choose the attacking units to lose");
+  };
+  step_exchange_ = steps_.Register(std::move(x));
+  StepDef k = step("cavalry_retreat", "11.2", DecisionType::kChoice, 0);
+  k.list = [](const State&, Context&, Out out) {
+    out->push_back(Action::Of(ActionType::kChoice).Value(0));
+    out->push_back(Action::Of(ActionType::kChoice).Value(1));
+  };
+  k.apply = [this](State& s, const Action& a, Context& ctx) {
+    if (a.type == ActionType::kChoice) return ApplyCavalryChoice(s, a, ctx);
+    return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
+  };
+  steps_.Register(std::move(k));
+  StepDef g = step("defender_advance", "8.6", DecisionType::kAdvance, 0);
+  g.list = [this](const State& s, Context& ctx, Out out) { ListDefenderAdvances(s, ctx, out); };
+  g.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kAdvance) return ApplyDefenderAdvance(s, a, ctx);
     return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
-  }
-  switch (s.decision) {
-    case DecisionType::kAdvance:
-      if (a.type == ActionType::kAdvance) return ApplyAttackerAdvance(s, a, ctx);
-      break;
-    case DecisionType::kLosses:
-      if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
-      return Status::Refused("8.3", "EX: choose the attacking units to lose");
-    case DecisionType::kChoice:
-      if (a.type == ActionType::kChoice) return ApplyCavalryChoice(s, a, ctx);
-      return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
-    case DecisionType::kRetreat:
-      if (Ext<BgExt>(s).displace_hex > 0) {
-        if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
-        return Status::Refused("8.52", "displace one unit of the overstacked hex");
-      }
-      if (a.type == ActionType::kRetreat) return ApplyBgRetreat(s, a, ctx);
-      break;
-    case DecisionType::kMovement:
-      if (a.type == ActionType::kMove) {
-        if (a.value == 1) {
-          if (!cfg_.strategic) return Status::Refused("11.1", "strategic movement is not allowed in this game");
-          return ApplySpecialMove(s, a, ctx, true);
-        }
-        if (a.value != 0) return Status::Refused("7.0", "unknown kind of move");
-        if (a.num_units > 0 && a.units[0] >= 0 && a.units[0] < s.num_units && NightExit(s, ctx, a.units[0])) {
-          return ApplySpecialMove(s, a, ctx, false);
-        }
-      }
-      break;
-    case DecisionType::kCombat:
-      if (a.type == ActionType::kEndPhase) {
-        Status st = EndCombatPhase(s, ctx);  // 8.0: mandatory attacks
-        if (!st.ok()) return Status::Refused("8.0", st.error().message);
-      }
-      if (a.type == ActionType::kAttack) {
-        Status st = CheckAttackRules(s, a, ctx);
-        if (!st.ok()) return st;
-        if (CavalryMayRetreat(s, ctx, a)) {
-          AttackPlan plan;
-          st = PrepareAttack(s, a, ctx, &plan);
-          if (!st.ok()) return st;
-          Ext<BgExt>(s).pending = a;
-          s.decision = DecisionType::kChoice;
-          s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
-          Event e;
-          e.type = EventType::kNote;
-          e.rule = "11.2";
-          e.text = "cavalry attacked by infantry/artillery only may retreat two hexes before combat";
-          ctx.Emit(e);
-          return Status::Ok();
-        }
-      }
-      break;
-    default:
-      break;
-  }
-  return Status::Refused("", "");
+  };
+  step_defender_advance_ = steps_.Register(std::move(g));
 }
 
-void BgRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const {
-  switch (s.decision) {
-    case DecisionType::kLosses:
-      ListExLosses(s, out);
-      break;
-    case DecisionType::kChoice:
-      out->push_back(Action::Of(ActionType::kChoice).Value(0));
-      out->push_back(Action::Of(ActionType::kChoice).Value(1));
-      break;
-    case DecisionType::kMovement:
-      ListSpecialMoves(s, ctx, out);
-      break;
-    case DecisionType::kCombat:
-      ListMultiHexAttacks(s, out);
-      break;
-    default:
-      break;
-  }
+// --- Steps: movement and combat ------------------------------------------------------------------
+
+// Moves, strategic and night moves (11.1, 9.0), the end of the phase; less what CheckMove refuses.
+void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListMoves(s, ctx, out);
+  ListSpecialMoves(s, ctx, out);
+  ListEndPhaseIfAccepted(s, ctx, out);
+  KeepAccepted(s, ctx, out);
 }
 
-void BgRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
-  const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
-  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance && !s.game_over) {
-    out->clear();
-    ListDefenderAdvances(s, ctx, out);
-    return;
-  }
-  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0 && !s.game_over) {
-    out->clear();
-    ListDisplacements(s, ctx, out);
-    return;
-  }
-  HexRules::LegalActions(s, ctx, out);
-  if (s.decision == DecisionType::kAdvance && !s.game_over) ListAttackerAdvances(s, out);
-  if (s.decision != DecisionType::kMovement && s.decision != DecisionType::kCombat) return;
-  // Drop what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
+// Attacks, attacks on several hexes (8.2), the end of the phase; less what the hooks refuse.
+void BgRules::ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListAttacks(s, ctx, out);
+  ListMultiHexAttacks(s, out);
+  ListEndCombatPhase(s, ctx, out);
+  KeepAccepted(s, ctx, out);
+}
+
+// Drops what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
+void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* out) const {
   std::vector<Action> keep;
   keep.reserve(out->size());
   for (const Action& a : *out) {
@@ -1269,15 +1252,51 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
   out->resize(kept);
 }
 
+// 11.1: a move with value 1 is strategic movement; 9.0: a night move off the map.
+Status BgRules::ApplyBgMovement(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kMove) {
+    if (a.value == 1) {
+      if (!cfg_.strategic) return Status::Refused("11.1", "strategic movement is not allowed in this game");
+      return ApplySpecialMove(s, a, ctx, true);
+    }
+    if (a.value != 0) return Status::Refused("7.0", "unknown kind of move");
+    if (a.num_units > 0 && a.units[0] >= 0 && a.units[0] < s.num_units && NightExit(s, ctx, a.units[0])) {
+      return ApplySpecialMove(s, a, ctx, false);
+    }
+  }
+  return ApplyMovementStep(s, a, ctx);
+}
+
+// 8.0: mandatory attacks; 11.2: cavalry attacked by infantry or artillery alone may first
+// choose to retreat (the cavalry_retreat step, the defender's).
+Status BgRules::ApplyBgCombat(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kEndPhase) {
+    Status st = EndCombatPhase(s, ctx);
+    if (!st.ok()) return Status::Refused("8.0", st.error().message);
+    return ApplyCombatStep(s, a, ctx);
+  }
+  Status st = CheckAttackRules(s, a, ctx);
+  if (!st.ok()) return st;
+  if (CavalryMayRetreat(s, ctx, a)) {
+    AttackPlan plan;
+    st = PrepareAttack(s, a, ctx, &plan);
+    if (!st.ok()) return st;
+    Ext<BgExt>(s).pending = a;
+    GotoStep(s, ctx, steps_.Find("cavalry_retreat"), 1 - s.phasing_side);
+    Event e;
+    e.type = EventType::kNote;
+    e.rule = "11.2";
+    e.text = "cavalry attacked by infantry/artillery only may retreat two hexes before combat";
+    ctx.Emit(e);
+    return Status::Ok();
+  }
+  return ApplyCombatStep(s, a, ctx);
+}
+
+// The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
 Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
   Status st = HexRules::Apply(s, a, ctx);
-  if (st.ok()) {
-    if (s.decision == DecisionType::kCombat && Ext<BgExt>(s).defender_advance && !s.game_over) {
-      s.decision = DecisionType::kAdvance;  // 8.6: the defender's advance
-      s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
-    }
-    return st;
-  }
+  if (st.ok()) return st;
   const auto it = data().rule_numbers.find(st.error().rule);
   if (it == data().rule_numbers.end()) return st;
   return Status::Refused(it->second, st.error().message);

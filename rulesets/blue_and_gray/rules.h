@@ -86,10 +86,9 @@ BgConfig ReadConfig(const Game& game, RulesetDocument& doc);
 
 class BgRules : public HexRules {
  public:
-  BgRules(const Game& game, BgConfig config) : HexRules(game), cfg_(std::move(config)) {}
+  BgRules(const Game& game, BgConfig config) : HexRules(game), cfg_(std::move(config)) { RegisterSteps(); }
 
   void Start(State& s, Context& ctx) const override;
-  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
   // The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   std::string DescribeDecision(const State& s) const override;
@@ -103,12 +102,9 @@ class BgRules : public HexRules {
 
  protected:
   bool PhaseApplies(const State& s, int phase) const override;
-  void OnPhaseStart(State& s, Context& ctx) const override;
   void OnPhaseEnd(State& s, Context& ctx) const override;
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
-  Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const override;
-  void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
   Status CanMove(const State& s, UnitId u) const override;
   int AttackStrength(const State& s, UnitId u) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
@@ -126,6 +122,16 @@ class BgRules : public HexRules {
   void AfterCombat(State& s, Context& ctx) const override;
 
  private:
+  // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
+  void RegisterSteps();
+  StepKind step_displace_ = kNoStep, step_exchange_ = kNoStep, step_defender_advance_ = kNoStep;
+  void BeginBgCombat(State& s, Context& ctx) const;
+  void ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void KeepAccepted(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyBgMovement(State& s, const Action& a, Context& ctx) const;
+  Status ApplyBgCombat(State& s, const Action& a, Context& ctx) const;
+
   bool Night(const State& s) const;
   void SetControl(State& s, int hex, int side) const;
   void RefreshControl(State& s, Context& ctx) const;

@@ -979,7 +979,7 @@ void EndGame(const Game& g, State& s, Context& ctx) {
     ctx.Emit(e);
   }
   s.game_over = 1;
-  s.decision = DecisionType::kNone;
+  ClearSteps(s);
   s.winner = static_cast<int8_t>(vp[0] > vp[1] ? 0 : vp[1] > vp[0] ? 1 : -1);
   Event e = Ev(EventType::kGameEnd, "V", s.winner < 0 ? "draw" : "victory");
   e.side = s.winner;
@@ -1005,6 +1005,13 @@ void NewDeck(const Game& g, State& s) {
   }
   m.deck_size = static_cast<uint8_t>(n);
   m.deck_pos = 0;
+}
+
+// T.1: the activated unit's step (the only one on the stack) for `side`.
+void BeginActivation(const Game& g, State& s, int side) {
+  const StepTable& steps = g.rules->steps();
+  PopStepsTo(s, steps, 0);
+  PushStep(s, steps, steps.Find("activation"), side);
 }
 
 // Draws cards until a unit must act (or the game ends).
@@ -1041,8 +1048,7 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
       m.active = card;
       s.unit(card).flags |= kActivated;
       s.phasing_side = s.unit(card).side;
-      s.decision_side = s.unit(card).side;
-      s.decision = DecisionType::kMovement;
+      BeginActivation(g, s, s.unit(card).side);
       ctx.Emit(Ev(EventType::kNote, "T.1", "card: unit activates", card));
       return;
     }
@@ -1138,6 +1144,30 @@ int FacingDegrees(Vec2 v) {
 
 class MiniRules : public Rules {
  public:
+  MiniRules() { RegisterSteps(); }
+
+  // The steps of the tabletop, each citing its rule: a unit card's activation (T.1; every
+  // action of the activated unit, Check says which) and the charged unit's answer (2.4).
+  void RegisterSteps() {
+    StepDef act;
+    act.name = "activation";
+    act.rule = "T.1";
+    act.decision = DecisionType::kMovement;
+    act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
+    act.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
+    steps_.Register(std::move(act));
+    StepDef charge;
+    charge.name = "charge_response";
+    charge.rule = "2.4";
+    charge.decision = DecisionType::kChoice;
+    charge.list = [](const State&, Context&, std::vector<Action>* out) {
+      out->push_back(Action::Of(ActionType::kChoice).Value(0));
+      out->push_back(Action::Of(ActionType::kChoice).Value(1));
+    };
+    charge.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
+    steps_.Register(std::move(charge));
+  }
+
   void Start(State& s, Context& ctx) const override {
     const Game& g = ctx.game();
     const MiniData& d = D(g);
@@ -1154,14 +1184,14 @@ class MiniRules : public Rules {
   }
 
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override {
+    if (s.game_over) return;
+    ListStep(steps_, s, ctx, out);
+  }
+
+  // Every action of the activated unit (T.1): each candidate tried by Check on a copy.
+  void ListActivation(const State& s, Context& ctx, std::vector<Action>* out) const {
     const Game& g = ctx.game();
     const MiniState& m = M(s);
-    if (s.game_over) return;
-    if (m.charger != kNone) {
-      out->push_back(Action::Of(ActionType::kChoice).Value(0));
-      out->push_back(Action::Of(ActionType::kChoice).Value(1));
-      return;
-    }
     if (m.active == kNone) return;
     const UnitId u = m.active;
     out->push_back(Action::EndPhase());
@@ -1225,7 +1255,10 @@ class MiniRules : public Rules {
     AppendPlannedMoves(s, ctx, out);
   }
 
-  Status Apply(State& s, const Action& a, Context& ctx) const override { return Check(s, a, ctx, true); }
+  Status Apply(State& s, const Action& a, Context& ctx) const override {
+    if (s.game_over) return Status::Refused("V", "the game is over");
+    return ApplyStep(*this, steps_, s, a, ctx, "T.2");
+  }
 
   // Units on the table stand on it with men left, guns never grow, the active
   // unit is on the table, and a pending charge names two units on the table.
@@ -1611,8 +1644,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       m.charger = static_cast<uint8_t>(u);
       m.charge_target = static_cast<uint8_t>(t);
       m.charge_flank = ArcOf(FootprintOf(g, s, t), CenterOf(s, u)) != Arc::kFront ? 1 : 0;
-      s.decision = DecisionType::kChoice;
-      s.decision_side = s.unit(t).side;
+      PushStep(s, g.rules->steps(), g.rules->steps().Find("charge_response"), s.unit(t).side);  // 2.4
       return Status::Ok();
     }
     default:

@@ -42,21 +42,18 @@ class SbRules : public HexRules {
     army_hq_hex_[0] = d.army_hq_hex[0];
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
+    RegisterSteps();
   }
 
-  Status Apply(State& s, const Action& a, Context& ctx) const override;
-  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
   void Start(State& s, Context& ctx) const override;
   std::string DescribeDecision(const State& s) const override;
   // The `ai` player's ruleset knowledge (see the block at the end of this file).
   double Evaluate(const State& s, int side) const override;
 
  protected:
-  void OnPhaseStart(State& s, Context& ctx) const override;
   void OnPhaseEnd(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
-  Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const override;
-  void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  void OnGameEnded(State& s, Context& ctx) const override;
   int MovementAllowance(const State& s, UnitId u) const override;
   int ReinforcementTurn(const State& s, UnitId u) const override;
   Status CanMove(const State& s, UnitId u) const override;
@@ -158,6 +155,41 @@ class SbRules : public HexRules {
   // 5.3: artillery leaves a woods hex only along a road or trail.
   bool LeavesWoodsOffPath(int from, const int16_t* path, int n) const;
   void Withdraw(State& s, UnitId u) const { s.unit(u).hex = kWithdrawn; }
+
+  // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
+  void RegisterSteps();
+  StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
+  StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
+  // Movement phase (5.0, 10.0, 12.4, 12.6).
+  void BeginSbMovement(State& s, Context& ctx) const;
+  void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
+  Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
+  Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
+  Status ApplyRecombine(State& s, const Action& a, Context& ctx) const;
+  Status ApplyConvert(State& s, const Action& a, Context& ctx) const;
+  // Combat phase (7.0-7.8).
+  void BeginSbCombat(State& s, Context& ctx) const;
+  Status ApplySbCombat(State& s, const Action& a, Context& ctx) const;
+  Status ApplyLossStep(State& s, const Action& a, Context& ctx) const;
+  Status ApplyStandStep(State& s, const Action& a, Context& ctx) const;
+  Status ApplySbRetreat(State& s, const Action& a, Context& ctx) const;
+  void ListSbAdvance(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplySbAdvance(State& s, const Action& a, Context& ctx) const;
+  Status ApplyCavalryAdvance(State& s, const Action& attackers, const Action& a, Context& ctx) const;
+  void BeginSbAdvance(State& s, Context& ctx) const;
+  int NextUntrainedAdvance(const State& s, int from) const;
+  void ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const;
+  // Reorganization (9.0), bombardment (8.0, 7.8), stacking (5.5), start-of-turn choices (12.3, 12.6).
+  void BeginReorganization(State& s, Context& ctx) const;
+  Status ApplyReorgStep(State& s, const Action& a, Context& ctx) const;
+  void BeginBombardment(State& s, Context& ctx, bool defensive) const;
+  void ListBombardStep(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyBombardStep(State& s, const Action& a, Context& ctx) const;
+  void ListStackingStep(const State& s, std::vector<Action>* out) const;
+  Status ApplyStackingStep(State& s, const Action& a, Context& ctx) const;
   // 11.1: the victory points `side` would score if the game ended now.
   int EndVp(const State& s, int side) const;
 
@@ -531,8 +563,7 @@ Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx,
     Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
   }
   // 7.6: the attackers may advance into the emptied hex (a convoy is then captured, 5.8).
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
   NextCombatStep(s, ctx);
   return Status::Ok();
 }
@@ -611,8 +642,8 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
       }
     }
   }
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   // 7.5.1: units with an AS retreat first; zero-AS units then go with them.
   auto normal_first = [&](UnitId* units, int n) {
     std::stable_partition(units, units + n, [&](UnitId u) { return AttackStrength(s, u) > 0; });
@@ -678,8 +709,7 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   for (int k : {1, 0}) {
     if ((x.loss_e[k] || x.loss_d[k]) && !any_eligible(k, false)) x.loss_e[k] = x.loss_d[k] = 0;
     if (x.loss_e[k] || x.loss_d[k]) {
-      s.decision = DecisionType::kLosses;
-      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      GotoStep(s, ctx, step_losses_, ForceSide(s, k));
       return;
     }
   }
@@ -694,8 +724,7 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
         x.stand[k] = 2;
         continue;
       }
-      s.decision = DecisionType::kStandOrRetreat;
-      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      GotoStep(s, ctx, step_stand_, ForceSide(s, k));
       return;
     }
     if (x.stand_d[k] && !any_eligible(k, true)) {
@@ -705,8 +734,7 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
       continue;
     }
     if (x.stand_d[k]) {
-      s.decision = DecisionType::kLosses;
-      s.decision_side = static_cast<uint8_t>(ForceSide(s, k));
+      GotoStep(s, ctx, step_losses_, ForceSide(s, k));
       return;
     }
   }
@@ -716,8 +744,7 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   for (int k : {1, 0}) {
     if (x.retreat[k] && x.stand[k] == 2) BeginRetreats(s, ctx, k == 0, 2);
   }
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
 }
 
 void SbRules::ListLosses(const State& s, std::vector<Action>* out) const {
@@ -896,14 +923,13 @@ Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
     return Status::Ok();
   }
   x.pending_choice = kStackingChoice;
-  s.decision = DecisionType::kChoice;
-  s.decision_side = static_cast<uint8_t>(side);
+  GotoStep(s, ctx, step_stacking_, side);
   return Status::Ok();
 }
 
 // --- Choices at the start of a player-turn (12.3, 12.6) -------------------------------
 
-void SbRules::NextChoice(State& s, Context&) const {
+void SbRules::NextChoice(State& s, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
   x.pending_choice = kNoChoice;
   if (game_.OptionOn("12.3") && s.phasing_side == 0 && s.turn >= 9 && x.sill == 0) {
@@ -914,10 +940,7 @@ void SbRules::NextChoice(State& s, Context&) const {
              s.decision == DecisionType::kMovement) {
     x.pending_choice = kChoiceForcedMarch;
   }
-  if (x.pending_choice != kNoChoice) {
-    s.decision = DecisionType::kChoice;
-    s.decision_side = s.phasing_side;
-  }
+  if (x.pending_choice != kNoChoice) GotoStep(s, ctx, step_choice_, s.phasing_side);
 }
 
 Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
@@ -963,8 +986,7 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
   ctx.Emit(e);
   // Back to the movement phase, unless another start-of-turn choice follows (12.3, then 12.6).
   x.pending_choice = kNoChoice;
-  s.decision = DecisionType::kMovement;
-  s.decision_side = s.phasing_side;
+  ReturnToPhase(s);
   if (choice != kChoiceForcedMarch) NextChoice(s, ctx);
   return Status::Ok();
 }
@@ -1122,8 +1144,7 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
     }
     if (c.num_attackers > 0) {
       Ext<SbExt>(s).cavalry_advance = 1;
-      s.decision = DecisionType::kAdvance;
-      s.decision_side = s.phasing_side;
+      GotoStep(s, ctx, step_advance_, s.phasing_side);
     }
   }
   const DieTable& t = *data().tables.Find("cavalry_withdrawal");
@@ -1193,10 +1214,10 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
     const UnitId v = static_cast<UnitId>(i);
     UnitState& vs = s.unit(v);
     if (v == u || vs.hex != from || vs.side != side || AttackStrength(s, v) > 0) continue;
-    if (in_combat && !vs.Has(kUnitCoreSpare)) continue;
+    if (in_combat && !vs.Has(kUnitRetreatOwed)) continue;
     if (!CheckRetreat(view, ctx, v, path, n).ok()) continue;
     MoveUnit(s, ctx, v, path[n - 1], EventType::kRetreat, in_combat ? "7.5.1" : "7.8");
-    vs.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+    vs.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   }
 }
 
@@ -1350,96 +1371,101 @@ void SbRules::Start(State& s, Context& ctx) const {
   HexRules::Start(s, ctx);
 }
 
-void SbRules::OnPhaseStart(State& s, Context& ctx) const {
+// --- Phase steps' beginnings -----------------------------------------------------------------
+
+// The movement phase (5.0): the core's releases, then the marks of the last phase go, 12.4.1's
+// initiative roll, then the start-of-turn choices (12.3, 12.6).
+void SbRules::BeginSbMovement(State& s, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
-  const std::string& name = PhaseName(s);
   const int side = s.phasing_side;
-  if (IsPhase(s, data().phase_movement)) {
-    HexRules::OnPhaseStart(s, ctx);
-    x.moved_any = 0;
-    x.forced_march_active = 0;
-    x.num_cav_advanced = 0;
-    const ZocField& zoc = EnemyZoc(s, ctx, side);
+  BeginMovementPhase(s, ctx);
+  x.moved_any = 0;
+  x.forced_march_active = 0;
+  x.num_cav_advanced = 0;
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    UnitState& us = s.unit(u);
+    // The combat marks of the last combat phase go; 7.8 may set them again before this one.
+    us.flags &= static_cast<uint16_t>(~(kSbCavRetreated | kSbDetachedNow | kUnitAttacked | kUnitDefended));
+    if (us.side != side) continue;
+    if (us.Has(kSbReleaseNext)) {
+      us.flags = static_cast<uint16_t>((us.flags | kUnitReleased) & ~kSbReleaseNext);  // 5.6
+    }
+    if (IsArtillery(u)) us.spare = 0;
+    us.flags &= static_cast<uint16_t>(~(kSbStartedInEzoc | kSbStartedWithHq));
+    if (us.OnMap() && zoc.InEzoc(us.hex)) us.flags |= kSbStartedInEzoc;
+  }
+  // 12.4.1: the Union initiative roll, from the turn after the first combat.
+  x.initiative_corps = 0;
+  if (game_.OptionOn("12.4") && side == 0 && x.first_combat_turn > 0 && s.turn > x.first_combat_turn) {
+    const DieTable& t = *data().tables.Find("union_initiative");
+    const int roll = ctx.Roll(s, 6, "Union initiative");
+    const std::string& corps = t.Lookup(roll, 0).text;
+    x.initiative_corps = static_cast<uint8_t>(corps == "I" ? 1 : corps == "II" ? 2 : corps == "III" ? 3 : 0);
+    Event e;
+    e.type = EventType::kNote;
+    e.rule = "12.4.1";
+    e.a = x.initiative_corps;
+    e.text = x.initiative_corps == 1 ? "I Corps lacks initiative" : x.initiative_corps == 2 ? "II Corps lacks initiative"
+                                     : x.initiative_corps == 3 ? "III Corps lacks initiative" : "no corps restricted";
+    ctx.Emit(e);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitId u = static_cast<UnitId>(i);
-      UnitState& us = s.unit(u);
-      // The combat marks of the last combat phase go; 7.8 may set them again before this one.
-      us.flags &= static_cast<uint16_t>(~(kSbCavRetreated | kSbDetachedNow | kUnitAttacked | kUnitDefended));
-      if (us.side != side) continue;
-      if (us.Has(kSbReleaseNext)) {
-        us.flags = static_cast<uint16_t>((us.flags | kUnitReleased) & ~kSbReleaseNext);  // 5.6
-      }
-      if (IsArtillery(u)) us.spare = 0;
-      us.flags &= static_cast<uint16_t>(~(kSbStartedInEzoc | kSbStartedWithHq));
-      if (us.OnMap() && zoc.InEzoc(us.hex)) us.flags |= kSbStartedInEzoc;
-    }
-    // 12.4.1: the Union initiative roll, from the turn after the first combat.
-    x.initiative_corps = 0;
-    if (game_.OptionOn("12.4") && side == 0 && x.first_combat_turn > 0 && s.turn > x.first_combat_turn) {
-      const DieTable& t = *data().tables.Find("union_initiative");
-      const int roll = ctx.Roll(s, 6, "Union initiative");
-      const std::string& corps = t.Lookup(roll, 0).text;
-      x.initiative_corps = static_cast<uint8_t>(corps == "I" ? 1 : corps == "II" ? 2 : corps == "III" ? 3 : 0);
-      Event e;
-      e.type = EventType::kNote;
-      e.rule = "12.4.1";
-      e.a = x.initiative_corps;
-      e.text = x.initiative_corps == 1 ? "I Corps lacks initiative" : x.initiative_corps == 2 ? "II Corps lacks initiative"
-                                       : x.initiative_corps == 3 ? "III Corps lacks initiative" : "no corps restricted";
-      ctx.Emit(e);
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitId u = static_cast<UnitId>(i);
-        if (s.unit(u).side != 0 || !s.unit(u).OnMap()) continue;
-        for (int j = 0; j < s.num_units; ++j) {
-          const UnitId h = static_cast<UnitId>(j);
-          if (IsHq(h) && s.unit(h).side == 0 && s.unit(h).hex == s.unit(u).hex &&
-              (!game_.OptionOn("12.5") || (CorpsNumber(h) == CorpsNumber(u) && Def(h).size == "corps"))) {
-            s.unit(u).flags |= kSbStartedWithHq;
-          }
+      if (s.unit(u).side != 0 || !s.unit(u).OnMap()) continue;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId h = static_cast<UnitId>(j);
+        if (IsHq(h) && s.unit(h).side == 0 && s.unit(h).hex == s.unit(u).hex &&
+            (!game_.OptionOn("12.5") || (CorpsNumber(h) == CorpsNumber(u) && Def(h).size == "corps"))) {
+          s.unit(u).flags |= kSbStartedWithHq;
         }
       }
     }
-    NextChoice(s, ctx);
-    return;
   }
-  if (IsPhase(s, data().phase_combat)) {
-    HexRules::OnPhaseStart(s, ctx);
-    // 7.8: units that advanced after a cavalry retreat before combat are treated as
-    // having attacked: they may not attack and owe no attack.
-    for (int i = 0; i < x.num_cav_advanced && i < 8; ++i) {
-      if (s.unit(x.cav_advanced[i]).OnMap()) s.unit(x.cav_advanced[i]).flags |= kUnitAttacked;
-    }
-    return;
+  NextChoice(s, ctx);
+}
+
+// The combat phase (7.0): 7.8's advancing units are treated as having attacked: they may
+// not attack and owe no attack.
+void SbRules::BeginSbCombat(State& s, Context& ctx) const {
+  const SbExt& x = Ext<SbExt>(s);
+  BeginCombatPhase(s, ctx);
+  for (int i = 0; i < x.num_cav_advanced && i < 8; ++i) {
+    if (s.unit(x.cav_advanced[i]).OnMap()) s.unit(x.cav_advanced[i]).flags |= kUnitAttacked;
   }
-  s.decision = DecisionType::kNone;
-  if (name == "reorganization") {
-    for (int i = 0; i < s.num_units; ++i) {
-      UnitState& us = s.units[static_cast<size_t>(i)];
-      us.flags &= static_cast<uint16_t>(~kSbReorganized);
-      if (IsHq(static_cast<UnitId>(i))) us.spare = 0;
-    }
-    std::vector<Action> tmp;
-    s.decision = DecisionType::kChoice;
-    x.pending_choice = kReorgPhase;
-    s.decision_side = static_cast<uint8_t>(side);
-    ListReorganize(s, ctx, &tmp);
-    if (tmp.empty()) {
-      s.decision = DecisionType::kNone;
-      x.pending_choice = kNoChoice;
-    }
-  } else if (name == "defensive_bombardment" || name == "offensive_bombardment") {
-    const bool defensive = name == "defensive_bombardment";
-    x.num_bombarded = 0;
-    if (defensive) {
-      for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kUnitBombarded);
-    }
-    s.decision = DecisionType::kBombard;
-    s.decision_side = static_cast<uint8_t>(defensive ? 1 - side : side);
-    std::vector<Action> tmp;
-    ListBombards(s, ctx, &tmp);
-    if (defensive) ListCavalryRetreats(s, ctx, &tmp);
-    if (tmp.empty()) s.decision = DecisionType::kNone;
+}
+
+// 9.0: the reorganization phase; over at once when no unit may reorganize.
+void SbRules::BeginReorganization(State& s, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  for (int i = 0; i < s.num_units; ++i) {
+    UnitState& us = s.units[static_cast<size_t>(i)];
+    us.flags &= static_cast<uint16_t>(~kSbReorganized);
+    if (IsHq(static_cast<UnitId>(i))) us.spare = 0;
   }
+  x.pending_choice = kReorgPhase;
+  std::vector<Action> tmp;
+  ListReorganize(s, ctx, &tmp);
+  if (tmp.empty()) {
+    PopStep(s, steps_);
+    x.pending_choice = kNoChoice;
+  }
+}
+
+// 8.0: the defensive (non-phasing artillery, and 7.8 cavalry) or offensive bombardment phase;
+// over at once when there is nothing to do.
+void SbRules::BeginBombardment(State& s, Context& ctx, bool defensive) const {
+  SbExt& x = Ext<SbExt>(s);
+  x.num_bombarded = 0;
+  if (defensive) {
+    for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kUnitBombarded);
+  }
+  const Step top = *TopStep(s);
+  ReplaceStep(s, steps_, top.kind, defensive ? 1 - s.phasing_side : s.phasing_side);
+  std::vector<Action> tmp;
+  ListBombards(s, ctx, &tmp);
+  if (defensive) ListCavalryRetreats(s, ctx, &tmp);
+  if (tmp.empty()) PopStep(s, steps_);
 }
 
 void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
@@ -1506,328 +1532,207 @@ int SbRules::EndVp(const State& s, int side) const {
 
 // --- Listing and applying ---------------------------------------------------------------------
 
-void SbRules::ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const {
+// --- Steps: registration ------------------------------------------------------------------------
+
+// The procedures of Stars and Bars as named steps, each citing its rule. The phases of
+// `turns:` are the steps of their names; the core's movement, combat, retreat and advance
+// are refined (registered again under their names, calling the core's handlers).
+void SbRules::RegisterSteps() {
+  using Out = std::vector<Action>*;
+  auto step = [&](const char* name, const char* rule, DecisionType d, uint32_t takes) {
+    StepDef def;
+    def.name = name;
+    def.rule = rule;
+    def.decision = d;
+    def.takes = takes;
+    return def;
+  };
+  StepDef m = step("movement", "5.0", DecisionType::kMovement, 0);
+  m.begin = [this](State& s, Context& ctx) { BeginSbMovement(s, ctx); };
+  m.list = [this](const State& s, Context& ctx, Out out) { ListSbMovement(s, ctx, out); };
+  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbMovement(s, a, ctx); };
+  steps_.Register(std::move(m));
+  StepDef c = step("combat", "7.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  c.begin = [this](State& s, Context& ctx) { BeginSbCombat(s, ctx); };
+  c.list = [this](const State& s, Context& ctx, Out out) { ListCombatStep(s, ctx, out); };
+  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbCombat(s, a, ctx); };
+  steps_.Register(std::move(c));
+  StepDef r = step("retreat", "7.5.1", DecisionType::kRetreat, Takes(ActionType::kRetreat));
+  r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
+  r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbRetreat(s, a, ctx); };
+  steps_.Register(std::move(r));
+  StepDef v = step("advance", "7.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
+  v.begin = [this](State& s, Context& ctx) { BeginSbAdvance(s, ctx); };
+  v.list = [this](const State& s, Context& ctx, Out out) { ListSbAdvance(s, ctx, out); };
+  v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbAdvance(s, a, ctx); };
+  steps_.Register(std::move(v));
+  StepDef u = step("untrained_advance", "12.1", DecisionType::kAdvance, 0);
+  u.chance = ChanceDef{6, 1, "untrained advance"};
+  u.resolve = [this](State& s, Context& ctx, int roll) { ResolveUntrainedAdvance(s, ctx, roll); };
+  step_untrained_ = steps_.Register(std::move(u));
+  StepDef l = step("losses", "7.3", DecisionType::kLosses, 0);
+  l.list = [this](const State& s, Context&, Out out) { ListLosses(s, out); };
+  l.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyLossStep(s, a, ctx); };
+  step_losses_ = steps_.Register(std::move(l));
+  StepDef sr = step("stand_or_retreat", "7.5.2", DecisionType::kStandOrRetreat, 0);
+  sr.list = [](const State&, Context&, Out out) {
+    out->push_back(Action::Of(ActionType::kStand));
+    out->push_back(Action::Of(ActionType::kChoice).Value(0));
+  };
+  sr.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyStandStep(s, a, ctx); };
+  step_stand_ = steps_.Register(std::move(sr));
+  for (const char* phase : {"defensive_bombardment", "offensive_bombardment"}) {
+    const bool defensive = std::string(phase) == "defensive_bombardment";
+    StepDef b = step(phase, defensive ? "8.0/7.8" : "8.0", DecisionType::kBombard, 0);
+    b.begin = [this, defensive](State& s, Context& ctx) { BeginBombardment(s, ctx, defensive); };
+    b.list = [this](const State& s, Context& ctx, Out out) { ListBombardStep(s, ctx, out); };
+    b.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBombardStep(s, a, ctx); };
+    steps_.Register(std::move(b));
+  }
+  StepDef g = step("reorganization", "9.0", DecisionType::kChoice, 0);
+  g.begin = [this](State& s, Context& ctx) { BeginReorganization(s, ctx); };
+  g.list = [this](const State& s, Context& ctx, Out out) {
+    ListReorganize(s, ctx, out);
+    out->push_back(Action::EndPhase());
+  };
+  g.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyReorgStep(s, a, ctx); };
+  step_reorg_ = steps_.Register(std::move(g));
+  StepDef k = step("stacking", "5.5", DecisionType::kChoice, 0);
+  k.list = [this](const State& s, Context&, Out out) { ListStackingStep(s, out); };
+  k.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyStackingStep(s, a, ctx); };
+  step_stacking_ = steps_.Register(std::move(k));
+  StepDef t = step("turn_choice", "12.3/12.6", DecisionType::kChoice, 0);
+  t.list = [](const State&, Context&, Out out) {
+    out->push_back(Action::Of(ActionType::kChoice).Value(1));
+    out->push_back(Action::Of(ActionType::kChoice).Value(0));
+  };
+  t.apply = [this](State& s, const Action& a, Context& ctx) {
+    if (a.type == ActionType::kChoice) return ApplyChoice(s, a, ctx);
+    return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
+  };
+  step_choice_ = steps_.Register(std::move(t));
+}
+
+// --- Steps: the movement phase ---------------------------------------------------------------
+
+void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListMoves(s, ctx, out);
+  ListMovementExtras(s, ctx, out);
+  ListEndPhaseIfAccepted(s, ctx, out);
+  FilterMoves(s, ctx, out);
+}
+
+// Mode changes (5.3), convoy destruction (5.8), detachment and recombination (10.1, 10.2),
+// disruption converted to permanent loss (7.4.3).
+void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const {
   const SbExt& x = Ext<SbExt>(s);
-  switch (s.decision) {
-    case DecisionType::kMovement: {
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitId u = static_cast<UnitId>(i);
-        const UnitState& us = s.unit(u);
-        if (us.side != s.phasing_side || !us.OnMap()) continue;
-        if (IsArtillery(u)) {
-          State copy;
-          std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
-          Context quiet(game_, nullptr, nullptr, &ctx.scratch());
-          Action a = Action::Of(ActionType::kChangeMode);
-          a.AddUnit(u);
-          if (ApplyModeChange(copy, a, quiet).ok()) out->push_back(a);
-        }
-        if (IsSupply(u)) {
-          Action a = Action::Of(ActionType::kDestroy);
-          a.AddUnit(u);
-          out->push_back(a);
-        }
-        if (!x.moved_any && IsBrigade(u)) {
-          for (int j = 0; j < s.num_units; ++j) {
-            const UnitId r = static_cast<UnitId>(j);
-            if (!IsRegiment(r)) continue;
-            Action d = Action::Of(ActionType::kDetach);
-            d.AddUnit(u).AddUnit(r);
-            if (CheckDetach(s, d).ok()) {
-              out->push_back(d);
-              break;
-            }
-          }
-          for (int j = 0; j < s.num_units; ++j) {
-            const UnitId r = static_cast<UnitId>(j);
-            if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
-            Action d = Action::Of(ActionType::kRecombine);
-            d.AddUnit(u).AddUnit(r);
-            if (CheckRecombine(s, d).ok()) out->push_back(d);
-          }
-        }
-        if (us.markers[dis_] > 0 && !IsArtillery(u)) {
-          Action c = Action::Of(ActionType::kConvert);
-          c.AddUnit(u);
-          c.value = 1;
-          out->push_back(c);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != s.phasing_side || !us.OnMap()) continue;
+    if (IsArtillery(u)) {
+      State copy;
+      std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+      Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+      Action a = Action::Of(ActionType::kChangeMode);
+      a.AddUnit(u);
+      if (ApplyModeChange(copy, a, quiet).ok()) out->push_back(a);
+    }
+    if (IsSupply(u)) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(u));
+    if (!x.moved_any && IsBrigade(u)) {
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId r = static_cast<UnitId>(j);
+        if (!IsRegiment(r)) continue;
+        Action d = Action::Of(ActionType::kDetach);
+        d.AddUnit(u).AddUnit(r);
+        if (CheckDetach(s, d).ok()) {
+          out->push_back(d);
+          break;
         }
       }
-      break;
-    }
-    case DecisionType::kLosses: ListLosses(s, out); break;
-    case DecisionType::kStandOrRetreat: {
-      out->push_back(Action::Of(ActionType::kStand));
-      Action r = Action::Of(ActionType::kChoice);
-      r.value = 0;
-      out->push_back(r);
-      break;
-    }
-    case DecisionType::kChoice:
-      if (x.pending_choice == kReorgPhase) {
-        ListReorganize(s, ctx, out);
-        out->push_back(Action::EndPhase());
-      } else if (x.pending_choice == kStackingChoice) {
-        for (int i = 0; i < s.num_units; ++i) {
-          if (StackingVictim(s, static_cast<UnitId>(i))) {
-            Action d = Action::Of(ActionType::kDestroy);
-            d.AddUnit(static_cast<UnitId>(i));
-            out->push_back(d);
-          }
-        }
-      } else {
-        Action a = Action::Of(ActionType::kChoice);
-        a.value = 1;
-        out->push_back(a);
-        a.value = 0;
-        out->push_back(a);
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitId r = static_cast<UnitId>(j);
+        if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
+        Action d = Action::Of(ActionType::kRecombine);
+        d.AddUnit(u).AddUnit(r);
+        if (CheckRecombine(s, d).ok()) out->push_back(d);
       }
-      break;
-    case DecisionType::kBombard:
-      ListBombards(s, ctx, out);
-      if (PhaseName(s) == "defensive_bombardment") ListCavalryRetreats(s, ctx, out);
-      out->push_back(Action::EndPhase());
-      break;
-    default: break;
+    }
+    if (us.markers[dis_] > 0 && !IsArtillery(u)) {
+      Action c = Action::Of(ActionType::kConvert);
+      c.AddUnit(u);
+      c.value = 1;
+      out->push_back(c);
+    }
   }
 }
 
-Status SbRules::ApplyPhaseAction(State& s, const Action& a, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
-  switch (s.decision) {
-    case DecisionType::kLosses:
-      if (a.type == ActionType::kLoss) return ApplyLoss(s, a, ctx);
-      return Status::Refused("7.3", "losses must be divided first (a loss action)");
-    case DecisionType::kStandOrRetreat:
-      if (a.type == ActionType::kStand || (a.type == ActionType::kChoice && a.value == 0)) return ApplyStand(s, a, ctx);
-      return Status::Refused("7.5.2", "choose stand, or {choose: 0} to retreat");
-    case DecisionType::kChoice:
-      if (x.pending_choice == kReorgPhase) {
-        if (a.type == ActionType::kCustom && a.value == kCustomReorganize) return ApplyReorganize(s, a, ctx);
-        if (a.type == ActionType::kEndPhase) {
-          x.pending_choice = kNoChoice;
-          AdvancePhase(s, ctx);
-          return Status::Ok();
-        }
-        return Status::Refused("9.0", "reorganize a unit or end the phase");
-      }
-      if (x.pending_choice == kStackingChoice) {
-        if (a.type != ActionType::kDestroy || a.num_units != 1) {
-          return Status::Refused("5.5", "choose a unit to eliminate from an overstacked hex ({destroy: [unit]})");
-        }
-        const UnitId u = a.units[0];
-        if (u < 0 || u >= s.num_units || !StackingVictim(s, u)) {
-          return Status::Refused("5.5", "not a unit the owner may eliminate now (excess units, untrained first)");
-        }
-        Eliminate(s, ctx, u, "5.5", "over the stacking limit");
-        return BeginStackingCheck(s, ctx);
-      }
-      if (a.type == ActionType::kChoice) return ApplyChoice(s, a, ctx);
-      return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
-    case DecisionType::kBombard:
-      if (a.type == ActionType::kBombard) return ApplyBombard(s, a, ctx);
-      if (a.type == ActionType::kRetreat && PhaseName(s) == "defensive_bombardment") return ApplyCavalryRetreat(s, a, ctx);
-      if (a.type == ActionType::kEndPhase) {
-        AdvancePhase(s, ctx);
-        return Status::Ok();
-      }
-      return Status::Refused("8.0", "bombard, retreat cavalry (defensive phase) or end the phase");
-    case DecisionType::kMovement:
-      if (a.type == ActionType::kEndPhase && ReinforcementCanEnter(s, ctx)) {
-        return Status::Refused("5.7", "reinforcements due this turn must enter");
-      }
-      if (a.type == ActionType::kEndPhase) return BeginStackingCheck(s, ctx);
-      if (a.type == ActionType::kDetach) {
-        Status st = CheckDetach(s, a);
-        if (!st.ok()) return st;
-        const UnitId b = a.units[0], r = a.units[1];
-        UnitState& rs = s.unit(r);
-        rs.hex = s.unit(b).hex;
-        rs.side = s.unit(b).side;
-        rs.face = 0;
-        std::memset(rs.markers, 0, sizeof(rs.markers));
-        rs.flags = static_cast<uint16_t>(static_cast<uint16_t>(kUnitReleased) | static_cast<uint16_t>(kSbDetachedNow));
-        rs.spare = static_cast<int16_t>(b + 1);
-        s.unit(b).flags |= kSbHasDetached;
-        AddMarker(s, ctx, b, pl_, Def(r).front[data().attack], "10.1");
-        Event e;
-        e.type = EventType::kNote;
-        e.unit = r;
-        e.unit2 = b;
-        e.hex = rs.hex;
-        e.rule = "10.1";
-        e.text = "regiment detached";
-        ctx.Emit(e);
-        return Status::Ok();
-      }
-      if (a.type == ActionType::kRecombine) {
-        Status st = CheckRecombine(s, a);
-        if (!st.ok()) return st;
-        const UnitId b = a.units[0], r = a.units[1];
-        const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
-        s.unit(b).markers[pl_] = static_cast<uint8_t>(s.unit(b).markers[pl_] - as);
-        const UnitId origin = static_cast<UnitId>(s.unit(r).spare - 1);
-        if (origin >= 0 && origin < s.num_units) s.unit(origin).flags &= static_cast<uint16_t>(~kSbHasDetached);
-        UnitState& rs = s.unit(r);
-        rs.hex = kWithdrawn;
-        rs.spare = 0;
-        rs.side = static_cast<uint8_t>(Def(r).side);
-        std::memset(rs.markers, 0, sizeof(rs.markers));
-        rs.flags = 0;
-        Event e;
-        e.type = EventType::kRecover;
-        e.unit = b;
-        e.unit2 = r;
-        e.hex = s.unit(b).hex;
-        e.a = as;
-        e.rule = "10.2";
-        e.text = "permanent loss (regiment recombined)";
-        ctx.Emit(e);
-        return Status::Ok();
-      }
-      if (a.type == ActionType::kDestroy) {
-        const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
-        if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
-          return Status::Refused("5.8", "only a supply convoy under the phasing side's control may be destroyed");
-        }
-        Eliminate(s, ctx, u, "5.8", "voluntarily destroyed");
-        return Status::Ok();
-      }
-      if (a.type == ActionType::kConvert) {
-        const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
-        if (u < 0 || u >= s.num_units || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
-          return Status::Refused("7.4.3", "convert disruption on a phasing unit on the map");
-        }
-        if (IsArtillery(u)) return Status::Refused("8.4", "artillery can never take permanent losses");
-        if (a.value < 1 || a.value > s.unit(u).markers[dis_]) return Status::Refused("7.4.3", "not that much disruption to convert");
-        s.unit(u).markers[dis_] = static_cast<uint8_t>(s.unit(u).markers[dis_] - a.value);
-        AddMarker(s, ctx, u, pl_, a.value, "7.4.3");
-        return Status::Ok();
-      }
-      if (a.type == ActionType::kChoice || a.type == ActionType::kStand || a.type == ActionType::kLoss) {
-        return Status::Refused("sequence", "no such decision is pending");
-      }
-      break;
-    case DecisionType::kCombat:
-      if (a.type == ActionType::kEndPhase) {
-        Status st = EndCombatPhase(s, ctx);
-        if (!st.ok()) return st;
-        return BeginStackingCheck(s, ctx);
-      }
-      if (a.type == ActionType::kAttack) {
-        AttackPlan plan;
-        Status st = PrepareAttack(s, a, ctx, &plan);
-        if (!st.ok()) return st;
-        if (AutomaticAttack(s, plan) != nullptr) return ApplyZeroStrengthAttack(s, a, ctx, plan);
-      }
-      break;
-    case DecisionType::kAdvance:
-      if (a.type == ActionType::kAdvance) {
-        // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
-        Action attackers = Action::Of(ActionType::kAdvance);
-        UnitId companions[kMaxActionUnits];
-        int nc = 0;
-        for (int i = 0; i < a.num_units; ++i) {
-          const UnitId u = a.units[static_cast<size_t>(i)];
-          if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
-          if (IsArtillery(u)) return Status::Refused("7.6", "artillery may never advance after combat (even if limbered)");
-          if (s.combat.vacated_hex >= 0 && s.unit(u).OnMap()) {
-            Status st = MayAdvanceInto(s, u, s.combat.vacated_hex);
-            if (!st.ok()) return st;
-          }
-          bool attacker = false;
-          for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
-          if (attacker) {
-            attackers.AddUnit(u);
-          } else {
-            companions[nc++] = u;
-          }
-        }
-        for (int i = 0; i < nc; ++i) {
-          const UnitId u = companions[i];
-          bool with = false;
-          for (int k = 0; k < attackers.num_units; ++k) {
-            with = with || s.unit(attackers.units[static_cast<size_t>(k)]).hex == s.unit(u).hex;
-          }
-          if (s.unit(u).side != s.phasing_side || !s.unit(u).OnMap() || AttackStrength(s, u) > 0 || IsArtillery(u) || !with) {
-            return Status::Refused("7.6", game_.UnitLabel(u) + " may advance only with attacking units it is stacked with");
-          }
-        }
-        if (x.cavalry_advance) {
-          // 7.8: the advance after a cavalry retreat before combat.
-          PendingCombat& c = s.combat;
-          int counted = 0;
-          for (int i = 0; i < attackers.num_units; ++i) {
-            const UnitId u = attackers.units[static_cast<size_t>(i)];
-            if (!Adjacent(s.unit(u).hex, c.vacated_hex)) return Status::Refused("7.8", game_.UnitLabel(u) + " is not adjacent");
-            if (CountsForStacking(s, u)) ++counted;
-          }
-          if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
-            return Status::Refused("7.6", "advance only up to the stacking limit");
-          }
-          for (int i = 0; i < a.num_units; ++i) {
-            const UnitId u = a.units[static_cast<size_t>(i)];
-            TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
-            MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "7.8");
-            s.unit(u).flags |= kUnitAttacked;  // treated as having attacked (kept into the combat phase)
-            if (x.num_cav_advanced < 8) x.cav_advanced[x.num_cav_advanced++] = u;
-          }
-          x.cavalry_advance = 0;
-          c = PendingCombat{};
-          for (auto& h : c.defender_hexes) h = -1;
-          c.vacated_hex = -1;
-          c.current = kNoUnit;
-          x.advance_rolled = 0;
-          for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
-          s.decision = DecisionType::kBombard;
-          s.decision_side = static_cast<uint8_t>(1 - s.phasing_side);
-          return Status::Ok();
-        }
-        if (nc > 0) {
-          if (attackers.num_units == 0) return Status::Refused("7.6", "zero-AS units advance only with attacking units");
-          for (int i = 0; i < nc; ++i) MoveUnit(s, ctx, companions[i], s.combat.vacated_hex, EventType::kAdvance, "7.6");
-          Status st = ApplyPhaseAction(s, attackers, ctx);
-          if (!st.ok() && !st.error().message.empty()) return st;
-          return ApplyAdvance(s, attackers, ctx);
-        }
-        int counted = 0;
-        for (int i = 0; i < a.num_units; ++i) {
-          const UnitId u = a.units[static_cast<size_t>(i)];
-          if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
-          if (s.unit(u).Has(kSbNoAdvance)) return Status::Refused("12.1", game_.UnitLabel(u) + " failed its untrained advance roll");
-          if (CountsForStacking(s, u)) ++counted;
-        }
-        if (s.combat.vacated_hex >= 0 && counted > 0 &&
-            StackingCount(s, s.combat.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
-          return Status::Refused("7.6", "advance only up to the stacking limit");
-        }
-      }
-      break;
-    default: break;
+// Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
+// while a reinforcement may enter, the phase may not end (5.7).
+void SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+  bool enter = false;
+  const bool fm = Ext<SbExt>(s).forced_march_active != 0;
+  std::vector<Action> kept;
+  kept.reserve(out->size());
+  for (const Action& a : *out) {
+    if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
+      const UnitId u = a.units[0];
+      const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+      if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
+      if (a.type == ActionType::kEnter) enter = true;
+    }
+    kept.push_back(a);
   }
-  return Status::Refused("", "");
+  if (enter) {
+    kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Action& a) { return a.type == ActionType::kEndPhase; }),
+               kept.end());
+  }
+  *out = std::move(kept);
 }
 
-Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
+Status SbRules::ApplySbMovement(State& s, const Action& a, Context& ctx) const {
+  switch (a.type) {
+    case ActionType::kMove:
+    case ActionType::kEnter: return ApplySbMove(s, a, ctx);
+    case ActionType::kEndPhase:
+      if (ReinforcementCanEnter(s, ctx)) return Status::Refused("5.7", "reinforcements due this turn must enter");
+      return BeginStackingCheck(s, ctx);
+    case ActionType::kDetach: return ApplyDetach(s, a, ctx);
+    case ActionType::kRecombine: return ApplyRecombine(s, a, ctx);
+    case ActionType::kDestroy: {
+      const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
+      if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
+        return Status::Refused("5.8", "only a supply convoy under the phasing side's control may be destroyed");
+      }
+      Eliminate(s, ctx, u, "5.8", "voluntarily destroyed");
+      return Status::Ok();
+    }
+    case ActionType::kConvert: return ApplyConvert(s, a, ctx);
+    case ActionType::kChoice:
+    case ActionType::kStand:
+    case ActionType::kLoss: return Status::Refused("sequence", "no such decision is pending");
+    default: return ApplyMovementStep(s, a, ctx);
+  }
+}
+
+// A move or an entry: artillery's movement points spent (5.3), zero-strength units take no
+// objective (11.1 note 2), raids (5.8).
+Status SbRules::ApplySbMove(State& s, const Action& a, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
-  const bool moving = s.decision == DecisionType::kMovement && (a.type == ActionType::kMove || a.type == ActionType::kEnter);
   int cost = 0;
-  bool zero_strength = false;
   uint8_t control[kMaxPlaces];
-  if (moving) {
-    std::memcpy(control, s.place_control, sizeof(control));
-    zero_strength = true;
-    for (int i = 0; i < a.num_units; ++i) {
-      const UnitId u = a.units[static_cast<size_t>(i)];
-      if (u >= 0 && u < s.num_units && DefenseStrength(s, u) > 0) zero_strength = false;
-    }
-    if (a.type == ActionType::kMove && a.num_units > 0 && a.num_hexes > 0 && a.units[0] >= 0 && a.units[0] < s.num_units &&
-        IsArtillery(a.units[0]) && s.unit(a.units[0]).OnMap()) {
-      MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
-      std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-      const PathCheck pc = Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels);
-      cost = pc.ok ? pc.cost : 0;
-    }
+  std::memcpy(control, s.place_control, sizeof(control));
+  bool zero_strength = true;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u >= 0 && u < s.num_units && DefenseStrength(s, u) > 0) zero_strength = false;
+  }
+  if (a.type == ActionType::kMove && a.num_units > 0 && a.num_hexes > 0 && a.units[0] >= 0 && a.units[0] < s.num_units &&
+      IsArtillery(a.units[0]) && s.unit(a.units[0]).OnMap()) {
+    MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+    std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+    const PathCheck pc = Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels);
+    cost = pc.ok ? pc.cost : 0;
   }
   // 11.1 note 2: zero-strength units take no objective: their moves do not report control.
   struct NoControl : EventSink {
@@ -1838,116 +1743,341 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
   } filter;
   filter.next = ctx.sink();
   Context quiet(game_, nullptr, &filter, &ctx.scratch());
-  if (s.decision == DecisionType::kRetreat && a.type == ActionType::kRetreat && a.num_units == 1 &&
-      a.units[0] == s.combat.current && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
-    // 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked with.
-    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
-    if (!check.ok()) return check;
-    RetreatCompanions(s, ctx, a.units[0], s.unit(a.units[0]).hex, a.hexes.data(), a.num_hexes, /*in_combat=*/true);
-  }
-  const bool retreat = s.decision == DecisionType::kRetreat && a.type == ActionType::kRetreat && a.num_units == 1 &&
-                       a.units[0] >= 0 && a.units[0] < s.num_units;
-  Status st = HexRules::Apply(s, a, moving && zero_strength ? quiet : ctx);
+  Status st = ApplyMovementStep(s, a, zero_strength ? quiet : ctx);
   if (!st.ok()) return st;
-  if (retreat && DefenseStrength(s, a.units[0]) > 0) {
-    // 11.1: a retreat moves the unit through its hexes (zero-strength units take no objective).
-    for (int k = 0; k < a.num_hexes; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.unit(a.units[0]).side);
+  x.moved_any = 1;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (IsArtillery(u)) s.unit(u).spare = static_cast<int16_t>(s.unit(u).spare + cost);
   }
-  if (moving) {
-    x.moved_any = 1;
-    for (int i = 0; i < a.num_units; ++i) {
-      const UnitId u = a.units[static_cast<size_t>(i)];
-      if (IsArtillery(u)) s.unit(u).spare = static_cast<int16_t>(s.unit(u).spare + cost);
-    }
-    if (zero_strength) {
-      std::memcpy(s.place_control, control, sizeof(control));  // 11.1 note 2
-    } else {
-      RaidCheck(s, ctx, a);
-    }
-  }
-  // 12.1: untrained attackers roll before any advance.
-  if (s.decision == DecisionType::kAdvance && game_.OptionOn("12.1") && !x.advance_rolled) {
-    x.advance_rolled = 1;
-    const PendingCombat& c = s.combat;
-    const DieTable& t = *data().tables.Find("untrained_advance");
-    for (int i = 0; i < c.num_attackers; ++i) {
-      const UnitId u = c.attackers[i];
-      if (Def(u).trained || !s.unit(u).OnMap() || IsArtillery(u) || !Adjacent(s.unit(u).hex, c.vacated_hex)) continue;
-      const int roll = ctx.Roll(s, 6, "untrained advance");
-      if (t.Lookup(roll, 0).text == "must_advance" && MayAdvanceInto(s, u, c.vacated_hex).ok() &&
-          StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
-        TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
-        MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
-      }
-      s.unit(u).flags |= kSbNoAdvance;  // decided: it may not (also) advance by choice
-    }
-  }
-  // 12.3: declining Withers turns a draw into a Confederate win.
-  if (s.game_over && s.winner < 0 && s.conceded_by == 0xFF && x.withers == 2) {
-    s.winner = 1;
-    Event e;
-    e.type = EventType::kGameEnd;
-    e.side = 1;
-    e.a = s.vp[0];
-    e.b = s.vp[1];
-    e.rule = "12.3";
-    e.text = "a draw counts as a Confederate win (Withers declined)";
-    ctx.Emit(e);
+  if (zero_strength) {
+    std::memcpy(s.place_control, control, sizeof(control));  // 11.1 note 2
+  } else {
+    RaidCheck(s, ctx, a);
   }
   return Status::Ok();
 }
 
-void SbRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
-  const HexStatePin pin(ctx, s);  // s is const here: the caches need no byte compare
-  HexRules::LegalActions(s, ctx, out);
-  if (s.decision == DecisionType::kMovement) {
-    bool enter = false;
-    const bool fm = Ext<SbExt>(s).forced_march_active != 0;
-    std::vector<Action> kept;
-    kept.reserve(out->size());
-    for (const Action& a : *out) {
-      if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
-        const UnitId u = a.units[0];
-        const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-        if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
-        if (a.type == ActionType::kEnter) enter = true;
+// 10.1: a regiment detached from its brigade.
+Status SbRules::ApplyDetach(State& s, const Action& a, Context& ctx) const {
+  Status st = CheckDetach(s, a);
+  if (!st.ok()) return st;
+  const UnitId b = a.units[0], r = a.units[1];
+  UnitState& rs = s.unit(r);
+  rs.hex = s.unit(b).hex;
+  rs.side = s.unit(b).side;
+  rs.face = 0;
+  std::memset(rs.markers, 0, sizeof(rs.markers));
+  rs.flags = static_cast<uint16_t>(static_cast<uint16_t>(kUnitReleased) | static_cast<uint16_t>(kSbDetachedNow));
+  rs.spare = static_cast<int16_t>(b + 1);
+  s.unit(b).flags |= kSbHasDetached;
+  AddMarker(s, ctx, b, pl_, Def(r).front[data().attack], "10.1");
+  Event e;
+  e.type = EventType::kNote;
+  e.unit = r;
+  e.unit2 = b;
+  e.hex = rs.hex;
+  e.rule = "10.1";
+  e.text = "regiment detached";
+  ctx.Emit(e);
+  return Status::Ok();
+}
+
+// 10.2: a detached regiment recombined with a brigade.
+Status SbRules::ApplyRecombine(State& s, const Action& a, Context& ctx) const {
+  Status st = CheckRecombine(s, a);
+  if (!st.ok()) return st;
+  const UnitId b = a.units[0], r = a.units[1];
+  const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
+  s.unit(b).markers[pl_] = static_cast<uint8_t>(s.unit(b).markers[pl_] - as);
+  const UnitId origin = static_cast<UnitId>(s.unit(r).spare - 1);
+  if (origin >= 0 && origin < s.num_units) s.unit(origin).flags &= static_cast<uint16_t>(~kSbHasDetached);
+  UnitState& rs = s.unit(r);
+  rs.hex = kWithdrawn;
+  rs.spare = 0;
+  rs.side = static_cast<uint8_t>(Def(r).side);
+  std::memset(rs.markers, 0, sizeof(rs.markers));
+  rs.flags = 0;
+  Event e;
+  e.type = EventType::kRecover;
+  e.unit = b;
+  e.unit2 = r;
+  e.hex = s.unit(b).hex;
+  e.a = as;
+  e.rule = "10.2";
+  e.text = "permanent loss (regiment recombined)";
+  ctx.Emit(e);
+  return Status::Ok();
+}
+
+// 7.4.3: disruption converted to permanent loss.
+Status SbRules::ApplyConvert(State& s, const Action& a, Context& ctx) const {
+  const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
+  if (u < 0 || u >= s.num_units || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
+    return Status::Refused("7.4.3", "convert disruption on a phasing unit on the map");
+  }
+  if (IsArtillery(u)) return Status::Refused("8.4", "artillery can never take permanent losses");
+  if (a.value < 1 || a.value > s.unit(u).markers[dis_]) return Status::Refused("7.4.3", "not that much disruption to convert");
+  s.unit(u).markers[dis_] = static_cast<uint8_t>(s.unit(u).markers[dis_] - a.value);
+  AddMarker(s, ctx, u, pl_, a.value, "7.4.3");
+  return Status::Ok();
+}
+
+// --- Steps: the combat phase and its follow-ups --------------------------------------------------
+
+// 7.1: a zero-strength unit attacked alone is eliminated without the table; the end of the
+// phase is a stacking checkpoint (5.5).
+Status SbRules::ApplySbCombat(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kEndPhase) {
+    Status st = EndCombatPhase(s, ctx);
+    if (!st.ok()) return st;
+    return BeginStackingCheck(s, ctx);
+  }
+  AttackPlan plan;
+  Status st = PrepareAttack(s, a, ctx, &plan);
+  if (!st.ok()) return st;
+  if (AutomaticAttack(s, plan) != nullptr) return ApplyZeroStrengthAttack(s, a, ctx, plan);
+  return ApplyCombatStep(s, a, ctx);
+}
+
+Status SbRules::ApplyLossStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kLoss) return ApplyLoss(s, a, ctx);
+  return Status::Refused("7.3", "losses must be divided first (a loss action)");
+}
+
+Status SbRules::ApplyStandStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kStand || (a.type == ActionType::kChoice && a.value == 0)) return ApplyStand(s, a, ctx);
+  return Status::Refused("7.5.2", "choose stand, or {choose: 0} to retreat");
+}
+
+// 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked
+// with; 11.1: a retreat moves the unit through its hexes (zero-strength units take no objective).
+Status SbRules::ApplySbRetreat(State& s, const Action& a, Context& ctx) const {
+  if (a.num_units == 1 && a.units[0] == s.combat.current && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
+    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
+    if (!check.ok()) return check;
+    RetreatCompanions(s, ctx, a.units[0], s.unit(a.units[0]).hex, a.hexes.data(), a.num_hexes, /*in_combat=*/true);
+  }
+  const bool one = a.num_units == 1 && a.units[0] >= 0 && a.units[0] < s.num_units;
+  Status st = ApplyRetreatStep(s, a, ctx);
+  if (!st.ok()) return st;
+  if (one && DefenseStrength(s, a.units[0]) > 0) {
+    for (int k = 0; k < a.num_hexes; ++k) TouchHex(s, ctx, a.hexes[static_cast<size_t>(k)], s.unit(a.units[0]).side);
+  }
+  return Status::Ok();
+}
+
+// 7.6 / 12.1: the core's advances less those a unit may not make, then the zero-AS units
+// stacked with an advancing attacker that may go along.
+void SbRules::ListSbAdvance(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListAdvanceStep(s, ctx, out);
+  out->erase(std::remove_if(out->begin(), out->end(),
+                            [&](const Action& a) {
+                              for (int i = 0; i < a.num_units; ++i) {
+                                const UnitId u = a.units[static_cast<size_t>(i)];
+                                if (s.unit(u).Has(kSbNoAdvance)) return true;
+                                if (s.combat.vacated_hex >= 0 && !MayAdvanceInto(s, u, s.combat.vacated_hex).ok()) return true;
+                              }
+                              return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
+                                     StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
+                                             (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.stacking.limit;
+                            }),
+             out->end());
+  const size_t n = out->size();
+  for (size_t i = 0; i < n; ++i) {
+    const Action a = (*out)[i];
+    if (a.num_units != 1) continue;
+    Action with = a;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitId v = static_cast<UnitId>(j);
+      if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
+          AttackStrength(s, v) == 0 && !IsArtillery(v) && MayAdvanceInto(s, v, s.combat.vacated_hex).ok()) {
+        with.AddUnit(v);
       }
-      kept.push_back(a);
     }
-    if (enter) {
-      kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Action& a) { return a.type == ActionType::kEndPhase; }),
-                 kept.end());
+    if (with.num_units > 1) out->push_back(with);
+  }
+}
+
+Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
+  const SbExt& x = Ext<SbExt>(s);
+  // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
+  Action attackers = Action::Of(ActionType::kAdvance);
+  UnitId companions[kMaxActionUnits];
+  int nc = 0;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (u < 0 || u >= s.num_units) return Status::Refused("7.6", "no such unit");
+    if (IsArtillery(u)) return Status::Refused("7.6", "artillery may never advance after combat (even if limbered)");
+    if (s.combat.vacated_hex >= 0 && s.unit(u).OnMap()) {
+      Status st = MayAdvanceInto(s, u, s.combat.vacated_hex);
+      if (!st.ok()) return st;
     }
-    *out = std::move(kept);
-  } else if (s.decision == DecisionType::kAdvance) {
-    out->erase(std::remove_if(out->begin(), out->end(),
-                              [&](const Action& a) {
-                                for (int i = 0; i < a.num_units; ++i) {
-                                  const UnitId u = a.units[static_cast<size_t>(i)];
-                                  if (s.unit(u).Has(kSbNoAdvance)) return true;
-                                  if (s.combat.vacated_hex >= 0 && !MayAdvanceInto(s, u, s.combat.vacated_hex).ok()) return true;
-                                }
-                                return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
-                                       StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
-                                               (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.stacking.limit;
-                              }),
-               out->end());
-    // 7.6: zero-AS units stacked with an advancing attacker may go along.
-    const size_t n = out->size();
-    for (size_t i = 0; i < n; ++i) {
-      const Action a = (*out)[i];
-      if (a.num_units != 1) continue;
-      Action with = a;
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId v = static_cast<UnitId>(j);
-        if (v != a.units[0] && s.unit(v).hex == s.unit(a.units[0]).hex && s.unit(v).side == s.phasing_side &&
-            AttackStrength(s, v) == 0 && !IsArtillery(v) && MayAdvanceInto(s, v, s.combat.vacated_hex).ok()) {
-          with.AddUnit(v);
-        }
-      }
-      if (with.num_units > 1) out->push_back(with);
+    bool attacker = false;
+    for (int k = 0; k < s.combat.num_attackers; ++k) attacker = attacker || s.combat.attackers[k] == u;
+    if (attacker) {
+      attackers.AddUnit(u);
+    } else {
+      companions[nc++] = u;
     }
   }
+  for (int i = 0; i < nc; ++i) {
+    const UnitId u = companions[i];
+    bool with = false;
+    for (int k = 0; k < attackers.num_units; ++k) with = with || s.unit(attackers.units[static_cast<size_t>(k)]).hex == s.unit(u).hex;
+    if (s.unit(u).side != s.phasing_side || !s.unit(u).OnMap() || AttackStrength(s, u) > 0 || IsArtillery(u) || !with) {
+      return Status::Refused("7.6", game_.UnitLabel(u) + " may advance only with attacking units it is stacked with");
+    }
+  }
+  if (x.cavalry_advance) return ApplyCavalryAdvance(s, attackers, a, ctx);
+  if (nc > 0) {
+    if (attackers.num_units == 0) return Status::Refused("7.6", "zero-AS units advance only with attacking units");
+    for (int i = 0; i < nc; ++i) MoveUnit(s, ctx, companions[i], s.combat.vacated_hex, EventType::kAdvance, "7.6");
+    return ApplySbAdvance(s, attackers, ctx);
+  }
+  int counted = 0;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (s.unit(u).Has(kSbNoAdvance)) return Status::Refused("12.1", game_.UnitLabel(u) + " failed its untrained advance roll");
+    if (CountsForStacking(s, u)) ++counted;
+  }
+  if (s.combat.vacated_hex >= 0 && counted > 0 &&
+      StackingCount(s, s.combat.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+    return Status::Refused("7.6", "advance only up to the stacking limit");
+  }
+  return ApplyAdvanceStep(s, a, ctx);
+}
+
+// 7.8: the advance after a cavalry retreat before combat; back to the defensive bombardment.
+Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Action& a, Context& ctx) const {
+  SbExt& x = Ext<SbExt>(s);
+  PendingCombat& c = s.combat;
+  int counted = 0;
+  for (int i = 0; i < attackers.num_units; ++i) {
+    const UnitId u = attackers.units[static_cast<size_t>(i)];
+    if (!Adjacent(s.unit(u).hex, c.vacated_hex)) return Status::Refused("7.8", game_.UnitLabel(u) + " is not adjacent");
+    if (CountsForStacking(s, u)) ++counted;
+  }
+  if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+    return Status::Refused("7.6", "advance only up to the stacking limit");
+  }
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
+    MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "7.8");
+    s.unit(u).flags |= kUnitAttacked;  // treated as having attacked (kept into the combat phase)
+    if (x.num_cav_advanced < 8) x.cav_advanced[x.num_cav_advanced++] = u;
+  }
+  x.cavalry_advance = 0;
+  c = PendingCombat{};
+  for (auto& h : c.defender_hexes) h = -1;
+  c.vacated_hex = -1;
+  c.current = kNoUnit;
+  x.advance_rolled = 0;
+  for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
+  ReturnToPhase(s);
+  return Status::Ok();
+}
+
+// 12.1: before any advance, each untrained attacker that could advance rolls: a chance step
+// per unit, over the advance step.
+void SbRules::BeginSbAdvance(State& s, Context&) const {
+  SbExt& x = Ext<SbExt>(s);
+  if (!game_.OptionOn("12.1") || x.advance_rolled) return;
+  x.advance_rolled = 1;
+  const int i = NextUntrainedAdvance(s, 0);
+  if (i >= 0) PushStep(s, steps_, step_untrained_, s.phasing_side, {static_cast<int16_t>(i)});
+}
+
+// The index (in s.combat.attackers) of the next untrained attacker from `from` that rolls, -1 none.
+int SbRules::NextUntrainedAdvance(const State& s, int from) const {
+  const PendingCombat& c = s.combat;
+  for (int i = from; i < c.num_attackers; ++i) {
+    const UnitId u = c.attackers[i];
+    if (Def(u).trained || !s.unit(u).OnMap() || IsArtillery(u) || !Adjacent(s.unit(u).hex, c.vacated_hex)) continue;
+    return i;
+  }
+  return -1;
+}
+
+void SbRules::ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const {
+  const PendingCombat& c = s.combat;
+  const int i = TopStep(s)->args[0];
+  const UnitId u = c.attackers[i];
+  const DieTable& t = *data().tables.Find("untrained_advance");
+  if (t.Lookup(roll, 0).text == "must_advance" && MayAdvanceInto(s, u, c.vacated_hex).ok() &&
+      StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
+    TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
+    MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
+  }
+  s.unit(u).flags |= kSbNoAdvance;  // decided: it may not (also) advance by choice
+  const int next = NextUntrainedAdvance(s, i + 1);
+  if (next >= 0) {
+    ReplaceStep(s, steps_, step_untrained_, s.phasing_side, {static_cast<int16_t>(next)});
+  } else {
+    PopStep(s, steps_);
+  }
+}
+
+// --- Steps: reorganization, bombardment, stacking -------------------------------------------------
+
+Status SbRules::ApplyReorgStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kCustom && a.value == kCustomReorganize) return ApplyReorganize(s, a, ctx);
+  if (a.type == ActionType::kEndPhase) {
+    Ext<SbExt>(s).pending_choice = kNoChoice;
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
+  return Status::Refused("9.0", "reorganize a unit or end the phase");
+}
+
+void SbRules::ListBombardStep(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListBombards(s, ctx, out);
+  if (PhaseName(s) == "defensive_bombardment") ListCavalryRetreats(s, ctx, out);
+  out->push_back(Action::EndPhase());
+}
+
+Status SbRules::ApplyBombardStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kBombard) return ApplyBombard(s, a, ctx);
+  if (a.type == ActionType::kRetreat && PhaseName(s) == "defensive_bombardment") return ApplyCavalryRetreat(s, a, ctx);
+  if (a.type == ActionType::kEndPhase) {
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
+  return Status::Refused("8.0", "bombard, retreat cavalry (defensive phase) or end the phase");
+}
+
+void SbRules::ListStackingStep(const State& s, std::vector<Action>* out) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    if (StackingVictim(s, static_cast<UnitId>(i))) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(static_cast<UnitId>(i)));
+  }
+}
+
+Status SbRules::ApplyStackingStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type != ActionType::kDestroy || a.num_units != 1) {
+    return Status::Refused("5.5", "choose a unit to eliminate from an overstacked hex ({destroy: [unit]})");
+  }
+  const UnitId u = a.units[0];
+  if (u < 0 || u >= s.num_units || !StackingVictim(s, u)) {
+    return Status::Refused("5.5", "not a unit the owner may eliminate now (excess units, untrained first)");
+  }
+  Eliminate(s, ctx, u, "5.5", "over the stacking limit");
+  return BeginStackingCheck(s, ctx);
+}
+
+// 12.3: declining Withers turns a draw into a Confederate win.
+void SbRules::OnGameEnded(State& s, Context& ctx) const {
+  const SbExt& x = Ext<SbExt>(s);
+  if (s.winner >= 0 || s.conceded_by != 0xFF || x.withers != 2) return;
+  s.winner = 1;
+  Event e;
+  e.type = EventType::kGameEnd;
+  e.side = 1;
+  e.a = s.vp[0];
+  e.b = s.vp[1];
+  e.rule = "12.3";
+  e.text = "a draw counts as a Confederate win (Withers declined)";
+  ctx.Emit(e);
 }
 
 std::string SbRules::DescribeDecision(const State& s) const {

@@ -228,10 +228,11 @@ TEST(ActionLabel, ChoicesInWords) {
   ASSERT_TRUE(game.ok());
   Session s(*game, 1);
   State st = s.state();
-  st.decision = DecisionType::kStandOrRetreat;
+  const StepTable& steps = (*game)->rules->steps();
+  ReplaceStep(st, steps, steps.Find("stand_or_retreat"), st.decision_side);
   EXPECT_EQ(ActionLabel(**game, st, Action::Of(ActionType::kStand)), "stand");
   EXPECT_EQ(ActionLabel(**game, st, Action::Of(ActionType::kChoice).Value(0)), "retreat");
-  st.decision = DecisionType::kMovement;
+  ReplaceStep(st, steps, steps.Find("movement"), st.decision_side);
   EXPECT_EQ(ActionLabel(**game, st, Action::EndPhase()), "end the movement phase");
   Action mv = Action::Of(ActionType::kMove);
   mv.AddUnit(static_cast<UnitId>((*game)->UnitIndex("fry"))).AddHex((*game)->map.Index("2403"));

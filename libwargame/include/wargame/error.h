@@ -69,6 +69,26 @@ class Result {
 
 [[noreturn]] void CheckFailed(const char* file, int line, const char* cond, const std::string& msg);
 
+// What Rules::Apply returns: success, or the rule the action breaks and why.
+class Status {
+ public:
+  static Status Ok() { return Status(); }
+  static Status Refused(std::string rule, std::string message) {
+    Status s;
+    s.ok_ = false;
+    s.error_.rule = std::move(rule);
+    s.error_.message = std::move(message);
+    return s;
+  }
+  bool ok() const { return ok_; }
+  const Error& error() const { return error_; }
+  std::string ToString() const { return ok_ ? "ok" : error_.ToString(); }
+
+ private:
+  bool ok_ = true;
+  Error error_;
+};
+
 }  // namespace wg
 
 // Aborts with a message when an internal invariant is broken (a bug, not bad input).

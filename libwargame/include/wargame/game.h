@@ -20,6 +20,7 @@
 #include "wargame/map.h"
 #include "wargame/state.h"
 #include "wargame/victory.h"
+#include "wargame/steps.h"
 
 namespace wg {
 
@@ -135,25 +136,7 @@ Result<GameParams> ParseGameSpec(const std::string& spec);
 
 // --- Applying actions -----------------------------------------------------------
 
-// What Rules::Apply returns: success, or the rule the action breaks and why.
-class Status {
- public:
-  static Status Ok() { return Status(); }
-  static Status Refused(std::string rule, std::string message) {
-    Status s;
-    s.ok_ = false;
-    s.error_.rule = std::move(rule);
-    s.error_.message = std::move(message);
-    return s;
-  }
-  bool ok() const { return ok_; }
-  const Error& error() const { return error_; }
-  std::string ToString() const { return ok_ ? "ok" : error_.ToString(); }
-
- private:
-  bool ok_ = true;
-  Error error_;
-};
+// Status (what Rules::Apply returns) is in wargame/error.h.
 
 // Everything a hook may touch besides the State: dice, events, scratch space.
 class Context {
@@ -173,6 +156,9 @@ class Context {
   int Roll(State& s, int sides, const char* label);
   int RollSum(State& s, int count, int sides, const char* label);
   bool missing_die() const { return missing_die_; }
+  // Chance steps (wargame/steps.h): stop at them instead of rolling at once.
+  void StopAtChance(bool on) { stop_at_chance_ = on; }
+  bool stops_at_chance() const { return stop_at_chance_; }
   const std::vector<RollRecord>* record() const { return dice_ ? &dice_->record() : nullptr; }
 
  private:
@@ -181,6 +167,7 @@ class Context {
   EventSink* sink_;
   Scratch* scratch_;
   bool missing_die_ = false;
+  bool stop_at_chance_ = false;
 };
 
 // The ruleset's hooks. The engine calls these; a ruleset overrides what it needs.
@@ -231,6 +218,12 @@ class Rules {
   // What this game implements each rule number with (`wargame rules`, rule_index.h):
   // the YAML keys, steps and hooks that cite a rule. The default lists none.
   virtual void RuleSources(std::vector<RuleSource>* /*out*/) const {}
+  // The steps of this game's sequence of play (wargame/steps.h), registered by
+  // the ruleset's constructor.
+  const StepTable& steps() const { return steps_; }
+
+ protected:
+  StepTable steps_;
 };
 
 inline constexpr int kUnchangedHex = -100;

@@ -11,8 +11,17 @@
 //             multipliers and die-roll modifiers, voluntary odds reduction,
 //             the die roll, then results as follow-up decisions: dividing
 //             losses, stand or retreat, retreat paths, advance after combat.
-// Phases it does not know (bombardment, reorganization, ...) are the ruleset's:
-// OnPhaseStart / ApplyPhaseAction / ListPhaseActions.
+// The flow is a stack of steps (wargame/steps.h, docs/steps.md): each phase of
+// `turns:` is the step of the phase's name, and the core registers
+//   movement  (the movement phase)       hex/movement.cc
+//   combat    (the combat phase)         hex/combat.cc
+//   retreat   (one unit's retreat)       hex/retreat.cc
+//   advance   (advance after combat)     hex/advance.cc
+// Phases it does not know (bombardment, reorganization, ...) are steps the
+// ruleset registers by the phase's name; a phase with no step ends at once.
+// A ruleset refines a core step by registering its own under the same name,
+// calling the core's handler (ListMovementStep, ApplyMovementStep, ...) for
+// what it does not change.
 //
 // Data it reads from ruleset.yaml (beyond the generic sections):
 //   movement   MovementRules (movement.h)
@@ -226,7 +235,7 @@ class HexQueries {
 
 class HexRules : public Rules, public HexQueries {
  public:
-  explicit HexRules(const Game& game) : game_(game) {}
+  explicit HexRules(const Game& game);
 
   void Start(State& s, Context& ctx) const override;
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
@@ -309,18 +318,41 @@ class HexRules : public Rules, public HexQueries {
   // --- Sequence hooks --------------------------------------------------------------
   // Whether a phase happens at all this player-turn (night turns skip combat...).
   virtual bool PhaseApplies(const State& s, int phase) const;
-  // Called when a phase begins: set s.decision / s.decision_side. The default
-  // handles movement and combat and ends other phases at once.
-  virtual void OnPhaseStart(State& s, Context& ctx) const;
   // Called before the phase is left (stacking checkpoints, forced eliminations).
   virtual void OnPhaseEnd(State& s, Context& ctx) const;
   virtual void OnTurnStart(State& s, Context& ctx) const;
   // End-of-game awards; the default does none.
   virtual void OnGameEnd(State& s, Context& ctx) const;
-  // Actions in phases the core does not know, or ruleset-specific actions in
-  // any phase. Return Refused("", "") with an empty message to fall through.
-  virtual Status ApplyPhaseAction(State& s, const Action& a, Context& ctx) const;
-  virtual void ListPhaseActions(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // After the game ended and its result was announced (a ruleset's special
+  // outcome, S&B 12.3); the default does nothing.
+  virtual void OnGameEnded(State& s, Context& ctx) const;
+
+  // --- Steps (wargame/steps.h) --------------------------------------------------------
+  // The core's step kinds (registered by the constructor).
+  StepKind step_movement_ = kNoStep, step_combat_ = kNoStep, step_retreat_ = kNoStep, step_advance_ = kNoStep;
+  // The core steps' handlers, for a ruleset's refinement to call.
+  void BeginMovementPhase(State& s, Context& ctx) const;  // hex/movement.cc
+  void ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyMovementStep(State& s, const Action& a, Context& ctx) const;
+  void BeginCombatPhase(State& s, Context& ctx) const;  // hex/combat.cc
+  void ListCombatStep(const State& s, Context& ctx, std::vector<Action>* out) const;
+  Status ApplyCombatStep(State& s, const Action& a, Context& ctx) const;
+  void ListRetreatStep(const State& s, Context& ctx, std::vector<Action>* out) const;  // hex/retreat.cc
+  Status ApplyRetreatStep(State& s, const Action& a, Context& ctx) const;
+  void ListAdvanceStep(const State& s, Context& ctx, std::vector<Action>* out) const;  // hex/advance.cc
+  Status ApplyAdvanceStep(State& s, const Action& a, Context& ctx) const;
+  // Appends kEndPhase if the mandatory attacks allow the combat phase to end (on a copy).
+  void ListEndCombatPhase(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // Appends kEndPhase if the ruleset accepts it now (tried on a copy).
+  void ListEndPhaseIfAccepted(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // Begins the current phase: pushes the step of the phase's name (none: the
+  // phase is over at once) and calls its begin.
+  void BeginPhase(State& s, Context& ctx) const;
+  // A follow-up of the phase (losses, a retreat, a choice...): replaces the
+  // follow-up on top, or is pushed over the phase's step; then begins.
+  void GotoStep(State& s, Context& ctx, StepKind k, int side, std::initializer_list<int16_t> args = {}) const;
+  // Back to the phase's own step (the bottom of the stack).
+  void ReturnToPhase(State& s) const { PopStepsTo(s, steps_, 1); }
 
   // --- Unit hooks --------------------------------------------------------------------
   // The turn a reinforcement may enter (0: not a reinforcement); the default is
@@ -371,8 +403,9 @@ class HexRules : public Rules, public HexQueries {
   // --- Engine steps rulesets call ----------------------------------------------------
   void AdvancePhase(State& s, Context& ctx) const;
   void EndGame(State& s, Context& ctx, const char* rule) const;
-  // Starts the follow-up of a resolved combat: retreats (one unit at a time),
-  // then advance. Called by ApplyCombatResult implementations.
+  // Starts the follow-up of a resolved combat: retreats (one step per unit that
+  // owes one: kUnitRetreatOwed), then advance. Called by ApplyCombatResult
+  // implementations.
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
   void NextCombatStep(State& s, Context& ctx) const;
   void BeginAdvance(State& s, Context& ctx) const;

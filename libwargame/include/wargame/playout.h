@@ -13,8 +13,8 @@
 // uniformly, searches only that unit's moves, and picks one destination
 // uniformly. Other decisions choose uniformly among Session::LegalActions. It is
 // a different policy from RandomPlayer (not uniform over all actions) and does
-// not sample ruleset-specific movement-phase actions (ListPhaseActions, e.g. a
-// mode change); it never changes the signature above, which uses RandomPlayer.
+// not sample ruleset-specific movement-phase actions (those a ruleset's own
+// `movement` step lists, e.g. a mode change); it never changes the signature above, which uses RandomPlayer.
 //
 // Reads no YAML.
 #pragma once
@@ -42,6 +42,7 @@ struct PlayoutResult {
   int winner = -1;
   uint64_t event_hash = kFnvBasis;  // HashEvents of the whole log
   uint64_t state_hash = 0;          // HashState of the final state
+  uint64_t state_prefix_hash = 0;   // HashStatePrefix: the final state without its step stack
 };
 
 // One game: dice seeded with `seed`, the random player seeded with seed * 7919 + 1
@@ -52,8 +53,10 @@ PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t s
 // Hash of the event logs and final states of `games` games with seeds
 // first_seed, first_seed + 1, ... An unfinished game contributes its partial log
 // and the marker 0 for "not finished", so it still changes the signature.
+// prefix_only: the final states hashed without their step stack (HashStatePrefix),
+// the signature as it was before the State had one (what play did then).
 uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games,
-                              uint64_t first_seed = 1);
+                              uint64_t first_seed = 1, bool prefix_only = false);
 
 class Session;
 

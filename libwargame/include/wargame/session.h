@@ -81,6 +81,9 @@ class Session {
 
   // The largest die value a save or a referee may supply (a d1000).
   static constexpr int kMaxDieValue = 1000;
+  // The save format Save writes (`format:`): 1 had no key (the State before its step
+  // stack; Load checks its hash against HashStatePrefix), 2 hashes the whole State.
+  static constexpr int kSaveFormat = 2;
 
  private:
   static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,

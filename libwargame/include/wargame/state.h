@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -45,7 +46,7 @@ enum UnitFlag : uint16_t {
   kUnitBombarded = 1u << 4,     // bombarded (or fired) this phase
   kUnitMovedLastPhase = 1u << 5,  // moved in the most recent friendly movement phase
   kUnitEnteredEzoc = 1u << 6,   // ended its move by entering an enemy zone of control
-  kUnitCoreSpare = 1u << 7,
+  kUnitRetreatOwed = 1u << 7,   // owes a retreat in the combat being followed up (hex/retreat.cc)
   kUnitRulesetFlag0 = 1u << 8,
 };
 
@@ -99,8 +100,31 @@ struct PendingCombat {
   UnitId current = kNoUnit;    // unit whose retreat/advance is being decided
 };
 
+// One step of the sequence of play (wargame/steps.h): what is being decided now,
+// by whom, under which rule. `kind` indexes the Rules' StepTable (0: none);
+// `rule` indexes its interned rule numbers; `args` are the step's own.
+inline constexpr int kMaxSteps = 8;
+inline constexpr int kStepArgs = 4;
+struct Step {
+  uint8_t kind = 0;
+  uint8_t side = 0;
+  uint16_t rule = 0;
+  int16_t args[kStepArgs] = {};
+};
+static_assert(sizeof(Step) == 12);
+
+// The steps in progress, innermost on top (items[depth - 1]): a phase at the
+// bottom, what a combat still owes above it. Only the functions of steps.h
+// change it, and they keep State::decision / decision_side equal to its top.
+struct StepStack {
+  Step items[kMaxSteps] = {};
+  uint8_t depth = 0;
+  uint8_t pad_[7] = {};
+};
+static_assert(sizeof(StepStack) == 104);
+
 struct State {
-  // --- Sequence of play
+  // --- Sequence of play (decision / decision_side mirror the top of `steps`)
   uint8_t turn = 1;            // 1-based game-turn
   uint8_t player_turn = 0;     // index into the turn order (0 = first player)
   uint8_t phase = 0;           // index into the player-turn's phases
@@ -129,6 +153,9 @@ struct State {
   std::array<UnitState, kMaxUnits> units{};
   uint8_t pad2_[6] = {};
   alignas(8) std::array<uint8_t, kStateExtBytes> ext{};
+  // Last, so the bytes before it keep the layout saves of format 1 hashed
+  // (HashStatePrefix).
+  StepStack steps;
 
   UnitState& unit(UnitId id) { return units[static_cast<size_t>(id)]; }
   const UnitState& unit(UnitId id) const { return units[static_cast<size_t>(id)]; }
@@ -152,5 +179,9 @@ const T& Ext(const State& s) {
 
 // 64-bit FNV-1a hash of the whole state (save/load and replay checks).
 uint64_t HashState(const State& s);
+// The same hash of the bytes before the step stack: the whole State of save
+// format 1 (before the stack existed), so an old save's hash still checks.
+inline constexpr size_t kStatePrefixBytes = offsetof(State, steps);
+uint64_t HashStatePrefix(const State& s);
 
 }  // namespace wg

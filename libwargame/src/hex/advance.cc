@@ -7,6 +7,15 @@
 
 namespace wg {
 
+// --- The advance step ----------------------------------------------------------------------------
+
+void HexRules::ListAdvanceStep(const State& s, Context& ctx, std::vector<Action>* out) const { ListAdvances(s, ctx, out); }
+
+Status HexRules::ApplyAdvanceStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type != ActionType::kAdvance) return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  return ApplyAdvance(s, a, ctx);
+}
+
 void HexRules::ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const {
   (void)ctx;
   out->push_back(Action::Of(ActionType::kAdvance));  // decline

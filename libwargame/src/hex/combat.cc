@@ -7,6 +7,43 @@
 
 namespace wg {
 
+// --- The combat phase's step -----------------------------------------------------------------
+
+// Entering the combat phase: last phase's combat marks go, no combat is pending.
+void HexRules::BeginCombatPhase(State& s, Context&) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~(kUnitAttacked | kUnitDefended));
+  }
+  s.combat = PendingCombat{};
+  s.combat.vacated_hex = -1;
+  s.combat.current = kNoUnit;
+  for (auto& h : s.combat.defender_hexes) h = -1;
+}
+
+// Attacks, then the end of the phase if the mandatory attacks allow it.
+void HexRules::ListCombatStep(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListAttacks(s, ctx, out);
+  ListEndCombatPhase(s, ctx, out);
+}
+
+void HexRules::ListEndCombatPhase(const State& s, Context& ctx, std::vector<Action>* out) const {
+  State copy;
+  std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+  Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+  if (EndCombatPhase(copy, quiet).ok()) out->push_back(Action::EndPhase());
+}
+
+Status HexRules::ApplyCombatStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type == ActionType::kAttack) return ApplyAttack(s, a, ctx);
+  if (a.type == ActionType::kEndPhase) {
+    Status st = EndCombatPhase(s, ctx);
+    if (!st.ok()) return st;
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
+  return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+}
+
 void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   const int side = s.phasing_side;
   const auto& grid = game_.map.grid;
@@ -221,7 +258,7 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
   r.text = result->text.c_str();
   ctx.Emit(r);
   ++s.combat_count;
-  s.decision = DecisionType::kCombat;
+  ReturnToPhase(s);
   ApplyCombatResult(s, ctx, *result);
   if (s.decision == DecisionType::kCombat && !s.game_over) NextCombatStep(s, ctx);
   return Status::Ok();
@@ -264,8 +301,8 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
       defender_retreat = true;
     }
   }
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
+  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   if (defender_retreat) BeginRetreats(s, ctx, /*attacker=*/false, data().retreat_hexes);
   if (attacker_retreat) BeginRetreats(s, ctx, /*attacker=*/true, data().retreat_hexes);
 }

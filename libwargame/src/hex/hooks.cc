@@ -15,39 +15,7 @@ void HexRules::OnTurnStart(State&, Context&) const {}
 
 void HexRules::OnGameEnd(State&, Context&) const {}
 
-void HexRules::OnPhaseStart(State& s, Context& ctx) const {
-  const int side = s.phasing_side;
-  if (IsPhase(s, data().phase_movement)) {
-    for (int i = 0; i < s.num_units; ++i) {
-      UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side != side) continue;
-      u.flags &= static_cast<uint16_t>(~(kUnitMoved | kUnitEnteredEzoc));
-      const UnitDef& d = game_.units[static_cast<size_t>(i)];
-      if (!u.Has(kUnitReleased) && d.release_turn > 0 && d.release_turn <= s.turn) {
-        u.flags |= kUnitReleased;
-        Event e;
-        e.type = EventType::kRelease;
-        e.unit = static_cast<UnitId>(i);
-        e.rule = data().Rule("release");
-        ctx.Emit(e);
-      }
-    }
-    s.decision = DecisionType::kMovement;
-    s.decision_side = static_cast<uint8_t>(side);
-  } else if (IsPhase(s, data().phase_combat)) {
-    for (int i = 0; i < s.num_units; ++i) {
-      s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~(kUnitAttacked | kUnitDefended));
-    }
-    s.combat = PendingCombat{};
-    s.combat.vacated_hex = -1;
-    s.combat.current = kNoUnit;
-    for (auto& h : s.combat.defender_hexes) h = -1;
-    s.decision = DecisionType::kCombat;
-    s.decision_side = static_cast<uint8_t>(side);
-  } else {
-    s.decision = DecisionType::kNone;
-  }
-}
+void HexRules::OnGameEnded(State&, Context&) const {}
 
 void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
   if (data().stacking_check == HexGameData::StackingCheck::kEliminate &&
@@ -57,8 +25,6 @@ void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
   }
 }
 
-Status HexRules::ApplyPhaseAction(State&, const Action&, Context&) const { return Status::Refused("", ""); }
-void HexRules::ListPhaseActions(const State&, Context&, std::vector<Action>*) const {}
 
 int HexRules::ReinforcementTurn(const State&, UnitId u) const {
   return game_.units[static_cast<size_t>(u)].reinforcement_turn;

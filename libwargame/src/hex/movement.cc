@@ -29,6 +29,45 @@ void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, 
 }
 }  // namespace
 
+// --- The movement phase's step ---------------------------------------------------------------
+
+// Entering the movement phase: the phasing side's moved marks go, releases due this turn happen.
+void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
+  const int side = s.phasing_side;
+  for (int i = 0; i < s.num_units; ++i) {
+    UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.side != side) continue;
+    u.flags &= static_cast<uint16_t>(~(kUnitMoved | kUnitEnteredEzoc));
+    const UnitDef& d = game_.units[static_cast<size_t>(i)];
+    if (!u.Has(kUnitReleased) && d.release_turn > 0 && d.release_turn <= s.turn) {
+      u.flags |= kUnitReleased;
+      Event e;
+      e.type = EventType::kRelease;
+      e.unit = static_cast<UnitId>(i);
+      e.rule = data().Rule("release");
+      ctx.Emit(e);
+    }
+  }
+}
+
+// Moves, entries, then the end of the phase if the ruleset accepts it now (e.g.
+// reinforcements that must enter first).
+void HexRules::ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const {
+  ListMoves(s, ctx, out);
+  ListEndPhaseIfAccepted(s, ctx, out);
+}
+
+Status HexRules::ApplyMovementStep(State& s, const Action& a, Context& ctx) const {
+  switch (a.type) {
+    case ActionType::kMove: return ApplyMove(s, a, ctx);
+    case ActionType::kEnter: return ApplyEnter(s, a, ctx);
+    case ActionType::kChangeMode: return ApplyModeChange(s, a, ctx);
+    case ActionType::kEndPhase: AdvancePhase(s, ctx); return Status::Ok();
+    default: break;
+  }
+  return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+}
+
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
   if (hs.occupancy_side == side && hs.CacheFresh(hs.occupancy_pin, hs.occupancy_state, s)) return;

@@ -1,4 +1,5 @@
-// After a combat: retreats owed, one unit at a time, then the advance.
+// After a combat: retreats owed, one step per unit (kUnitRetreatOwed marks who owes one), then the
+// advance.
 #include <algorithm>
 #include <cstring>
 
@@ -13,7 +14,7 @@ void HexRules::BeginRetreats(State& s, Context&, bool attacker, int hexes) const
   const int n = attacker ? c.num_attackers : c.num_defenders;
   for (int i = 0; i < n; ++i) {
     const UnitId u = attacker ? c.attackers[i] : c.defenders[i];
-    if (s.unit(u).OnMap()) s.unit(u).flags |= kUnitCoreSpare;
+    if (s.unit(u).OnMap()) s.unit(u).flags |= kUnitRetreatOwed;
   }
 }
 
@@ -25,22 +26,21 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
     for (int i = 0; i < n; ++i) {
       const UnitId u = pass == 0 ? c.defenders[i] : c.attackers[i];
       UnitState& us = s.unit(u);
-      if (!us.Has(kUnitCoreSpare)) continue;
+      if (!us.Has(kUnitRetreatOwed)) continue;
       if (!us.OnMap()) {
-        us.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+        us.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
         continue;
       }
       HexScratch& hs = Hs(ctx);
       hs.actions.clear();
       RetreatPaths(s, ctx, u, c.retreat_hexes, &hs.actions);
       if (hs.actions.empty()) {
-        us.flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+        us.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
         Eliminate(s, ctx, u, data().Rule("retreat"), "cannot retreat");
         continue;
       }
       c.current = u;
-      s.decision = DecisionType::kRetreat;
-      s.decision_side = us.side;
+      GotoStep(s, ctx, step_retreat_, us.side, {u, c.retreat_hexes});
       return;
     }
   }
@@ -67,17 +67,15 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
       hs.actions.clear();
       ListAdvances(s, ctx, &hs.actions);
       if (hs.actions.size() > 1) {
-        s.decision = DecisionType::kAdvance;
-        s.decision_side = s.phasing_side;
+        GotoStep(s, ctx, step_advance_, s.phasing_side);
         return;
       }
     }
   }
   c.active = 0;
+  // Back to the phase's step; AfterCombat may push a step of its own over it.
+  ReturnToPhase(s);
   AfterCombat(s, ctx);
-  if (s.game_over) return;
-  s.decision = DecisionType::kCombat;
-  s.decision_side = s.phasing_side;
 }
 
 void HexRules::BeginAdvance(State& s, Context& ctx) const { NextCombatStep(s, ctx); }
@@ -144,6 +142,17 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
   dfs(dfs, s.unit(u).hex, 0);
 }
 
+// --- The retreat step: one unit's retreat path ----------------------------------------------
+
+void HexRules::ListRetreatStep(const State& s, Context& ctx, std::vector<Action>* out) const {
+  RetreatPaths(s, ctx, s.combat.current, s.combat.retreat_hexes, out);
+}
+
+Status HexRules::ApplyRetreatStep(State& s, const Action& a, Context& ctx) const {
+  if (a.type != ActionType::kRetreat) return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  return ApplyRetreat(s, a, ctx);
+}
+
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = s.combat.current;
   if (a.num_units != 1 || a.units[0] != u) {
@@ -156,7 +165,7 @@ Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
     if (EnemyIn(s, h, s.unit(u).side)) OnOverrun(s, ctx, h, s.unit(u).side);
   }
   MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule("retreat"));
-  s.unit(u).flags &= static_cast<uint16_t>(~kUnitCoreSpare);
+  s.unit(u).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   NextCombatStep(s, ctx);
   return Status::Ok();
 }

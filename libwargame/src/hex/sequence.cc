@@ -1,4 +1,5 @@
-// The sequence of play: start, phases, the end of the game; listing and applying dispatch by decision.
+// The sequence of play as steps: the core's step table, start, phases (a phase is the step of its
+// name), the end of the game; listing and applying ask the top step.
 #include <algorithm>
 #include <cstring>
 
@@ -7,7 +8,72 @@
 
 namespace wg {
 
-// --- Sequence -------------------------------------------------------------------------------
+// --- Steps --------------------------------------------------------------------------------
+
+HexRules::HexRules(const Game& game) : game_(game) {
+  const HexGameData& d = data();
+  StepDef m;
+  m.name = "movement";
+  m.rule = d.Rule("movement");
+  m.decision = DecisionType::kMovement;
+  m.takes = Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase});
+  m.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListMovementStep(s, ctx, out); };
+  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyMovementStep(s, a, ctx); };
+  m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
+  step_movement_ = steps_.Register(std::move(m));
+  StepDef c;
+  c.name = "combat";
+  c.rule = d.Rule("combat");
+  c.decision = DecisionType::kCombat;
+  c.takes = Takes({ActionType::kAttack, ActionType::kEndPhase});
+  c.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListCombatStep(s, ctx, out); };
+  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyCombatStep(s, a, ctx); };
+  c.begin = [this](State& s, Context& ctx) { BeginCombatPhase(s, ctx); };
+  step_combat_ = steps_.Register(std::move(c));
+  StepDef r;
+  r.name = "retreat";
+  r.rule = d.Rule("retreat");
+  r.decision = DecisionType::kRetreat;
+  r.takes = Takes(ActionType::kRetreat);
+  r.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListRetreatStep(s, ctx, out); };
+  r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyRetreatStep(s, a, ctx); };
+  step_retreat_ = steps_.Register(std::move(r));
+  StepDef v;
+  v.name = "advance";
+  v.rule = d.Rule("advance");
+  v.decision = DecisionType::kAdvance;
+  v.takes = Takes(ActionType::kAdvance);
+  v.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListAdvanceStep(s, ctx, out); };
+  v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAdvanceStep(s, a, ctx); };
+  step_advance_ = steps_.Register(std::move(v));
+}
+
+void HexRules::BeginPhase(State& s, Context& ctx) const {
+  ClearSteps(s);
+  const StepKind k = steps_.Find(PhaseName(s));
+  if (k != kNoStep) EnterStep(s, ctx, steps_, k, s.phasing_side);
+}
+
+void HexRules::GotoStep(State& s, Context& ctx, StepKind k, int side, std::initializer_list<int16_t> args) const {
+  if (StepDepth(s) > 1) {
+    ReplaceStep(s, steps_, k, side, args);
+  } else {
+    PushStep(s, steps_, k, side, args);
+  }
+  if (const auto& begin = steps_.Def(k).begin) begin(s, ctx);
+}
+
+void HexRules::ListEndPhaseIfAccepted(const State& s, Context& ctx, std::vector<Action>* out) const {
+  for (const Action& a : *out) {
+    if (a.type == ActionType::kEndPhase) return;
+  }
+  State copy;
+  std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
+  Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+  if (Apply(copy, Action::EndPhase(), quiet).ok()) out->push_back(Action::EndPhase());
+}
+
+// --- Sequence: turn -> player-turn -> phase ---------------------------------------------------
 
 void HexRules::Start(State& s, Context& ctx) const {
   Event t;
@@ -21,9 +87,9 @@ void HexRules::Start(State& s, Context& ctx) const {
     e.side = static_cast<int8_t>(s.phasing_side);
     e.text = game_.turns.phases[s.phase].c_str();
     ctx.Emit(e);
-    OnPhaseStart(s, ctx);
+    BeginPhase(s, ctx);
   } else {
-    s.decision = DecisionType::kNone;
+    ClearSteps(s);
   }
   if (s.decision == DecisionType::kNone && !s.game_over) AdvancePhase(s, ctx);
 }
@@ -58,8 +124,7 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
     e.side = static_cast<int8_t>(s.phasing_side);
     e.text = game_.turns.phases[s.phase].c_str();
     ctx.Emit(e);
-    s.decision = DecisionType::kNone;
-    OnPhaseStart(s, ctx);
+    BeginPhase(s, ctx);
     if (s.game_over) return;
     if (s.decision != DecisionType::kNone) return;
     OnPhaseEnd(s, ctx);
@@ -71,7 +136,7 @@ void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
   OnGameEnd(s, ctx);
   VpOnGameEnd(s, ctx);  // victory.h: place_held_at_end
   s.game_over = 1;
-  s.decision = DecisionType::kNone;
+  ClearSteps(s);
   const VictoryRules& v = game_.victory;
   Event e;
   e.type = EventType::kGameEnd;
@@ -99,55 +164,17 @@ void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
   e.a = s.vp[0];
   e.b = s.vp[1];
   ctx.Emit(e);
+  OnGameEnded(s, ctx);
 }
 
-// --- Listing ------------------------------------------------------------------------------
+// --- Listing and applying: the top step's handler -------------------------------------------
 
 void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const {
   out->clear();
   if (s.game_over) return;
   const HexStatePin pin(ctx, s);
-  switch (s.decision) {
-    case DecisionType::kMovement: {
-      ListMoves(s, ctx, out);
-      ListPhaseActions(s, ctx, out);
-      // Ending the phase is listed only if the ruleset accepts it now (e.g.
-      // reinforcements that must enter first): tried on a copy.
-      bool listed = false;
-      for (const Action& a : *out) listed = listed || a.type == ActionType::kEndPhase;
-      if (!listed) {
-        State copy;
-        std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
-        Context quiet(game_, nullptr, nullptr, &ctx.scratch());
-        if (Apply(copy, Action::EndPhase(), quiet).ok()) out->push_back(Action::EndPhase());
-      }
-      break;
-    }
-    case DecisionType::kCombat:
-      ListAttacks(s, ctx, out);
-      ListPhaseActions(s, ctx, out);
-      {
-        State copy;
-        std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
-        Context quiet(game_, nullptr, nullptr, &ctx.scratch());
-        if (EndCombatPhase(copy, quiet).ok()) out->push_back(Action::EndPhase());
-      }
-      break;
-    case DecisionType::kRetreat:
-      RetreatPaths(s, ctx, s.combat.current, s.combat.retreat_hexes, out);
-      ListPhaseActions(s, ctx, out);
-      break;
-    case DecisionType::kAdvance:
-      ListAdvances(s, ctx, out);
-      break;
-    default:
-      ListPhaseActions(s, ctx, out);
-      break;
-  }
+  ListStep(steps_, s, ctx, out);
 }
-
-
-// --- Applying --------------------------------------------------------------------------------
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
   if (s.game_over) return Status::Refused("", "the game is over");
@@ -161,44 +188,7 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     EndGame(s, ctx, data().Rule("concession"));
     return Status::Ok();
   }
-  {
-    Status st = ApplyPhaseAction(s, a, ctx);
-    if (st.ok() || !st.error().message.empty()) return st;
-  }
-  switch (s.decision) {
-    case DecisionType::kMovement:
-      switch (a.type) {
-        case ActionType::kMove: return ApplyMove(s, a, ctx);
-        case ActionType::kEnter: return ApplyEnter(s, a, ctx);
-        case ActionType::kChangeMode: return ApplyModeChange(s, a, ctx);
-        case ActionType::kEndPhase: AdvancePhase(s, ctx); return Status::Ok();
-        default: break;
-      }
-      break;
-    case DecisionType::kCombat:
-      switch (a.type) {
-        case ActionType::kAttack: return ApplyAttack(s, a, ctx);
-        case ActionType::kEndPhase: {
-          Status st = EndCombatPhase(s, ctx);
-          if (!st.ok()) return st;
-          AdvancePhase(s, ctx);
-          return Status::Ok();
-        }
-        default: break;
-      }
-      break;
-    case DecisionType::kRetreat:
-      if (a.type == ActionType::kRetreat) return ApplyRetreat(s, a, ctx);
-      break;
-    case DecisionType::kAdvance:
-      if (a.type == ActionType::kAdvance) return ApplyAdvance(s, a, ctx);
-      break;
-    default:
-      break;
-  }
-  return Status::Refused(data().Rule("sequence"), "a " + std::string(ActionTypeName(a.type)) +
-                                         " action is not allowed now (the decision is: " +
-                                         DescribeDecision(s) + ")");
+  return ApplyStep(*this, steps_, s, a, ctx, data().Rule("sequence"));
 }
 
 }  // namespace wg

@@ -47,6 +47,7 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
 // --- Invariants --------------------------------------------------------------------------
 
 void HexRules::CheckInvariants(const State& s, ErrorList* out) const {
+  CheckStepStack(steps_, s, out);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (u.hex >= game_.map.size()) out->Add(Error{"", 0, 0, "", game_.UnitLabel(static_cast<UnitId>(i)) + " is off the grid", "invariant"});

@@ -1,0 +1,145 @@
+// Steps: the sequence of play as data.
+//
+// A game's flow is a stack of steps in the State (State::steps, fixed
+// capacity, no heap). Each step has a kind, a side (who decides), a rule
+// number and a few integer arguments. A step's kind names a StepDef in the
+// Rules' StepTable: what it asks (DecisionType), which actions it takes, how
+// to list them, how to apply one. A handler pushes, replaces or pops steps:
+// a phase is a step at the bottom; "divide the losses", "retreat this unit",
+// "advance or decline" are pushed above it and popped when done.
+//
+// Only the functions below write State::decision and State::decision_side:
+// they mirror the top step (an empty stack: no decision, kNone).
+//
+// Chance: a step with `chance.sides > 0` is a die rolled at that point. By
+// default the engine rolls it at once (from the supplied dice or the seeded
+// generator) when the action that reached it is applied; a Context that asks
+// (Context::StopAtChance) stops there, so a search can list the outcomes
+// (ChanceOutcomes) and apply one (ResolveChance with the value), and a referee
+// can be asked for a physical die at exactly that point.
+//
+// See docs/steps.md for how a ruleset adds a step.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wargame/action.h"
+#include "wargame/error.h"
+#include "wargame/state.h"
+
+namespace wg {
+
+class Context;
+class Rules;
+
+using StepKind = uint8_t;
+inline constexpr StepKind kNoStep = 0;
+
+// "A die is rolled here": the dice one step of chance rolls.
+struct ChanceDef {
+  int sides = 0;  // 0: not a chance step
+  int count = 1;  // dice summed
+  std::string label;
+};
+
+struct StepDef {
+  std::string name;  // "movement", "stand_or_retreat", ... (a phase's step has the phase's name)
+  std::string rule;  // the rule it applies, e.g. "7.5.2"
+  DecisionType decision = DecisionType::kNone;
+  // Action types it takes (bit 1 << ActionType); 0: any (apply refuses itself).
+  // Another type is refused citing the sequence rule.
+  uint32_t takes = 0;
+  // Appends the legal actions of this step.
+  std::function<void(const State&, Context&, std::vector<Action>*)> list;
+  // Validates and applies one action, then pushes / replaces / pops steps.
+  std::function<Status(State&, const Action&, Context&)> apply;
+  // Called when the step is entered (EnterStep; a phase's step when the phase
+  // begins): may do the automatic work of the step and push or pop steps. A
+  // phase whose begin leaves no step of its own on the stack is over.
+  std::function<void(State&, Context&)> begin;
+  // A chance step: the dice, and what the outcome `value` does (pops the step).
+  ChanceDef chance;
+  std::function<void(State&, Context&, int value)> resolve;
+  uint16_t rule_id = 0;  // interned `rule` (set by Register)
+};
+
+// Bit of StepDef::takes for an action type.
+constexpr uint32_t Takes(ActionType t) { return 1u << static_cast<unsigned>(t); }
+constexpr uint32_t Takes(std::initializer_list<ActionType> ts) {
+  uint32_t m = 0;
+  for (ActionType t : ts) m |= Takes(t);
+  return m;
+}
+
+// The steps a Rules knows, by kind (index) and name.
+class StepTable {
+ public:
+  StepTable();
+  // Adds a step, or replaces the one of the same name (keeping its kind, so a
+  // ruleset can refine a core step such as "movement"). Returns its kind.
+  StepKind Register(StepDef def);
+  // kNoStep if there is none of that name.
+  StepKind Find(std::string_view name) const;
+  const StepDef& Def(StepKind k) const { return defs_[k < defs_.size() ? k : 0]; }
+  const std::string& RuleText(uint16_t id) const { return rules_[id < rules_.size() ? id : 0]; }
+  int size() const { return static_cast<int>(defs_.size()); }
+
+ private:
+  uint16_t Intern(const std::string& rule);
+  std::vector<StepDef> defs_;  // [0]: the empty step
+  std::vector<std::string> rules_;
+};
+
+// --- The stack (the only writers of State::decision / decision_side) -----------------
+
+const Step* TopStep(const State& s);
+inline StepKind TopKind(const State& s) { return s.steps.depth > 0 ? s.steps.items[s.steps.depth - 1].kind : kNoStep; }
+int StepDepth(const State& s);
+// Pushes a step of kind k for `side` (the rule of its StepDef). Returns false,
+// changing nothing, when the stack is full (kMaxSteps; CheckStepStack reports it).
+bool PushStep(State& s, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+// Replaces the top step (pushes when the stack is empty).
+void ReplaceStep(State& s, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+// Pops the top step (nothing when empty); the next one decides.
+void PopStep(State& s, const StepTable& t);
+// Pops down to `depth` steps.
+void PopStepsTo(State& s, const StepTable& t, int depth);
+// Empties the stack: no decision (the game is over, or a phase ended).
+// decision_side keeps its value.
+void ClearSteps(State& s);
+// Sets who decides before the first step (a scenario's start).
+void SetStartingSide(State& s, int side);
+// Pushes k and calls its begin (if any).
+void EnterStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+
+// --- Dispatch ----------------------------------------------------------------------------
+
+// Appends the legal actions of the top step.
+void ListStep(const StepTable& t, const State& s, Context& ctx, std::vector<Action>* out);
+// Applies `a` by the top step's handler; an action type it does not take is
+// refused citing `sequence_rule` and rules.DescribeDecision. Chance steps the
+// action reached are rolled at once unless ctx stops at chance.
+Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action& a, Context& ctx,
+                 const char* sequence_rule);
+// "a TYPE action is not allowed now (the decision is: ...)", citing sequence_rule.
+Status RefuseOutOfSequence(const Rules& rules, const State& s, const Action& a, const char* sequence_rule);
+// The top step's chance (nullptr: it is not a chance step).
+const ChanceDef* PendingChance(const StepTable& t, const State& s);
+// Rolls (value 0: from ctx's dice) or applies `value` at the top chance step.
+// Refuses a value outside 1..sides x count or when no chance step is on top.
+Status ResolveChance(const StepTable& t, State& s, Context& ctx, int value);
+// Rolls every chance step on top, in turn, while ctx does not stop at chance.
+void RollPendingChance(const StepTable& t, State& s, Context& ctx);
+// Outcomes of the top chance step with their probabilities (sum of `count` dice).
+std::vector<std::pair<int, double>> ChanceOutcomes(const ChanceDef& c);
+
+// Invariant: the stack is within capacity, every kind is registered and the
+// mirror fields equal the top step.
+void CheckStepStack(const StepTable& t, const State& s, ErrorList* out);
+
+}  // namespace wg

@@ -1,0 +1,273 @@
+// The step stack (wargame/steps.h): the mirror of decision / decision_side,
+// capacity, the table, dispatch by the top step, chance steps; and that nothing
+// but the step functions writes whose decision it is.
+#include "wargame/steps.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "wargame/game.h"
+#include "wargame/hex_rules.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg {
+namespace {
+
+namespace fs = std::filesystem;
+
+StepTable TwoSteps(StepKind* a, StepKind* b) {
+  StepTable t;
+  StepDef da;
+  da.name = "alpha";
+  da.rule = "1.1";
+  da.decision = DecisionType::kMovement;
+  *a = t.Register(da);
+  StepDef db;
+  db.name = "beta";
+  db.rule = "2.2";
+  db.decision = DecisionType::kLosses;
+  *b = t.Register(db);
+  return t;
+}
+
+TEST(Steps, TheDecisionMirrorsTheTopStep) {
+  StepKind a = 0, b = 0;
+  const StepTable t = TwoSteps(&a, &b);
+  State s;
+  ResetState(&s);
+  EXPECT_EQ(s.decision, DecisionType::kNone);
+  ASSERT_TRUE(PushStep(s, t, a, 1));
+  EXPECT_EQ(s.decision, DecisionType::kMovement);
+  EXPECT_EQ(s.decision_side, 1);
+  ASSERT_TRUE(PushStep(s, t, b, 0, {7, -3}));
+  EXPECT_EQ(s.decision, DecisionType::kLosses);
+  EXPECT_EQ(s.decision_side, 0);
+  EXPECT_EQ(TopStep(s)->args[0], 7);
+  EXPECT_EQ(TopStep(s)->args[1], -3);
+  EXPECT_EQ(t.RuleText(TopStep(s)->rule), "2.2");
+  PopStep(s, t);
+  EXPECT_EQ(s.decision, DecisionType::kMovement);
+  EXPECT_EQ(s.decision_side, 1);
+  ReplaceStep(s, t, b, 0);
+  EXPECT_EQ(StepDepth(s), 1);
+  EXPECT_EQ(s.decision, DecisionType::kLosses);
+  PopStep(s, t);
+  // No step: no decision; who decided last stays recorded.
+  EXPECT_EQ(s.decision, DecisionType::kNone);
+  EXPECT_EQ(s.decision_side, 0);
+  ErrorList errors;
+  CheckStepStack(t, s, &errors);
+  EXPECT_TRUE(errors.ok()) << errors.ToString();
+}
+
+TEST(Steps, APushOverCapacityChangesNothing) {
+  StepKind a = 0, b = 0;
+  const StepTable t = TwoSteps(&a, &b);
+  State s;
+  ResetState(&s);
+  for (int i = 0; i < kMaxSteps; ++i) ASSERT_TRUE(PushStep(s, t, a, 0));
+  State before = s;
+  EXPECT_FALSE(PushStep(s, t, b, 1));
+  EXPECT_TRUE(s.Equals(before));
+  PopStepsTo(s, t, 2);
+  EXPECT_EQ(StepDepth(s), 2);
+  ClearSteps(s);
+  EXPECT_EQ(StepDepth(s), 0);
+  EXPECT_EQ(s.decision, DecisionType::kNone);
+}
+
+TEST(Steps, RegisteringANameAgainRefinesTheStepAndKeepsItsKind) {
+  StepKind a = 0, b = 0;
+  StepTable t = TwoSteps(&a, &b);
+  StepDef again;
+  again.name = "alpha";
+  again.rule = "1.9";
+  again.decision = DecisionType::kChoice;
+  EXPECT_EQ(t.Register(again), a);
+  EXPECT_EQ(t.Find("alpha"), a);
+  EXPECT_EQ(t.Def(a).rule, "1.9");
+  EXPECT_EQ(t.Find("gamma"), kNoStep);
+}
+
+TEST(Steps, TheStackIsAtTheEndOfTheState) {
+  // Saves of format 1 hashed the bytes before it (HashStatePrefix).
+  EXPECT_EQ(kStatePrefixBytes + sizeof(StepStack), sizeof(State));
+  State s;
+  ResetState(&s);
+  const uint64_t prefix = HashStatePrefix(s);
+  StepKind a = 0, b = 0;
+  const StepTable t = TwoSteps(&a, &b);
+  s.decision_side = 1;  // test set-up: the step below sets the same side
+  const uint64_t with_side = HashStatePrefix(s);
+  PushStep(s, t, a, 1);
+  EXPECT_NE(HashStatePrefix(s), with_side);  // decision (in the prefix) changed
+  PopStep(s, t);
+  EXPECT_EQ(HashStatePrefix(s), with_side);
+  EXPECT_NE(prefix, with_side);
+}
+
+// A rules object with one step that takes only kChoice, and a chance step.
+class ChanceRules : public Rules {
+ public:
+  ChanceRules() {
+    StepDef pick;
+    pick.name = "pick";
+    pick.rule = "3.1";
+    pick.decision = DecisionType::kChoice;
+    pick.takes = Takes(ActionType::kChoice);
+    pick.list = [](const State&, Context&, std::vector<Action>* out) { out->push_back(Action::Of(ActionType::kChoice)); };
+    pick.apply = [this](State& s, const Action&, Context&) {
+      PushStep(s, steps_, roll_, 0);
+      return Status::Ok();
+    };
+    pick_ = steps_.Register(pick);
+    StepDef roll;
+    roll.name = "roll";
+    roll.rule = "3.2";
+    roll.decision = DecisionType::kChoice;
+    roll.chance = ChanceDef{6, 2, "two dice"};
+    roll.resolve = [this](State& s, Context&, int value) {
+      last = value;
+      PopStep(s, steps_);
+    };
+    roll_ = steps_.Register(roll);
+  }
+  void Start(State& s, Context&) const override { PushStep(s, steps_, pick_, 0); }
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
+  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "3.0"); }
+  mutable int last = 0;
+  StepKind pick_ = kNoStep, roll_ = kNoStep;
+};
+
+TEST(Steps, AnActionTheStepDoesNotTakeIsRefusedCitingTheSequenceRule) {
+  Game g;
+  ChanceRules r;
+  State s;
+  ResetState(&s);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  r.Start(s, ctx);
+  const State before = s;
+  const Status st = r.Apply(s, Action::Of(ActionType::kMove), ctx);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "3.0");
+  EXPECT_NE(st.error().message.find("a move action is not allowed now"), std::string::npos) << st.error().message;
+  EXPECT_TRUE(s.Equals(before));
+}
+
+TEST(Steps, AChanceStepIsRolledAtOnceUnlessTheContextStopsThere) {
+  Game g;
+  ChanceRules r;
+  State s;
+  ResetState(&s);
+  s.rng = SeedRng(3);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  r.Start(s, ctx);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), ctx).ok());
+  EXPECT_GE(r.last, 2);
+  EXPECT_LE(r.last, 12);
+  EXPECT_EQ(TopKind(s), r.pick_);
+  // Stopping at chance: the die is the caller's to give.
+  Context stop(g, nullptr, nullptr, nullptr);
+  stop.StopAtChance(true);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), stop).ok());
+  ASSERT_EQ(TopKind(s), r.roll_);
+  const ChanceDef* c = PendingChance(r.steps(), s);
+  ASSERT_NE(c, nullptr);
+  const auto outcomes = ChanceOutcomes(*c);
+  ASSERT_EQ(outcomes.size(), 11u);  // 2..12
+  double sum = 0;
+  for (const auto& [v, p] : outcomes) sum += p;
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  EXPECT_EQ(outcomes.front().first, 2);
+  EXPECT_NEAR(outcomes[5].second, 6.0 / 36.0, 1e-12);  // a 7
+  EXPECT_FALSE(ResolveChance(r.steps(), s, stop, 13).ok());
+  EXPECT_EQ(TopKind(s), r.roll_);
+  ASSERT_TRUE(ResolveChance(r.steps(), s, stop, 7).ok());
+  EXPECT_EQ(r.last, 7);
+  EXPECT_EQ(TopKind(s), r.pick_);
+  EXPECT_FALSE(ResolveChance(r.steps(), s, stop, 3).ok());  // no die is due
+}
+
+// Every game's position keeps the mirror: the conformance invariants check it
+// after every action (CheckStepStack); here the first positions of each ruleset.
+TEST(Steps, EveryRulesetStartsWithAPhaseStepOnTheStack) {
+  for (const char* spec : {"stars_and_bars", "blue_and_gray", "civil_war_miniatures"}) {
+    auto game = LoadGame(spec);
+    ASSERT_TRUE(game.ok()) << spec;
+    Session s(*game, 1);
+    ASSERT_GE(StepDepth(s.state()), 1) << spec;
+    ErrorList errors;
+    CheckStepStack((*game)->rules->steps(), s.state(), &errors);
+    EXPECT_TRUE(errors.ok()) << spec << ": " << errors.ToString();
+    const StepDef& top = (*game)->rules->steps().Def(TopKind(s.state()));
+    EXPECT_FALSE(top.rule.empty()) << spec << ": step " << top.name << " cites no rule";
+  }
+}
+
+TEST(Steps, TheRulesetsRegisterTheirProceduresByName) {
+  auto sb = LoadGame("stars_and_bars");
+  ASSERT_TRUE(sb.ok());
+  const StepTable& t = (*sb)->rules->steps();
+  for (const char* name : {"movement", "reorganization", "defensive_bombardment", "offensive_bombardment", "combat",
+                           "losses", "stand_or_retreat", "retreat", "advance", "untrained_advance", "stacking",
+                           "turn_choice"}) {
+    EXPECT_NE(t.Find(name), kNoStep) << name;
+  }
+  EXPECT_EQ(t.Def(t.Find("stand_or_retreat")).rule, "7.5.2");
+  EXPECT_EQ(t.Def(t.Find("untrained_advance")).chance.sides, 6);
+  auto bg = LoadGame("blue_and_gray");
+  ASSERT_TRUE(bg.ok());
+  const StepTable& u = (*bg)->rules->steps();
+  for (const char* name : {"movement", "combat", "retreat", "advance", "displacement", "exchange", "cavalry_retreat",
+                           "defender_advance"}) {
+    EXPECT_NE(u.Find(name), kNoStep) << name;
+  }
+  EXPECT_EQ(u.Def(u.Find("exchange")).rule, "8.3");
+  auto mini = LoadGame("civil_war_miniatures");
+  ASSERT_TRUE(mini.ok());
+  EXPECT_NE((*mini)->rules->steps().Find("activation"), kNoStep);
+  EXPECT_NE((*mini)->rules->steps().Find("charge_response"), kNoStep);
+}
+
+// Only the step functions (libwargame/src/steps.cc) write whose decision it is.
+// (A StepDef's `decision` field is the step's definition, not a State: the
+// variables a file declares as StepDef are skipped.)
+TEST(Steps, NothingButTheStepFunctionsWritesTheDecision) {
+  const std::regex write(R"((\w+)\s*(\.|->)\s*decision(_side)?\s*=[^=])");
+  const std::regex step_def(R"(StepDef\s+(\w+))");
+  const fs::path root = WG_SOURCE_DIR;
+  int files = 0;
+  for (const char* dir : {"libwargame", "rulesets", "examples", "python"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cc" && ext != ".h" && ext != ".cpp")) continue;
+      if (e.path() == root / "libwargame" / "src" / "steps.cc") continue;
+      ++files;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string all = text.str();
+      std::set<std::string> defs;
+      for (auto it = std::sregex_iterator(all.begin(), all.end(), step_def); it != std::sregex_iterator(); ++it) {
+        defs.insert((*it)[1].str());
+      }
+      std::istringstream lines(all);
+      std::string line;
+      for (int n = 1; std::getline(lines, line); ++n) {
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), write); it != std::sregex_iterator(); ++it) {
+          EXPECT_TRUE(defs.count((*it)[1].str()) > 0) << e.path().string() << ":" << n << ": " << line;
+        }
+      }
+    }
+  }
+  EXPECT_GT(files, 50);
+}
+
+}  // namespace
+}  // namespace wg
