@@ -1,4 +1,5 @@
 #include "wargame/game.h"
+#include "wargame/rule_index.h"
 
 #include <algorithm>
 #include <cstring>
@@ -315,5 +316,12 @@ uint64_t Fnv(const State& s, size_t n) {
 
 uint64_t HashState(const State& s) { return Fnv(s, sizeof(State)); }
 uint64_t HashStatePrefix(const State& s) { return Fnv(s, kStatePrefixBytes); }
+
+void Rules::RuleSources(std::vector<RuleSource>* out) const {
+  for (int k = 1; k < steps_.size(); ++k) {
+    const StepDef& d = steps_.Def(static_cast<StepKind>(k));
+    if (!d.rule.empty()) out->push_back(RuleSource{d.rule, "step", d.name});
+  }
+}
 
 }  // namespace wg

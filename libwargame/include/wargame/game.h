@@ -216,8 +216,8 @@ class Rules {
   // for a game that is not (a tabletop measured in inches).
   virtual const HexQueries* hex() const { return nullptr; }
   // What this game implements each rule number with (`wargame rules`, rule_index.h):
-  // the YAML keys, steps and hooks that cite a rule. The default lists none.
-  virtual void RuleSources(std::vector<RuleSource>* /*out*/) const {}
+  // the YAML keys, steps and hooks that cite a rule. The default lists the steps.
+  virtual void RuleSources(std::vector<RuleSource>* out) const;
   // The steps of this game's sequence of play (wargame/steps.h), registered by
   // the ruleset's constructor.
   const StepTable& steps() const { return steps_; }

@@ -13,6 +13,7 @@
 // obligation at a time, and ListDutyAttacks lists such a set of stars.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -21,6 +22,29 @@ namespace wg {
 
 namespace {
 
+
+// Keeps the actions `keep` accepts, once each: the same attackers against the same
+// hexes, in whatever order they are named, is one attack.
+void KeepDistinct(std::vector<Action>* out, const std::function<bool(const Action&)>& keep) {
+  auto canonical = [](Action a) {
+    if (a.type == ActionType::kAttack) {
+      std::sort(a.units.begin(), a.units.begin() + a.num_units);
+      std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
+    }
+    return a;
+  };
+  std::vector<Action> kept, seen;
+  kept.reserve(out->size());
+  seen.reserve(out->size());
+  for (const Action& a : *out) {
+    if (!keep(a)) continue;
+    const Action c = canonical(a);
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    kept.push_back(a);
+  }
+  *out = std::move(kept);
+}
 
 bool Declares(const Action* a, UnitId u) {
   if (a == nullptr) return false;
@@ -352,26 +376,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     }
     if (a.num_hexes > 1) out->push_back(a);
   }
-  // Keep what breaks no obligation, once each: the same attackers against the
-  // same hexes, in whatever order they are named, is one attack.
-  auto canonical = [](Action a) {
-    if (a.type == ActionType::kAttack) {
-      std::sort(a.units.begin(), a.units.begin() + a.num_units);
-      std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-    }
-    return a;
-  };
-  std::vector<Action> kept, seen;
-  kept.reserve(out->size());
-  seen.reserve(out->size());
-  for (const Action& a : *out) {
-    if (a.type == ActionType::kAttack && !CheckDutiesAfter(s, ctx, a).ok()) continue;
-    const Action c = canonical(a);
-    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-    seen.push_back(c);
-    kept.push_back(a);
-  }
-  *out = std::move(kept);
+  // Keep what breaks no obligation, once each.
+  KeepDistinct(out, [&](const Action& a) { return a.type != ActionType::kAttack || CheckDutiesAfter(s, ctx, a).ok(); });
 }
 
 }  // namespace wg

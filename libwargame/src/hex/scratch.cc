@@ -51,6 +51,7 @@ const char* HexGameData::Rule(const std::string& key) const {
 }
 
 void HexRules::RuleSources(std::vector<RuleSource>* out) const {
+  Rules::RuleSources(out);  // the steps
   for (const auto& [key, number] : data().rule_numbers) out->push_back(RuleSource{number, "data", "rule_numbers." + key});
 }
 

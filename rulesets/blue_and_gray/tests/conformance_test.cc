@@ -68,7 +68,9 @@ PlayedGame PlayChattanooga(const std::string& union_player, const std::string& c
   }
   Player* const chooser[2] = {players[0].get(), players[1].get()};
   PlayedGame played = PlayToEnd(session, chooser, 50000);
-  if (played.stop == GameStop::kFinished) EXPECT_EQ(session.state().turn, 10) << "seed " << seed;
+  if (played.stop == GameStop::kFinished) {
+    EXPECT_EQ(session.state().turn, 10) << "seed " << seed;
+  }
   return played;
 }
 
