@@ -49,12 +49,63 @@ double StandValue(const Game& g, UnitId u) {
   return t.artillery ? d.vp_gun * d.vp_figure + t.crew_per_gun * d.vp_figure : d.figures_per_stand * d.vp_figure;
 }
 
-// A routed unit neither fires nor holds ground until it rallies (a D20 test):
-// most of what it could still do is lost.
-constexpr double kRoutedCost = 4, kRoutedPerFigure = 0.3;
-double RoutedCost(const State& s, UnitId u) { return kRoutedCost + kRoutedPerFigure * M(s).units[u].figures; }
+// 7.1-7.3: the chance u passes a morale test now.
+double PassChance(const Game& g, const State& s, UnitId u) {
+  const MiniData& d = D(g);
+  const MiniUnit& mu = M(s).units[u];
+  if (mu.officers & kDivisional) return 1;
+  const int need = ((mu.officers & kRegimental) ? d.morale_regimental : 0) +
+                   (Disorganized(g, s, u) ? d.mod_disorganized : 0) +
+                   (TypeOf(g, u).artillery && mu.guns > 0 ? mu.guns : Stands(g, s, u));
+  if (TypeOf(g, u).artillery && mu.guns > 0) {
+    const double fail_one = std::clamp((d.battery_morale_die - need + 1.0) / d.battery_morale_die, 0.0, 1.0);
+    return 1 - std::pow(fail_one, mu.guns);
+  }
+  return std::clamp((need - 1.0) / d.morale_die, 0.0, 1.0);
+}
 
-// 2.4 / 8.x: the charger's side's expected gain from the melee of a pending charge.
+// The figures u's fire takes on one of its cards at its effective band (the
+// second hit band), before modifiers.
+double FireValue(const Game& g, const State& s, UnitId u) {
+  const UnitType& t = TypeOf(g, u);
+  if (t.hits.empty()) return 0;
+  const HitBand& band = t.hits[t.hits.size() > 1 ? 1 : 0];
+  return FireDice(g, s, u, kBody) * std::clamp(7.0 - band.hit, 0.0, 6.0) / 6.0;
+}
+
+// 10.1: a routed unit neither fires nor holds ground; on each of its cards it
+// rallies with a morale test (PassChance) or falls back 12" again. Its cost is
+// the fire it loses on the cards it is expected to spend routed in the turns
+// left, plus the ground it gives up.
+constexpr double kRoutedCost = 4;
+double RoutedCost(const Game& g, const State& s, UnitId u) {
+  const int left = std::max(1, g.turns.num_turns() - s.turn + 1);
+  const double p = PassChance(g, s, u);
+  const double cards = p > 0 ? (1 - std::pow(1 - p, left)) / p : left;
+  return kRoutedCost + cards * FireValue(g, s, u);
+}
+
+// V: what taking the building y holds is worth to the side taking it (the
+// holder's share goes, the taker's comes), 0 when y holds none.
+constexpr double kHeldShare = 0.8;  // a building held now is most of its points at the end
+double BuildingSwing(const Game& g, const State& s, UnitId y) {
+  return M(s).units[y].building ? 2 * kHeldShare * D(g).vp_building : 0;
+}
+
+// 8.2 / 8.3: the stands u expects to lose as the melee's loser (the loss die,
+// at most the stands it has) or its winner (the loss die over the divisor).
+double ExpectedStandsLost(const Game& g, const State& s, UnitId u, bool winner) {
+  const MiniData& d = D(g);
+  const int stands = Stands(g, s, u);
+  double sum = 0;
+  for (int f = 1; f <= d.melee_loss_die; ++f) sum += std::min(stands, winner ? f / d.melee_winner_divisor : f);
+  return sum / d.melee_loss_die;
+}
+
+// 2.4 / 8.1-8.4: the charger's side's expected gain from the melee of a pending
+// charge, from the chart's dice: the loser's and the winner's losses, the
+// loser's rout, the building a winning charger takes (C.3), and ties (8.4: a
+// stand each, then the melee goes on at the same odds).
 double PendingMelee(const Game& g, const State& s) {
   const MiniState& m = M(s);
   const UnitId att = m.charger, def = m.charge_target;
@@ -71,26 +122,13 @@ double PendingMelee(const Game& g, const State& s) {
   win /= die * die;
   tie /= die * die;
   const double lose = 1 - win - tie;
-  const double loser = (die + 1) / 2.0, winner = ((die + 1) / 2.0) / D(g).melee_winner_divisor;
   const double va = StandValue(g, att), vd = StandValue(g, def);
-  const double gain = win * (loser * vd + RoutedCost(s, def) - winner * va) - lose * (loser * va + RoutedCost(s, att) - winner * vd) +
-                      tie * (vd - va);
-  return gain;
-}
-
-// 7.1-7.3: the chance u passes a morale test now.
-double PassChance(const Game& g, const State& s, UnitId u) {
-  const MiniData& d = D(g);
-  const MiniUnit& mu = M(s).units[u];
-  if (mu.officers & kDivisional) return 1;
-  const int need = ((mu.officers & kRegimental) ? d.morale_regimental : 0) +
-                   (Disorganized(g, s, u) ? d.mod_disorganized : 0) +
-                   (TypeOf(g, u).artillery && mu.guns > 0 ? mu.guns : Stands(g, s, u));
-  if (TypeOf(g, u).artillery && mu.guns > 0) {
-    const double fail_one = std::clamp((d.battery_morale_die - need + 1.0) / d.battery_morale_die, 0.0, 1.0);
-    return 1 - std::pow(fail_one, mu.guns);
-  }
-  return std::clamp((need - 1.0) / d.morale_die, 0.0, 1.0);
+  const double won = ExpectedStandsLost(g, s, def, false) * vd + RoutedCost(g, s, def) + BuildingSwing(g, s, def) -
+                     ExpectedStandsLost(g, s, att, true) * va;
+  const double lost = ExpectedStandsLost(g, s, att, false) * va + RoutedCost(g, s, att) -
+                      ExpectedStandsLost(g, s, def, true) * vd;
+  const double tied = D(g).melee_tie_loss * (vd - va);
+  return tie < 1 ? (win * won - lose * lost + tie * tied) / (1 - tie) : 0;
 }
 
 // 2.1-2.4: what x's side expects from x charging y now (0 when it cannot):
@@ -110,7 +148,9 @@ double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
   const double melee = PendingMelee(g, probe);
   const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
-  return pa * ((1 - pd) * (StandValue(g, y) + RoutedCost(s, y)) + pd * melee) - (1 - pa) * 1.0;
+  // 2.3: the attackee that fails loses a stand and routs, and the charger takes its place (its building).
+  const double routed = StandValue(g, y) + RoutedCost(g, s, y) + BuildingSwing(g, s, y);
+  return pa * ((1 - pd) * routed + pd * melee) - (1 - pa) * 1.0;
 }
 
 }  // namespace
@@ -126,7 +166,7 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
     const MiniUnit& mu = m.units[u];
     double v = mu.figures * d.vp_figure + mu.guns * d.vp_gun;  // strength, as victory counts it
     v += (mu.officers & kRegimental ? 2 : 0) + (mu.officers & kDivisional ? 4 : 0);
-    if (s.unit(u).Has(kRouted)) v -= RoutedCost(s, u);  // morale state
+    if (s.unit(u).Has(kRouted)) v -= RoutedCost(g, s, u);  // morale state
     if (s.unit(u).Has(kPinned)) v -= 0.5;
     if (Disorganized(g, s, u)) v -= 1;
     score += sign * v;
@@ -139,7 +179,7 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
       if (!OnTable(s, u) || m.units[u].building != a + 1) continue;
       holder = holder == -1 || holder == s.unit(u).side ? s.unit(u).side : -2;
     }
-    if (holder >= 0) score += (holder == side ? 0.8 : -0.8) * d.vp_building;
+    if (holder >= 0) score += (holder == side ? kHeldShare : -kHeldShare) * d.vp_building;
     if (holder == side) continue;
     Vec2 mid{0, 0};
     for (Vec2 p : d.table.areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(d.table.areas[a].polygon.size()));
