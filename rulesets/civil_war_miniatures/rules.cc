@@ -9,20 +9,8 @@
 #include "rules.h"
 
 namespace wg::civil_war_miniatures {
-namespace {
 
 constexpr double kPi = std::numbers::pi;
-
-const MiniData& D(const Game& g) { return g.Data<MiniData>(); }
-MiniState& M(State& s) { return Ext<MiniState>(s); }
-const MiniState& M(const State& s) { return Ext<MiniState>(s); }
-const UnitType& TypeOf(const Game& g, UnitId u) {
-  const MiniData& d = D(g);
-  return d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
-}
-bool OnTable(const State& s, UnitId u) { return s.unit(u).hex >= 0; }
-int16_t H(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
-Vec2 HerdPos(const Herd& h) { return {h.x / 100.0, h.y / 100.0}; }
 
 Event Ev(EventType t, const char* rule, const char* text, UnitId u = kNoUnit, int a = 0, int b = 0) {
   Event e;
@@ -80,7 +68,6 @@ const TerrainArea* AreaKindAt(const Table& t, Vec2 p, const char* kind) {
   }
   return nullptr;
 }
-bool IsBuilding(const TerrainArea& a) { return a.kind == "house" || a.kind == "barn"; }
 
 // --- Losses, officers, morale ------------------------------------------------------
 
@@ -464,11 +451,6 @@ const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures
 }
 
 // --- Fire (3, 5, 6) ----------------------------------------------------------------
-
-// A unit fires and is fired at in parts: kBody (its main body; in a building,
-// the figures inside) and kLine (12.3: the figures formed in line beside it).
-constexpr int kBody = 0;
-constexpr int kLine = 1;
 
 Footprint PartFootprint(const Game& g, const State& s, UnitId u, int part) {
   return part == kLine ? LineOf(g, s, u) : FootprintOf(g, s, u);
@@ -1325,9 +1307,17 @@ class MiniRules : public Rules {
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;
-  double Evaluate(const State& s, int side) const override;
+  double Evaluate(const State& s, int side) const override { return game_ ? EvaluatePosition(*game_, s, side) : 0; }
   std::string StateJson(const State& s) const override;
-  void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // The planned moves (ai.cc), each checked as LegalActions checks an action.
+  void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+    const auto legal = [&](const Action& a) {
+      State copy = s;
+      Context probe(ctx.game(), nullptr, nullptr, nullptr);
+      return Check(copy, a, probe).ok();
+    };
+    civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
+  }
   // Casualty reports (simulate): figures plus guns.
   int Strength(const State& s, UnitId u) const override {
     return OnTable(s, u) ? M(s).units[u].figures + M(s).units[u].guns : 0;
@@ -1708,248 +1698,6 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
     default:
       return Status::Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
   }
-}
-
-
-// --- The computer player's knowledge (Rules::Evaluate) and the planned moves ---------------------
-
-// Expected figures lost by y if x fired at it now: dice times the chance a die
-// hits at the range band, with the defender's cover and the attacker's bonuses
-// (flank, officers, artillery opponent). A unit that could fire once it faces
-// or forms line counts for `kNotReady` of that: one activation does both (1, M)
-// before it fires, unless the unit has moved.
-constexpr double kNotReady = 0.9;
-double FirePotential(const Game& g, const State& s, UnitId x, UnitId y) {
-  const MiniData& d = D(g);
-  const UnitType& t = TypeOf(g, x);
-  if (t.hits.empty() || s.unit(x).Has(kRouted)) return 0;
-  const double reach = t.hits.back().up_to + 4;
-  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
-  const Footprint tf = FootprintOf(g, s, y);
-  const Vec2 from = CenterOf(s, x);
-  Vec2 aim;
-  const double range = RangeToPart(g, s, from, y, kBody, tf, &aim);
-  const HitBand* band = BandFor(t, range);
-  if (!band || !d.table.LineOfSightClear(from, tf.center)) return 0;
-  const char* rule = "";
-  const double ready = CannotFireAt(g, s, x, y, kBody, &rule) ? kNotReady : 1.0;
-  const int mod = DefenderModifier(g, s, from, y, kBody, &rule);
-  const int need = std::max(d.hit_floor, band->hit + mod - AttackerBonus(g, s, x, from, y, &tf));
-  if (need > 6) return 0;
-  const double per_hit = TypeOf(g, y).artillery ? 1.0 + d.vp_gun / 6.0 : 1.0;  // 11.1: a gun on a 6
-  return ready * FireDice(g, s, x, kBody) * (7 - need) / 6.0 * per_hit;
-}
-
-// A stand's worth in victory points (a gun with its crew for a battery).
-double StandValue(const Game& g, UnitId u) {
-  const MiniData& d = D(g);
-  const UnitType& t = TypeOf(g, u);
-  return t.artillery ? d.vp_gun * d.vp_figure + t.crew_per_gun * d.vp_figure : d.figures_per_stand * d.vp_figure;
-}
-
-// A routed unit neither fires nor holds ground until it rallies (a D20 test):
-// most of what it could still do is lost.
-constexpr double kRoutedCost = 4, kRoutedPerFigure = 0.3;
-double RoutedCost(const State& s, UnitId u) { return kRoutedCost + kRoutedPerFigure * M(s).units[u].figures; }
-
-// 2.4 / 8.x: the charger's side's expected gain from the melee of a pending charge.
-double PendingMelee(const Game& g, const State& s) {
-  const MiniState& m = M(s);
-  const UnitId att = m.charger, def = m.charge_target;
-  const int ba = MeleeBonus(g, s, att, def, true, m.charge_flank != 0);
-  const int bd = MeleeBonus(g, s, def, att, false, m.charge_flank != 0);
-  const int die = D(g).melee_die;
-  double win = 0, tie = 0;
-  for (int a = 1; a <= die; ++a) {
-    for (int b = 1; b <= die; ++b) {
-      win += a + ba > b + bd;
-      tie += a + ba == b + bd;
-    }
-  }
-  win /= die * die;
-  tie /= die * die;
-  const double lose = 1 - win - tie;
-  const double loser = (die + 1) / 2.0, winner = ((die + 1) / 2.0) / D(g).melee_winner_divisor;
-  const double va = StandValue(g, att), vd = StandValue(g, def);
-  const double gain = win * (loser * vd + RoutedCost(s, def) - winner * va) - lose * (loser * va + RoutedCost(s, att) - winner * vd) +
-                      tie * (vd - va);
-  return gain;
-}
-
-// 7.1-7.3: the chance u passes a morale test now.
-double PassChance(const Game& g, const State& s, UnitId u) {
-  const MiniData& d = D(g);
-  const MiniUnit& mu = M(s).units[u];
-  if (mu.officers & kDivisional) return 1;
-  const int need = ((mu.officers & kRegimental) ? d.morale_regimental : 0) +
-                   (Disorganized(g, s, u) ? d.mod_disorganized : 0) +
-                   (TypeOf(g, u).artillery && mu.guns > 0 ? mu.guns : Stands(g, s, u));
-  if (TypeOf(g, u).artillery && mu.guns > 0) {
-    const double fail_one = std::clamp((d.battery_morale_die - need + 1.0) / d.battery_morale_die, 0.0, 1.0);
-    return 1 - std::pow(fail_one, mu.guns);
-  }
-  return std::clamp((need - 1.0) / d.morale_die, 0.0, 1.0);
-}
-
-// 2.1-2.4: what x's side expects from x charging y now (0 when it cannot):
-// the attacker's test, then the attackee's (fail: a stand and a rout; pass: the melee).
-double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
-  const MiniData& d = D(g);
-  const UnitState& xs = s.unit(x);
-  if (TypeOf(g, x).artillery || xs.Has(kRouted) || xs.Has(kPinned)) return 0;
-  const double reach = d.charge_range + FootprintOf(g, s, x).Radius() + FootprintOf(g, s, y).Radius();
-  if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
-  if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;
-  if (ChargePathBlocked(g, s, x, y)) return 0;
-  State probe = s;  // the melee as it would be fought
-  MiniState& pm = M(probe);
-  pm.charger = static_cast<uint8_t>(x);
-  pm.charge_target = static_cast<uint8_t>(y);
-  pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
-  const double melee = PendingMelee(g, probe);
-  const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
-  return pa * ((1 - pd) * (StandValue(g, y) + RoutedCost(s, y)) + pd * melee) - (1 - pa) * 1.0;
-}
-
-double MiniRules::Evaluate(const State& s, int side) const {
-  if (!game_) return 0;
-  const Game& g = *game_;
-  const MiniData& d = D(g);
-  const MiniState& m = M(s);
-  const int n = g.num_units();
-  double score = 0;
-  for (UnitId u = 0; u < n; ++u) {
-    if (!OnTable(s, u)) continue;
-    const double sign = s.unit(u).side == side ? 1 : -1;
-    const MiniUnit& mu = m.units[u];
-    double v = mu.figures * d.vp_figure + mu.guns * d.vp_gun;  // strength, as victory counts it
-    v += (mu.officers & kRegimental ? 2 : 0) + (mu.officers & kDivisional ? 4 : 0);
-    if (s.unit(u).Has(kRouted)) v -= RoutedCost(s, u);  // morale state
-    if (s.unit(u).Has(kPinned)) v -= 0.5;
-    if (Disorganized(g, s, u)) v -= 1;
-    score += sign * v;
-  }
-  // Objectives: the buildings held alone at the end score (V); the nearest fit unit walks to the others.
-  for (size_t a = 0; a < d.table.areas.size(); ++a) {
-    if (!IsBuilding(d.table.areas[a])) continue;
-    int holder = -1;
-    for (UnitId u = 0; u < n; ++u) {
-      if (!OnTable(s, u) || m.units[u].building != a + 1) continue;
-      holder = holder == -1 || holder == s.unit(u).side ? s.unit(u).side : -2;
-    }
-    if (holder >= 0) score += (holder == side ? 0.8 : -0.8) * d.vp_building;
-    if (holder == side) continue;
-    Vec2 mid{0, 0};
-    for (Vec2 p : d.table.areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(d.table.areas[a].polygon.size()));
-    double best = 1e18;
-    for (UnitId u = 0; u < n; ++u) {
-      if (OnTable(s, u) && s.unit(u).side == side && !TypeOf(g, u).artillery && !s.unit(u).Has(kRouted))
-        best = std::min(best, DistanceSquared(CenterOf(s, u), mid));
-    }
-    if (best < 1e18) score -= 0.06 * std::sqrt(best);
-  }
-  // Fire: what each unit could do to its best target now, mine against theirs
-  // (range bands, cover, flanks); and the approach of units still out of range.
-  for (UnitId x = 0; x < n; ++x) {
-    if (!OnTable(s, x)) continue;
-    const bool mine = s.unit(x).side == side;
-    double best = 0, nearest = 1e18;
-    for (UnitId y = 0; y < n; ++y) {
-      if (!OnTable(s, y) || s.unit(y).side == s.unit(x).side) continue;
-      best = std::max(best, FirePotential(g, s, x, y));
-      if (mine) best = std::max(best, ChargePotential(g, s, x, y));  // my charges, not theirs: close in
-      nearest = std::min(nearest, DistanceSquared(CenterOf(s, x), CenterOf(s, y)));
-    }
-    score += (mine ? 0.7 : -0.7) * best;
-    const UnitType& t = TypeOf(g, x);
-    if (mine && nearest < 1e18 && !t.hits.empty()) {
-      const double beyond = std::sqrt(nearest) - t.hits[t.hits.size() > 1 ? 1 : 0].up_to;  // the effective band
-      if (beyond > 0) score -= 0.05 * beyond;
-    }
-  }
-  // Livestock near my men: an overrun (9.4) or a dinner (10.3) is coming.
-  for (const Herd& h : m.herds) {
-    if (!h.alive) continue;
-    for (UnitId u = 0; u < n; ++u) {
-      if (OnTable(s, u) && s.unit(u).side == side &&
-          DistanceSquared(HerdPos(h), CenterOf(s, u)) < (12 + d.dinner_radius) * (12 + d.dinner_radius))
-        score -= 0.6;
-    }
-  }
-  if (m.charger != kNone && OnTable(s, m.charger) && OnTable(s, m.charge_target)) {
-    score += (s.unit(m.charger).side == side ? 1 : -1) * PendingMelee(g, s);
-  }
-  return score;
-}
-
-// The moves a tabletop player plans, listed with the full moves in each
-// heading: to each range band (and charge reach) of the nearest enemies, onto
-// their flanks, to the buildings, half moves; and facing each of them. Every
-// player chooses among the same list (the computer player, a random player, a
-// person at the terminal or in the page, and the integer action ids of the
-// Python module), so none of them has moves the others cannot make. A planned
-// move that is already listed is not listed again.
-void MiniRules::AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
-  const MiniState& m = M(s);
-  if (s.game_over || m.charger != kNone || m.active == kNone) return;  // the 2.4 choice: the legal two
-  const Game& g = ctx.game();
-  const MiniData& d = D(g);
-  const UnitId u = m.active;
-  const UnitState& us = s.unit(u);
-  if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
-  // One move per one-inch cell of the table: the integer action ids (action_space.h)
-  // name a move by its unit and the cell it ends in.
-  auto same_cell = [](const Action& x, const Action& y) {
-    return x.type == ActionType::kMove && y.type == ActionType::kMove && x.units[0] == y.units[0] &&
-           x.value / 100 == y.value / 100 && x.value2 / 100 == y.value2 / 100;
-  };
-  auto try_add = [&](const Action& a) {
-    for (size_t i = 0; i < out->size(); ++i) {
-      if ((*out)[i] == a || same_cell((*out)[i], a)) return;
-    }
-    State copy = s;
-    Context probe(g, nullptr, nullptr, nullptr);
-    if (Check(copy, a, probe).ok()) out->push_back(a);
-  };
-  auto move_to = [&](Vec2 p) {
-    p = d.table.Clamp(p);
-    Action mv = Action::Of(ActionType::kMove).AddUnit(u);
-    mv.value = H(p.x);
-    mv.value2 = H(p.y);
-    try_add(mv);
-  };
-  const Vec2 c = CenterOf(s, u);
-  const UnitType& t = TypeOf(g, u);
-  std::vector<std::pair<double, UnitId>> enemies;
-  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    if (OnTable(s, o) && s.unit(o).side != us.side) enemies.emplace_back(DistanceSquared(c, CenterOf(s, o)), o);
-  }
-  std::sort(enemies.begin(), enemies.end());
-  if (enemies.size() > 3) enemies.resize(3);
-  for (const auto& [d2, e] : enemies) {
-    const Footprint ef = FootprintOf(g, s, e);
-    const double dist = std::sqrt(d2);
-    if (dist < 0.01) continue;
-    const Vec2 away = (c - ef.center) * (1.0 / dist);
-    std::vector<double> standoffs;
-    for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
-    if (!t.artillery) standoffs.push_back(d.charge_range - 1);
-    for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
-    for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
-    Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
-    face.value2 = FacingDegrees(away * -1.0);
-    try_add(face);
-  }
-  if (!t.artillery) {
-    for (const TerrainArea& a : d.table.areas) {
-      if (!IsBuilding(a)) continue;
-      Vec2 mid{0, 0};
-      for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
-      move_to(mid);
-    }
-  }
-  const double half = std::max(t.move_column, t.move_line) / 2;
-  for (int h = 0; h < kNumHeadings; ++h) move_to(c + HeadingVector(static_cast<Heading>(h)) * half);
 }
 
 
@@ -2369,8 +2117,6 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   *svg = c.o + "</svg>\n";
   return true;
 }
-
-}  // namespace
 
 std::unique_ptr<Rules> MakeMiniRules(const Game* game) {
   auto r = std::make_unique<MiniRules>();

@@ -27,7 +27,9 @@
 //     victory {figure, gun, building}.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -189,5 +191,48 @@ int InsideOf(const Game& g, const State& s, UnitId u);
 int WaitingOf(const Game& g, const State& s, UnitId u);
 int Stands(const Game& g, const State& s, UnitId u);
 Vec2 CenterOf(const State& s, UnitId u);
+
+// --- Shared by the rules (rules.cc) and the computer player (ai.cc) ----------------------------
+
+inline const MiniData& D(const Game& g) { return g.Data<MiniData>(); }
+inline MiniState& M(State& s) { return Ext<MiniState>(s); }
+inline const MiniState& M(const State& s) { return Ext<MiniState>(s); }
+inline const UnitType& TypeOf(const Game& g, UnitId u) {
+  const MiniData& d = D(g);
+  return d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
+}
+inline bool OnTable(const State& s, UnitId u) { return s.unit(u).hex >= 0; }
+inline int16_t H(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
+inline Vec2 HerdPos(const Herd& h) { return {h.x / 100.0, h.y / 100.0}; }
+
+// A unit fires and is fired at in parts: kBody (its main body; in a building,
+// the figures inside) and kLine (12.3: the figures formed in line beside it).
+inline constexpr int kBody = 0;
+inline constexpr int kLine = 1;
+
+inline bool IsBuilding(const TerrainArea& a) { return a.kind == "house" || a.kind == "barn"; }
+// 12.5: stands waiting behind the building (not those formed in line beside it).
+bool Disorganized(const Game& g, const State& s, UnitId u);
+const HitBand* BandFor(const UnitType& t, double range);
+int FireDice(const Game& g, const State& s, UnitId u, int part);
+// C.6: range from `from` to the nearest part of the target part (to its building when inside one).
+double RangeToPart(const Game& g, const State& s, Vec2 from, UnitId target, int part, const Footprint& tf,
+                   Vec2* aim);
+// Why no part of `firer` can fire at the target part, or nullptr.
+const char* CannotFireAt(const Game& g, const State& s, UnitId firer, UnitId target, int target_part,
+                         const char** rule);
+int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, int part, const char** rule);  // 5.x
+int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId target, const Footprint* tf);  // 6.x
+int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attacker, bool flank);  // 8.1
+const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target);  // C.4, nullptr when clear
+// A facing toward v in whole degrees, 0 east, counterclockwise, in (-180, 180].
+int FacingDegrees(Vec2 v);
+
+// The computer player (ai.cc): the evaluation MiniRules::Evaluate returns, and
+// the planned moves MiniRules::LegalActions lists; `legal` checks an action
+// without applying it.
+double EvaluatePosition(const Game& g, const State& s, int side);
+void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(const Action&)>& legal,
+                        std::vector<Action>* out);
 
 }  // namespace wg::civil_war_miniatures
