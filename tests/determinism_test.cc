@@ -40,7 +40,7 @@ struct Pin {
 const Pin kPins[] = {
     {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x245c24ff04df5869ull, 0x4e0419475115299full},
     {"stars_and_bars", "stars_and_bars", 4, 0x2f7c950e9889af6bull, 0xbaffe0175971a320ull},
-    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x0ull, 0x8428bba93bcd4e39ull},
+    {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x33c69ea6a98cdcc3ull, 0x8428bba93bcd4e39ull},
 };
 
 void CheckPin(const Pin& pin) {

@@ -421,7 +421,7 @@ class UntrustedHooks : public ::testing::Test {
 TEST_F(UntrustedHooks, Issue14_BlueAndGrayRefusesACrtTokenItsHandlerDoesNotApply) {
   Copy("blue_and_gray");
   Edit(file("ruleset.yaml"), "- [AR,   AR,   DR,   DR,   DR,   DR,   DE,", "- [AR,   AR,   D1,   DR,   DR,   DR,   DE,");
-  EXPECT_HAS(Errors(), "ruleset.yaml:130:20: crt.results[0][2]: result token \"D1\" is not one the Blue & Gray "
+  EXPECT_HAS(Errors(), "ruleset.yaml:131:20: crt.results[0][2]: result token \"D1\" is not one the Blue & Gray "
                        "rules (8.3) apply (AE, AR, DE, DR, EX): it would do nothing");
 }
 

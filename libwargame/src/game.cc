@@ -320,7 +320,13 @@ uint64_t HashStatePrefix(const State& s) { return Fnv(s, kStatePrefixBytes); }
 void Rules::RuleSources(std::vector<RuleSource>* out) const {
   for (int k = 1; k < steps_.size(); ++k) {
     const StepDef& d = steps_.Def(static_cast<StepKind>(k));
-    if (!d.rule.empty()) out->push_back(RuleSource{d.rule, "step", d.name});
+    // A step may apply several rules ("8.0/7.8"): each is listed.
+    size_t b = 0;
+    while (b < d.rule.size()) {
+      const size_t e = std::min(d.rule.find_first_of("/,", b), d.rule.size());
+      if (e > b) out->push_back(RuleSource{d.rule.substr(b, e - b), "step", d.name});
+      b = e + 1;
+    }
   }
 }
 
