@@ -206,4 +206,13 @@ void CheckStepStack(const StepTable& t, const State& s, ErrorList* out) {
   if (s.decision != want || (top && s.decision_side != top->side)) fail("the decision is not the top step's");
 }
 
+StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes) {
+  StepDef d;
+  d.name = std::move(name);
+  d.rule = std::move(rule);
+  d.decision = decision;
+  d.takes = takes;
+  return d;
+}
+
 }  // namespace wg

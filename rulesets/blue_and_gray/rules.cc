@@ -1127,51 +1127,43 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
 // combat, retreat and advance are refined (registered again under their names).
 void BgRules::RegisterSteps() {
   using Out = std::vector<Action>*;
-  auto step = [&](const char* name, const char* rule, DecisionType d, uint32_t takes) {
-    StepDef def;
-    def.name = name;
-    def.rule = rule;
-    def.decision = d;
-    def.takes = takes;
-    return def;
-  };
-  StepDef m = step("movement", "7.0", DecisionType::kMovement,
+  StepDef m = NewStep("movement", "7.0", DecisionType::kMovement,
                    Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
   m.list = [this](const State& s, Context& ctx, Out out) { ListBgMovement(s, ctx, out); };
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgMovement(s, a, ctx); };
   steps_.Register(std::move(m));
-  StepDef c = step("combat", "8.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  StepDef c = NewStep("combat", "8.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
   c.begin = [this](State& s, Context& ctx) { BeginBgCombat(s, ctx); };
   c.list = [this](const State& s, Context& ctx, Out out) { ListBgCombat(s, ctx, out); };
   c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgCombat(s, a, ctx); };
   steps_.Register(std::move(c));
-  StepDef r = step("retreat", "8.5", DecisionType::kRetreat, Takes(ActionType::kRetreat));
+  StepDef r = NewStep("retreat", "8.5", DecisionType::kRetreat, Takes(ActionType::kRetreat));
   r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
   r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgRetreat(s, a, ctx); };
   steps_.Register(std::move(r));
-  StepDef v = step("advance", "8.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
+  StepDef v = NewStep("advance", "8.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
   v.list = [this](const State& s, Context& ctx, Out out) {
     ListAdvanceStep(s, ctx, out);
     ListAttackerAdvances(s, out);
   };
   v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAttackerAdvance(s, a, ctx); };
   steps_.Register(std::move(v));
-  StepDef d = step("displacement", "8.52", DecisionType::kRetreat, 0);
+  StepDef d = NewStep("displacement", "8.52", DecisionType::kRetreat, 0);
   d.list = [this](const State& s, Context& ctx, Out out) { ListDisplacements(s, ctx, out); };
   d.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
     return Status::Refused("8.52", "displace one unit of the overstacked hex");
   };
   step_displace_ = steps_.Register(std::move(d));
-  StepDef x = step("exchange", "8.3", DecisionType::kLosses, 0);
+  StepDef x = NewStep("exchange", "8.3", DecisionType::kLosses, 0);
   x.list = [this](const State& s, Context&, Out out) { ListExLosses(s, out); };
   x.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
     return Status::Refused("8.3", "EX: choose the attacking units to lose");
   };
   step_exchange_ = steps_.Register(std::move(x));
-  StepDef k = step("cavalry_retreat", "11.2", DecisionType::kChoice, 0);
+  StepDef k = NewStep("cavalry_retreat", "11.2", DecisionType::kChoice, 0);
   k.list = [](const State&, Context&, Out out) {
     out->push_back(Action::Of(ActionType::kChoice).Value(0));
     out->push_back(Action::Of(ActionType::kChoice).Value(1));
@@ -1181,7 +1173,7 @@ void BgRules::RegisterSteps() {
     return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
   };
   steps_.Register(std::move(k));
-  StepDef g = step("defender_advance", "8.6", DecisionType::kAdvance, 0);
+  StepDef g = NewStep("defender_advance", "8.6", DecisionType::kAdvance, 0);
   g.list = [this](const State& s, Context& ctx, Out out) { ListDefenderAdvances(s, ctx, out); };
   g.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kAdvance) return ApplyDefenderAdvance(s, a, ctx);

@@ -1131,17 +1131,11 @@ class MiniRules : public Rules {
   // The steps of the tabletop, each citing its rule: a unit card's activation (T.1; every
   // action of the activated unit, Check says which) and the charged unit's answer (2.4).
   void RegisterSteps() {
-    StepDef act;
-    act.name = "activation";
-    act.rule = "T.1";
-    act.decision = DecisionType::kMovement;
+    StepDef act = NewStep("activation", "T.1", DecisionType::kMovement);
     act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
     act.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
     steps_.Register(std::move(act));
-    StepDef charge;
-    charge.name = "charge_response";
-    charge.rule = "2.4";
-    charge.decision = DecisionType::kChoice;
+    StepDef charge = NewStep("charge_response", "2.4", DecisionType::kChoice);
     charge.list = [](const State&, Context&, std::vector<Action>* out) {
       out->push_back(Action::Of(ActionType::kChoice).Value(0));
       out->push_back(Action::Of(ActionType::kChoice).Value(1));

@@ -135,7 +135,7 @@ struct HerdFace {
   Vec2 dir;  // kDirection: the unit vector of the heading rolled
 };
 
-struct MiniData {
+struct MiniData : RulesetData {
   Table table;
   std::vector<UnitType> types;
   std::vector<UnitInfo> info;  // per unit

@@ -1539,42 +1539,34 @@ int SbRules::EndVp(const State& s, int side) const {
 // are refined (registered again under their names, calling the core's handlers).
 void SbRules::RegisterSteps() {
   using Out = std::vector<Action>*;
-  auto step = [&](const char* name, const char* rule, DecisionType d, uint32_t takes) {
-    StepDef def;
-    def.name = name;
-    def.rule = rule;
-    def.decision = d;
-    def.takes = takes;
-    return def;
-  };
-  StepDef m = step("movement", "5.0", DecisionType::kMovement, 0);
+  StepDef m = NewStep("movement", "5.0", DecisionType::kMovement, 0);
   m.begin = [this](State& s, Context& ctx) { BeginSbMovement(s, ctx); };
   m.list = [this](const State& s, Context& ctx, Out out) { ListSbMovement(s, ctx, out); };
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbMovement(s, a, ctx); };
   steps_.Register(std::move(m));
-  StepDef c = step("combat", "7.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  StepDef c = NewStep("combat", "7.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
   c.begin = [this](State& s, Context& ctx) { BeginSbCombat(s, ctx); };
   c.list = [this](const State& s, Context& ctx, Out out) { ListCombatStep(s, ctx, out); };
   c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbCombat(s, a, ctx); };
   steps_.Register(std::move(c));
-  StepDef r = step("retreat", "7.5.1", DecisionType::kRetreat, Takes(ActionType::kRetreat));
+  StepDef r = NewStep("retreat", "7.5.1", DecisionType::kRetreat, Takes(ActionType::kRetreat));
   r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
   r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbRetreat(s, a, ctx); };
   steps_.Register(std::move(r));
-  StepDef v = step("advance", "7.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
+  StepDef v = NewStep("advance", "7.6", DecisionType::kAdvance, Takes(ActionType::kAdvance));
   v.begin = [this](State& s, Context& ctx) { BeginSbAdvance(s, ctx); };
   v.list = [this](const State& s, Context& ctx, Out out) { ListSbAdvance(s, ctx, out); };
   v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbAdvance(s, a, ctx); };
   steps_.Register(std::move(v));
-  StepDef u = step("untrained_advance", "12.1", DecisionType::kAdvance, 0);
+  StepDef u = NewStep("untrained_advance", "12.1", DecisionType::kAdvance, 0);
   u.chance = ChanceDef{6, 1, "untrained advance"};
   u.resolve = [this](State& s, Context& ctx, int roll) { ResolveUntrainedAdvance(s, ctx, roll); };
   step_untrained_ = steps_.Register(std::move(u));
-  StepDef l = step("losses", "7.3", DecisionType::kLosses, 0);
+  StepDef l = NewStep("losses", "7.3", DecisionType::kLosses, 0);
   l.list = [this](const State& s, Context&, Out out) { ListLosses(s, out); };
   l.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyLossStep(s, a, ctx); };
   step_losses_ = steps_.Register(std::move(l));
-  StepDef sr = step("stand_or_retreat", "7.5.2", DecisionType::kStandOrRetreat, 0);
+  StepDef sr = NewStep("stand_or_retreat", "7.5.2", DecisionType::kStandOrRetreat, 0);
   sr.list = [](const State&, Context&, Out out) {
     out->push_back(Action::Of(ActionType::kStand));
     out->push_back(Action::Of(ActionType::kChoice).Value(0));
@@ -1583,13 +1575,13 @@ void SbRules::RegisterSteps() {
   step_stand_ = steps_.Register(std::move(sr));
   for (const char* phase : {"defensive_bombardment", "offensive_bombardment"}) {
     const bool defensive = std::string(phase) == "defensive_bombardment";
-    StepDef b = step(phase, defensive ? "8.0/7.8" : "8.0", DecisionType::kBombard, 0);
+    StepDef b = NewStep(phase, defensive ? "8.0/7.8" : "8.0", DecisionType::kBombard, 0);
     b.begin = [this, defensive](State& s, Context& ctx) { BeginBombardment(s, ctx, defensive); };
     b.list = [this](const State& s, Context& ctx, Out out) { ListBombardStep(s, ctx, out); };
     b.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBombardStep(s, a, ctx); };
     steps_.Register(std::move(b));
   }
-  StepDef g = step("reorganization", "9.0", DecisionType::kChoice, 0);
+  StepDef g = NewStep("reorganization", "9.0", DecisionType::kChoice, 0);
   g.begin = [this](State& s, Context& ctx) { BeginReorganization(s, ctx); };
   g.list = [this](const State& s, Context& ctx, Out out) {
     ListReorganize(s, ctx, out);
@@ -1597,11 +1589,11 @@ void SbRules::RegisterSteps() {
   };
   g.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyReorgStep(s, a, ctx); };
   step_reorg_ = steps_.Register(std::move(g));
-  StepDef k = step("stacking", "5.5", DecisionType::kChoice, 0);
+  StepDef k = NewStep("stacking", "5.5", DecisionType::kChoice, 0);
   k.list = [this](const State& s, Context&, Out out) { ListStackingStep(s, out); };
   k.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyStackingStep(s, a, ctx); };
   step_stacking_ = steps_.Register(std::move(k));
-  StepDef t = step("turn_choice", "12.3/12.6", DecisionType::kChoice, 0);
+  StepDef t = NewStep("turn_choice", "12.3/12.6", DecisionType::kChoice, 0);
   t.list = [](const State&, Context&, Out out) {
     out->push_back(Action::Of(ActionType::kChoice).Value(1));
     out->push_back(Action::Of(ActionType::kChoice).Value(0));

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "wargame/action.h"
@@ -247,6 +248,12 @@ struct ScenarioStart {
 
 // --- The game ------------------------------------------------------------------
 
+// The base of a ruleset's compiled data (Game::data): tables, movement rules and
+// whatever its loader builds, read back typed with Game::Data<T>().
+struct RulesetData {
+  virtual ~RulesetData() = default;
+};
+
 class Game {
  public:
   GameParams params;
@@ -265,8 +272,9 @@ class Game {
   StackingRules stacking;
   ScenarioStart start;  // where the scenario begins and what it places
   std::unique_ptr<Rules> rules;
-  // Ruleset-specific compiled data (tables, movement rules, ...), owned here.
-  std::shared_ptr<const void> data;
+  // Ruleset-specific compiled data (tables, movement rules, ...), owned here:
+  // the ruleset's own struct, derived from RulesetData, read back with Data<T>().
+  std::shared_ptr<const RulesetData> data;
 
   int num_units() const { return static_cast<int>(units.size()); }
   int SideIndex(const std::string& id) const;
@@ -286,9 +294,16 @@ class Game {
   std::string UnitLabel(UnitId u) const;  // "Harris"
   std::string HexLabel(int hex) const { return hex >= 0 ? map.Label(hex) : "off-map"; }
 
+  // The ruleset's data as its own type (the hex engine's HexGameData, a tabletop's
+  // MiniData...). T must be the type the loader stored: HasData<T>() tells.
   template <typename T>
   const T& Data() const {
+    static_assert(std::is_base_of_v<RulesetData, T>, "a ruleset's data derives from wg::RulesetData");
     return *static_cast<const T*>(data.get());
+  }
+  template <typename T>
+  bool HasData() const {
+    return dynamic_cast<const T*>(data.get()) != nullptr;
   }
 };
 

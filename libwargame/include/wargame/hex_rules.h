@@ -60,7 +60,7 @@
 namespace wg {
 
 // The compiled data of a hex game (Game::data).
-struct HexGameData {
+struct HexGameData : RulesetData {
   MovementRules movement;
   ZocRules zoc;
   LosRules los_rules;

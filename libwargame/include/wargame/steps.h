@@ -68,6 +68,10 @@ struct StepDef {
   uint16_t rule_id = 0;  // interned `rule` (set by Register)
 };
 
+// A StepDef with its name, rule, what it asks and the action types it takes
+// (Takes(...); 0: any); the caller sets its handlers.
+StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes = 0);
+
 // Bit of StepDef::takes for an action type.
 constexpr uint32_t Takes(ActionType t) { return 1u << static_cast<unsigned>(t); }
 constexpr uint32_t Takes(std::initializer_list<ActionType> ts) {
