@@ -146,7 +146,7 @@ struct State {
   int16_t vp[2] = {0, 0};
   int16_t vp_by_turn[2][kMaxTurns] = {};
   int16_t pad1_[2] = {};
-  uint64_t once_awarded = 0;   // bit i: one-time award i already given (raids)
+  uint64_t once_awarded = 0;   // one-time awards given: bits 0-31 a ruleset's own (raids), 32-63 victory.points (victory.h)
   uint8_t place_control[kMaxPlaces] = {};  // 0 nobody, side + 1 = last to occupy or move through
 
   PendingCombat combat;
