@@ -69,9 +69,7 @@ int MovementQueries(const Game& game, const HexQueries& rules, const State& s, C
       if (d.entry_place < 0 || d.reinforcement_turn > s.turn || d.reinforcement_turn == 0) continue;
       const Place& place = game.map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = rules.BuildQuery(s, ctx, &u, 1);
-      q.start = -1;
-      q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
-      q.started_in_ezoc = false;
+      q.EnterFrom(place.hexes);
       *reached += static_cast<long>(static_cast<HexScratch&>(ctx.scratch()).pathfinder.Search(q).hexes().size());
       ++queries;
     }

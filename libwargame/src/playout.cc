@@ -71,9 +71,7 @@ bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
     } else {
       const Place& place = game.map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
       MoveQuery q = rules->BuildQuery(s, ctx, &u, 1);
-      q.start = -1;
-      q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
-      q.started_in_ezoc = false;
+      q.EnterFrom(place.hexes);
       r = &pf.Search(q);
       start = -1;
     }

@@ -341,9 +341,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
         MoveQuery q = BuildQuery(view, ctx, a.units.data(), a.num_units);
         if (a.type == ActionType::kEnter) {
           const Place& p = game_.map.places[static_cast<size_t>(Def(u).entry_place)];
-          q.start = -1;
-          q.entry_hexes = std::span<const int>(p.hexes.data(), p.hexes.size());
-          q.started_in_ezoc = false;
+          q.EnterFrom(p.hexes);
         }
         std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
         if (!Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels).ok) {
@@ -443,9 +441,7 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     if (d.entry_place < 0 || ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
     const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
-    q.start = -1;
-    q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
-    q.started_in_ezoc = false;
+    q.EnterFrom(place.hexes);
     const Reachable& r = hs.pathfinder.Search(q);
     std::vector<int> targets;
     for (int h : r.hexes()) {

@@ -74,6 +74,14 @@ struct MoveQuery {
   const ZocField* zoc = nullptr;
   const ZocRules* zoc_rules = nullptr;
   bool started_in_ezoc = false;
+
+  // Makes it an entry from off the map into one of `hexes` (a reinforcement's
+  // entry area): no start hex, so not starting in an enemy ZOC either.
+  void EnterFrom(std::span<const int> hexes) {
+    start = -1;
+    entry_hexes = hexes;
+    started_in_ezoc = false;
+  }
   bool minimum_one_hex = false;  // may always move one hex (not into/across prohibited)
 };
 

@@ -147,9 +147,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       if (d.entry_place < 0 || due > s.turn || due == 0) continue;
       const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
-      q.start = -1;
-      q.entry_hexes = std::span<const int>(place.hexes.data(), place.hexes.size());
-      q.started_in_ezoc = false;
+      q.EnterFrom(place.hexes);
       const Reachable& r = hs.pathfinder.Search(q);
       for (int h : r.hexes()) {
         if (!r.CanEnd(h)) continue;
@@ -257,9 +255,7 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     if (!st.ok()) return st;
   }
   MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
-  q.start = -1;
-  q.entry_hexes = std::span<const int>(p.hexes.data(), p.hexes.size());
-  q.started_in_ezoc = false;
+  q.EnterFrom(p.hexes);
   PathCheck pc;
   bool ezoc = false;
   {
