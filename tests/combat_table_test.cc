@@ -300,7 +300,7 @@ TEST(CombatTableLoader, ReportsBadColumnsKindDieAndKeys) {
   EXPECT_EQ(FirstError("crt:\n  kind: odds\n  columnz: [\"1-1\"]\n  die: d6\n  rows: [1, 1]\n"
                        "  results: [[DR]]\n"),
             "crt.yaml:3:3: crt.columnz: unknown key (expected one of: provenance, kind, columns, "
-            "below_lowest, die, rows, results)");
+            "below_lowest, die, rows, results, effects)");
   EXPECT_EQ(FirstError("crt:\n  kind: odds\n  columns: [\"1-1\"]\n  die: d6\n  rows: [3, 1]\n"
                        "  results: [[DR]]\n"),
             "crt.yaml:5:9: crt.rows: lowest roll 3 is above highest roll 1");

@@ -280,5 +280,41 @@ TEST(Game, EndingEveryPhasePlaysToTheLastTurn) {
   EXPECT_NE(s.DescribeEvents().back().find("Game over"), std::string::npos);
 }
 
+// Issue 11: the start of the game and each later phase announce the phase once.
+// Recounted from the log: every player-turn's phases start in the order of
+// turns: phases, each once, and the game's first phase is not announced twice.
+TEST(Sequence, EachPhaseStartsOnceInTurnOrder) {
+  auto g = Skirmish();
+  ASSERT_TRUE(g);
+  Session s(g, 5);
+  for (int guard = 0; guard < 5000 && !s.over(); ++guard) {
+    const auto legal = s.LegalActions();
+    ASSERT_FALSE(legal.empty());
+    Action pick = legal.back();
+    for (const Action& a : legal) {
+      if (a.type == ActionType::kEndPhase) pick = a;
+    }
+    ASSERT_TRUE(s.Apply(pick).ok());
+  }
+  ASSERT_TRUE(s.over());
+  const int phases = static_cast<int>(g->turns.phases.size());
+  const int sides = static_cast<int>(g->turns.order.size());
+  std::vector<std::string> seen, expected;
+  int turn = 0;
+  for (const Event& e : s.events()) {
+    if (e.type == EventType::kTurnStart) turn = e.a;
+    if (e.type == EventType::kPhaseStart) seen.push_back(std::to_string(turn) + "/" + std::to_string(e.side) + "/" + e.text);
+  }
+  for (int t = 1; t <= g->turns.num_turns(); ++t) {
+    for (int p = 0; p < sides; ++p) {
+      for (int ph = 0; ph < phases; ++ph) {
+        expected.push_back(std::to_string(t) + "/" + std::to_string(g->turns.order[static_cast<size_t>(p)]) + "/" +
+                           g->turns.phases[static_cast<size_t>(ph)]);
+      }
+    }
+  }
+  EXPECT_EQ(seen, expected);
+}
+
 }  // namespace
 }  // namespace wg

@@ -77,7 +77,7 @@ std::string SaveErrors(const std::string& input) {
 // --- A scalar or a list where a map belongs: reported, never indexed. ---------
 
 TEST_F(Untrusted, ShapeErrorsStopTheDescent) {
-  EXPECT_HAS(RulesetErrors("stacking-is-a-scalar.yaml"), "ruleset.yaml:76:11: stacking: expected a map");
+  EXPECT_HAS(RulesetErrors("stacking-is-a-scalar.yaml"), "ruleset.yaml:77:11: stacking: expected a map");
   EXPECT_HAS(RulesetErrors("sides-are-words.yaml"), "sides[0]: expected a map");
   EXPECT_HAS(RulesetErrors("units-are-words.yaml"), "units.yaml:2:9: units[0]: expected a map");
   const std::string e = RulesetErrors("sections-of-the-wrong-shape.yaml");
@@ -425,6 +425,14 @@ TEST_F(UntrustedHooks, Issue14_BlueAndGrayRefusesACrtTokenItsHandlerDoesNotApply
                        "rules (8.3) apply (AE, AR, DE, DR, EX): it would do nothing");
 }
 
+// Issue 11: crt.effects is for the engine's result handler; a ruleset that
+// applies its results in code refuses it rather than ignore it.
+TEST_F(UntrustedHooks, Issue11_BlueAndGrayRefusesDeclaredCrtEffects) {
+  Copy("blue_and_gray");
+  Edit(file("ruleset.yaml"), "EX,   EX,   EX,   EX]    # 6", "EX,   EX,   EX,   EX]    # 6\n  effects: {EX: {defender: eliminated}}");
+  EXPECT_HAS(Errors(), "crt.effects: the Blue & Gray rules (8.3) apply their results in code: declared effects would do nothing");
+}
+
 TEST_F(UntrustedHooks, Issue14_BlueAndGrayRefusesATwoSidedCell) {
   Copy("blue_and_gray");
   Edit(file("ruleset.yaml"), "- [AR,   AR,   DR,   DR,", "- [AR,   AR,   \"AR/DR\",   DR,");
@@ -458,7 +466,7 @@ TEST_F(UntrustedHooks, Issue14_StarsAndBarsMissingTableAndPlacesHavePositions) {
   Edit(file("ruleset.yaml"), "  union_initiative:", "  union_initiative_renamed:");
   Edit(file("map.yaml"), "kind: objective", "kind: army_hq");
   const std::string e = Errors();
-  EXPECT_HAS(e, "ruleset.yaml:188:3: tables.union_initiative: missing table union_initiative (12.4)");
+  EXPECT_HAS(e, "ruleset.yaml:189:3: tables.union_initiative: missing table union_initiative (12.4)");
   EXPECT_HAS(e, "map.yaml:");
   EXPECT_HAS(e, ": places: the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are "
                 "required (11.1)");

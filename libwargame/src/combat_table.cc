@@ -112,6 +112,26 @@ const CombatResult& CombatTable::Lookup(int column, int modified_roll) const {
   return cells[static_cast<size_t>(row) * columns.size() + static_cast<size_t>(column)];
 }
 
+const ResultEffect* StandardResultEffect(std::string_view code) {
+  static const ResultEffect kStandard[] = {
+      {"AE", "", ResultLoss::kEliminated, ResultLoss::kNone},
+      {"AR", "", ResultLoss::kRetreat, ResultLoss::kNone},
+      {"DE", "", ResultLoss::kNone, ResultLoss::kEliminated},
+      {"DR", "", ResultLoss::kNone, ResultLoss::kRetreat},
+  };
+  for (const ResultEffect& e : kStandard) {
+    if (e.code == code) return &e;
+  }
+  return nullptr;
+}
+
+const ResultEffect* CombatTable::Effect(std::string_view code) const {
+  for (const ResultEffect& e : effects) {
+    if (e.code == code) return &e;
+  }
+  return StandardResultEffect(code);
+}
+
 int ModifiedStrength(int base, std::span<const int> multipliers, int cap) {
   int64_t factor = 1;
   for (int m : multipliers) {
@@ -344,6 +364,46 @@ void ReadCrtResults(YamlReader& reader, const YAML::Node& node, const std::strin
   }
 }
 
+// One side's effect: none, eliminated, retreat or exchange.
+ResultLoss ReadLoss(YamlReader& reader, const YAML::Node& node, const std::string& path, const char* key) {
+  const std::string v = reader.OptionalString(node, path, key, "none");
+  if (v == "none") return ResultLoss::kNone;
+  if (v == "eliminated") return ResultLoss::kEliminated;
+  if (v == "retreat") return ResultLoss::kRetreat;
+  if (v == "exchange") return ResultLoss::kExchange;
+  reader.Fail(node[key], YamlReader::Child(path, key), "expected none, eliminated, retreat or exchange, got \"" + v + "\"");
+  return ResultLoss::kNone;
+}
+
+// `effects: {CODE: {attacker, defender, rule}}`: what each token does.
+void ReadCrtEffects(YamlReader& reader, const YAML::Node& node, const std::string& path, CombatTable& t) {
+  const YAML::Node effects = node["effects"];
+  const std::string ep = YamlReader::Child(path, "effects");
+  if (!effects || !reader.ExpectMap(effects, ep)) return;
+  for (const auto& kv : effects) {
+    auto code = reader.String(kv.first, ep);
+    if (!code) continue;
+    const std::string cp = YamlReader::Child(ep, *code);
+    auto parsed = ParseCombatResult(*code);
+    if (!parsed.ok() || parsed->two_sided || parsed->tokens.size() != 1 || parsed->tokens[0].has_number ||
+        parsed->tokens[0].code != *code) {
+      reader.Fail(kv.first, cp, "a result token is upper-case letters (\"EX\"), got \"" + *code + "\"");
+      continue;
+    }
+    if (!reader.ExpectMap(kv.second, cp) || !reader.CheckKeys(kv.second, cp, {"attacker", "defender", "rule"})) continue;
+    ResultEffect e;
+    e.code = *code;
+    e.attacker = ReadLoss(reader, kv.second, cp, "attacker");
+    e.defender = ReadLoss(reader, kv.second, cp, "defender");
+    e.rule = reader.OptionalString(kv.second, cp, "rule", "");
+    if (e.attacker == ResultLoss::kNone && e.defender == ResultLoss::kNone) {
+      reader.Fail(kv.second, cp, "the result does nothing to either side");
+      continue;
+    }
+    t.effects.push_back(std::move(e));
+  }
+}
+
 }  // namespace
 
 Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
@@ -351,7 +411,7 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
   const size_t before = reader.errors().size();
   CombatTable t;
   if (!reader.CheckKeys(node, path,
-                        {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results"})) {
+                        {"provenance", "kind", "columns", "below_lowest", "die", "rows", "results", "effects"})) {
     return reader.ErrorsSince(before);
   }
   t.provenance = reader.OptionalString(node, path, "provenance", "");
@@ -383,6 +443,7 @@ Result<CombatTable> LoadCombatTable(YamlReader& reader, const YAML::Node& node,
   ReadBelowLowest(reader, node, path, columns_ok, t);
   const bool rows_ok = ReadCrtRows(reader, node, path, t);
   ReadCrtResults(reader, node, path, rows_ok, columns_ok, t);
+  ReadCrtEffects(reader, node, path, t);
 
   ErrorList errors = reader.ErrorsSince(before);
   if (!errors.ok()) return errors;
@@ -395,7 +456,7 @@ namespace {
 
 constexpr CrtTokenRule kStandardTokens[] = {
     {"AE", true, true, false, false}, {"AR", true, true, false, false}, {"DE", true, false, true, false},
-    {"DR", true, false, true, false}, {"EX", true, false, true, false},
+    {"DR", true, false, true, false},
 };
 
 std::string TokenList(const CrtTokenSet& set) {
@@ -438,6 +499,10 @@ void CheckCellTokens(YamlReader& reader, const YAML::Node& cell, const std::stri
 const CrtTokenSet kStandardCrtTokens{"the standard hex rules", kStandardTokens};
 
 void CheckCrtTokens(YamlReader& reader, const YAML::Node& crt, const std::string& path, const CrtTokenSet& set) {
+  if (const YAML::Node effects = YamlReader::Get(crt, "effects"); effects && !set.takes_effects) {
+    reader.Fail(effects, YamlReader::Child(path, "effects"),
+                std::string(set.who) + " apply their results in code: declared effects would do nothing");
+  }
   const YAML::Node rows = YamlReader::Get(crt, "results");
   const std::string rp = YamlReader::Child(path, "results");
   for (size_t i = 0; rows.IsSequence() && i < rows.size(); ++i) {

@@ -38,10 +38,22 @@ const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
 namespace {
 
 // A data-only ruleset plays on HexRules::ApplyCombatResult: any CRT token it
-// does not apply would silently do nothing, so it is an error at load.
+// does not apply (the standard AE, AR, DE, DR and the codes its crt.effects
+// declares) would silently do nothing, so it is an error at load.
 void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
   if (!doc.Has("crt")) return;
-  CheckCrtTokens(*doc.ReaderFor("crt"), doc.Section("crt"), "crt", kStandardCrtTokens);
+  const YAML::Node crt = doc.Section("crt");
+  std::vector<std::string> codes;  // the declared codes (the rules below view them)
+  const YAML::Node effects = YamlReader::Get(crt, "effects");
+  if (effects.IsMap()) {
+    for (const auto& kv : effects) {
+      if (kv.first.IsScalar()) codes.push_back(kv.first.Scalar());
+    }
+  }
+  std::vector<CrtTokenRule> tokens(kStandardCrtTokens.tokens.begin(), kStandardCrtTokens.tokens.end());
+  for (const std::string& c : codes) tokens.push_back(CrtTokenRule{c, true, true, true, false});
+  const CrtTokenSet set{"the standard hex rules", tokens, /*takes_effects=*/true};
+  CheckCrtTokens(*doc.ReaderFor("crt"), crt, "crt", set);
   (void)errors;  // recorded in the document's reader, which LoadHexGame reports
 }
 

@@ -13,6 +13,8 @@
 //     rows: [0, 6]                # lowest and highest modified roll with a row
 //     results:                    # one row per modified roll, low to high; one cell per column
 //       - ["E2R/-", "E2R/-", ...]
+//     effects:                    # optional: what a token does (ResultEffect), for the
+//       EX: {defender: eliminated, attacker: exchange, rule: "8.3"}   # hex engine's handler
 //
 // Odds columns are "a-d" (both positive): a column applies when
 // attack/defense >= a/d, and the highest such column is used (rounding in the
@@ -64,6 +66,23 @@ struct CombatResult {
   std::vector<ResultToken> tokens;    // single-part cells only ("DR", "EX")
 };
 
+// What a result token does to each side, for the hex engine's result handler
+// (HexRules::ApplyCombatResult): declared by the ruleset in `crt.effects`, or
+// the standard AE, AR, DE, DR (StandardResultEffect). An exchange: the side
+// loses its units, weakest first, until their printed strength (attack for the
+// attacker, defense for the defender) totals at least the other side's printed
+// strength in the combat.
+enum class ResultLoss : uint8_t { kNone, kEliminated, kRetreat, kExchange };
+struct ResultEffect {
+  std::string code;  // "EX"
+  std::string rule;  // cited by its events; "": the ruleset's combat rule
+  ResultLoss attacker = ResultLoss::kNone;
+  ResultLoss defender = ResultLoss::kNone;
+};
+// AE: attacker eliminated, AR: attacker retreats, DE, DR: the same for the
+// defender; nullptr for any other code.
+const ResultEffect* StandardResultEffect(std::string_view code);
+
 // Parses one cell. Errors: `bad result "x": <reason>` (no file position; loaders add it).
 Result<CombatResult> ParseCombatResult(std::string_view text);
 
@@ -89,6 +108,10 @@ class CombatTable {
   int min_row = 1;  // lowest modified roll with a row
   int max_row = 6;
   std::vector<CombatResult> cells;  // row-major: (roll - min_row) * columns + column
+  std::vector<ResultEffect> effects;  // crt.effects, in the file's order
+
+  // The effect of a token: the declared one, else the standard one, else nullptr.
+  const ResultEffect* Effect(std::string_view code) const;
 
   int num_columns() const { return static_cast<int>(columns.size()); }
   int num_rows() const { return max_row - min_row + 1; }
@@ -154,9 +177,11 @@ struct CrtTokenRule {
 struct CrtTokenSet {
   std::string_view who;                  // "the standard hex rules", named in messages
   std::span<const CrtTokenRule> tokens;
+  bool takes_effects = false;  // false: a `crt.effects` key is refused (the handler is code)
 };
-// The tokens of the hex engine's own result handler (HexRules::ApplyCombatResult,
-// libwargame/src/hex/combat.cc): AE, AR for the attacker; DE, DR, EX for the defender.
+// The standard tokens of the hex engine's own result handler (HexRules::ApplyCombatResult,
+// libwargame/src/hex/combat.cc): AE, AR for the attacker; DE, DR for the defender.
+// A data-only ruleset adds the codes its `crt.effects` declares (EX...).
 extern const CrtTokenSet kStandardCrtTokens;
 // Records an error at every cell of the CRT `crt` (read by `reader`; `path` is
 // its key path, "crt") and its below_lowest result that uses a token `set`

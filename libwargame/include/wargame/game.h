@@ -222,6 +222,9 @@ class Rules {
   // The steps of this game's sequence of play (wargame/steps.h), registered by
   // the ruleset's constructor.
   const StepTable& steps() const { return steps_; }
+  // Called once by the loader after the ruleset's constructor: steps the engine
+  // registers after the ruleset's own, so the kinds a State holds keep their numbers.
+  virtual void FinishSteps() {}
 
  protected:
   StepTable steps_;

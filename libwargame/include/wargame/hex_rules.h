@@ -34,6 +34,7 @@
 //   combat     {attack: attack, defense: defense, movement: movement,
 //               mandatory: true, obligations: false, retreat_hexes: 2, retreat_through_ezoc: false,
 //               advance: stacking | one | none, stacking_check: eliminate | refuse,
+//               stacking_untrained_first: false,
 //               control_kinds: [objective], artillery_kind: artillery, artillery_range: 3}
 //              obligations: true makes the mandatory attacks span the phase (S&B 7.1,
 //              B&G 8.0; hex/obligations.cc): every phasing unit in an enemy ZOC takes
@@ -74,6 +75,7 @@ struct HexGameData : RulesetData {
   bool retreat_through_ezoc = false;
   enum class Advance { kStacking, kOne, kNone } advance = Advance::kStacking;
   enum class StackingCheck { kEliminate, kRefuse } stacking_check = StackingCheck::kRefuse;
+  bool stacking_untrained_first = false;  // the excess eliminated: untrained units first (S&B 5.5)
   std::vector<std::string> control_kinds;  // place kinds whose control is tracked
   int artillery_kind = -1;
   int artillery_range = 0;
@@ -243,6 +245,8 @@ class HexRules : public Rules, public HexQueries {
   void CheckInvariants(const State& s, ErrorList* out) const override;
   std::unique_ptr<Scratch> NewScratch() const override;
   std::string PositionText(const State& s, UnitId u) const override;
+  // Registers the combat roll's chance step after the ruleset's steps (their kinds keep their numbers).
+  void FinishSteps() override;
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
@@ -330,6 +334,7 @@ class HexRules : public Rules, public HexQueries {
   // --- Steps (wargame/steps.h) --------------------------------------------------------
   // The core's step kinds (registered by the constructor).
   StepKind step_movement_ = kNoStep, step_combat_ = kNoStep, step_retreat_ = kNoStep, step_advance_ = kNoStep;
+  StepKind step_combat_roll_ = kNoStep;  // the CRT's die: a chance step (FinishSteps)
   // The core steps' handlers, for a ruleset's refinement to call.
   void BeginMovementPhase(State& s, Context& ctx) const;  // hex/movement.cc
   void ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -376,7 +381,7 @@ class HexRules : public Rules, public HexQueries {
   virtual Status CheckAttack(const State& s, const Action& a, Context& ctx) const;
   virtual void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const;
   // Applies the CRT result of s.combat; may set follow-up decisions. The default
-  // implements the AE/AR/DR/DE/EX family (Blue & Gray).
+  // applies each token's ResultEffect (crt.effects, or the standard AE/AR/DE/DR).
   virtual void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const;
   // Units that still must attack / be attacked (mandatory combat).
   virtual bool MustAttack(const State& s, Context& ctx, UnitId u) const;
@@ -425,6 +430,14 @@ class HexRules : public Rules, public HexQueries {
   Status PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const;
   void FillCombat(State& s, const Action& a, const UnitId* defenders, int nd) const;
   Status ApplyAttack(State& s, const Action& a, Context& ctx) const;
+  // The combat roll's outcome (the chance step's resolve): looks up s.combat's
+  // column with its die-roll modifier, applies the result, goes on.
+  void ResolveCombatRoll(State& s, Context& ctx, int roll) const;
+  // Announces and applies a CRT result, then the combat's follow-ups.
+  void FinishAttack(State& s, Context& ctx, const CombatResult& result) const;
+  // An exchange (ResultLoss::kExchange): the attackers (or defenders) lose units,
+  // weakest first, until their printed strength totals at least `owed`.
+  void LoseAtLeast(State& s, Context& ctx, bool attacker, int owed, const char* rule, const char* why) const;
   Status ApplyRetreat(State& s, const Action& a, Context& ctx) const;
   Status ApplyAdvance(State& s, const Action& a, Context& ctx) const;
   Status EndCombatPhase(State& s, Context& ctx) const;

@@ -242,69 +242,105 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
     n.text = mods.notes[i];
     ctx.Emit(n);
   }
-  const CombatResult* result;
   if (column == CombatTable::kBelowLowest) {
-    result = &d.crt.below_result;
-  } else {
-    const int roll = ctx.RollSum(s, d.crt.die.count, d.crt.die.sides, "combat");
-    c.roll = static_cast<int8_t>(roll);
-    const int drms[1] = {mods.drm};
-    const int row = ModifiedRoll(d.crt, roll, drms);
-    result = &d.crt.Lookup(column, row);
+    FinishAttack(s, ctx, d.crt.below_result);
+  } else if (step_combat_roll_ == kNoStep || !PushStep(s, steps_, step_combat_roll_, side)) {
+    ResolveCombatRoll(s, ctx, ctx.RollSum(s, d.crt.die.count, d.crt.die.sides, "combat"));
   }
-  Event r;
-  r.type = EventType::kCombatResult;
-  r.rule = data().Rule("combat");
-  r.text = result->text.c_str();
-  ctx.Emit(r);
-  ++s.combat_count;
-  ReturnToPhase(s);
-  ApplyCombatResult(s, ctx, *result);
-  if (s.decision == DecisionType::kCombat && !s.game_over) NextCombatStep(s, ctx);
+  // Else the combat roll is a chance step: ApplyStep rolls it, or a caller that
+  // stops at chance supplies the outcome (ResolveChance).
   return Status::Ok();
 }
 
+void HexRules::ResolveCombatRoll(State& s, Context& ctx, int roll) const {
+  const CombatTable& crt = data().crt;
+  s.combat.roll = static_cast<int8_t>(roll);
+  const int drms[1] = {s.combat.drm};
+  FinishAttack(s, ctx, crt.Lookup(s.combat.column, ModifiedRoll(crt, roll, drms)));
+}
+
+void HexRules::FinishAttack(State& s, Context& ctx, const CombatResult& result) const {
+  Event r;
+  r.type = EventType::kCombatResult;
+  r.rule = data().Rule("combat");
+  r.text = result.text.c_str();
+  ctx.Emit(r);
+  ++s.combat_count;
+  ReturnToPhase(s);
+  ApplyCombatResult(s, ctx, result);
+  if (s.decision == DecisionType::kCombat && !s.game_over) NextCombatStep(s, ctx);
+}
+
+namespace {
+
+// Printed strength of units in a combat (an exchange's measure: printed values,
+// before terrain or other modifiers).
+int PrintedTotal(const Game& g, const State& s, const UnitId* units, int n, int attribute) {
+  int total = 0;
+  for (int i = 0; i < n; ++i) total += g.Printed(s, units[i], attribute);
+  return total;
+}
+
+}  // namespace
+
 void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   const PendingCombat& c = s.combat;
-  auto tokens = r.two_sided ? r.defender : r.tokens;
-  bool attacker_retreat = false, defender_retreat = false;
-  for (const auto& t : (r.two_sided ? r.attacker : r.tokens)) {
-    if (t.code == "AE") {
-      for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], data().Rule("combat"), "AE");
-    } else if (t.code == "AR") {
-      attacker_retreat = true;
-    }
-  }
-  for (const auto& t : tokens) {
-    if (t.code == "DE" || t.code == "EX") {
-      int printed = 0;
-      for (int i = 0; i < c.num_defenders; ++i) printed += game_.Printed(s, c.defenders[i], data().defense);
-      for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], data().Rule("combat"), t.code == "EX" ? "EX" : "DE");
-      if (t.code == "EX") {
-        // The attacker loses units whose strength totals at least the
-        // defenders' printed strength: eliminate the weakest first (the
-        // ruleset may override with a decision).
-        int lost = 0;
-        while (lost < printed) {
-          int best = -1;
-          for (int i = 0; i < c.num_attackers; ++i) {
-            const UnitId u = c.attackers[i];
-            if (!s.unit(u).OnMap()) continue;
-            if (best < 0 || AttackStrength(s, u) < AttackStrength(s, c.attackers[best])) best = i;
-          }
-          if (best < 0) break;
-          lost += game_.Printed(s, c.attackers[best], data().attack);
-          Eliminate(s, ctx, c.attackers[best], data().Rule("combat"), "EX");
-        }
+  const HexGameData& d = data();
+  const int printed[2] = {PrintedTotal(game_, s, c.attackers, c.num_attackers, d.attack),
+                          PrintedTotal(game_, s, c.defenders, c.num_defenders, d.defense)};
+  // Each token's effect (a single-part cell's tokens, or both parts of an "A/D" cell).
+  auto each_effect = [&](const auto& fn) {
+    for (const auto* part : {&r.tokens, &r.attacker, &r.defender}) {
+      for (const ResultToken& t : *part) {
+        if (const ResultEffect* e = d.crt.Effect(t.code)) fn(*e);
       }
-    } else if (t.code == "DR") {
-      defender_retreat = true;
     }
+  };
+  auto rule = [&](const ResultEffect& e) { return e.rule.empty() ? d.Rule("combat") : e.rule.c_str(); };
+  // Eliminations (the attacker's, then the defender's), then exchanges, then retreats.
+  bool retreat[2] = {false, false};
+  for (bool attacker : {true, false}) {
+    const UnitId* units = attacker ? c.attackers : c.defenders;
+    const int n = attacker ? c.num_attackers : c.num_defenders;
+    each_effect([&](const ResultEffect& e) {
+      const ResultLoss loss = attacker ? e.attacker : e.defender;
+      if (loss == ResultLoss::kEliminated) {
+        for (int i = 0; i < n; ++i) Eliminate(s, ctx, units[i], rule(e), e.code.c_str());
+      }
+      retreat[attacker ? 0 : 1] = retreat[attacker ? 0 : 1] || loss == ResultLoss::kRetreat;
+    });
+  }
+  for (bool attacker : {true, false}) {
+    each_effect([&](const ResultEffect& e) {
+      if ((attacker ? e.attacker : e.defender) == ResultLoss::kExchange) {
+        LoseAtLeast(s, ctx, attacker, printed[attacker ? 1 : 0], rule(e), e.code.c_str());
+      }
+    });
   }
   for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-  if (defender_retreat) BeginRetreats(s, ctx, /*attacker=*/false, data().retreat_hexes);
-  if (attacker_retreat) BeginRetreats(s, ctx, /*attacker=*/true, data().retreat_hexes);
+  if (retreat[1]) BeginRetreats(s, ctx, /*attacker=*/false, d.retreat_hexes);
+  if (retreat[0]) BeginRetreats(s, ctx, /*attacker=*/true, d.retreat_hexes);
+}
+
+// An exchange: one side of the combat loses its units still on the map, weakest
+// first, until their printed strength totals at least `owed` (or none is left).
+void HexRules::LoseAtLeast(State& s, Context& ctx, bool attacker, int owed, const char* rule, const char* why) const {
+  const PendingCombat& c = s.combat;
+  const UnitId* units = attacker ? c.attackers : c.defenders;
+  const int n = attacker ? c.num_attackers : c.num_defenders;
+  auto strength = [&](UnitId u) { return attacker ? AttackStrength(s, u) : DefenseStrength(s, u); };
+  int lost = 0;
+  while (lost < owed) {
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
+      if (!s.unit(units[i]).OnMap()) continue;
+      if (best < 0 || strength(units[i]) < strength(units[best])) best = i;
+    }
+    if (best < 0) break;
+    lost += game_.Printed(s, units[best], attacker ? data().attack : data().defense);
+    Eliminate(s, ctx, units[best], rule, why);
+  }
 }
 
 

@@ -99,7 +99,7 @@ void LoadCombatSection(RulesetDocument& doc, const Game& game, HexGameData* data
   };
   if (n) {
     r.CheckKeys(n, "combat", {"attack", "defense", "movement", "mandatory", "obligations", "retreat_hexes",
-                              "retreat_through_ezoc", "advance", "stacking_check", "control_kinds",
+                              "retreat_through_ezoc", "advance", "stacking_check", "stacking_untrained_first", "control_kinds",
                               "artillery_kind", "artillery_range"});
   }
   data->attack = attr("attack", "attack");
@@ -128,6 +128,7 @@ void LoadCombatSection(RulesetDocument& doc, const Game& game, HexGameData* data
     } else {
       r.Fail(n["stacking_check"], "combat.stacking_check", "expected refuse or eliminate");
     }
+    data->stacking_untrained_first = r.OptionalBool(n, "combat", "stacking_untrained_first", false);
     if (n["control_kinds"]) data->control_kinds = r.StringList(n["control_kinds"], "combat.control_kinds");
     if (n["artillery_kind"]) {
       const std::string k = r.String(n["artillery_kind"], "combat.artillery_kind").value_or("");
@@ -209,6 +210,7 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   errors = LoadHexGameData(**doc, game.get());
   if (!errors.ok()) return errors;
   game->rules = make_rules(*game, **doc, &errors);
+  if (game->rules) game->rules->FinishSteps();
   errors.Append((*doc)->Errors());
   if (!errors.ok()) return errors;
   return std::shared_ptr<const Game>(std::move(game));

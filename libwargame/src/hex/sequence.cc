@@ -32,6 +32,19 @@ HexRules::HexRules(const Game& game) : game_(game) {
   step_advance_ = steps_.Register(std::move(v));
 }
 
+// After the ruleset's constructor registered its steps: the CRT's die as a chance
+// step (a search stops there and lists its outcomes; a referee is asked for the
+// die there). A ruleset that registered its own "combat_roll" keeps it.
+void HexRules::FinishSteps() {
+  step_combat_roll_ = steps_.Find("combat_roll");
+  if (step_combat_roll_ != kNoStep) return;
+  const HexGameData& d = data();
+  StepDef roll = NewStep("combat_roll", d.Rule("combat"), DecisionType::kCombat);
+  roll.chance = ChanceDef{d.crt.die.sides, d.crt.die.count, "combat"};
+  roll.resolve = [this](State& s, Context& ctx, int value) { ResolveCombatRoll(s, ctx, value); };
+  step_combat_roll_ = steps_.Register(std::move(roll));
+}
+
 void HexRules::BeginPhase(State& s, Context& ctx) const {
   ClearSteps(s);
   const StepKind k = steps_.Find(PhaseName(s));
@@ -59,18 +72,30 @@ void HexRules::ListEndPhaseIfAccepted(const State& s, Context& ctx, std::vector<
 
 // --- Sequence: turn -> player-turn -> phase ---------------------------------------------------
 
-void HexRules::Start(State& s, Context& ctx) const {
+namespace {
+
+void EmitTurnStart(const State& s, Context& ctx) {
   Event t;
   t.type = EventType::kTurnStart;
   t.a = s.turn;
   ctx.Emit(t);
+}
+
+void EmitPhaseStart(const Game& g, const State& s, Context& ctx) {
+  Event e;
+  e.type = EventType::kPhaseStart;
+  e.side = static_cast<int8_t>(s.phasing_side);
+  e.text = g.turns.phases[s.phase].c_str();
+  ctx.Emit(e);
+}
+
+}  // namespace
+
+void HexRules::Start(State& s, Context& ctx) const {
+  EmitTurnStart(s, ctx);
   OnTurnStart(s, ctx);
   if (PhaseApplies(s, s.phase)) {
-    Event e;
-    e.type = EventType::kPhaseStart;
-    e.side = static_cast<int8_t>(s.phasing_side);
-    e.text = game_.turns.phases[s.phase].c_str();
-    ctx.Emit(e);
+    EmitPhaseStart(game_, s, ctx);
     BeginPhase(s, ctx);
   } else {
     ClearSteps(s);
@@ -93,21 +118,14 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
           return;
         }
         ++s.turn;
-        Event t;
-        t.type = EventType::kTurnStart;
-        t.a = s.turn;
-        ctx.Emit(t);
+        EmitTurnStart(s, ctx);
         OnTurnStart(s, ctx);
         if (s.game_over) return;
       }
       s.phasing_side = static_cast<uint8_t>(game_.turns.order[s.player_turn]);
     }
     if (!PhaseApplies(s, s.phase)) continue;
-    Event e;
-    e.type = EventType::kPhaseStart;
-    e.side = static_cast<int8_t>(s.phasing_side);
-    e.text = game_.turns.phases[s.phase].c_str();
-    ctx.Emit(e);
+    EmitPhaseStart(game_, s, ctx);
     BeginPhase(s, ctx);
     if (s.game_over) return;
     if (s.decision != DecisionType::kNone) return;

@@ -23,7 +23,8 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
   for (int h = 0; h < game_.map.size(); ++h) {
     if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.stacking.limit) continue;
     while (StackingCount(s, h, side) > game_.stacking.limit) {
-      // Eliminate the excess: untrained units first, then the weakest.
+      // Eliminate the excess: the weakest first (combat.stacking_untrained_first:
+      // untrained units before any other, as S&B 5.5 asks).
       int pick = -1;
       for (int i = 0; i < s.num_units; ++i) {
         const UnitId u = static_cast<UnitId>(i);
@@ -34,7 +35,9 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
           continue;
         }
         const UnitId p = static_cast<UnitId>(pick);
-        const bool ut = !game_.units[static_cast<size_t>(i)].trained, pt = !game_.units[static_cast<size_t>(pick)].trained;
+        const bool untrained_first = data().stacking_untrained_first;
+        const bool ut = untrained_first && !game_.units[static_cast<size_t>(i)].trained;
+        const bool pt = untrained_first && !game_.units[static_cast<size_t>(pick)].trained;
         if (ut != pt ? ut : DefenseStrength(s, u) < DefenseStrength(s, p)) pick = i;
       }
       if (pick < 0) break;
