@@ -21,6 +21,7 @@
 #include "wargame/action_text.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
+#include "wargame/steps.h"
 
 namespace py = pybind11;
 
@@ -115,10 +116,9 @@ class PyState {
     ApplyListed(*a, g_->space.Id(*a));
   }
 
+  // A chance step's dice (their sum), or one die rolled inside the action.
   std::vector<std::pair<int, double>> ChanceOutcomes() const {
-    std::vector<std::pair<int, double>> out;
-    for (int v = 1; v <= chance_sides_; ++v) out.emplace_back(v, 1.0 / chance_sides_);
-    return out;
+    return wg::ChanceOutcomes(wg::ChanceDef{chance_sides_, chance_count_, ""});
   }
 
   std::string ActionToString(wg::ActionId id) {
@@ -147,6 +147,8 @@ class PyState {
   std::unique_ptr<PyState> Clone() const {
     auto c = std::make_unique<PyState>(g_, s_->Clone(), explicit_chance_);
     c->chance_sides_ = chance_sides_;
+    c->chance_count_ = chance_count_;
+    c->given_ = given_;
     c->pending_ = pending_;
     c->history_ = history_;
     return c;
@@ -195,6 +197,10 @@ class PyState {
   void set_pending(const wg::Action& a, int sides) {
     pending_ = a;
     chance_sides_ = sides;
+    chance_count_ = 1;
+    given_.clear();
+    FromStep();
+    cached_ = -1;
   }
 
  private:
@@ -204,7 +210,7 @@ class PyState {
     ids_.clear();
     sorted_.clear();
     if (IsChanceNode()) {
-      for (int v = 1; v <= chance_sides_; ++v) sorted_.push_back(v);
+      for (const auto& [v, p] : ChanceOutcomes()) sorted_.push_back(v);
     } else {
       legal_ = s_->LegalActions();
       ids_.reserve(legal_.size());
@@ -231,25 +237,66 @@ class PyState {
   }
 
   void ApplyOutcome(int value) {
-    if (value < 1 || value > chance_sides_) {
-      throw std::invalid_argument("die outcome " + std::to_string(value) + " not in 1.." + std::to_string(chance_sides_));
+    if (value < chance_count_ || value > chance_count_ * chance_sides_) {
+      throw std::invalid_argument("die outcome " + std::to_string(value) + " not in " + std::to_string(chance_count_) +
+                                  ".." + std::to_string(chance_count_ * chance_sides_));
     }
-    s_->SupplyDice({value});
+    // A chance step's sum is given as its dice (the session rolls them one by one).
+    std::vector<int> faces;
+    for (int i = 0, left = value; i < chance_count_; ++i) {
+      const int rest = chance_count_ - 1 - i;
+      faces.push_back(std::min(chance_sides_, left - rest));
+      left -= faces.back();
+    }
+    s_->SupplyDice(faces);
+    given_.insert(given_.end(), faces.begin(), faces.end());
     history_.push_back(value);
     const wg::Status st = s_->Apply(pending_);
     if (st.ok()) {
       chance_sides_ = 0;
+      chance_count_ = 1;
+      given_.clear();
       return;
     }
     const int sides = MissingDieSides(st);
     if (sides == 0) throw std::invalid_argument(st.error().ToString());
     chance_sides_ = sides;  // another die for the same action
+    chance_count_ = 1;
+    FromStep();
+    cached_ = -1;
+  }
+
+  // Where the pending action, with the dice given so far, reaches a chance step
+  // (wargame/steps.h: the combat roll) on top, the chance node is that step's:
+  // its dice and their sum's distribution. A die rolled inside an action (the
+  // tabletop's fire) stays a node per die, as the refusal named it.
+  void FromStep() {
+    const wg::Game& g = *g_->game;
+    const wg::StepTable& t = g.rules->steps();
+    wg::State st = s_->state();
+    wg::DiceStream dice;  // supplied only: the dice given so far
+    dice.Supply(given_);
+    wg::Context ctx(g, &dice, nullptr, &s_->scratch());
+    ctx.StopAtChance(true);
+    if (!g.rules->Apply(st, pending_, ctx).ok()) return;
+    for (int guard = 0; guard < 64 && !ctx.missing_die(); ++guard) {
+      const wg::ChanceDef* c = wg::PendingChance(t, st);
+      if (c == nullptr) return;
+      if (dice.queued() < static_cast<size_t>(std::max(1, c->count))) {
+        chance_sides_ = c->sides;
+        chance_count_ = std::max(1, c->count);
+        return;
+      }
+      if (!wg::ResolveChance(t, st, ctx, 0).ok()) return;
+    }
   }
 
   GamePtr g_;
   std::unique_ptr<wg::Session> s_;
   bool explicit_chance_ = false;
   int chance_sides_ = 0;  // > 0: a chance node, the pending action needs a die of this many faces
+  int chance_count_ = 1;  // dice summed at the node (a chance step of 2d6: 2)
+  std::vector<int> given_;  // the dice given to the pending action so far
   wg::Action pending_;
   std::vector<wg::ActionId> history_;
   long cached_ = -1;

@@ -308,3 +308,35 @@ def test_simulate_with_the_ai_player():
     r = wargame.simulate("civil_war_miniatures", 2, seed=5, threads=2, players=("ai", "random"))
     assert r["finished"].all() and (r["actions"] > 0).all()
     assert set(r["winner"]) <= {-1, 0, 1}
+
+
+def test_a_chance_step_is_one_node_for_its_dice(tmp_path):
+    """The CRT roll is a chance step (wargame/steps.h): with a 2d6 table the chance
+    node comes from the step, the sum 2..12 with its probabilities, not a node per die."""
+    import pathlib
+    import re
+    import shutil
+
+    src = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "rulesets" / "skirmish"
+    dst = tmp_path / "skirmish_2d6"
+    shutil.copytree(src, dst)
+    text = (dst / "ruleset.yaml").read_text()
+    rows = "".join("    - [AR, AR, AR, DR, DR, DR, DR, DR, DE, DE]\n" for _ in range(11))
+    text, n = re.subn(r"  die: d6\n  rows: \[1, 6\]\n  results:\n(    - \[.*\]\n){6}",
+                      "  die: 2d6\n  rows: [2, 12]\n  results:\n" + rows, text)
+    assert n == 1
+    (dst / "ruleset.yaml").write_text(text)
+    game = wargame.load_game(f"{dst}(scenario={dst / 'scenarios' / 'duel.yaml'})")
+    state = game.new_initial_state(seed=1, explicit_chance=True)
+    n = len(state.events())
+    state.apply_action_text("{attack: [b1], target: [0503]}")
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [v for v, _ in outcomes] == list(range(2, 13))
+    for v, p in outcomes:
+        assert abs(p - (6 - abs(v - 7)) / 36) < 1e-12
+    assert state.legal_actions() == list(range(2, 13))
+    state.apply_action(9)
+    assert not state.is_chance_node()
+    rolls = [e.b for e in state.events(since=n) if e.type == "die_roll"]
+    assert len(rolls) == 2 and sum(rolls) == 9
