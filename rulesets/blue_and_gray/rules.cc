@@ -120,12 +120,6 @@ void BgRules::Start(State& s, Context& ctx) const {
   HexRules::Start(s, ctx);
 }
 
-// 9.0: no combat phase during night turns.
-bool BgRules::PhaseApplies(const State& s, int phase) const {
-  if (phase == data().phase_combat && Night(s)) return false;
-  return true;
-}
-
 // 10.4: at the end of a night turn all ineffective units become effective again.
 void BgRules::OnTurnStart(State& s, Context& ctx) const {
   if (s.turn <= 1) return;
@@ -1134,6 +1128,7 @@ void BgRules::RegisterSteps() {
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgMovement(s, a, ctx); };
   steps_.Register(std::move(m));
   StepDef c = NewStep("combat", "8.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  c.applies = [this](const State& s) { return !Night(s); };  // 9.0: no combat phase during night turns
   c.begin = [this](State& s, Context& ctx) { BeginBgCombat(s, ctx); };
   c.list = [this](const State& s, Context& ctx, Out out) { ListBgCombat(s, ctx, out); };
   c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgCombat(s, a, ctx); };

@@ -101,7 +101,6 @@ class BgRules : public HexRules {
   const BgConfig& config() const { return cfg_; }
 
  protected:
-  bool PhaseApplies(const State& s, int phase) const override;
   void OnPhaseEnd(State& s, Context& ctx) const override;
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;

@@ -62,6 +62,10 @@ struct StepDef {
   // begins): may do the automatic work of the step and push or pop steps. A
   // phase whose begin leaves no step of its own on the stack is over.
   std::function<void(State&, Context&)> begin;
+  // A phase's step: whether the phase happens at all this player-turn (Blue &
+  // Gray 9.0: no combat phase at night); a phase that does not is skipped
+  // unannounced. Null: always.
+  std::function<bool(const State&)> applies;
   // A chance step: the dice, and what the outcome `value` does (pops the step).
   ChanceDef chance;
   std::function<void(State&, Context&, int value)> resolve;

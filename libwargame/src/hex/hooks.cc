@@ -9,7 +9,13 @@ namespace wg {
 
 // --- Default hooks ----------------------------------------------------------------------
 
-bool HexRules::PhaseApplies(const State&, int) const { return true; }
+// The phase's step says (StepDef::applies); a phase without one always happens.
+bool HexRules::PhaseApplies(const State& s, int phase) const {
+  if (phase < 0 || phase >= static_cast<int>(game_.turns.phases.size())) return true;
+  const StepKind k = steps_.Find(game_.turns.phases[static_cast<size_t>(phase)]);
+  const auto& applies = steps_.Def(k).applies;
+  return k == kNoStep || !applies || applies(s);
+}
 
 void HexRules::OnTurnStart(State&, Context&) const {}
 

@@ -772,6 +772,36 @@ TEST(Rules, Rule_9_0_NightNoCombatAndNoEnteringZoc) {
   EXPECT_EQ(p.s().decision, DecisionType::kMovement);
 }
 
+// 9.0 on the combat step (StepDef::applies): at night the phase does not happen, so
+// nothing of it does (10.2: an ineffective unit in an enemy ZOC retreats "at the
+// beginning of its side's combat phase"; at night there is none, so it stays).
+TEST(Rules, Rule_9_0_NightTurnHasNoCombatPhaseAndNoIneffectiveUnitRetreats) {
+  Pos p("start: {turn: 5, side: confederate, phase: movement}\n"
+        "place: [{unit: u_1_3_iv, hex: '2410'}, {unit: c_smith, hex: '2510', markers: {ineffective: 1}}]");
+  const int16_t hex = p.s().unit(p.U("c_smith")).hex;
+  const size_t from = p.session->events().size();
+  p.Ok("end");
+  EXPECT_EQ(p.s().turn, 6);
+  EXPECT_EQ(p.s().decision, DecisionType::kMovement);
+  EXPECT_EQ(p.s().unit(p.U("c_smith")).hex, hex);
+  const StepKind combat = p.game->rules->steps().Find("combat");
+  ASSERT_NE(combat, kNoStep);
+  State night = p.s();
+  night.turn = 5;
+  EXPECT_FALSE(p.game->rules->steps().Def(combat).applies(night));
+  night.turn = 4;
+  EXPECT_TRUE(p.game->rules->steps().Def(combat).applies(night));
+  int phase_starts = 0;  // the next one is turn 6's movement phase
+  for (size_t i = from; i < p.session->events().size(); ++i) {
+    const Event& e = p.session->events()[i];
+    if (e.type == EventType::kPhaseStart) {
+      ++phase_starts;
+      EXPECT_EQ(std::string(e.text), "movement");
+    }
+  }
+  EXPECT_EQ(phase_starts, 1);
+}
+
 // --- 10.0 Attacker effectiveness ---------------------------------------------------------
 
 TEST(Rules, Rule_10_0_AttackerRetreatMakesUnitIneffective) {
