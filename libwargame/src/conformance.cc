@@ -411,6 +411,25 @@ RefereeReport RunReferee(const std::string& spec, const RefereeOptions& opt) {
   return report;
 }
 
+ErrorList RefereeShard(const std::string& spec, const RefereeHooks& hooks, const std::string& players, int games,
+                       uint64_t seed, long min_phases_per_game) {
+  RefereeOptions opt;
+  opt.games = ScaledGameCount(games);
+  opt.seed = seed;
+  opt.players = players;
+  opt.hooks = hooks;
+  const RefereeReport r = RunReferee(spec, opt);
+  ErrorList out = r.violations;
+  if (r.games_finished != opt.games) {
+    out.Add(Error{"", 0, 0, "", std::to_string(r.games_finished) + " of " + std::to_string(opt.games) + " games finished", "referee"});
+  }
+  if (r.phases_checked <= min_phases_per_game * opt.games) {
+    out.Add(Error{"", 0, 0, "", "only " + std::to_string(r.phases_checked) + " phases checked in " +
+                                    std::to_string(opt.games) + " games", "referee"});
+  }
+  return out;
+}
+
 namespace {
 
 struct CombatEvents : EventSink {

@@ -103,6 +103,13 @@ void RefereeDeclaration(const Game& game, const RefereeHooks& hooks, const State
                         ErrorList* out);
 // Plays games (seeds seed, seed+1, ...) and referees every phase end.
 RefereeReport RunReferee(const std::string& game_spec, const RefereeOptions& options);
+// One shard of a ruleset's referee run (its tests run several shards in
+// parallel): ScaledGameCount(games) games from `seed` between `players`
+// ("random,random", "ai,ai") with the ruleset's `hooks`. Returns the
+// violations, and an error if a game did not finish or the games checked
+// fewer than `min_phases_per_game` phases each (a run that checked nothing).
+ErrorList RefereeShard(const std::string& game_spec, const RefereeHooks& hooks, const std::string& players, int games,
+                       uint64_t seed, long min_phases_per_game);
 
 // --- The analysis agrees with play ---------------------------------------------------
 // In random games of a hex game, at each combat decision, up to `attacks_per_decision`

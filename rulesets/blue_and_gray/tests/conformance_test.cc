@@ -171,15 +171,9 @@ RefereeHooks BgReferee() {
 // computer player against itself (four shards of 5), scaled by WG_GAMES_PERCENT:
 // zero violations, and every game ends.
 void RefereeShard(const char* players, int games, uint64_t seed) {
-  RefereeOptions opt;
-  opt.games = ScaledGameCount(games);
-  opt.seed = seed;
-  opt.players = players;
-  opt.hooks = BgReferee();
-  const RefereeReport r = RunReferee("blue_and_gray(scenario=chattanooga)", opt);
-  EXPECT_TRUE(r.violations.ok()) << r.violations.ToString();
-  EXPECT_EQ(r.games_finished, opt.games);
-  EXPECT_GT(r.phases_checked, 30L * opt.games);
+  const ErrorList e =
+      wg::RefereeShard("blue_and_gray(scenario=chattanooga)", BgReferee(), players, games, seed, /*min_phases_per_game=*/30);
+  EXPECT_TRUE(e.ok()) << e.ToString();
 }
 
 TEST(Referee, ChattanoogaRandomGames1To250) { RefereeShard("random,random", 250, 1); }

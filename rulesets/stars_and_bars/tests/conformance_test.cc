@@ -67,15 +67,8 @@ RefereeHooks SbReferee() {
 // parallel) and 20 games of the computer player against itself (four shards of 5),
 // scaled by WG_GAMES_PERCENT. Zero violations, and every game ends.
 void RefereeShard(const char* players, int games, uint64_t seed) {
-  RefereeOptions opt;
-  opt.games = ScaledGameCount(games);
-  opt.seed = seed;
-  opt.players = players;
-  opt.hooks = SbReferee();
-  const RefereeReport r = RunReferee("stars_and_bars", opt);
-  EXPECT_TRUE(r.violations.ok()) << r.violations.ToString();
-  EXPECT_EQ(r.games_finished, opt.games);
-  EXPECT_GT(r.phases_checked, 50L * opt.games);
+  const ErrorList e = wg::RefereeShard("stars_and_bars", SbReferee(), players, games, seed, /*min_phases_per_game=*/50);
+  EXPECT_TRUE(e.ok()) << e.ToString();
 }
 
 TEST(Referee, PerryvilleRandomGames1To250) { RefereeShard("random,random", 250, 1); }
