@@ -139,7 +139,7 @@ std::string StateJson(const Session& session) {
     const UnitState& us = s.unit(u);
     o += "    {\"id\": " + Q(d.id) + ", \"name\": " + Q(d.name) + ", \"side\": " + Q(g.sides[us.side & 1].id) +
          ", \"kind\": " + Q(g.kinds[static_cast<size_t>(d.kind)].id) + ", \"status\": " + Q(StatusName(us.hex)) +
-         ", \"hex\": " + (us.OnMap() && us.hex < g.hex_board().map.size() ? Q(g.hex_board().map.Label(us.hex)) : std::string("null")) +
+         ", \"hex\": " + (us.OnMap() && us.hex < g.hex_board().map.size() ? Q(g.HexLabel(us.hex)) : std::string("null")) +
          ", \"position\": " + Q(g.rules->PositionText(s, u)) + ", \"face\": " + std::to_string(us.face) +
          ", \"mode\": " + Q(us.face ? "back" : "front");
     o += ", \"printed\": {";
@@ -271,7 +271,9 @@ std::string TextMapAround(const Game& g, const State& s, const std::vector<int>&
     if (units.empty() && places.empty()) continue;
     std::string terrain;
     for (size_t b = 0; b < vocab.terrain.size(); ++b) {
-      if ((g.hex_board().map.terrain[static_cast<size_t>(h)] >> b) & 1u) terrain += (terrain.empty() ? "" : "+") + vocab.terrain[b];
+      if ((g.hex_board().map.terrain[static_cast<size_t>(h)] >> b) & 1u) {
+        terrain += (terrain.empty() ? "" : "+") + vocab.terrain[b];
+      }
     }
     o += "  " + g.hex_board().map.Label(h) + " " + (terrain.empty() ? vocab.default_terrain : terrain) + places +
          (units.empty() ? "" : ": " + units) + "\n";

@@ -157,7 +157,8 @@ constexpr double kLegendRow = 22;
 
 SvgMap::SvgMap(const Game& g, const State& s)
     : g_(g), s_(s), layout_(g.hex_board().map.grid.layout()), flat_(layout_.orientation == Orientation::kFlatTop),
-      n_(g.hex_board().map.size()), paths_(g.hex_board().map.vocabulary.paths.begin(), g.hex_board().map.vocabulary.paths.end()) {
+      n_(g.hex_board().map.size()),
+      paths_(g.hex_board().map.vocabulary.paths.begin(), g.hex_board().map.vocabulary.paths.end()) {
   double minx = 1e9, miny = 1e9, maxx = -1e9, maxy = -1e9;
   cx_.resize(static_cast<size_t>(n_));
   cy_.resize(static_cast<size_t>(n_));
@@ -179,7 +180,8 @@ SvgMap::SvgMap(const Game& g, const State& s)
   }
   width_ = std::max(maxx - minx + 2 * pad, 640.0);
   legend_top_ = maxy - miny + 2 * pad + kTitleHeight;
-  const size_t entries = g.hex_board().map.vocabulary.terrain.size() + g.hex_board().map.vocabulary.features.size() + g.markers.size() + 1;
+  const MapVocabulary& vocab = g.hex_board().map.vocabulary;
+  const size_t entries = vocab.terrain.size() + vocab.features.size() + g.markers.size() + 1;
   const size_t per_row = std::max<size_t>(1, static_cast<size_t>(width_ / 190));
   height_ = legend_top_ + 30 + kLegendRow * static_cast<double>((entries + per_row - 1) / per_row + 1) + 10;
 }

@@ -61,7 +61,9 @@ json WebGame::LegalJson(int sides) {
     json e = {{"text", ActionToText(g, a)}, {"label", ActionLabel(g, s, a)}, {"type", ActionTypeName(a.type)}};
     json units = json::array(), hexes = json::array();
     for (int i = 0; i < a.num_units; ++i) units.push_back(g.units[a.units[static_cast<size_t>(i)]].id);
-    for (int i = 0; i < a.num_hexes && g.has_hex_board(); ++i) hexes.push_back(g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]));
+    for (int i = 0; i < a.num_hexes && g.has_hex_board(); ++i) {
+      hexes.push_back(g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]));
+    }
     e["units"] = units;
     e["hexes"] = hexes;
     if (a.type == ActionType::kMove && a.num_hexes > 0) {

@@ -483,7 +483,8 @@ PYBIND11_MODULE(_wargame, m) {
                d["id"] = g.units[static_cast<size_t>(i)].id;
                d["side"] = static_cast<int>(us.side);
                d["in_play"] = us.InPlay();  // on the map or the table
-               d["hex"] = us.OnMap() && us.hex < g.hex_board().map.size() ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
+               const bool on_hex = us.OnMap() && us.hex < g.hex_board().map.size();
+               d["hex"] = on_hex ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
                d["position"] = g.rules->PositionText(st, u);
                d["face"] = static_cast<int>(us.face);
                py::dict markers;

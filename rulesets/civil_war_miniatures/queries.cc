@@ -69,10 +69,12 @@ std::string MiniTabletop::ActionLabel(const State& s, const Action& a) const {
              (s.unit(u).Has(kRouted) ? " (it falls back 12\")" : "");
     }
     case ActionType::kChangeMode:
-      return (artillery ? (a.value ? "unlimber " : "limber ") : (a.value ? "form line: " : "form column: ")) + Name(a, 0);
+      if (artillery) return (a.value ? "unlimber " : "limber ") + Name(a, 0);
+      return (a.value ? "form line: " : "form column: ") + Name(a, 0);
     case ActionType::kBombard:
       if (a.value >= kHerdTarget) return Name(a, 0) + " fires at the " + (a.value - kHerdTarget < 4 ? "cows" : "pigs");
-      return Name(a, 0) + " fires at " + Name(a, 1) + (a.value == kAtLineBeside ? " (its line beside the building)" : "");
+      return Name(a, 0) + " fires at " + Name(a, 1) +
+             (a.value == kAtLineBeside ? " (its line beside the building)" : "");
     case ActionType::kAttack: return Name(a, 0) + " charges " + Name(a, 1);
     case ActionType::kChoice: return a.value == 0 ? "stand: fire, then melee" : "countercharge";
     case ActionType::kCustom: return CustomLabel(a);
