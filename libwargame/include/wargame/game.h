@@ -218,7 +218,7 @@ class Rules {
   // hexes, zones of control...) for players, referees and renderers; nullptr
   // for a game that is not (a tabletop measured in inches).
   virtual const HexQueries* hex() const { return nullptr; }
-  // A game on a table measured in inches answers the tabletop queries (below:
+  // A game on a table measured in inches answers the tabletop queries (tabletop.h:
   // bases, rates, action labels) for players and pages; nullptr for a hex game.
   virtual const TabletopQueries* tabletop() const { return nullptr; }
   // What this game implements each rule number with (`wargame rules`, rule_index.h):
