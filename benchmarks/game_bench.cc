@@ -67,7 +67,7 @@ int MovementQueries(const Game& game, const HexQueries& rules, const State& s, C
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
       if (d.entry_place < 0 || d.reinforcement_turn > s.turn || d.reinforcement_turn == 0) continue;
-      const Place& place = game.map.places[static_cast<size_t>(d.entry_place)];
+      const Place& place = game.hex_board().map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = rules.BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
       *reached += static_cast<long>(static_cast<HexScratch&>(ctx.scratch()).pathfinder.Search(q).hexes().size());

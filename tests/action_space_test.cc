@@ -152,7 +152,7 @@ TEST(ActionSpace, LayoutIsDenseAndDecodes) {
     total += space.SegmentSize(static_cast<ActionType>(t));
   }
   EXPECT_EQ(total, space.size());
-  EXPECT_EQ(space.num_positions(), (*game)->map.size());
+  EXPECT_EQ(space.num_positions(), (*game)->hex_board().map.size());
   // A move of unit 1 to hex 5 by an ordinary move.
   Action m = Action::Of(ActionType::kMove);
   m.AddUnit(1).AddHex(4).AddHex(5);
@@ -172,7 +172,7 @@ TEST(ActionSpace, ActionsThatDoNotFitHaveNoId) {
   ASSERT_TRUE(game.ok());
   const ActionSpace space(**game);
   Action far = Action::Of(ActionType::kMove);
-  far.AddUnit(0).AddHex((*game)->map.size());  // off the grid
+  far.AddUnit(0).AddHex((*game)->hex_board().map.size());  // off the grid
   EXPECT_EQ(space.Id(far), kNoActionId);
   Action nobody = Action::Of(ActionType::kMove);
   nobody.AddHex(0);

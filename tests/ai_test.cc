@@ -119,7 +119,7 @@ TEST(Ai, EvaluationPenalizesUnitsOverTheStackingLimit) {
   ASSERT_TRUE(game);
   Session s(game, 1);
   AiPlayer ai(game, 1);
-  const int h = game->map.Index("2407"), beside = game->map.Index("2406");
+  const int h = game->hex_board().map.Index("2407"), beside = game->hex_board().map.Index("2406");
   ASSERT_GE(h, 0);
   ASSERT_GE(beside, 0);
   State crowded, spread;

@@ -122,7 +122,7 @@ TEST(Events, DescribeCitesTheRuleNumber) {
   Event e;
   e.type = EventType::kLoss;
   e.unit = 0;
-  e.hex = static_cast<int16_t>((*g)->map.Index("0203"));
+  e.hex = static_cast<int16_t>((*g)->hex_board().map.Index("0203"));
   e.a = 2;
   e.rule = "7.5.2";
   e.text = "extra disruption";

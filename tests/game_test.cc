@@ -62,12 +62,12 @@ TEST(Game, LoadsCatalogAndInitialState) {
   EXPECT_EQ(st.turn, 1);
   EXPECT_EQ(st.decision, DecisionType::kMovement);
   EXPECT_EQ(st.decision_side, 0);
-  EXPECT_EQ(g->map.Label(st.unit(g->UnitIndex("b1")).hex), "0203");
+  EXPECT_EQ(g->hex_board().map.Label(st.unit(g->UnitIndex("b1")).hex), "0203");
   // A reinforcement waits off the map; an optional unit is withdrawn unless its rule is on.
   EXPECT_EQ(st.unit(g->UnitIndex("b5")).hex, kNotYetEntered);
   EXPECT_EQ(st.unit(g->UnitIndex("r5")).hex, kWithdrawn);
   Session with(Skirmish("skirmish(optional=X.1)"), 1);
-  EXPECT_EQ(with.game().map.Label(with.state().unit(with.game().UnitIndex("r5")).hex), "0805");
+  EXPECT_EQ(with.game().hex_board().map.Label(with.state().unit(with.game().UnitIndex("r5")).hex), "0805");
   // Release schedule.
   EXPECT_FALSE(st.unit(g->UnitIndex("r2")).Has(kUnitReleased));
   EXPECT_TRUE(st.unit(g->UnitIndex("r1")).Has(kUnitReleased));
@@ -88,7 +88,7 @@ TEST(Game, MoveAlongRoadAndRefusedMoveChangesNothing) {
   EXPECT_FALSE(bad.ok());
   EXPECT_TRUE(before.Equals(s.state()));
   ASSERT_TRUE(s.Apply(Parse(*g, "{move: [b2], path: [0304, 0404]}")).ok());
-  EXPECT_EQ(g->map.Label(s.state().unit(g->UnitIndex("b2")).hex), "0404");
+  EXPECT_EQ(g->hex_board().map.Label(s.state().unit(g->UnitIndex("b2")).hex), "0404");
   // Moving through the crossroads gives Blue control of it.
   EXPECT_EQ(s.state().place_control[0], 1);
   // A unit moves once per phase.
@@ -152,7 +152,7 @@ TEST(Game, ScenarioStartsAtAnyTurnAndPhaseWithPlacedUnits) {
   // Blue may advance one unit into the vacated hex.
   ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
   ASSERT_TRUE(s.Apply(Parse(*g, "{advance: [b1]}")).ok());
-  EXPECT_EQ(g->map.Label(s.state().unit(g->UnitIndex("b1")).hex), "0503");
+  EXPECT_EQ(g->hex_board().map.Label(s.state().unit(g->UnitIndex("b1")).hex), "0503");
   EXPECT_EQ(s.state().decision, DecisionType::kCombat);
 }
 

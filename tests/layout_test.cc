@@ -4,12 +4,16 @@
 //   the same thing in the same place in each;
 // - the programs around the engine (libwargame/, examples/, python/, benchmarks/) talk to
 //   interfaces (Rules, and Rules::hex()'s HexQueries), never dynamic_cast to the class a
-//   ruleset derives from.
+//   ruleset derives from;
+// - the programs (examples/, python/) reach a ruleset only through those interfaces and
+//   Rules::tabletop()'s TabletopQueries: they include no ruleset's header and test no
+//   ruleset's type (typeid, a cast to one of its classes).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -67,6 +71,74 @@ TEST(Layout, NoCastToARulesetBaseClass) {
     }
   }
   EXPECT_GT(files, 20);
+}
+
+// The classes the rulesets declare that derive from a Rules class (MiniRules, SbRules...).
+std::set<std::string> RulesetRulesClasses() {
+  const std::regex kDerived(R"(class\s+(\w+)\s*(?:final\s*)?:\s*public\s+(?:wg::)?\w*Rules\b)");
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(kRoot / "rulesets")) {
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
+    const std::string text = ReadFile(e.path());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kDerived); it != std::sregex_iterator(); ++it) {
+      out.insert((*it)[1].str());
+    }
+  }
+  return out;
+}
+
+// A ruleset's header: its rules.h by any path, or any file of its folder (folders: "a|b|c").
+std::regex IncludeOfARuleset(const std::string& folders) {
+  return std::regex(R"(#\s*include\s*["<]((\S*/)?rules\.h|()" + folders + R"()/\S*)[">])");
+}
+
+// typeid of a Rules object or of a ruleset's class, or a cast to one of its classes (names: "A|B").
+std::regex TypeTestOf(const std::string& names) {
+  return std::regex(R"(typeid\s*\([^;]*\b(\w*[Rr]ules|)" + names + R"()\b|_cast<\s*(const\s+)?(\w+::)*()" + names +
+                    R"()\b)");
+}
+
+TEST(Layout, ProgramsReachARulesetOnlyThroughItsInterfaces) {
+  const std::set<std::string> classes = RulesetRulesClasses();
+  EXPECT_TRUE(classes.count("MiniRules")) << "the rulesets' Rules classes were not found";
+  std::string names, folders;
+  for (const std::string& c : classes) names += (names.empty() ? "" : "|") + c;
+  for (const auto& e : fs::directory_iterator(kRoot / "rulesets")) {
+    if (e.is_directory()) folders += (folders.empty() ? "" : "|") + e.path().filename().string();
+  }
+  const std::regex include = IncludeOfARuleset(folders), type_test = TypeTestOf(names);
+  int files = 0;
+  for (const char* dir : {"examples", "python"}) {
+    for (const auto& e : fs::recursive_directory_iterator(kRoot / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cc" && ext != ".h" && ext != ".cpp")) continue;
+      ++files;
+      const std::string text = ReadFile(e.path());
+      std::smatch m;
+      EXPECT_FALSE(std::regex_search(text, m, include))
+          << fs::relative(e.path(), kRoot) << " includes a ruleset's header: " << m.str(0)
+          << " (use Rules::hex() or Rules::tabletop())";
+      EXPECT_FALSE(std::regex_search(text, m, type_test))
+          << fs::relative(e.path(), kRoot) << " tests a ruleset's type: " << m.str(0)
+          << " (use Rules::hex() or Rules::tabletop())";
+    }
+  }
+  EXPECT_GT(files, 20);
+}
+
+// The checks above catch what examples/wargame/web_tabletop.cc did before Rules::tabletop().
+TEST(Layout, TheInterfaceCheckCatchesARulesetHeaderAndTypeid) {
+  const std::regex include = IncludeOfARuleset("civil_war_miniatures|stars_and_bars");
+  EXPECT_TRUE(std::regex_search(std::string("#include \"civil_war_miniatures/rules.h\""), include));
+  EXPECT_TRUE(std::regex_search(std::string("#include \"rules.h\""), include));
+  EXPECT_TRUE(std::regex_search(std::string("#include <stars_and_bars/sb_data.h>"), include));
+  EXPECT_FALSE(std::regex_search(std::string("#include \"wargame/hex_rules.h\""), include));
+  const std::regex type_test = TypeTestOf("MiniRules|SbRules");
+  EXPECT_TRUE(std::regex_search(std::string("return g.rules && typeid(*g.rules) == *kMiniType;"), type_test));
+  EXPECT_TRUE(std::regex_search(std::string("dynamic_cast<const cwm::MiniRules*>(r)"), type_test));
+  EXPECT_TRUE(std::regex_search(std::string("static_cast<const SbRules&>(*g.rules)"), type_test));
+  EXPECT_FALSE(std::regex_search(std::string("dynamic_cast<TerminalPlayer*>(p.get())"), type_test));
 }
 
 }  // namespace

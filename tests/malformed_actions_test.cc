@@ -57,7 +57,7 @@ Action RandomAction(const Game& g, RngState& rng, const std::vector<Action>& leg
     case 1:  // a hex out of range
       a.AddHex(0);
       a.hexes[static_cast<size_t>(below(a.num_hexes))] =
-          static_cast<int16_t>(below(2) ? -1 - below(5) : g.map.size() + below(50));
+          static_cast<int16_t>(below(2) ? -1 - below(5) : g.hex_board().map.size() + below(50));
       return a;
     case 2:  // a unit named twice (not detach/recombine, whose two roles the ruleset judges)
       if (a.type == ActionType::kDetach || a.type == ActionType::kRecombine || g.num_units() == 0) break;
@@ -82,9 +82,9 @@ Action RandomAction(const Game& g, RngState& rng, const std::vector<Action>& leg
   for (int i = 1; i < a.num_units; ++i) {
     if (a.units[static_cast<size_t>(i)] == a.units[0]) a.num_units = 1;  // stay well formed
   }
-  if (g.map.size() > 0) {
+  if (g.has_hex_board()) {
     a.num_hexes = static_cast<uint8_t>(below(5));
-    for (int i = 0; i < a.num_hexes; ++i) a.hexes[static_cast<size_t>(i)] = static_cast<int16_t>(below(g.map.size()));
+    for (int i = 0; i < a.num_hexes; ++i) a.hexes[static_cast<size_t>(i)] = static_cast<int16_t>(below(g.hex_board().map.size()));
   } else {
     a.num_hexes = 0;
   }

@@ -68,8 +68,8 @@ std::vector<Event> VpEvents(const Session& s, size_t from = 0) {
 }
 
 int PlaceIndex(const Game& g, const std::string& name) {
-  const Place* p = g.map.FindPlace(name);
-  return p ? static_cast<int>(p - g.map.places.data()) : -1;
+  const Place* p = g.hex_board().map.FindPlace(name);
+  return p ? static_cast<int>(p - g.hex_board().map.places.data()) : -1;
 }
 
 // Every phase ends (no unit near an enemy: nothing is owed) until the game is over.
@@ -138,7 +138,7 @@ TEST(Victory, PlaceFirstControlledScoresOncePerSide) {
   EXPECT_STREQ(vp[0].text, "controls Crossroads for the first time");
   EXPECT_EQ(vp[0].side, 0);
   EXPECT_EQ(vp[0].a, 1);
-  EXPECT_EQ(g->map.Label(vp[0].hex), "0404");
+  EXPECT_EQ(g->hex_board().map.Label(vp[0].hex), "0404");
   // Control changing hands again and again scores each side once, and the memory
   // uses only the schedule's bits of once_awarded (32 and up).
   const auto* rules = dynamic_cast<const HexRules*>(g->rules.get());
@@ -147,7 +147,7 @@ TEST(Victory, PlaceFirstControlledScoresOncePerSide) {
   auto scratch = rules->NewScratch();
   EventLog log;
   Context ctx(*g, nullptr, &log, scratch.get());
-  const int cross = g->map.Index("0404");
+  const int cross = g->hex_board().map.Index("0404");
   for (int side : {1, 0, 1, 0, 1}) rules->TouchHex(st, ctx, cross, side);
   EXPECT_EQ(st.place_control[PlaceIndex(*g, "Crossroads")], 2);
   int red = 0;

@@ -13,8 +13,8 @@ namespace outpost {
 class OutpostRules : public wg::HexRules {
  public:
   explicit OutpostRules(const wg::Game& game) : HexRules(game) {
-    const wg::Place* p = game.map.FindPlace("Outpost");
-    outpost_ = p ? static_cast<int>(p - game.map.places.data()) : -1;
+    const wg::Place* p = game.hex_board().map.FindPlace("Outpost");
+    outpost_ = p ? static_cast<int>(p - game.hex_board().map.places.data()) : -1;
   }
 
   // O.1, for the computer player (ai.h): holding the outpost is worth its 3 VP

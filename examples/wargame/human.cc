@@ -70,7 +70,7 @@ void TerminalPlayer::ShowMap(const Game& g, const State& s, const std::string& a
   std::vector<int> centers;
   int radius = 0;
   if (!arg.empty()) {
-    const int h = g.map.Index(arg);
+    const int h = g.hex_board().map.Index(arg);
     if (h < 0) {
       std::cout << "no hex " << arg << "\n";
       return;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "web_game.h"
 #include "wargame/action_text.h"
+#include "wargame/tabletop.h"
 
 namespace wg::cli {
 
@@ -29,7 +30,7 @@ std::string HexList(const Game& g, const Action& a, const char* joiner) {
   std::string o;
   for (int i = 0; i < a.num_hexes; ++i) {
     if (i) o += joiner;
-    o += g.map.Label(a.hexes[static_cast<size_t>(i)]);
+    o += g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]);
   }
   return o;
 }
@@ -76,16 +77,17 @@ std::string LabelChoice(const Game& g, const State& s, const Action& a) {
 }  // namespace
 
 std::string ActionLabel(const Game& g, const State& s, const Action& a) {
-  if (g.map.size() == 0 && a.type == ActionType::kMove && a.num_units == 1) {
+  if (!g.has_hex_board() && a.type == ActionType::kMove && a.num_units == 1) {
     // A tabletop move toward (value, value2) in hundredths of an inch.
     char at[64];
     std::snprintf(at, sizeof at, "%.2f, %.2f in", a.value / 100.0, a.value2 / 100.0);
     return "move " + Name(g, a, 0) + " toward " + at;
   }
-  if (g.map.size() == 0 && IsTabletop(g)) {
-    if (std::string w = TabletopLabel(g, s, a); !w.empty()) return w;
+  if (const TabletopQueries* t = g.rules->tabletop()) {
+    // "1st Virginia fires at 20th Maine", "form line: ..."; "" for what the words below say.
+    if (std::string w = t->ActionLabel(s, a); !w.empty()) return w;
   }
-  if (g.map.size() == 0 && a.type == ActionType::kCustom) return ActionToText(g, a);  // the ruleset's own numbers
+  if (!g.has_hex_board() && a.type == ActionType::kCustom) return ActionToText(g, a);  // the ruleset's own numbers
   const std::string units = UnitNames(g, a, 0);
   switch (a.type) {
     case ActionType::kEndPhase: {
@@ -100,11 +102,11 @@ std::string ActionLabel(const Game& g, const State& s, const Action& a) {
       return "done";
     }
     case ActionType::kMove:
-      return "move " + units + " to " + (a.num_hexes ? g.map.Label(a.hexes[a.num_hexes - 1u]) : "?") +
+      return "move " + units + " to " + (a.num_hexes ? g.hex_board().map.Label(a.hexes[a.num_hexes - 1u]) : "?") +
              (a.num_hexes > 1 ? " (via " + HexList(g, a, " ") + ")" : "");
     case ActionType::kEnter:
-      return "bring on " + units + " at " + (a.num_hexes ? g.map.Label(a.hexes[0]) : "?") +
-             (a.num_hexes > 1 ? " to " + g.map.Label(a.hexes[a.num_hexes - 1u]) : "");
+      return "bring on " + units + " at " + (a.num_hexes ? g.hex_board().map.Label(a.hexes[0]) : "?") +
+             (a.num_hexes > 1 ? " to " + g.hex_board().map.Label(a.hexes[a.num_hexes - 1u]) : "");
     case ActionType::kChangeMode: return "flip " + units + " (limber / unlimber, formation)";
     case ActionType::kAttack: return "attack " + HexList(g, a, ", ") + " with " + units;
     case ActionType::kBombard: return "bombard " + HexList(g, a, ", ") + " with " + units;

@@ -220,7 +220,7 @@ int CmdCheck(int argc, char** argv) {
   for (const auto& spec : specs) {
     auto game = LoadGame(spec);
     if (game.ok()) {
-      std::cout << "ok: " << spec << " (" << (*game)->units.size() << " units, " << (*game)->map.size()
+      std::cout << "ok: " << spec << " (" << (*game)->units.size() << " units, " << (*game)->hex_board().map.size()
                 << " hexes, " << (*game)->turns.num_turns() << " turns)\n";
       continue;
     }

@@ -86,6 +86,7 @@ const char* EventTypeName(EventType t) {
 
 const char* StatusName(int16_t hex) {
   if (hex >= 0) return "on_map";
+  if (hex == kOnTable) return "on_table";
   if (hex == kNotYetEntered) return "not_yet_entered";
   if (hex == kEliminated) return "eliminated";
   return "withdrawn";
@@ -138,7 +139,7 @@ std::string StateJson(const Session& session) {
     const UnitState& us = s.unit(u);
     o += "    {\"id\": " + Q(d.id) + ", \"name\": " + Q(d.name) + ", \"side\": " + Q(g.sides[us.side & 1].id) +
          ", \"kind\": " + Q(g.kinds[static_cast<size_t>(d.kind)].id) + ", \"status\": " + Q(StatusName(us.hex)) +
-         ", \"hex\": " + (us.OnMap() && us.hex < g.map.size() ? Q(g.map.Label(us.hex)) : std::string("null")) +
+         ", \"hex\": " + (us.OnMap() && us.hex < g.hex_board().map.size() ? Q(g.HexLabel(us.hex)) : std::string("null")) +
          ", \"position\": " + Q(g.rules->PositionText(s, u)) + ", \"face\": " + std::to_string(us.face) +
          ", \"mode\": " + Q(us.face ? "back" : "front");
     o += ", \"printed\": {";
@@ -163,13 +164,13 @@ std::string StateJson(const Session& session) {
   }
   o += "  ],\n";
   o += "  \"places\": [";
-  for (size_t p = 0; p < g.map.places.size(); ++p) {
-    const Place& pl = g.map.places[p];
+  for (size_t p = 0; p < g.hex_board().map.places.size(); ++p) {
+    const Place& pl = g.hex_board().map.places[p];
     const int c = p < static_cast<size_t>(kMaxPlaces) ? s.place_control[p] : 0;
     o += std::string(p ? ",\n    " : "\n    ") + "{\"name\": " + Q(pl.name) + ", \"kind\": " + Q(pl.kind) +
          ", \"controlled_by\": " + (c ? Q(g.sides[static_cast<size_t>((c - 1) & 1)].id) : std::string("null")) + "}";
   }
-  o += g.map.places.empty() ? "],\n" : "\n  ],\n";
+  o += g.hex_board().map.places.empty() ? "],\n" : "\n  ],\n";
   if (const std::string own = g.rules->StateJson(s); !own.empty()) o += "  \"ruleset_state\": " + own + ",\n";
   o += "  \"events\": [";
   const auto& ev = session.events();
@@ -236,7 +237,7 @@ std::string OddsText(const Game& g, Session& s, const Action& a, bool* ok) {
 }
 
 std::string TextMapAround(const Game& g, const State& s, const std::vector<int>& centers, int radius) {
-  if (g.map.size() == 0) {
+  if (!g.has_hex_board()) {
     // A tabletop game: every unit in play with its position in the ruleset's words.
     std::string o;
     for (int i = 0; i < s.num_units; ++i) {
@@ -249,12 +250,12 @@ std::string TextMapAround(const Game& g, const State& s, const std::vector<int>&
   std::set<int> hexes;
   for (int c : centers) {
     if (c < 0) continue;
-    for (int i = 0; i < g.map.size(); ++i) {
-      if (g.map.grid.DistanceIdx(c, i) <= radius) hexes.insert(i);
+    for (int i = 0; i < g.hex_board().map.size(); ++i) {
+      if (g.hex_board().map.grid.DistanceIdx(c, i) <= radius) hexes.insert(i);
     }
   }
   std::string o;
-  const auto& vocab = g.map.vocabulary;
+  const auto& vocab = g.hex_board().map.vocabulary;
   for (int h : hexes) {
     std::string units;
     for (int i = 0; i < s.num_units; ++i) {
@@ -264,15 +265,17 @@ std::string TextMapAround(const Game& g, const State& s, const std::vector<int>&
                g.sides[us.side & 1].id + " " + UnitValues(g, s, static_cast<UnitId>(i)) + ")";
     }
     std::string places;
-    for (const auto& p : g.map.places) {
+    for (const auto& p : g.hex_board().map.places) {
       if (std::find(p.hexes.begin(), p.hexes.end(), h) != p.hexes.end()) places += " [" + p.name + "]";
     }
     if (units.empty() && places.empty()) continue;
     std::string terrain;
     for (size_t b = 0; b < vocab.terrain.size(); ++b) {
-      if ((g.map.terrain[static_cast<size_t>(h)] >> b) & 1u) terrain += (terrain.empty() ? "" : "+") + vocab.terrain[b];
+      if ((g.hex_board().map.terrain[static_cast<size_t>(h)] >> b) & 1u) {
+        terrain += (terrain.empty() ? "" : "+") + vocab.terrain[b];
+      }
     }
-    o += "  " + g.map.Label(h) + " " + (terrain.empty() ? vocab.default_terrain : terrain) + places +
+    o += "  " + g.hex_board().map.Label(h) + " " + (terrain.empty() ? vocab.default_terrain : terrain) + places +
          (units.empty() ? "" : ": " + units) + "\n";
   }
   return o;

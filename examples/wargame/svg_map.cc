@@ -156,14 +156,15 @@ constexpr double kTitleHeight = 50;
 constexpr double kLegendRow = 22;
 
 SvgMap::SvgMap(const Game& g, const State& s)
-    : g_(g), s_(s), layout_(g.map.grid.layout()), flat_(layout_.orientation == Orientation::kFlatTop),
-      n_(g.map.size()), paths_(g.map.vocabulary.paths.begin(), g.map.vocabulary.paths.end()) {
+    : g_(g), s_(s), layout_(g.hex_board().map.grid.layout()), flat_(layout_.orientation == Orientation::kFlatTop),
+      n_(g.hex_board().map.size()),
+      paths_(g.hex_board().map.vocabulary.paths.begin(), g.hex_board().map.vocabulary.paths.end()) {
   double minx = 1e9, miny = 1e9, maxx = -1e9, maxy = -1e9;
   cx_.resize(static_cast<size_t>(n_));
   cy_.resize(static_cast<size_t>(n_));
   for (int i = 0; i < n_; ++i) {
     double x, y;
-    layout_.Center(g.map.grid.HexAt(i), &x, &y);
+    layout_.Center(g.hex_board().map.grid.HexAt(i), &x, &y);
     cx_[static_cast<size_t>(i)] = x * r_;
     cy_[static_cast<size_t>(i)] = y * r_;
     minx = std::min(minx, x * r_);
@@ -179,7 +180,8 @@ SvgMap::SvgMap(const Game& g, const State& s)
   }
   width_ = std::max(maxx - minx + 2 * pad, 640.0);
   legend_top_ = maxy - miny + 2 * pad + kTitleHeight;
-  const size_t entries = g.map.vocabulary.terrain.size() + g.map.vocabulary.features.size() + g.markers.size() + 1;
+  const MapVocabulary& vocab = g.hex_board().map.vocabulary;
+  const size_t entries = vocab.terrain.size() + vocab.features.size() + g.markers.size() + 1;
   const size_t per_row = std::max<size_t>(1, static_cast<size_t>(width_ / 190));
   height_ = legend_top_ + 30 + kLegendRow * static_cast<double>((entries + per_row - 1) / per_row + 1) + 10;
 }
@@ -202,8 +204,8 @@ std::string SvgMap::HexPoints(int i, double scale) const {
 
 // The hex's first terrain type that is not the default one colours it.
 std::string SvgMap::TerrainOf(int i) const {
-  const auto& vocab = g_.map.vocabulary;
-  const TerrainMask t = g_.map.terrain[static_cast<size_t>(i)];
+  const auto& vocab = g_.hex_board().map.vocabulary;
+  const TerrainMask t = g_.hex_board().map.terrain[static_cast<size_t>(i)];
   for (size_t b = 0; b < vocab.terrain.size(); ++b) {
     if (((t >> b) & 1u) && vocab.terrain[b] != vocab.default_terrain) return vocab.terrain[b];
   }
@@ -238,21 +240,21 @@ void SvgMap::DrawTerrain() {
   o_ += "<g id=\"terrain\" stroke=\"#8c8672\" stroke-width=\"0.7\">\n";
   for (int i = 0; i < n_; ++i) {
     const std::string name = TerrainOf(i);
-    o_ += "<polygon data-hex=\"" + g_.map.Label(i) + "\" fill=\"" + TerrainColour(name) + "\" points=\"" +
-          HexPoints(i, 1.0) + "\"><title>" + g_.map.Label(i) + " " + XmlText(Words(name)) + "</title></polygon>\n";
+    o_ += "<polygon data-hex=\"" + g_.hex_board().map.Label(i) + "\" fill=\"" + TerrainColour(name) + "\" points=\"" +
+          HexPoints(i, 1.0) + "\"><title>" + g_.hex_board().map.Label(i) + " " + XmlText(Words(name)) + "</title></polygon>\n";
   }
   o_ += "</g>\n";
 }
 
 // Paths (roads, trails) as lines through the hex centres.
 void SvgMap::DrawPaths() {
-  const auto& vocab = g_.map.vocabulary;
+  const auto& vocab = g_.hex_board().map.vocabulary;
   o_ += "<g id=\"paths\" fill=\"none\" stroke-linecap=\"round\">\n";
   for (int i = 0; i < n_; ++i) {
     for (int d = 0; d < 6; ++d) {
-      const int j = g_.map.grid.NeighborIndex(i, d);
+      const int j = g_.hex_board().map.grid.NeighborIndex(i, d);
       if (j < i) continue;  // each hexside once (j = -1 off map)
-      const FeatureMask f = g_.map.Side(i, d);
+      const FeatureMask f = g_.hex_board().map.Side(i, d);
       for (size_t b = 0; b < vocab.features.size(); ++b) {
         if (!((f >> b) & 1u) || !paths_.count(vocab.features[b])) continue;
         const Stroke st = FeatureStroke(vocab.features[b]);
@@ -268,19 +270,19 @@ void SvgMap::DrawPaths() {
 
 // Hexside features as coloured hexside lines.
 void SvgMap::DrawHexsides() {
-  const auto& vocab = g_.map.vocabulary;
+  const auto& vocab = g_.hex_board().map.vocabulary;
   o_ += "<g id=\"hexsides\" stroke-linecap=\"round\">\n";
   for (int i = 0; i < n_; ++i) {
     for (int d = 0; d < 6; ++d) {
-      const int j = g_.map.grid.NeighborIndex(i, d);
+      const int j = g_.hex_board().map.grid.NeighborIndex(i, d);
       if (j >= 0 && j < i) continue;
-      const FeatureMask f = g_.map.Side(i, d);
+      const FeatureMask f = g_.hex_board().map.Side(i, d);
       if (!f) continue;
       // The hexside toward direction d: the two corners nearest the midpoint toward the neighbour.
       double nx, ny;
-      layout_.Center(Neighbor(g_.map.grid.HexAt(i), d), &nx, &ny);
+      layout_.Center(Neighbor(g_.hex_board().map.grid.HexAt(i), d), &nx, &ny);
       double ox, oy;
-      layout_.Center(g_.map.grid.HexAt(i), &ox, &oy);
+      layout_.Center(g_.hex_board().map.grid.HexAt(i), &ox, &oy);
       const double mx = cx_[static_cast<size_t>(i)] + (nx - ox) * r_ / 2;
       const double my = cy_[static_cast<size_t>(i)] + (ny - oy) * r_ / 2;
       std::vector<std::pair<double, int>> near;
@@ -310,7 +312,7 @@ void SvgMap::DrawNumbers() {
   o_ += "<g id=\"labels\" font-size=\"" + Num(r_ * 0.24) + "\" fill=\"#5b5443\" text-anchor=\"middle\">\n";
   for (int i = 0; i < n_; ++i) {
     o_ += "<text x=\"" + Num(cx_[static_cast<size_t>(i)]) + "\" y=\"" + Num(cy_[static_cast<size_t>(i)] - r_ * 0.6) +
-          "\">" + g_.map.Label(i) + "</text>\n";
+          "\">" + g_.hex_board().map.Label(i) + "</text>\n";
   }
   o_ += "</g>\n";
 }
@@ -318,8 +320,8 @@ void SvgMap::DrawNumbers() {
 // Named places: objectives outlined, the name in words under the hexes, and who holds it.
 void SvgMap::DrawPlaces() {
   o_ += "<g id=\"places\">\n";
-  for (size_t p = 0; p < g_.map.places.size(); ++p) {
-    const Place& pl = g_.map.places[p];
+  for (size_t p = 0; p < g_.hex_board().map.places.size(); ++p) {
+    const Place& pl = g_.hex_board().map.places[p];
     if (pl.hexes.empty()) continue;
     double sx = 0, sy = 0;
     for (int hx : pl.hexes) {
@@ -435,7 +437,7 @@ void SvgMap::DrawMarkers(const UnitState& us, double x, double y, double size) {
 }
 
 void SvgMap::DrawLegend() {
-  const auto& vocab = g_.map.vocabulary;
+  const auto& vocab = g_.hex_board().map.vocabulary;
   o_ += "<g id=\"legend\" font-size=\"12\" fill=\"#222\">\n<text x=\"8\" y=\"" + Num(legend_top_ + 16) +
         "\" font-weight=\"bold\">Legend</text>\n";
   const size_t per_row = std::max<size_t>(1, static_cast<size_t>(width_ / 190));

@@ -131,7 +131,7 @@ std::string Answer(const nlohmann::json& j);
 std::string Refused(const std::string& rule, const std::string& message);
 std::string ErrorAnswer(const std::string& message);
 
-// The tabletop ruleset (civil_war_miniatures) in the page (web_tabletop.cc).
+// A game on a table (Rules::tabletop(), wargame/tabletop.h) in the page (web_tabletop.cc).
 bool IsTabletop(const Game& g);
 // The action applied to a copy of `s` by the ruleset with no dice (one needed:
 // refused "this action rolls dice"), after the shape and canonical checks of
@@ -141,9 +141,6 @@ Status PreviewApply(const Game& g, const State& s, Scratch* scratch, const Actio
 // each enemy, and (can_move) the outline of where the active unit may move.
 nlohmann::json TabletopJson(const Game& g, const State& s, Scratch* scratch, bool can_move);
 nlohmann::json ReachJson(const Game& g, const State& s, Scratch* scratch, UnitId u);
-// A tabletop action in words ("1st Virginia fires at 20th Maine", "form line: ..."); "" for a move
-// and anything else ActionLabel words itself.
-std::string TabletopLabel(const Game& g, const State& s, const Action& a);
 nlohmann::json OddsJson(const Game& g, const HexQueries& hex, const AttackAnalysis& an, const Action& a);
 
 // A random token (128 bits from std::random_device, as hex).

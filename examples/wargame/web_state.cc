@@ -48,7 +48,7 @@ json WebGame::LegalJson(int sides) {
   const std::vector<Action> legal = session_->LegalActions();
   // Movement costs: one search per moving unit or stack.
   std::map<std::string, std::map<int, double>> costs;
-  if (hex && g.map.size() > 0) {
+  if (hex && g.has_hex_board()) {
     Context ctx(g, nullptr, nullptr, &session_->scratch());
     for (const Action& a : legal) {
       if (a.type != ActionType::kMove || a.num_hexes == 0 || costs.count(UnitKey(a))) continue;
@@ -61,7 +61,9 @@ json WebGame::LegalJson(int sides) {
     json e = {{"text", ActionToText(g, a)}, {"label", ActionLabel(g, s, a)}, {"type", ActionTypeName(a.type)}};
     json units = json::array(), hexes = json::array();
     for (int i = 0; i < a.num_units; ++i) units.push_back(g.units[a.units[static_cast<size_t>(i)]].id);
-    for (int i = 0; i < a.num_hexes && g.map.size() > 0; ++i) hexes.push_back(g.map.Label(a.hexes[static_cast<size_t>(i)]));
+    for (int i = 0; i < a.num_hexes && g.has_hex_board(); ++i) {
+      hexes.push_back(g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]));
+    }
     e["units"] = units;
     e["hexes"] = hexes;
     if (a.type == ActionType::kMove && a.num_hexes > 0) {
@@ -93,7 +95,7 @@ std::string WebGame::StateMessage(int sides) {
     }
   }
   j["turns"] = TurnsJson(g);
-  j["hex_map"] = g.map.size() > 0;
+  j["hex_map"] = g.has_hex_board();
   j["svg"] = RenderSvg(g, session_->state());
   j["legal"] = LegalJson(sides);
   if (IsTabletop(g)) {

@@ -8,20 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <typeinfo>
 
-#include "civil_war_miniatures/rules.h"
 #include "wargame/action_text.h"
+#include "wargame/tabletop.h"
 #include "web_game.h"
-
-namespace wg::civil_war_miniatures {
-std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // rules.cc
-}  // namespace wg::civil_war_miniatures
 
 namespace wg::cli {
 
 using nlohmann::json;
-namespace cwm = wg::civil_war_miniatures;
 
 namespace {
 
@@ -36,19 +30,6 @@ json Corners(const Footprint& f) {
   return out;
 }
 
-// The active unit (the one whose card is up, no charge pending), or kNoUnit.
-UnitId ActiveUnit(const State& s) {
-  const auto& m = Ext<cwm::MiniState>(s);
-  return m.active == cwm::kNone || m.charger != cwm::kNone ? kNoUnit : static_cast<UnitId>(m.active);
-}
-
-Action MoveToward(UnitId u, Vec2 p) {
-  Action a = Action::Of(ActionType::kMove).AddUnit(u);
-  a.value = static_cast<int>(std::lround(p.x * 100));
-  a.value2 = static_cast<int>(std::lround(p.y * 100));
-  return a;
-}
-
 // Where the ray from `c` along `dir` leaves the table (just inside it).
 double ToTableEdge(const Table& t, Vec2 c, Vec2 dir) {
   double best = 1e9;
@@ -61,16 +42,10 @@ double ToTableEdge(const Table& t, Vec2 c, Vec2 dir) {
 
 }  // namespace
 
-bool IsTabletop(const Game& g) {
-  static const auto* const kMiniType = [] {
-    const auto r = cwm::MakeMiniRules(nullptr);
-    return &typeid(*r);
-  }();
-  return g.rules && typeid(*g.rules) == *kMiniType;
-}
+bool IsTabletop(const Game& g) { return g.rules && g.rules->tabletop() != nullptr; }
 
 Status PreviewApply(const Game& g, const State& s, Scratch* scratch, const Action& action, State* out) {
-  if (std::string bad = ActionShapeError(action, g.num_units(), g.map.size()); !bad.empty()) {
+  if (std::string bad = ActionShapeError(action, g.num_units(), g.hex_board().map.size()); !bad.empty()) {
     return Status::Refused("", "malformed action: " + bad);
   }
   Action a = action;
@@ -84,27 +59,27 @@ Status PreviewApply(const Game& g, const State& s, Scratch* scratch, const Actio
 }
 
 json TabletopJson(const Game& g, const State& s, Scratch* scratch, bool can_move) {
-  const auto& d = g.Data<cwm::MiniData>();
+  const TabletopQueries& t = *g.rules->tabletop();
   json bases = json::array();
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (s.unit(u).hex == kEliminated) continue;
     json b = {{"id", g.units[static_cast<size_t>(u)].id}, {"side", g.sides[static_cast<size_t>(s.unit(u).side)].id},
-              {"corners", Corners(cwm::FootprintOf(g, s, u))}};
+              {"corners", Corners(t.BaseOf(s, u))}};
     Footprint line;
-    if (cwm::LineBesideOf(g, s, u, &line)) b["line"] = Corners(line);
+    if (t.LineBesideOf(s, u, &line)) b["line"] = Corners(line);
     bases.push_back(b);
   }
-  json out = {{"width", d.table.width}, {"depth", d.table.depth}, {"bases", bases},
-              {"charge_range", d.charge_range}, {"active", nullptr}, {"reach", nullptr}};
-  const UnitId u = ActiveUnit(s);
+  json out = {{"width", g.table().width}, {"depth", g.table().depth}, {"bases", bases},
+              {"charge_range", t.ChargeRange()}, {"active", nullptr}, {"reach", nullptr}};
+  const UnitId u = t.ActiveUnit(s);
   if (u == kNoUnit) return out;
   out["active"] = g.units[static_cast<size_t>(u)].id;
   // Ranges from the active unit's centre to the nearest part of every enemy (3.1).
-  const Footprint me = cwm::FootprintOf(g, s, u);
+  const Footprint me = t.BaseOf(s, u);
   json ranges = json::object();
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (s.unit(o).hex == kEliminated || s.unit(o).side == s.unit(u).side) continue;
-    ranges[g.units[static_cast<size_t>(o)].id] = std::round(RangeTo(me, cwm::FootprintOf(g, s, o)) * 10) / 10;
+    ranges[g.units[static_cast<size_t>(o)].id] = std::round(RangeTo(me, t.BaseOf(s, o)) * 10) / 10;
   }
   out["ranges"] = ranges;
   if (can_move) out["reach"] = ReachJson(g, s, scratch, u);
@@ -116,28 +91,27 @@ json TabletopJson(const Game& g, const State& s, Scratch* scratch, bool can_move
 // at the unit's rate after terrain), or, where that move is refused (another
 // unit or an enemy building in the way), the farthest point that is not.
 json ReachJson(const Game& g, const State& s, Scratch* scratch, UnitId u) {
-  const auto& d = g.Data<cwm::MiniData>();
-  const cwm::UnitType& t = d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
-  const double rate = s.unit(u).face == 1 ? t.move_line : t.move_column;
+  const TabletopQueries& t = *g.rules->tabletop();
+  const double rate = t.MoveRate(s, u);
   State after;
-  const Vec2 c = cwm::CenterOf(s, u);
+  const Vec2 c = t.BaseOf(s, u).center;
   json outline = json::array(), blocked = json::array();
   for (int k = 0; k < kReachDirections; ++k) {
     const double angle = 2 * M_PI * k / kReachDirections;
     const Vec2 dir{std::cos(angle), std::sin(angle)};
-    const double edge = ToTableEdge(d.table, c, dir);
+    const double edge = ToTableEdge(g.table(), c, dir);
     Vec2 end = c;
     bool clear = false;
-    if (edge > 0.01 && PreviewApply(g, s, scratch, MoveToward(u, c + dir * edge), &after).ok()) {
-      end = cwm::CenterOf(after, u);
+    if (edge > 0.01 && PreviewApply(g, s, scratch, t.MoveToward(u, c + dir * edge), &after).ok()) {
+      end = t.BaseOf(after, u).center;
       clear = true;
     } else {
       double lo = 0, hi = std::min(edge, rate);
       for (int i = 0; i < kReachBisections; ++i) {
         const double mid = (lo + hi) / 2;
-        if (mid > 0.01 && PreviewApply(g, s, scratch, MoveToward(u, c + dir * mid), &after).ok()) {
+        if (mid > 0.01 && PreviewApply(g, s, scratch, t.MoveToward(u, c + dir * mid), &after).ok()) {
           lo = mid;
-          end = cwm::CenterOf(after, u);
+          end = t.BaseOf(after, u).center;
         } else {
           hi = mid;
         }
@@ -147,44 +121,6 @@ json ReachJson(const Game& g, const State& s, Scratch* scratch, UnitId u) {
     blocked.push_back(!clear);
   }
   return {{"unit", g.units[static_cast<size_t>(u)].id}, {"rate", rate}, {"outline", outline}, {"blocked", blocked}};
-}
-
-std::string TabletopLabel(const Game& g, const State& s, const Action& a) {
-  auto name = [&](int i) {
-    return i < a.num_units ? g.units[static_cast<size_t>(a.units[static_cast<size_t>(i)])].name : std::string("?");
-  };
-  const auto& d = g.Data<cwm::MiniData>();
-  const bool artillery = a.num_units > 0 && d.types[static_cast<size_t>(d.info[static_cast<size_t>(a.units[0])].type)].artillery;
-  switch (a.type) {
-    case ActionType::kEndPhase: {
-      const UnitId u = ActiveUnit(s);
-      if (u == kNoUnit) return "end";
-      return "end the activation of " + g.units[static_cast<size_t>(u)].name +
-             (s.unit(u).Has(cwm::kRouted) ? " (it falls back 12\")" : "");
-    }
-    case ActionType::kChangeMode:
-      return (artillery ? (a.value ? "unlimber " : "limber ") : (a.value ? "form line: " : "form column: ")) + name(0);
-    case ActionType::kBombard:
-      if (a.value >= cwm::kHerdTarget) {
-        return name(0) + " fires at the " + (a.value - cwm::kHerdTarget < 4 ? "cows" : "pigs");
-      }
-      return name(0) + " fires at " + name(1) + (a.value == cwm::kAtLineBeside ? " (its line beside the building)" : "");
-    case ActionType::kAttack: return name(0) + " charges " + name(1);
-    case ActionType::kChoice: return a.value == 0 ? "stand: fire, then melee" : "countercharge";
-    case ActionType::kCustom:
-      switch (a.value) {
-        case cwm::kRally: return "rally " + name(0);
-        case cwm::kFace: return name(0) + " faces " + std::to_string(a.value2) + " degrees";
-        case cwm::kManGuns: return "spare crew of " + name(0) + " man the guns of " + name(1);
-        case cwm::kOfficerPlace: return "officers of " + name(0) + (a.value2 ? " outside" : " inside") + " the building";
-        case cwm::kFormBeside:
-          return name(0) + ": " + std::to_string(a.value2) + " stands in line beside the building, the rest behind";
-        default: break;
-      }
-      break;
-    default: break;
-  }
-  return "";
 }
 
 std::string WebGame::Preview(int sides, const std::string& text) {
@@ -206,11 +142,12 @@ std::string WebGame::Preview(int sides, const std::string& text) {
   }
   if (a->num_units > 0) {
     const UnitId u = a->units[0];
-    const Footprint f = cwm::FootprintOf(g, after, u);
+    const TabletopQueries& t = *g.rules->tabletop();
+    const Footprint f = t.BaseOf(after, u);
     out["unit"] = g.units[static_cast<size_t>(u)].id;
     out["corners"] = Corners(f);
     out["center"] = Point(f.center);
-    out["moved"] = std::round(DistanceBetween(cwm::CenterOf(s, u), f.center) * 100) / 100;
+    out["moved"] = std::round(DistanceBetween(t.BaseOf(s, u).center, f.center) * 100) / 100;
   }
   return Answer(out);
 }

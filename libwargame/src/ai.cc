@@ -20,7 +20,7 @@ bool IsFollowup(DecisionType d) {
 }  // namespace
 
 int UnitStrength(const Game& game, const State& s, UnitId u) {
-  if (!s.unit(u).OnMap() && s.unit(u).hex != kNotYetEntered) return 0;
+  if (!s.unit(u).InPlay() && s.unit(u).hex != kNotYetEntered) return 0;
   int attr = 0;
   if (const HexQueries* h = AsHex(game); h && h->hex_data().attack >= 0) attr = h->hex_data().attack;
   if (attr >= static_cast<int>(game.attributes.size())) return 0;
@@ -41,12 +41,12 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   }
   if (attack_attr_ >= static_cast<int>(game_->attributes.size())) attack_attr_ = -1;
   if (defense_attr_ == attack_attr_) defense_attr_ = -1;
-  for (size_t p = 0; p < game_->map.places.size(); ++p) {
-    if (std::find(kinds.begin(), kinds.end(), game_->map.places[p].kind) != kinds.end()) {
+  for (size_t p = 0; p < game_->hex_board().map.places.size(); ++p) {
+    if (std::find(kinds.begin(), kinds.end(), game_->hex_board().map.places[p].kind) != kinds.end()) {
       objective_places_.push_back(static_cast<int>(p));
     }
   }
-  const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->map.size()));
+  const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->hex_board().map.size()));
   att_.assign(cells, 0.0);
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
@@ -87,7 +87,7 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   }
   score += g.rules->Evaluate(s, side);
 
-  const int nh = g.map.size();
+  const int nh = g.hex_board().map.size();
   // Per hex and side: attack, defense and value of the units there.
   for (auto* v : {&att_, &def_, &val_, &zoc_}) std::fill(v->begin(), v->end(), 0.0);
   std::fill(count_.begin(), count_.end(), 0);
@@ -110,8 +110,8 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
                                                  : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
       val_[at(sd, us.hex)] += value;
-      if (++count_[at(sd, us.hex)] > g.stacking.limit) crowded = true;
-      const int32_t* nb = g.map.grid.Neighbors(us.hex);
+      if (++count_[at(sd, us.hex)] > g.hex_board().stacking.limit) crowded = true;
+      const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
       for (int d = 0; d < 6; ++d) {
         if (nb[d] >= 0) zoc_[at(sd, nb[d])] = 1;
       }
@@ -123,9 +123,9 @@ double AiPlayer::Evaluation(const State& s, int side) const {
     for (int h = 0; h < nh; ++h) {
       for (int sd = 0; sd < 2; ++sd) {
         const int n = count_[at(sd, h)];
-        if (n <= g.stacking.limit) continue;
+        if (n <= g.hex_board().stacking.limit) continue;
         const int real_side = sd == 0 ? side : opp;
-        const int excess = hex_->StackingCountOf(s, h, real_side) - g.stacking.limit;
+        const int excess = hex_->StackingCountOf(s, h, real_side) - g.hex_board().stacking.limit;
         if (excess <= 0) continue;
         const double loss = excess * (val_[at(sd, h)] / n + options_.eliminated_penalty);
         score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
@@ -143,7 +143,7 @@ double AiPlayer::Evaluation(const State& s, int side) const {
       if (val_[at(sd, h)] <= 0) continue;
       // Engagement: the other side's units adjacent to this hex could attack it.
       double adj_att = 0, adj_val = 0;
-      const int32_t* nb = g.map.grid.Neighbors(h);
+      const int32_t* nb = g.hex_board().map.grid.Neighbors(h);
       for (int d = 0; d < 6; ++d) {
         if (nb[d] < 0) continue;
         adj_att += att_[at(1 - sd, nb[d])];
@@ -174,11 +174,11 @@ double AiPlayer::Evaluation(const State& s, int side) const {
     for (int j = 0; j < s.num_units; ++j) {
       const UnitState& e = s.units[static_cast<size_t>(j)];
       if (e.side == side || !e.OnMap() || e.hex >= nh) continue;
-      best = std::min(best, g.map.grid.DistanceIdx(us.hex, e.hex));
+      best = std::min(best, g.hex_board().map.grid.DistanceIdx(us.hex, e.hex));
     }
     for (int p : objective_places_) {
       if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
-      for (int h : g.map.places[static_cast<size_t>(p)].hexes) best = std::min(best, g.map.grid.DistanceIdx(us.hex, h));
+      for (int h : g.hex_board().map.places[static_cast<size_t>(p)].hexes) best = std::min(best, g.hex_board().map.grid.DistanceIdx(us.hex, h));
     }
     if (best < (1 << 20)) score -= options_.approach_weight * best;
   }

@@ -170,14 +170,14 @@ struct Referee {
     if (hex == to) return true;
     if (k != ZocKind::kSix) return false;
     for (int dir = 0; dir < 6; ++dir) {
-      if (g.map.grid.NeighborIndex(hex, dir) != to) continue;
-      const FeatureMask side = g.map.Side(hex, dir);
+      if (g.hex_board().map.grid.NeighborIndex(hex, dir) != to) continue;
+      const FeatureMask side = g.hex_board().map.Side(hex, dir);
       if ((side & d.zoc.blocked_by) && !(side & d.zoc.unblocked_by)) return false;
-      return !(g.map.terrain[static_cast<size_t>(to)] & d.zoc.not_into);
+      return !(g.hex_board().map.terrain[static_cast<size_t>(to)] & d.zoc.not_into);
     }
     return false;
   }
-  bool Adjacent(int a, int b) const { return g.map.grid.DistanceIdx(a, b) == 1; }
+  bool Adjacent(int a, int b) const { return g.hex_board().map.grid.DistanceIdx(a, b) == 1; }
   bool Reaches(const State& s, UnitId u, int hex) const {
     return h.reaches ? h.reaches(g, s, u, hex) : Adjacent(s.unit(u).hex, hex);
   }
@@ -281,11 +281,11 @@ struct Referee {
   }
 
   void Stacking(const State& s) const {
-    std::vector<int> count(static_cast<size_t>(2 * g.map.size()), 0);
+    std::vector<int> count(static_cast<size_t>(2 * g.hex_board().map.size()), 0);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (!u.OnMap() || u.hex >= g.map.size() || u.side > 1 || !Counts(s, static_cast<UnitId>(i))) continue;
-      if (++count[static_cast<size_t>(u.side * g.map.size() + u.hex)] == g.stacking.limit + 1) {
+      if (!u.OnMap() || u.hex >= g.hex_board().map.size() || u.side > 1 || !Counts(s, static_cast<UnitId>(i))) continue;
+      if (++count[static_cast<size_t>(u.side * g.hex_board().map.size() + u.hex)] == g.hex_board().stacking.limit + 1) {
         Fail("over the stacking limit in " + g.HexLabel(u.hex) + " at the end of the phase");
       }
     }

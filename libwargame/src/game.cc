@@ -1,5 +1,6 @@
 #include "wargame/game.h"
 #include "wargame/rule_index.h"
+#include "wargame/tabletop.h"
 
 #include <algorithm>
 #include <cstring>
@@ -160,10 +161,33 @@ int Rules::CurrentValue(const Game& game, const State& s, UnitId u, int attribut
 std::string Rules::PositionText(const State& s, UnitId u) const {
   const int16_t h = s.unit(u).hex;
   if (h >= 0) return std::to_string(h);
+  if (h == kOnTable) return "on the table";
   if (h == kNotYetEntered) return "off-map";
   if (h == kEliminated) return "eliminated";
   return "withdrawn";
 }
+
+std::string Game::HexLabel(int hex) const {
+  if (hex >= 0) return hex_board().map.Label(hex);
+  return hex == kOnTable ? "on the table" : "off-map";
+}
+
+const HexBoard& Game::EmptyHexBoard() {
+  static const HexBoard kEmpty;
+  return kEmpty;
+}
+
+HexBoard& Game::mutable_hex_board() {
+  if (!hex_board_) hex_board_.emplace();
+  return *hex_board_;
+}
+
+const Table& Game::table() const {
+  static const Table kNoTable;
+  return table_ ? *table_ : kNoTable;
+}
+
+void Game::SetTable(Table table) { table_ = std::make_shared<const Table>(std::move(table)); }
 
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;
@@ -265,7 +289,7 @@ State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSi
     std::memcpy(u.markers, d.markers, sizeof u.markers);
     if (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) {
       u.hex = kWithdrawn;
-    } else if (d.setup_hex >= 0) {
+    } else if (d.setup_hex >= 0 || d.setup_hex == kOnTable) {
       u.hex = static_cast<int16_t>(d.setup_hex);
     } else {
       u.hex = kNotYetEntered;

@@ -234,7 +234,7 @@ void ReadUnitPlacement(YamlReader& r, const Game& game, const YAML::Node& n, con
   }
   if (n["setup"]) {
     const std::string label = r.String(n["setup"], YamlReader::Child(p, "setup")).value_or("");
-    u->setup_hex = game.map.Index(label);
+    u->setup_hex = game.hex_board().map.Index(label);
     if (u->setup_hex < 0) {
       r.Fail(n["setup"], YamlReader::Child(p, "setup"), "hex \"" + label + "\" is not on the map");
     }
@@ -253,8 +253,8 @@ bool ReadReinforcement(YamlReader& r, const Game& game, const YAML::Node& re, co
   if (!r.CheckKeys(re, rp, {"turn", "entry"})) return false;
   u->reinforcement_turn = r.RequiredInt(re, rp, "turn", 1, kMaxTurns).value_or(0);
   const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
-  for (size_t k = 0; k < game.map.places.size(); ++k) {
-    if (game.map.places[k].name == entry) u->entry_place = static_cast<int>(k);
+  for (size_t k = 0; k < game.hex_board().map.places.size(); ++k) {
+    if (game.hex_board().map.places[k].name == entry) u->entry_place = static_cast<int>(k);
   }
   if (u->entry_place < 0 && re["entry"]) {
     r.Fail(re["entry"], YamlReader::Child(rp, "entry"), "no place named \"" + entry + "\" on the map");
@@ -364,9 +364,9 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
       ReportAtSetup(doc, game.units[who.front()].id, what, errors);
     }
   };
-  std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.map.size(), 0)));
+  std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.hex_board().map.size(), 0)));
   for (size_t u = 0; u < n; ++u) {
-    if (hex[u] >= game.map.size()) {
+    if (hex[u] >= game.hex_board().map.size()) {
       report({u}, game.units[u].id + " is off the map");
     } else if (hex[u] >= 0) {
       in_hex[static_cast<size_t>(hex[u])].push_back(u);
@@ -375,7 +375,7 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
   for (size_t h = 0; h < in_hex.size(); ++h) {
     const auto& here = in_hex[h];
     if (here.empty()) continue;
-    const std::string label = game.map.Label(static_cast<int>(h));
+    const std::string label = game.hex_board().map.Label(static_cast<int>(h));
     int count[2] = {0, 0};
     bool both = false;
     for (size_t u : here) {
@@ -391,10 +391,10 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
     const int moving = game.turns.order.empty() ? -1
                                                 : game.turns.order[static_cast<size_t>(game.start.player_turn)];
     for (int side = 0; side < 2; ++side) {
-      if (side != moving && count[side] > game.stacking.limit) {
+      if (side != moving && count[side] > game.hex_board().stacking.limit) {
         report(here, std::to_string(count[side]) + " units of " + game.sides[static_cast<size_t>(side)].id +
                          " start in hex " + label + " (the stacking limit is " +
-                         std::to_string(game.stacking.limit) + ")");
+                         std::to_string(game.hex_board().stacking.limit) + ")");
       }
     }
   }
@@ -554,7 +554,7 @@ void LoadStacking(RulesetDocument& doc, Game* game) {
   YamlReader& r = *doc.ReaderFor("stacking");
   const YAML::Node n = doc.Section("stacking");
   if (r.CheckKeys(n, "stacking", {"limit"})) {
-    game->stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
+    game->mutable_hex_board().stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
   }
 }
 
@@ -653,7 +653,7 @@ void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game
   } else if (auto name = r.String(doc.Section("map"), "map")) {
     auto map = LoadMap(Join(doc.DirFor("map"), *name), &vocab);
     if (map.ok()) {
-      game->map = std::move(map.value());
+      game->mutable_hex_board().map = std::move(map.value());
     } else {
       errors->Append(map.errors());
     }
@@ -705,7 +705,7 @@ void ReadPlacement(YamlReader& r, const YAML::Node& n, const std::string& p, Gam
     } else if (h == "withdrawn") {
       pl.hex = kWithdrawn;
     } else {
-      pl.hex = game->map.Index(h);
+      pl.hex = game->hex_board().map.Index(h);
       if (pl.hex < 0) r.Fail(n["hex"], YamlReader::Child(p, "hex"), "hex \"" + h + "\" is not on the map");
     }
   }

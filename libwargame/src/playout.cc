@@ -69,7 +69,7 @@ bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
     if (us.OnMap()) {
       r = &rules->SearchMoves(s, ctx, &u, 1);
     } else {
-      const Place& place = game.map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
+      const Place& place = game.hex_board().map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
       MoveQuery q = rules->BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
       r = &pf.Search(q);

@@ -42,7 +42,7 @@ void Session::SupplyDice(const std::vector<int>& values) {
 Status Session::Apply(const Action& action) {
   if (state_.game_over) return Status::Refused("", "the game is over");
   // Untrusted actions: nothing reads a unit id or a hex before this.
-  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->map.size()); !bad.empty()) {
+  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->hex_board().map.size()); !bad.empty()) {
     return Status::Refused("", "malformed action: " + bad);
   }
   // What is applied is what the save will write.
@@ -154,6 +154,20 @@ std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
   std::string out = "[";
   for (size_t i = from; i < to; ++i) out += (i > from ? ", " : "") + std::to_string(v[i]);
   return out + "]";
+}
+
+// The hash a save of `format` holds for its final state (format 1: the bytes
+// before the step stack; 2: the whole State). `on_hex_0`: as it was before
+// tabletop units had their own placement (issue 11), when a unit on the table
+// stood on hex 0, so saves written then still load.
+uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
+  State s = state;
+  if (on_hex_0) {
+    for (UnitState& u : s.units) {
+      if (u.hex == kOnTable) u.hex = 0;
+    }
+  }
+  return format == 1 ? HashStatePrefix(s) : HashState(s);
 }
 
 }  // namespace
@@ -301,9 +315,8 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   }
   if (!r.ok()) return r.errors();
   if (max_actions >= num_actions) {
-    const std::string got =
-        HashText(format == 1 ? HashStatePrefix(session->state()) : HashState(session->state()));
-    if (*want_hash != got) {
+    const std::string got = HashText(SaveHash(session->state(), format, false));
+    if (*want_hash != got && *want_hash != HashText(SaveHash(session->state(), format, true))) {
       r.Fail(root["hash"], "hash", "replayed state hash " + got + " differs from the saved " + *want_hash +
                                        " (the ruleset or its data changed since the game was saved)");
       return r.errors();

@@ -169,7 +169,7 @@ class PyState {
       return py::str(g.units[static_cast<size_t>(u)].id);
     };
     auto hex = [&](int h) -> py::object {
-      if (h < 0 || h >= g.map.size()) return py::none();
+      if (h < 0 || h >= g.hex_board().map.size()) return py::none();
       return py::str(g.HexLabel(h));
     };
     for (size_t i = from; i < log.size(); ++i) {
@@ -457,7 +457,7 @@ PYBIND11_MODULE(_wargame, m) {
       .def("observation_tensor_layout", [](const PyGame& g) { return g.layout.names; },
            "Plane names (hex games) or per-unit feature names then scalars (tabletop).")
       .def("is_tabletop", [](const PyGame& g) { return g.layout.tabletop; })
-      .def("hex_index", [](const PyGame& g, const std::string& label) { return g.game->map.Index(label); },
+      .def("hex_index", [](const PyGame& g, const std::string& label) { return g.game->hex_board().map.Index(label); },
            py::arg("label"), "The grid index (row * cols + col) of a hex label, -1 if none.")
       .def("action_segment", [](const PyGame& g, const std::string& type) {
              const int t = wg::ActionTypeFromName(type);
@@ -529,8 +529,9 @@ PYBIND11_MODULE(_wargame, m) {
                py::dict d;
                d["id"] = g.units[static_cast<size_t>(i)].id;
                d["side"] = static_cast<int>(us.side);
-               d["in_play"] = us.OnMap();  // on the map or the table
-               d["hex"] = us.OnMap() && us.hex < g.map.size() ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
+               d["in_play"] = us.InPlay();  // on the map or the table
+               const bool on_hex = us.OnMap() && us.hex < g.hex_board().map.size();
+               d["hex"] = on_hex ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
                d["position"] = g.rules->PositionText(st, u);
                d["face"] = static_cast<int>(us.face);
                py::dict markers;

@@ -36,9 +36,9 @@ int DefenseAttribute(const wg::Game& game) {
 
 void WriteHex(const wg::Game& game, const ObservationLayout& L, const wg::State& s, wg::Context& ctx,
               int player, float* out) {
-  const int n = game.map.size();
+  const int n = game.hex_board().map.size();
   auto plane = [&](int p) { return out + static_cast<size_t>(p) * static_cast<size_t>(n); };
-  const wg::Map& map = game.map;
+  const wg::Map& map = game.hex_board().map;
   const int num_terrain = L.hexsides - L.terrain;
   const int num_features = L.strength - L.hexsides;
   for (int h = 0; h < n; ++h) {
@@ -92,7 +92,7 @@ void WriteTabletop(const wg::Game& game, const ObservationLayout& L, const wg::S
     const wg::UnitState& us = s.unit(u);
     double x = 0, y = 0;
     // The ruleset's own words for where a unit is: "12.50, 30.00 in" on a tabletop.
-    const bool placed = us.OnMap() && std::sscanf(game.rules->PositionText(s, u).c_str(), "%lf, %lf", &x, &y) == 2;
+    const bool placed = us.InPlay() && std::sscanf(game.rules->PositionText(s, u).c_str(), "%lf, %lf", &x, &y) == 2;
     f[0] = placed ? 1.0f : 0.0f;
     f[1] = us.side == player ? 1.0f : 0.0f;
     f[2] = static_cast<float>(x / 100.0);
@@ -110,8 +110,8 @@ void WriteTabletop(const wg::Game& game, const ObservationLayout& L, const wg::S
 
 ObservationLayout MakeLayout(const wg::Game& game) {
   ObservationLayout L;
-  const wg::Map& map = game.map;
-  L.tabletop = map.size() == 0;
+  const wg::Map& map = game.hex_board().map;
+  L.tabletop = !game.has_hex_board();
   const int markers = std::min(static_cast<int>(game.markers.size()), wg::kMaxMarkers);
   if (L.tabletop) {
     for (const char* n : {"in_play", "own", "x", "y", "face"}) L.names.push_back(n);

@@ -34,7 +34,7 @@ struct Reader {
   }
   int HexOf(const YAML::Node& n, const std::string& path) const {
     const std::string v = r.String(n, path).value_or("");
-    const int h = game.map.Index(v);
+    const int h = game.hex_board().map.Index(v);
     if (h < 0) r.Fail(n, path, "hex \"" + v + "\" is not on the map");
     return h;
   }
@@ -170,7 +170,7 @@ void ReadAward(const Reader& in, const YAML::Node& a, const std::string& p, BgCo
   }
   if (const YAML::Node place = Y::Get(a, "place")) {
     const std::string name = r.String(place, Y::Child(p, "place")).value_or("");
-    const Place* pl = in.game.map.FindPlace(name);
+    const Place* pl = in.game.hex_board().map.FindPlace(name);
     if (!pl) {
       r.Fail(place, Y::Child(p, "place"), "no place named \"" + name + "\"");
     } else {
@@ -194,7 +194,7 @@ void ReadVictoryPoints(const Reader& in, const YAML::Node& n, BgConfig& c) {
 
 BgConfig ReadConfig(const Game& game, RulesetDocument& doc) {
   BgConfig c;
-  const Map& map = game.map;
+  const Map& map = game.hex_board().map;
   c.is_ferry.assign(static_cast<size_t>(map.size()), 0);
   for (const Place* p : map.PlacesOfKind("ferry")) {
     for (int h : p->hexes) c.is_ferry[static_cast<size_t>(h)] = 1;

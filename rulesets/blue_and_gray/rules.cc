@@ -90,7 +90,7 @@ int BgRules::NearestEnemy(const State& s, int hex, int side) const {
 // the hexes within distance - 1 of an enemy unit, marked around each enemy hex
 // (the same set as testing every hex against every enemy, far cheaper).
 void BgRules::MarkNearEnemies(const State& s, int side, int distance, std::vector<uint8_t>* mask) const {
-  const HexGrid& grid = game_.map.grid;
+  const HexGrid& grid = game_.hex_board().map.grid;
   const int radius = distance - 1;
   if (radius < 0) return;
   for (int i = 0; i < s.num_units; ++i) {
@@ -218,7 +218,7 @@ Status BgRules::CanMove(const State& s, UnitId u) const {
       // 9.0: units adjacent to enemy units may not move at night.
       const int side = s.unit(u).side;
       for (int d = 0; d < 6; ++d) {
-        const int nb = game_.map.grid.NeighborIndex(s.unit(u).hex, d);
+        const int nb = game_.hex_board().map.grid.NeighborIndex(s.unit(u).hex, d);
         if (nb >= 0 && EnemyIn(s, nb, side)) {
           return Status::Refused("9.0", game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn");
         }
@@ -342,7 +342,7 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
   if (strategic) {
     for (int k = 0; k < a.num_hexes; ++k) {
       const int h = a.hexes[static_cast<size_t>(k)];
-      if (h < 0 || h >= game_.map.size()) return Status::Refused("7.0", "no such hex");
+      if (h < 0 || h >= game_.hex_board().map.size()) return Status::Refused("7.0", "no such hex");
       if (NearestEnemy(s, h, s.phasing_side) < cfg_.strategic_distance) {
         return Status::Refused("11.1", "strategic movement may not come closer than " +
                                            std::to_string(cfg_.strategic_distance) + " hexes to an enemy unit (" +
@@ -418,7 +418,7 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
     if (IsArtillery(u) && !adjacent && s.unit(u).OnMap()) {
       // 8.7: artillery adjacent to enemy units must attack the adjacent enemy units.
       for (int d = 0; d < 6; ++d) {
-        const int nb = game_.map.grid.NeighborIndex(s.unit(u).hex, d);
+        const int nb = game_.hex_board().map.grid.NeighborIndex(s.unit(u).hex, d);
         if (nb >= 0 && EnemyIn(s, nb, s.phasing_side)) {
           return Status::Refused("8.7", game_.UnitLabel(u) + " is adjacent to enemy units and must attack them");
         }
@@ -429,7 +429,7 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
   }
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
-    if (h >= 0 && h < game_.map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
+    if (h >= 0 && h < game_.hex_board().map.size() && EnemyIn(s, h, s.phasing_side) && !HexAttackable(s, h, s.phasing_side)) {
       return Status::Refused("8.41", game_.HexLabel(h) + " holds a unit already attacked this combat phase");
     }
   }
@@ -454,7 +454,7 @@ Status BgRules::CheckBombardment(const State& s, UnitId u, const Action& a) cons
   std::string blocked;
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
-    if (h < 0 || h >= game_.map.size() || DistanceBetween(from, h) > data().artillery_range) continue;
+    if (h < 0 || h >= game_.hex_board().map.size() || DistanceBetween(from, h) > data().artillery_range) continue;
     in_range = true;
     if (data().los->Clear(from, h)) return Status::Ok();
     blocked += (blocked.empty() ? "" : ", ") + game_.HexLabel(h);
@@ -532,7 +532,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
 
 void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
   const PendingCombat& c = s.combat;
-  const Map& map = game_.map;
+  const Map& map = game_.hex_board().map;
   const int rough = map.TerrainId("rough");
   const FeatureMask redoubt = map.FeatureBit("redoubt");
   const FeatureMask water = map.FeatureBit("stream") | map.FeatureBit("creek");
@@ -733,7 +733,7 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   // 8.0 with 8.41: only while an adjacent enemy hex may still be attacked.
   const UnitState& us = s.unit(u);
   for (int d = 0; d < 6; ++d) {
-    const int nb = game_.map.grid.NeighborIndex(us.hex, d);
+    const int nb = game_.hex_board().map.grid.NeighborIndex(us.hex, d);
     if (nb >= 0 && HexAttackable(s, nb, us.side)) return true;
   }
   return false;
@@ -761,7 +761,7 @@ bool BgRules::CanStillAttack(const State& s, UnitId u) const {
 
 // Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)?
 bool BgRules::NextToSide(const State& s, int hex, int side) const {
-  const int32_t* nb = game_.map.grid.Neighbors(hex);
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(hex);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] >= 0 && CountIn(s, nb[d], side) > 0) return true;
   }
@@ -799,11 +799,11 @@ bool BgRules::BatteryMayFireAtAll(const State& s, UnitId b) const {
     t[k].defense += DefenseStrength(s, static_cast<UnitId>(i));
     t[k].defended = t[k].defended || e.Has(kUnitDefended);
   }
-  const int rough = game_.map.TerrainId("rough");
+  const int rough = game_.hex_board().map.TerrainId("rough");
   int defense = 0;
   for (int k = 0; k < n; ++k) {
     if (t[k].defended || !NextToSide(s, t[k].hex, side) || !data().los->Clear(from, t[k].hex)) continue;
-    defense += t[k].defense * (rough >= 0 && game_.map.HasTerrain(t[k].hex, rough) ? 2 : 1);
+    defense += t[k].defense * (rough >= 0 && game_.hex_board().map.HasTerrain(t[k].hex, rough) ? 2 : 1);
   }
   const int column = data().crt.ColumnFor(AttackStrength(s, b), defense);
   return column != CombatTable::kBelowLowest && column >= kColumn13;
@@ -830,11 +830,11 @@ Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   int prev = us.hex;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    if (h < 0 || h >= game_.map.size()) return Status::Refused("8.51", "units may not retreat off the map");
-    const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+    if (h < 0 || h >= game_.hex_board().map.size()) return Status::Refused("8.51", "units may not retreat off the map");
+    const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
     if (dir < 0) return Status::Refused("8.5", "retreat hexes must be adjacent");
     std::string why;
-    if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
+    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
       return Status::Refused("8.51", "cannot retreat there: " + why);
     }
     if (EnemyIn(s, h, us.side)) return Status::Refused("8.51", "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
@@ -843,7 +843,7 @@ Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
     prev = h;
   }
   const int to = path[n - 1];
-  if (StackingCount(s, to, us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit) {
+  if (StackingCount(s, to, us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.hex_board().stacking.limit) {
     UnitId who;
     int where;
     if (!DisplacementHex(s, ctx, to, us.side, u, &who, &where)) {
@@ -859,11 +859,11 @@ bool BgRules::DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitI
   if (EnemyIn(s, to, side) || zoc.InEzoc(to)) return false;
   if (cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(to)]) return false;
   const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(who)].kind)].movement_class;
-  const int dir = DirectionTo(game_.map.grid.HexAt(hex), game_.map.grid.HexAt(to));
+  const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(hex), game_.hex_board().map.grid.HexAt(to));
   std::string why;
-  if (StepCost(game_.map, data().movement, cls, hex, dir, &why) == kProhibitedCost) return false;
+  if (StepCost(game_.hex_board().map, data().movement, cls, hex, dir, &why) == kProhibitedCost) return false;
   if (IsFixedArtillery(who)) return false;  // 16.11: it may not be moved
-  return StackingCount(s, to, side) + (CountsForStacking(s, who) ? 1 : 0) <= game_.stacking.limit;
+  return StackingCount(s, to, side) + (CountsForStacking(s, who) ? 1 : 0) <= game_.hex_board().stacking.limit;
 }
 
 bool BgRules::DisplacementHex(const State& s, Context& ctx, int hex, int side, UnitId except, UnitId* who,
@@ -873,7 +873,7 @@ bool BgRules::DisplacementHex(const State& s, Context& ctx, int hex, int side, U
     const UnitState& o = s.units[static_cast<size_t>(i)];
     if (o.hex != hex || o.side != side || i == except) continue;
     for (int d = 0; d < 6; ++d) {
-      const int nb = game_.map.grid.NeighborIndex(hex, d);
+      const int nb = game_.hex_board().map.grid.NeighborIndex(hex, d);
       if (DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) {
         *who = static_cast<UnitId>(i);
         *to = nb;
@@ -894,7 +894,7 @@ void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action
     const UnitState& o = s.units[static_cast<size_t>(i)];
     if (o.hex != hex || o.side != side || i == except) continue;
     for (int d = 0; d < 6; ++d) {
-      const int nb = game_.map.grid.NeighborIndex(hex, d);
+      const int nb = game_.hex_board().map.grid.NeighborIndex(hex, d);
       if (!DisplacementOk(s, zoc, hex, static_cast<UnitId>(i), nb)) continue;
       Action a = Action::Of(ActionType::kRetreat);
       a.AddUnit(static_cast<UnitId>(i)).AddHex(nb);
@@ -939,7 +939,7 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
   if (cfg_.ferry_retreat_eliminates && cfg_.is_ferry[static_cast<size_t>(to)]) {
     Eliminate(s, ctx, u, "19.13", "retreated into a ferry hex");
   } else {
-    const bool over = StackingCount(s, to, side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit;
+    const bool over = StackingCount(s, to, side) + (CountsForStacking(s, u) ? 1 : 0) > game_.hex_board().stacking.limit;
     MoveUnit(s, ctx, u, to, EventType::kRetreat, "8.5");
     if (over) {
       // 8.52: the owner now displaces one of the other units (CheckRetreat made sure one can go).
@@ -984,7 +984,7 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
     done.push_back(f.hex);
     Action a = Action::Of(ActionType::kAttack);
     for (int d = 0; d < 6; ++d) {
-      const int nb = game_.map.grid.NeighborIndex(f.hex, d);
+      const int nb = game_.hex_board().map.grid.NeighborIndex(f.hex, d);
       if (nb < 0) continue;
       bool target = false;
       for (int j = 0; j < s.num_units; ++j) {
@@ -1006,7 +1006,7 @@ void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) cons
 
 // 10.2: an ineffective unit may not enter an enemy ZOC by any means (an advance included).
 bool BgRules::IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const {
-  return hex >= 0 && hex < game_.map.size() && Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
+  return hex >= 0 && hex < game_.hex_board().map.size() && Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
 }
 
 bool BgRules::DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const {
@@ -1319,8 +1319,8 @@ void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
 // controls every hex of it.
 void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
   const auto& kinds = data().control_kinds;
-  for (size_t p = 0; p < game_.map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
-    const Place& place = game_.map.places[p];
+  for (size_t p = 0; p < game_.hex_board().map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = game_.hex_board().map.places[p];
     if (place.hexes.empty() || std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
     const int side = Control(s, place.hexes.front());
     bool all = side >= 0;
@@ -1367,7 +1367,7 @@ bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, in
     hs.sources.push_back(ZocSource{u.hex, ZocKind::kSix});
   }
   if (hs.sources.empty()) return false;
-  hs.zoc.Compute(game_.map, data().zoc, hs.sources);
+  hs.zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
   return hs.zoc.InEzoc(hex);
 }
 

@@ -32,7 +32,7 @@ double FirePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   Vec2 aim;
   const double range = RangeToPart(g, s, from, y, kBody, tf, &aim);
   const HitBand* band = BandFor(t, range);
-  if (!band || !d.table.LineOfSightClear(from, tf.center)) return 0;
+  if (!band || !g.table().LineOfSightClear(from, tf.center)) return 0;
   const char* rule = "";
   const double ready = CannotFireAt(g, s, x, y, kBody, &rule) ? kNotReady : 1.0;
   const int mod = DefenderModifier(g, s, from, y, kBody, &rule);
@@ -172,8 +172,8 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
     score += sign * v;
   }
   // Objectives: the buildings held alone at the end score (V); the nearest fit unit walks to the others.
-  for (size_t a = 0; a < d.table.areas.size(); ++a) {
-    if (!IsBuilding(d.table.areas[a])) continue;
+  for (size_t a = 0; a < g.table().areas.size(); ++a) {
+    if (!IsBuilding(g.table().areas[a])) continue;
     int holder = -1;
     for (UnitId u = 0; u < n; ++u) {
       if (!OnTable(s, u) || m.units[u].building != a + 1) continue;
@@ -182,7 +182,7 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
     if (holder >= 0) score += (holder == side ? kHeldShare : -kHeldShare) * d.vp_building;
     if (holder == side) continue;
     Vec2 mid{0, 0};
-    for (Vec2 p : d.table.areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(d.table.areas[a].polygon.size()));
+    for (Vec2 p : g.table().areas[a].polygon) mid = mid + p * (1.0 / static_cast<double>(g.table().areas[a].polygon.size()));
     double best = 1e18;
     for (UnitId u = 0; u < n; ++u) {
       if (OnTable(s, u) && s.unit(u).side == side && !TypeOf(g, u).artillery && !s.unit(u).Has(kRouted))
@@ -252,7 +252,7 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
     if (legal(a)) out->push_back(a);
   };
   auto move_to = [&](Vec2 p) {
-    p = d.table.Clamp(p);
+    p = g.table().Clamp(p);
     Action mv = Action::Of(ActionType::kMove).AddUnit(u);
     mv.value = H(p.x);
     mv.value2 = H(p.y);
@@ -281,7 +281,7 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
     try_add(face);
   }
   if (!t.artillery) {
-    for (const TerrainArea& a : d.table.areas) {
+    for (const TerrainArea& a : g.table().areas) {
       if (!IsBuilding(a)) continue;
       Vec2 mid{0, 0};
       for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));

@@ -310,13 +310,13 @@ void ReadSides(YamlReader& r, const Node& root, Game* game) {
 void ReadScenarioTable(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
   if (const Node t = sc["table"]) {
     auto table = LoadTable(sr, t, "table");
-    if (table.ok()) data->table = *table;
+    if (table.ok()) game->SetTable(*table);
   } else {
     sr.Fail(sc, "table", "missing required section");
   }
   for (int side = 0; side < static_cast<int>(game->sides.size()) && side < 2; ++side) {
-    auto it = data->table.home_edges.find(game->sides[static_cast<size_t>(side)].id);
-    if (it == data->table.home_edges.end()) {
+    auto it = game->table().home_edges.find(game->sides[static_cast<size_t>(side)].id);
+    if (it == game->table().home_edges.end()) {
       if (sc["table"])
         sr.Fail(sc["table"], "table.home_edges",
                 "no home edge for side " + game->sides[static_cast<size_t>(side)].id);
@@ -379,14 +379,14 @@ void ReadMiniUnit(YamlReader& sr, const Node& u, const std::string& p, size_t i,
   } else {
     ReadPoint(sr, u["at"], YamlReader::Child(p, "at"), &at);
   }
-  if (!data->table.Contains(at)) sr.Fail(u["at"], YamlReader::Child(p, "at"), "not on the table");
+  if (!game->table().Contains(at)) sr.Fail(u["at"], YamlReader::Child(p, "at"), "not on the table");
   const double facing = ReadFacing(sr, u["facing"], YamlReader::Child(p, "facing"));
   const std::string formation = sr.OptionalString(u, p, "formation", "line");
   if (formation != "line" && formation != "column") {
     sr.Fail(u["formation"], YamlReader::Child(p, "formation"), "formation must be line or column");
   }
   d.face = formation == "line" ? 1 : 0;
-  d.setup_hex = 0;  // "on the table"; the position is in the MiniState
+  d.setup_hex = kOnTable;  // no hex: the position is in the MiniState
   MiniUnit& mu = start->units[i];
   mu.x = Hundredths(at.x);
   mu.y = Hundredths(at.y);

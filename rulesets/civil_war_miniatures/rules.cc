@@ -199,7 +199,7 @@ void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rul
 // Room left in the unit's building once the units listed before it are in.
 int RoomFor(const Game& g, const State& s, UnitId u) {
   const MiniUnit& mu = M(s).units[u];
-  const TerrainArea& a = D(g).table.areas[mu.building - 1u];
+  const TerrainArea& a = g.table().areas[mu.building - 1u];
   int used = 0;
   for (UnitId o = 0; o < u; ++o) {
     const MiniUnit& om = M(s).units[o];
@@ -290,7 +290,7 @@ bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
 
 // C.3: the building (area index + 1) at p that a unit of the other side holds, or 0.
 int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
-  const Table& t = D(g).table;
+  const Table& t = g.table();
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     const uint8_t b = M(s).units[o].building;
     if (b == 0 || !OnTable(s, o) || s.unit(o).side == side) continue;
@@ -303,14 +303,14 @@ int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
 // woods multiply it by woods_factor, each fence crossed costs fence_cost.
 double Allowance(const Game& g, Segment seg, double inches) {
   const MiniData& d = D(g);
-  for (int a : d.table.AreasCrossed(seg)) {
-    if (d.table.areas[static_cast<size_t>(a)].kind == "woods") {
+  for (int a : g.table().AreasCrossed(seg)) {
+    if (g.table().areas[static_cast<size_t>(a)].kind == "woods") {
       inches *= d.woods_factor;
       break;
     }
   }
-  for (int o : d.table.ObstaclesCrossed(seg)) {
-    if (d.table.obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
+  for (int o : g.table().ObstaclesCrossed(seg)) {
+    if (g.table().obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
   }
   return std::max(0.0, inches);
 }
@@ -336,7 +336,7 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   if (len <= 0 || inches <= 0) return p;
   const Vec2 d = dir * (1.0 / len);
   double room = 0;
-  D(g).table.MoveFootprint(f, d, inches, &room, &p.edge);
+  g.table().MoveFootprint(f, d, inches, &room, &p.edge);
   const int side = s.unit(u).side;
   const int own = into != kNoUnit ? M(s).units[into].building : 0;
   // A base that already stands on another (a unit re-forming as one body as it
@@ -431,8 +431,7 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
 // building's side wall on the unit's right (as it faces), or its left when the
 // right has no room. The line faces the way the unit faces.
 const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures, Vec2* center) {
-  const MiniData& d = D(g);
-  const TerrainArea& a = d.table.areas[M(s).units[u].building - 1u];
+  const TerrainArea& a = g.table().areas[M(s).units[u].building - 1u];
   Vec2 mid{0, 0};
   for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
   Footprint probe = LineAt(g, s, u, mid, figures);
@@ -442,7 +441,7 @@ const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures
     for (Vec2 p : a.polygon) reach = std::max(reach, Dot(p - mid, dir));
     Footprint f = LineAt(g, s, u, mid + dir * (reach + probe.width / 2 + 0.05), figures);
     bool on_table = true;
-    for (Vec2 p : f.Corners()) on_table = on_table && d.table.Contains(p);
+    for (Vec2 p : f.Corners()) on_table = on_table && g.table().Contains(p);
     if (!on_table || Overlaps(g, s, u, f)) continue;
     *center = f.center;
     return nullptr;
@@ -474,7 +473,7 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
   }
   int figures = mu.figures;
   if (mu.building) {
-    const TerrainArea& a = d.table.areas[mu.building - 1u];
+    const TerrainArea& a = g.table().areas[mu.building - 1u];
     const int cap = a.kind == "barn" ? d.barn_fire : d.house_fire;  // 12.1, 12.2
     figures = std::min(InsideFigures(g, s, u), cap);
   }
@@ -487,13 +486,13 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, in
   const Vec2 c = PartFootprint(g, s, target, part).center;
   int mod = 0;
   *rule = part == kLine ? "12.3" : "3";
-  if ((part == kBody && M(s).units[target].building != 0) || AreaKindAt(d.table, c, "house") ||
-      AreaKindAt(d.table, c, "barn")) {
+  if ((part == kBody && M(s).units[target].building != 0) || AreaKindAt(g.table(), c, "house") ||
+      AreaKindAt(g.table(), c, "barn")) {
     mod += d.mod_building;  // 5.1
     *rule = "5.1";
   } else {
-    bool cover = AreaKindAt(d.table, c, "woods") != nullptr;
-    for (const LineObstacle& o : d.table.obstacles) {
+    bool cover = AreaKindAt(g.table(), c, "woods") != nullptr;
+    for (const LineObstacle& o : g.table().obstacles) {
       if (o.kind == "fence" && o.Crosses(Segment{from, c})) cover = true;
     }
     if (cover) {
@@ -501,7 +500,7 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, in
       *rule = "5.2";
     }
   }
-  if (AreaKindAt(d.table, c, "hill") && !AreaKindAt(d.table, from, "hill")) {
+  if (AreaKindAt(g.table(), c, "hill") && !AreaKindAt(g.table(), from, "hill")) {
     mod += d.mod_terrain;  // 5.3
     *rule = "5.3";
   }
@@ -569,7 +568,7 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
   if (part == kBody && us.face == 0 && !t.fire_in_column && !in_building)
     return t.artillery ? "a limbered battery cannot fire" : "a column cannot fire";
   if (in_building) {
-    const TerrainArea& a = D(g).table.areas[M(s).units[u].building - 1u];
+    const TerrainArea& a = g.table().areas[M(s).units[u].building - 1u];
     if (!FiresThroughFrontOrBack(a, CenterOf(s, u), aim)) {
       *rule = a.kind == "barn" ? "12.1" : "12.2";
       return "fire goes out only of the front or the back of the building";
@@ -589,7 +588,7 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
   }
   const Vec2 from = pf.center;
   auto clear = [&](Vec2 p) {
-    return D(g).table.LineOfSightClear(from, p) && !UnitInTheWay(g, s, u, target, Segment{from, p});
+    return g.table().LineOfSightClear(from, p) && !UnitInTheWay(g, s, u, target, Segment{from, p});
   };
   if (!clear(aim) && !(centre && clear(*centre))) {
     *rule = "C.5";
@@ -604,7 +603,7 @@ double RangeToPart(const Game& g, const State& s, Vec2 from, UnitId target, int 
                    Vec2* aim) {
   const MiniUnit& tu = M(s).units[target];
   if (part == kBody && tu.building != 0) {
-    const TerrainArea& a = D(g).table.areas[tu.building - 1u];
+    const TerrainArea& a = g.table().areas[tu.building - 1u];
     *aim = tf.center;
     return DistanceToPolygon(a.polygon, from);
   }
@@ -847,7 +846,7 @@ void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
 void MoveHerd(const Game& g, State& s, Context& ctx, int h, Vec2 dir, double inches, const char* rule) {
   Herd& herd = M(s).herds[h];
   const Vec2 from = HerdPos(herd);
-  const Move m = D(g).table.MoveAlong(from, dir, inches);
+  const Move m = g.table().MoveAlong(from, dir, inches);
   herd.x = H(m.position.x);
   herd.y = H(m.position.y);
   herd.penned = 0;
@@ -864,10 +863,10 @@ void HerdAtClosestUnit(const Game& g, State& s, Context& ctx, int h, double dist
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (!OnTable(s, u)) continue;
     const double dd = DistanceSquared(p, CenterOf(s, u));
-    if (dd < bd && D(g).table.LineOfSightClear(p, CenterOf(s, u))) bd = dd, best = u;
+    if (dd < bd && g.table().LineOfSightClear(p, CenterOf(s, u))) bd = dd, best = u;
   }
   if (best == kNoUnit) return;
-  const Move mv = D(g).table.MoveToward(p, CenterOf(s, best), dist);
+  const Move mv = g.table().MoveToward(p, CenterOf(s, best), dist);
   m.herds[h].x = H(mv.position.x);
   m.herds[h].y = H(mv.position.y);
   ctx.Emit(Ev(EventType::kNote, "9.2", "pigs run at the closest unit", best, m.herds[h].x, m.herds[h].y));
@@ -944,8 +943,8 @@ void EndGame(const Game& g, State& s, Context& ctx) {
     const int lost_guns = info.start_guns - (OnTable(s, u) ? mu.guns : 0);
     vp[1 - s.unit(u).side] += lost_figs * d.vp_figure + lost_guns * d.vp_gun;
   }
-  for (size_t a = 0; a < d.table.areas.size(); ++a) {
-    if (!IsBuilding(d.table.areas[a])) continue;
+  for (size_t a = 0; a < g.table().areas.size(); ++a) {
+    if (!IsBuilding(g.table().areas[a])) continue;
     int holder = -1;
     for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
       if (!OnTable(s, u) || M(s).units[u].building != a + 1) continue;
@@ -1051,7 +1050,6 @@ void EndActivation(const Game& g, State& s, Context& ctx) {
 
 // Computes where a move toward `dest` ends. Returns the refusal text or nullptr.
 const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footprint* out, const char** rule) {
-  const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
   *rule = "M";
@@ -1070,7 +1068,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   const Vec2 delta = dest - c;
   const double want = delta.Length();
   if (want < 0.01) return "the destination is where the unit stands";
-  if (!d.table.Contains(dest)) return "the destination is off the table";
+  if (!g.table().Contains(dest)) return "the destination is off the table";
   rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
   const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
@@ -1083,7 +1081,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
     f = FootprintAt(g, whole, u, c, std::round(facing));
   }
   for (Vec2 p : f.Corners()) {
-    if (!d.table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
+    if (!g.table().Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   *rule = "C.1";
   if (Blocker(g, s, u, f) != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
@@ -1099,17 +1097,16 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
 }
 
 void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
-  const MiniData& d = D(g);
   MiniUnit& mu = M(s).units[u];
   mu.building = 0;
   mu.beside = 0;  // 12.3: a unit entering (or leaving) a building re-forms as one body
   s.unit(u).flags = static_cast<uint16_t>(s.unit(u).flags & ~kOfficerOutside);
   if (TypeOf(g, u).artillery) return;
   const Vec2 c = CenterOf(s, u);
-  for (size_t a = 0; a < d.table.areas.size(); ++a) {
-    if (IsBuilding(d.table.areas[a]) && d.table.areas[a].Contains(c)) {
+  for (size_t a = 0; a < g.table().areas.size(); ++a) {
+    if (IsBuilding(g.table().areas[a]) && g.table().areas[a].Contains(c)) {
       mu.building = static_cast<uint8_t>(a + 1);
-      ctx.Emit(Ev(EventType::kNote, d.table.areas[a].kind == "barn" ? "12.1" : "12.2", "occupies a building",
+      ctx.Emit(Ev(EventType::kNote, g.table().areas[a].kind == "barn" ? "12.1" : "12.2", "occupies a building",
                   u, InsideFigures(g, s, u), mu.figures - InsideFigures(g, s, u)));
     }
   }
@@ -1189,7 +1186,7 @@ class MiniRules : public Rules {
     const UnitType& t = TypeOf(g, u);
     const double rate = std::max(t.move_column, t.move_line);
     for (int h = 0; h < kNumHeadings; ++h) {
-      const Vec2 dest = D(g).table.Clamp(c + HeadingVector(static_cast<Heading>(h)) * rate);
+      const Vec2 dest = g.table().Clamp(c + HeadingVector(static_cast<Heading>(h)) * rate);
       Action mv = Action::Of(ActionType::kMove).AddUnit(u);
       mv.value = H(dest.x);
       mv.value2 = H(dest.y);
@@ -1252,14 +1249,14 @@ class MiniRules : public Rules {
       if (!OnTable(s, u)) continue;
       const MiniUnit& mu = m.units[u];
       if (mu.figures == 0) fail(g.units[static_cast<size_t>(u)].id + " is on the table with no figures");
-      if (!d.table.Contains(CenterOf(s, u))) fail(g.units[static_cast<size_t>(u)].id + " is off the table");
+      if (!g.table().Contains(CenterOf(s, u))) fail(g.units[static_cast<size_t>(u)].id + " is off the table");
       if (mu.guns > d.info[static_cast<size_t>(u)].start_guns)
         fail(g.units[static_cast<size_t>(u)].id + " gained guns");
-      if (mu.building > d.table.areas.size())
+      if (mu.building > g.table().areas.size())
         fail(g.units[static_cast<size_t>(u)].id + " in a building that does not exist");
       if (mu.beside > 0 && (mu.building == 0 || mu.beside >= mu.figures))
         fail(g.units[static_cast<size_t>(u)].id + " has a line beside a building it does not hold (12.3)");
-      if (mu.beside > 0 && !d.table.Contains(Vec2{mu.line_x / 100.0, mu.line_y / 100.0}))
+      if (mu.beside > 0 && !g.table().Contains(Vec2{mu.line_x / 100.0, mu.line_y / 100.0}))
         fail(g.units[static_cast<size_t>(u)].id + "'s line beside its building is off the table");
     }
     // C.1: no base stands on another (touching by the contact margin is contact, not overlap);
@@ -1317,13 +1314,18 @@ class MiniRules : public Rules {
     return OnTable(s, u) ? M(s).units[u].figures + M(s).units[u].guns : 0;
   }
   std::string DescribeEvent(const Event& e) const override;
-  void set_game(const Game* g) { game_ = g; }
+  void set_game(const Game* g) {
+    game_ = g;
+    tabletop_ = g ? MakeMiniTabletop(*g) : nullptr;
+  }
+  const TabletopQueries* tabletop() const override { return tabletop_.get(); }
 
   // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
   Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
 
  private:
   const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
+  std::unique_ptr<TabletopQueries> tabletop_;  // queries.cc
 };
 
 // The pieces of MiniRules::Check: each checks one kind of action of the activated
@@ -1401,7 +1403,7 @@ Status CheckFormation(const ActionCheck& check) {
   us.face = static_cast<uint8_t>(a.value);
   const Footprint f = FootprintOf(g, s, u);
   bool ok = true;
-  for (Vec2 p : f.Corners()) ok = ok && d.table.Contains(p);
+  for (Vec2 p : f.Corners()) ok = ok && g.table().Contains(p);
   const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
   if (!ok || crowded) {
     us.face = old;
@@ -1443,7 +1445,7 @@ Status CheckFace(const ActionCheck& check) {
   if (us.Has(kMovedNow)) return Status::Refused("M", "facing counts as the unit's move");
   const Footprint f = FootprintAt(g, s, u, CenterOf(s, u), a.value2);
   for (Vec2 p : f.Corners()) {
-    if (!d.table.Contains(p))
+    if (!g.table().Contains(p))
       return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
   }
   if (Blocker(g, s, u, f) != kNoUnit)
@@ -1452,7 +1454,7 @@ Status CheckFace(const ActionCheck& check) {
     Footprint l = LineOf(g, s, u);
     l.facing = a.value2 * kPi / 180.0;
     for (Vec2 p : l.Corners()) {
-      if (!d.table.Contains(p))
+      if (!g.table().Contains(p))
         return Status::Refused("12.3", "the line beside the building cannot wheel there: off the table");
     }
     if (Blocker(g, s, u, l) != kNoUnit)
@@ -1721,7 +1723,6 @@ const char* Bool(bool b) { return b ? "true" : "false"; }
 std::string MiniRules::StateJson(const State& s) const {
   if (!game_) return "";
   const Game& g = *game_;
-  const MiniData& d = D(g);
   const MiniState& m = M(s);
   std::string o = "{\"units\": [";
   char b[160];
@@ -1745,7 +1746,7 @@ std::string MiniRules::StateJson(const State& s) const {
     o += std::string(", \"routed\": ") + Bool(us.Has(kRouted)) + ", \"pinned\": " + Bool(us.Has(kPinned)) +
          ", \"disorganized\": " + Bool(on && Disorganized(g, s, u)) + ", \"activated\": " + Bool(us.Has(kActivated));
     if (on && mu.building != 0) {
-      o += ", \"building\": {\"name\": " + JsonQuote(d.table.areas[mu.building - 1u].name) +
+      o += ", \"building\": {\"name\": " + JsonQuote(g.table().areas[mu.building - 1u].name) +
            ", \"inside\": " + std::to_string(InsideFigures(g, s, u)) + ", \"line_beside\": " + std::to_string(mu.beside) +
            ", \"waiting\": " + std::to_string(Waiting(g, s, u)) +
            ", \"officers_outside\": " + Bool(us.Has(kOfficerOutside)) + "}";
@@ -2060,20 +2061,19 @@ Box DrawUnit(Canvas& c, const Game& g, const State& s, UnitId u) {
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   if (!game_) return false;
   const Game& g = *game_;
-  const MiniData& d = D(g);
   Canvas c;
-  c.depth = d.table.depth;
-  const double w = Canvas::kMargin * 2 + d.table.width * Canvas::kPx + Canvas::kLegend;
-  const double h = Canvas::kMargin * 2 + d.table.depth * Canvas::kPx + 20;
+  c.depth = g.table().depth;
+  const double w = Canvas::kMargin * 2 + g.table().width * Canvas::kPx + Canvas::kLegend;
+  const double h = Canvas::kMargin * 2 + g.table().depth * Canvas::kPx + 20;
   std::snprintf(c.buf, sizeof c.buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\">\n"
                 "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n"
                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#d8e4b0\" stroke=\"black\"/>\n",
-                w, h, w, h, c.X(0), c.Y(d.table.depth), d.table.width * Canvas::kPx, d.table.depth * Canvas::kPx);
+                w, h, w, h, c.X(0), c.Y(g.table().depth), g.table().width * Canvas::kPx, g.table().depth * Canvas::kPx);
   c.o = c.buf;
-  DrawRuler(c, d.table);
-  std::vector<Box> taken = {Box{c.X(d.table.width) + 16, 0, 1e9, 1e9}};  // the legend's column
-  DrawTerrain(c, d.table, &taken);
+  DrawRuler(c, g.table());
+  std::vector<Box> taken = {Box{c.X(g.table().width) + 16, 0, 1e9, 1e9}};  // the legend's column
+  DrawTerrain(c, g.table(), &taken);
   std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (OnTable(s, u)) bases.emplace_back(u, DrawUnit(c, g, s, u));
@@ -2107,7 +2107,7 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
     taken.push_back(l);
     c.Text(l.x0, l.y1 - 1, label, "font-size=\"8\" font-style=\"italic\"");
   }
-  DrawLegend(c, g, c.X(d.table.width) + 22, c.Y(d.table.depth));
+  DrawLegend(c, g, c.X(g.table().width) + 22, c.Y(g.table().depth));
   *svg = c.o + "</svg>\n";
   return true;
 }

@@ -136,7 +136,7 @@ struct HerdFace {
 };
 
 struct MiniData : RulesetData {
-  Table table;
+  // The table is the Game's (Game::table()), beside this data.
   std::vector<UnitType> types;
   std::vector<UnitInfo> info;  // per unit
   Edge home[2] = {Edge::kWest, Edge::kEast};
@@ -201,7 +201,7 @@ inline const UnitType& TypeOf(const Game& g, UnitId u) {
   const MiniData& d = D(g);
   return d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
 }
-inline bool OnTable(const State& s, UnitId u) { return s.unit(u).hex >= 0; }
+inline bool OnTable(const State& s, UnitId u) { return s.unit(u).OnTable(); }
 inline int16_t H(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
 inline Vec2 HerdPos(const Herd& h) { return {h.x / 100.0, h.y / 100.0}; }
 
@@ -227,6 +227,9 @@ int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attac
 const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target);  // C.4, nullptr when clear
 // A facing toward v in whole degrees, 0 east, counterclockwise, in (-180, 180].
 int FacingDegrees(Vec2 v);
+
+// The tabletop queries Rules::tabletop() answers (queries.cc).
+std::unique_ptr<TabletopQueries> MakeMiniTabletop(const Game& game);
 
 // The computer player (ai.cc): the evaluation MiniRules::Evaluate returns, and
 // the planned moves MiniRules::LegalActions lists; `legal` checks an action

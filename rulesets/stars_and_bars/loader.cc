@@ -52,16 +52,16 @@ void CheckTables(const HexGameData& data, RulesetDocument& doc) {
 }
 
 void FindPlaces(const Game& game, ErrorList* errors, SbData& places) {
-  for (const Place& p : game.map.places) {
+  for (const Place& p : game.hex_board().map.places) {
     if (p.kind == "army_hq" && !p.hexes.empty()) {
       auto it = p.attributes.find("side");
       if (it != p.attributes.end()) places.army_hq_hex[game.SideIndex(it->second) == 0 ? 0 : 1] = p.hexes[0];
     }
-    if (p.kind == "objective" && !p.hexes.empty()) places.objective_place = static_cast<int>(&p - game.map.places.data());
+    if (p.kind == "objective" && !p.hexes.empty()) places.objective_place = static_cast<int>(&p - game.hex_board().map.places.data());
   }
   if (places.army_hq_hex[0] < 0 || places.army_hq_hex[1] < 0 || places.objective_place < 0) {
     // At the map file's `places:` (read again: the map loader's reader is gone).
-    YamlReader r = YamlReader::FromFile(game.map.file);
+    YamlReader r = YamlReader::FromFile(game.hex_board().map.file);
     const YAML::Node list = Y::Get(r.root(), "places");
     r.Fail(list ? list : r.root(), "places",
            "the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are required (11.1)");

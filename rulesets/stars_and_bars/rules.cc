@@ -25,12 +25,12 @@ class SbRules : public HexRules {
     attr_bombard_ = game.AttributeIndex("bombard");
     pl_ = game.MarkerIndex("permanent_loss");
     dis_ = game.MarkerIndex("disruption");
-    woods_ = game.map.TerrainId("woods");
-    stone_wall_ = game.map.TerrainId("stone_wall");
-    slope_ = game.map.FeatureBit("slope");
-    river_ = game.map.FeatureBit("river");
-    creek_ = game.map.FeatureBit("creek");
-    bridge_ford_ = game.map.FeatureBit("bridge") | game.map.FeatureBit("ford");
+    woods_ = game.hex_board().map.TerrainId("woods");
+    stone_wall_ = game.hex_board().map.TerrainId("stone_wall");
+    slope_ = game.hex_board().map.FeatureBit("slope");
+    river_ = game.hex_board().map.FeatureBit("river");
+    creek_ = game.hex_board().map.FeatureBit("creek");
+    bridge_ford_ = game.hex_board().map.FeatureBit("bridge") | game.hex_board().map.FeatureBit("ford");
     buell_ = static_cast<UnitId>(game.UnitIndex("buell_hq"));
     bragg_ = static_cast<UnitId>(game.UnitIndex("bragg_hq"));
     gilbert_ = static_cast<UnitId>(game.UnitIndex("gilbert_hq"));
@@ -268,13 +268,13 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
 }
 
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
-  const FeatureMask paths = game_.map.FeatureBit("road") | game_.map.FeatureBit("trail");
+  const FeatureMask paths = game_.hex_board().map.FeatureBit("road") | game_.hex_board().map.FeatureBit("trail");
   int prev = from;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    if (prev >= 0 && h >= 0 && game_.map.HasTerrain(prev, woods_)) {
-      const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
-      if (dir >= 0 && !(game_.map.Side(prev, dir) & paths)) return true;
+    if (prev >= 0 && h >= 0 && game_.hex_board().map.HasTerrain(prev, woods_)) {
+      const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
+      if (dir >= 0 && !(game_.hex_board().map.Side(prev, dir) & paths)) return true;
     }
     prev = h;
   }
@@ -302,7 +302,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
     const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
     for (int k = 0; k < a.num_hexes; ++k) {
       const int h = a.hexes[static_cast<size_t>(k)];
-      const bool occupied = (h >= 0 && h < game_.map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
+      const bool occupied = (h >= 0 && h < game_.hex_board().map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
       if (occupied) {
         return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
       }
@@ -340,7 +340,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
         Ext<SbExt>(view).forced_march_active = 0;
         MoveQuery q = BuildQuery(view, ctx, a.units.data(), a.num_units);
         if (a.type == ActionType::kEnter) {
-          const Place& p = game_.map.places[static_cast<size_t>(Def(u).entry_place)];
+          const Place& p = game_.hex_board().map.places[static_cast<size_t>(Def(u).entry_place)];
           q.EnterFrom(p.hexes);
         }
         std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
@@ -439,7 +439,7 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     const UnitDef& d = Def(u);
     if (s.unit(u).side != s.phasing_side || s.unit(u).hex != kNotYetEntered) continue;
     if (d.entry_place < 0 || ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
-    const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
+    const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
     q.EnterFrom(place.hexes);
     const Reachable& r = hs.pathfinder.Search(q);
@@ -508,10 +508,10 @@ bool SbRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   const UnitState& us = s.unit(u);
   if (!us.OnMap()) return false;
   const ZocRules& z = data().zoc;
-  if (game_.map.terrain[static_cast<size_t>(us.hex)] & z.not_into) return false;
+  if (game_.hex_board().map.terrain[static_cast<size_t>(us.hex)] & z.not_into) return false;
   for (int d = 0; d < 6; ++d) {
-    const int nb = game_.map.grid.NeighborIndex(us.hex, d);
-    const FeatureMask side = game_.map.Side(us.hex, d);
+    const int nb = game_.hex_board().map.grid.NeighborIndex(us.hex, d);
+    const FeatureMask side = game_.hex_board().map.Side(us.hex, d);
     if (nb < 0 || ((side & z.blocked_by) && !(side & z.unblocked_by))) continue;
     for (int i = 0; i < s.num_units; ++i) {
       const UnitId f = static_cast<UnitId>(i);
@@ -566,7 +566,7 @@ Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx,
 
 void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
   const PendingCombat& c = s.combat;
-  const auto& grid = game_.map.grid;
+  const auto& grid = game_.hex_board().map.grid;
   bool all_up = true, all_river = true, all_creek = true;
   for (int i = 0; i < c.num_attackers; ++i) {
     const int from = s.unit(c.attackers[i]).hex;
@@ -576,8 +576,8 @@ void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
       for (int d = 0; d < 6; ++d) {
         if (grid.NeighborIndex(from, d) != to) continue;
         any = true;
-        up = up && (game_.map.Toward(from, d) & slope_);
-        const FeatureMask side = game_.map.Side(from, d);
+        up = up && (game_.hex_board().map.Toward(from, d) & slope_);
+        const FeatureMask side = game_.hex_board().map.Side(from, d);
         river = river && (side & river_);
         creek = creek && (side & creek_);
       }
@@ -604,7 +604,7 @@ void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
   bool cover = c.num_defender_hexes > 0;
   for (int k = 0; k < c.num_defender_hexes; ++k) {
     const int h = c.defender_hexes[k];
-    cover = cover && (game_.map.HasTerrain(h, woods_) || game_.map.HasTerrain(h, stone_wall_));
+    cover = cover && (game_.hex_board().map.HasTerrain(h, woods_) || game_.hex_board().map.HasTerrain(h, stone_wall_));
   }
   if (cover) mods->Drm(-1, "7.7.1/TEC: -1 DRM (defender in woods or the stone wall)");
 }
@@ -804,7 +804,7 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
     const int n = k == 0 ? c.num_attackers : c.num_defenders;
     for (int i = 0; i < n; ++i) {
       const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
-      wall = wall || (s.unit(u).OnMap() && game_.map.HasTerrain(s.unit(u).hex, stone_wall_));
+      wall = wall || (s.unit(u).OnMap() && game_.hex_board().map.HasTerrain(s.unit(u).hex, stone_wall_));
     }
     if (wall) --extra;
     x.stand_d[k] = static_cast<uint8_t>(extra);
@@ -839,9 +839,9 @@ Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   int prev = s.unit(u).hex;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    const int dir = h >= 0 ? DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h)) : -1;
+    const int dir = h >= 0 ? DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h)) : -1;
     if (dir >= 0) {
-      const FeatureMask side = game_.map.Side(prev, dir);
+      const FeatureMask side = game_.hex_board().map.Side(prev, dir);
       if ((side & river_) && !(side & bridge_ford_)) return Status::Refused("7.5.1", "units may not retreat across river hexsides");
     }
     if (h >= 0) prev = h;
@@ -877,18 +877,18 @@ void SbRules::AfterCombat(State& s, Context& ctx) const {
 
 int SbRules::OverstackedSide(const State& s) const {
   // StackingCount per hex, counted once per side (not once per unit).
-  std::vector<uint16_t> count(static_cast<size_t>(game_.map.size()), 0);
+  std::vector<uint16_t> count(static_cast<size_t>(game_.hex_board().map.size()), 0);
   for (int side : {static_cast<int>(s.phasing_side), 1 - s.phasing_side}) {
     std::fill(count.begin(), count.end(), 0);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size() && CountsForStacking(s, static_cast<UnitId>(i))) {
+      if (u.side == side && u.hex >= 0 && u.hex < game_.hex_board().map.size() && CountsForStacking(s, static_cast<UnitId>(i))) {
         ++count[static_cast<size_t>(u.hex)];
       }
     }
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.OnMap() && u.side == side && static_cast<int>(count[static_cast<size_t>(u.hex)]) > game_.stacking.limit) {
+      if (u.OnMap() && u.side == side && static_cast<int>(count[static_cast<size_t>(u.hex)]) > game_.hex_board().stacking.limit) {
         return side;
       }
     }
@@ -899,7 +899,7 @@ int SbRules::OverstackedSide(const State& s) const {
 bool SbRules::StackingVictim(const State& s, UnitId u) const {
   const UnitState& us = s.unit(u);
   if (!us.OnMap() || us.side != s.decision_side || !CountsForStacking(s, u)) return false;
-  if (StackingCount(s, us.hex, us.side) <= game_.stacking.limit) return false;
+  if (StackingCount(s, us.hex, us.side) <= game_.hex_board().stacking.limit) return false;
   if (!Def(u).trained) return true;
   // Untrained units go first.
   for (int i = 0; i < s.num_units; ++i) {
@@ -1002,7 +1002,7 @@ Status SbRules::CheckBombard(const State& s, const Action& a, int* strength) con
       }
     }
   }
-  if (target < 0 || target >= game_.map.size() || !EnemyIn(s, target, side)) return Status::Refused("8.2", "the target hex holds no enemy unit");
+  if (target < 0 || target >= game_.hex_board().map.size() || !EnemyIn(s, target, side)) return Status::Refused("8.2", "the target hex holds no enemy unit");
   for (int i = 0; i < x.num_bombarded; ++i) {
     if (x.bombarded_hexes[i] == target) return Status::Refused("8.2", "that hex has already been bombarded this phase (all artillery on one hex fires together)");
   }
@@ -1047,7 +1047,7 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
   ctx.Emit(e);
   const DieTable& table = *data().tables.Find("bombardment");
   const int column = table.ColumnForValue(strength);
-  const int drm = (game_.map.HasTerrain(target, woods_) || game_.map.HasTerrain(target, stone_wall_)) ? -1 : 0;
+  const int drm = (game_.hex_board().map.HasTerrain(target, woods_) || game_.hex_board().map.HasTerrain(target, stone_wall_)) ? -1 : 0;
   UnitId here[kMaxCombatUnits];
   const int n = UnitsIn(s, target, 1 - s.decision_side, here, kMaxCombatUnits);
   bool others = false;  // units stacking freely are ignored unless alone (8.2, 12.2)
@@ -1159,7 +1159,7 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != s.decision_side || !us.OnMap() || !IsKind(u, kind_cavalry_) || us.Has(kSbCavRetreated)) continue;
-    const auto& grid = game_.map.grid;
+    const auto& grid = game_.hex_board().map.grid;
     for (int d1 = 0; d1 < 6; ++d1) {
       const int h1 = grid.NeighborIndex(us.hex, d1);
       if (h1 < 0) continue;
@@ -1176,10 +1176,10 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
 
 Status SbRules::MayAdvanceInto(const State& s, UnitId u, int to) const {
   const int from = s.unit(u).hex;
-  const int dir = from >= 0 && to >= 0 ? DirectionTo(game_.map.grid.HexAt(from), game_.map.grid.HexAt(to)) : -1;
+  const int dir = from >= 0 && to >= 0 ? DirectionTo(game_.hex_board().map.grid.HexAt(from), game_.hex_board().map.grid.HexAt(to)) : -1;
   const int cls = game_.kinds[static_cast<size_t>(Def(u).kind)].movement_class;
   std::string why;
-  if (dir < 0 || StepCost(game_.map, data().movement, cls, from, dir, &why) == kProhibitedCost) {
+  if (dir < 0 || StepCost(game_.hex_board().map, data().movement, cls, from, dir, &why) == kProhibitedCost) {
     if (IsSupply(u)) return Status::Refused("5.8", "supply convoys move only along roads and trails, an advance too");
     return Status::Refused("5.2", game_.UnitLabel(u) + " may not advance there: " + why);
   }
@@ -1480,8 +1480,8 @@ void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
         if (!es.OnMap() || es.side == side || es.Has(kUnitDefended) || !Adjacent(es.hex, us.hex)) continue;
         if (ZocOf(s, e) != ZocKind::kSix) continue;
         // A river without a bridge or ford blocks the ZOC (6.1).
-        int dir = DirectionTo(game_.map.grid.HexAt(es.hex), game_.map.grid.HexAt(us.hex));
-        const FeatureMask sd = dir >= 0 ? game_.map.Side(es.hex, dir) : 0;
+        int dir = DirectionTo(game_.hex_board().map.grid.HexAt(es.hex), game_.hex_board().map.grid.HexAt(us.hex));
+        const FeatureMask sd = dir >= 0 ? game_.hex_board().map.Side(es.hex, dir) : 0;
         if ((sd & river_) && !(sd & bridge_ford_)) continue;
         Eliminate(s, ctx, u, "8.1", "bombarded from an enemy zone of control and the enemy was not attacked");
         break;
@@ -1868,7 +1868,7 @@ void SbRules::ListSbAdvance(const State& s, Context& ctx, std::vector<Action>* o
                               }
                               return a.num_units > 0 && s.combat.vacated_hex >= 0 &&
                                      StackingCount(s, s.combat.vacated_hex, s.phasing_side) +
-                                             (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.stacking.limit;
+                                             (CountsForStacking(s, a.units[0]) ? 1 : 0) > game_.hex_board().stacking.limit;
                             }),
              out->end());
   const size_t n = out->size();
@@ -1930,7 +1930,7 @@ Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
     if (CountsForStacking(s, u)) ++counted;
   }
   if (s.combat.vacated_hex >= 0 && counted > 0 &&
-      StackingCount(s, s.combat.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+      StackingCount(s, s.combat.vacated_hex, s.phasing_side) + counted > game_.hex_board().stacking.limit) {
     return Status::Refused("7.6", "advance only up to the stacking limit");
   }
   return ApplyAdvanceStep(s, a, ctx);
@@ -1946,7 +1946,7 @@ Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Act
     if (!Adjacent(s.unit(u).hex, c.vacated_hex)) return Status::Refused("7.8", game_.UnitLabel(u) + " is not adjacent");
     if (CountsForStacking(s, u)) ++counted;
   }
-  if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.stacking.limit) {
+  if (StackingCount(s, c.vacated_hex, s.phasing_side) + counted > game_.hex_board().stacking.limit) {
     return Status::Refused("7.6", "advance only up to the stacking limit");
   }
   for (int i = 0; i < a.num_units; ++i) {
@@ -1994,7 +1994,7 @@ void SbRules::ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const {
   const UnitId u = c.attackers[i];
   const DieTable& t = *data().tables.Find("untrained_advance");
   if (t.Lookup(roll, 0).text == "must_advance" && MayAdvanceInto(s, u, c.vacated_hex).ok() &&
-      StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.stacking.limit) {
+      StackingCount(s, c.vacated_hex, s.phasing_side) + (CountsForStacking(s, u) ? 1 : 0) <= game_.hex_board().stacking.limit) {
     TouchHex(s, ctx, c.vacated_hex, s.phasing_side);
     MoveUnit(s, ctx, u, c.vacated_hex, EventType::kAdvance, "12.1");
   }

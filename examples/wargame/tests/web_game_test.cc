@@ -235,7 +235,7 @@ TEST(ActionLabel, ChoicesInWords) {
   ReplaceStep(st, steps, steps.Find("movement"), st.decision_side);
   EXPECT_EQ(ActionLabel(**game, st, Action::EndPhase()), "end the movement phase");
   Action mv = Action::Of(ActionType::kMove);
-  mv.AddUnit(static_cast<UnitId>((*game)->UnitIndex("fry"))).AddHex((*game)->map.Index("2403"));
+  mv.AddUnit(static_cast<UnitId>((*game)->UnitIndex("fry"))).AddHex((*game)->hex_board().map.Index("2403"));
   EXPECT_EQ(ActionLabel(**game, st, mv), "move " + (*game)->units[mv.units[0]].name + " to 2403");
   // A tabletop move: toward a point, in inches.
   auto mini = LoadGame("civil_war_miniatures");

@@ -27,6 +27,8 @@ namespace wg {
 
 class Game;
 class HexQueries;  // hex_rules.h
+class TabletopQueries;  // tabletop.h
+struct Table;       // tabletop.h
 struct RuleSource;  // rule_index.h
 
 // Reusable per-thread buffers (pathfinder, action lists) a ruleset's hooks use
@@ -75,11 +77,11 @@ struct UnitDef {
   bool trained = true;
   std::string corps;
   int formation = -1;       // index into Game::formations
-  int setup_hex = -1;       // grid index, -1 if not on the map at start
+  int setup_hex = -1;       // grid index, -1 if not on the map at start, kOnTable on a table
   uint8_t face = 0;
   int release_turn = 0;     // 0: released from the start
   int reinforcement_turn = 0;
-  int entry_place = -1;     // index into map.places
+  int entry_place = -1;     // index into hex_board().map.places
   uint8_t markers[kMaxMarkers] = {};
   std::string optional_rule;  // present only when this optional rule is on
 };
@@ -216,6 +218,9 @@ class Rules {
   // hexes, zones of control...) for players, referees and renderers; nullptr
   // for a game that is not (a tabletop measured in inches).
   virtual const HexQueries* hex() const { return nullptr; }
+  // A game on a table measured in inches answers the tabletop queries (tabletop.h:
+  // bases, rates, action labels) for players and pages; nullptr for a hex game.
+  virtual const TabletopQueries* tabletop() const { return nullptr; }
   // What this game implements each rule number with (`wargame rules`, rule_index.h):
   // the YAML keys, steps and hooks that cite a rule. The default lists the steps.
   virtual void RuleSources(std::vector<RuleSource>* out) const;
@@ -257,6 +262,13 @@ struct RulesetData {
   virtual ~RulesetData() = default;
 };
 
+// The geometry of a hex game: its map and how many units a hex holds. A hex
+// game has one (Game::hex_board()); a tabletop game has a Table instead.
+struct HexBoard {
+  Map map;
+  StackingRules stacking;
+};
+
 class Game {
  public:
   GameParams params;
@@ -269,10 +281,8 @@ class Game {
   std::vector<OptionalRule> optional_rules;
   std::vector<Formation> formations;
   std::vector<UnitDef> units;
-  Map map;
   TurnTrack turns;
   VictoryRules victory;
-  StackingRules stacking;
   ScenarioStart start;  // where the scenario begins and what it places
   std::unique_ptr<Rules> rules;
   // Ruleset-specific compiled data (tables, movement rules, ...), owned here:
@@ -295,7 +305,22 @@ class Game {
   // Sum of the markers that reduce `attribute`.
   int Reduction(const State& s, UnitId u, int attribute) const;
   std::string UnitLabel(UnitId u) const;  // "Harris"
-  std::string HexLabel(int hex) const { return hex >= 0 ? map.Label(hex) : "off-map"; }
+  // A hex's label ("2302"); "off-map" for a unit not on the map, "on the table"
+  // for kOnTable.
+  std::string HexLabel(int hex) const;
+
+  // --- Where the units stand: a hex game has a HexBoard (its map), a tabletop
+  // game a Table measured in inches (tabletop.h); a game has one or the other.
+  bool has_hex_board() const { return hex_board_.has_value(); }
+  // The hex game's board. A game without one (a tabletop) answers an empty
+  // board: no hexes, so no hex index is on it.
+  const HexBoard& hex_board() const { return hex_board_ ? *hex_board_ : EmptyHexBoard(); }
+  // The board, made empty first if the game has none (for loaders).
+  HexBoard& mutable_hex_board();
+  bool has_table() const { return table_ != nullptr; }
+  // The tabletop game's table; an empty one (0 x 0 inches) for a hex game.
+  const Table& table() const;
+  void SetTable(Table table);
 
   // The ruleset's data as its own type (the hex engine's HexGameData, a tabletop's
   // MiniData...). T must be the type the loader stored: HasData<T>() tells.
@@ -308,6 +333,11 @@ class Game {
   bool HasData() const {
     return dynamic_cast<const T*>(data.get()) != nullptr;
   }
+
+ private:
+  static const HexBoard& EmptyHexBoard();
+  std::optional<HexBoard> hex_board_;
+  std::shared_ptr<const Table> table_;
 };
 
 // Makes the initial State: units placed per the unit definitions (optional

@@ -300,7 +300,7 @@ class HexRules : public Rules, public HexQueries {
   const ZocField& EnemyZoc(const State& s, Context& ctx, int side) const;
   bool InEnemyZoc(const State& s, Context& ctx, int side, int hex) const;
   bool Adjacent(int a, int b) const;
-  int DistanceBetween(int a, int b) const { return game_.map.grid.DistanceIdx(a, b); }
+  int DistanceBetween(int a, int b) const { return game_.hex_board().map.grid.DistanceIdx(a, b); }
 
   // --- Effects any hook may use ---------------------------------------------------
   void Eliminate(State& s, Context& ctx, UnitId u, const char* rule, const char* why) const;

@@ -36,6 +36,7 @@ inline constexpr UnitId kNoUnit = -1;
 inline constexpr int16_t kNotYetEntered = -1;  // a reinforcement waiting off the map
 inline constexpr int16_t kEliminated = -2;     // removed by combat or rule
 inline constexpr int16_t kWithdrawn = -3;      // not in play (an optional unit left out, a recombined detachment)
+inline constexpr int16_t kOnTable = -4;        // in play on a tabletop game's table (no hex: where it stands is the ruleset's state)
 
 // Per-unit flags. Bits 0-7 are the core's; 8-15 belong to the ruleset.
 enum UnitFlag : uint16_t {
@@ -58,7 +59,13 @@ struct UnitState {
   uint8_t markers[kMaxMarkers] = {};  // counts per ruleset-named marker
   int16_t spare = 0;             // ruleset scratch (e.g. movement points spent)
 
+  // On a hex of a hex game's map.
   bool OnMap() const { return hex >= 0; }
+  // On a tabletop game's table (kOnTable).
+  bool OnTable() const { return hex == kOnTable; }
+  // In play where the units fight: on the map or on the table (not waiting to
+  // enter, eliminated or withdrawn).
+  bool InPlay() const { return hex >= 0 || hex == kOnTable; }
   bool Has(uint16_t f) const { return (flags & f) != 0; }
 };
 static_assert(sizeof(UnitState) == 14);

@@ -32,7 +32,9 @@
 #include <string_view>
 #include <vector>
 
+#include "wargame/action.h"
 #include "wargame/error.h"
+#include "wargame/state.h"
 #include "wargame/yaml_reader.h"
 
 namespace wg {
@@ -228,5 +230,29 @@ struct Table {
 Result<Table> LoadTable(YamlReader& reader, const YAML::Node& node, const std::string& path);
 Result<Table> LoadTableFromString(const std::string& text, const std::string& name);
 Result<Table> LoadTableFile(const std::string& file);
+
+// --- The queries a tabletop game answers --------------------------------------
+
+// What a program asks of a game played on a table measured in inches, the
+// sibling of hex_rules.h's HexQueries, through Rules::tabletop() (game.h):
+// never by casting to the ruleset's class or including its header.
+class TabletopQueries {
+ public:
+  virtual ~TabletopQueries() = default;
+  // A unit's base as it stands (its main body), and the line it formed beside a
+  // building if it has one (false when not).
+  virtual Footprint BaseOf(const State& s, UnitId u) const = 0;
+  virtual bool LineBesideOf(const State& s, UnitId u, Footprint* out) const = 0;
+  // The unit whose activation is under way (it may move, fire, charge), or kNoUnit.
+  virtual UnitId ActiveUnit(const State& s) const = 0;
+  // How far the unit may move now, in inches (its rate in its formation).
+  virtual double MoveRate(const State& s, UnitId u) const = 0;
+  // The range at which a charge may be declared, in inches.
+  virtual double ChargeRange() const = 0;
+  // The move action that sends u straight toward p (the rules stop it short).
+  virtual Action MoveToward(UnitId u, Vec2 p) const = 0;
+  // A readable label for an action (for buttons and menus), "" for the generic text.
+  virtual std::string ActionLabel(const State& s, const Action& a) const = 0;
+};
 
 }  // namespace wg

@@ -35,7 +35,7 @@ void HexRules::ListAdvances(const State& s, Context& ctx, std::vector<Action>* o
 Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
   PendingCombat& c = s.combat;
   const int h = c.vacated_hex;
-  int limit = game_.stacking.limit;
+  int limit = game_.hex_board().stacking.limit;
   if (data().advance == HexGameData::Advance::kOne) limit = 1;
   int counted = 0;
   for (int i = 0; i < a.num_units; ++i) {

@@ -46,7 +46,7 @@ Status HexRules::ApplyCombatStep(State& s, const Action& a, Context& ctx) const 
 
 void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   const int side = s.phasing_side;
-  const auto& grid = game_.map.grid;
+  const auto& grid = game_.hex_board().map.grid;
   // For each enemy-occupied hex not yet attacked: all eligible adjacent
   // attackers together, and each one alone.
   std::vector<int> seen;
@@ -348,7 +348,7 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
   if (!data().mandatory) return Status::Ok();
   if (data().obligations) return DutiesMet(s, ctx);
   const int side = s.phasing_side;
-  const auto& grid = game_.map.grid;
+  const auto& grid = game_.hex_board().map.grid;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);

@@ -57,7 +57,7 @@ void LoadZoc(RulesetDocument& doc, const Game& game, HexGameData* data) {
     FeatureMask m = 0;
     if (!n[key]) return m;
     for (const auto& f : r.StringList(n[key], YamlReader::Child("zoc", key))) {
-      const int id = game.map.FeatureId(f);
+      const int id = game.hex_board().map.FeatureId(f);
       if (id < 0) {
         r.Fail(n[key], YamlReader::Child("zoc", key), "unknown hexside feature \"" + f + "\"");
       } else {
@@ -70,7 +70,7 @@ void LoadZoc(RulesetDocument& doc, const Game& game, HexGameData* data) {
   data->zoc.unblocked_by = features("unblocked_by");
   if (n["not_into"]) {
     for (const auto& t : r.StringList(n["not_into"], "zoc.not_into")) {
-      const int id = game.map.TerrainId(t);
+      const int id = game.hex_board().map.TerrainId(t);
       if (id < 0) {
         r.Fail(n["not_into"], "zoc.not_into", "unknown terrain \"" + t + "\"");
       } else {
@@ -164,7 +164,7 @@ void LoadRuleNumbers(RulesetDocument& doc, HexGameData* data) {
 ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   ErrorList errors;
   auto data = std::make_shared<HexGameData>();
-  const MapVocabulary& vocab = game->map.vocabulary;
+  const MapVocabulary& vocab = game->hex_board().map.vocabulary;
   LoadSection(doc, "movement", /*required=*/true, &data->movement,
               [&](YamlReader& r, const YAML::Node& n, const std::string& p) { return LoadMovementRules(r, n, p, vocab); });
   LoadZoc(doc, *game, data.get());
@@ -188,9 +188,9 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
            "kind \"" + game->kinds[i].id + "\" has no movement class");
     errors.Append(r.ErrorsSince(r.errors().size() - 1));
   }
-  data->los = std::make_unique<LineOfSight>(game->map, data->los_rules);
+  data->los = std::make_unique<LineOfSight>(game->hex_board().map, data->los_rules);
   // The step-cost tables, built once here: every scratch copies them.
-  if (errors.ok()) data->pathfinder_prototype = std::make_unique<Pathfinder>(game->map, data->movement);
+  if (errors.ok()) data->pathfinder_prototype = std::make_unique<Pathfinder>(game->hex_board().map, data->movement);
   game->data = data;
   return errors;
 }

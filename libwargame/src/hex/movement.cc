@@ -115,7 +115,7 @@ MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units
     if (CountsForStacking(s, u)) ++moving;
   }
   q.moving_count = moving;
-  q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.stacking.limit : 0;
+  q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
   if (q.start >= 0 && q.stack_limit > 0) {
     // The movers leave their hex: do not count them twice at the start.
   }
@@ -145,7 +145,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
       const int due = ReinforcementTurn(s, u);
       if (d.entry_place < 0 || due > s.turn || due == 0) continue;
-      const Place& place = game_.map.places[static_cast<size_t>(d.entry_place)];
+      const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
       const Reachable& r = hs.pathfinder.Search(q);
@@ -245,7 +245,7 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     if (place >= 0 && place != d.entry_place) return Status::Refused(data().Rule("reinforcements"), "units entering together must share an entry area");
     place = d.entry_place;
   }
-  const Place& p = game_.map.places[static_cast<size_t>(place)];
+  const Place& p = game_.hex_board().map.places[static_cast<size_t>(place)];
   const int first = a.hexes[0];
   if (std::find(p.hexes.begin(), p.hexes.end(), first) == p.hexes.end()) {
     return Status::Refused(data().Rule("reinforcements"), "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);

@@ -93,7 +93,7 @@ void HexRules::BuildDuties(const State& s, Context& ctx) const {
   for (int i = s.num_units - 1; i >= 0; --i) {
     const UnitState& us = s.units[static_cast<size_t>(i)];
     hs.unit_duty[static_cast<size_t>(i)] = 0;
-    if (!us.OnMap() || us.hex >= game_.map.size()) continue;
+    if (!us.OnMap() || us.hex >= game_.hex_board().map.size()) continue;
     const size_t h = static_cast<size_t>(us.hex);
     hs.next_in_hex[static_cast<size_t>(i)] = hs.hex_head[h];
     hs.hex_head[h] = static_cast<int16_t>(i);
@@ -106,7 +106,7 @@ void HexRules::BuildDuties(const State& s, Context& ctx) const {
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
-    if (!us.OnMap() || us.hex >= game_.map.size()) continue;
+    if (!us.OnMap() || us.hex >= game_.hex_board().map.size()) continue;
     if (us.side == side) {
       if (!us.Has(kUnitAttacked) && MustAttack(s, ctx, u)) hs.unit_duty[static_cast<size_t>(i)] = kDutyOwed;
     } else if (!us.Has(kUnitDefended) && MustBeAttacked(s, ctx, u)) {
@@ -152,7 +152,7 @@ bool HexRules::HasTarget(const State& view, Context& ctx, UnitId u, const Action
     }
     return false;
   }
-  const int32_t* nb = game_.map.grid.Neighbors(view.unit(u).hex);
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(view.unit(u).hex);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] >= 0 && open(nb[d])) return true;
   }
@@ -168,7 +168,7 @@ bool HexRules::HasAttacker(const State& view, Context& ctx, int hex, const Actio
     return view.unit(f).side == view.phasing_side && !Declares(declared, f) && CanStillAttack(view, f) &&
            InAttackReach(view, f, hex);
   };
-  const int32_t* nb = game_.map.grid.Neighbors(hex);
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(hex);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] < 0) continue;
     for (int f = hs.hex_head[static_cast<size_t>(nb[d])]; f >= 0; f = hs.next_in_hex[static_cast<size_t>(f)]) {

@@ -37,7 +37,7 @@ int HexRules::StackingCount(const State& s, int hex, int side) const {
 }
 
 bool HexRules::Adjacent(int a, int b) const {
-  const int32_t* nb = game_.map.grid.Neighbors(a);
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(a);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] == b) return true;
   }
@@ -68,7 +68,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
-  hs.enemy_zoc.Compute(game_.map, data().zoc, hs.sources);
+  hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
   std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
   hs.zoc_side = side;
   hs.zoc_pin = hs.PinOf(s);
@@ -118,8 +118,8 @@ void HexRules::AwardVp(State& s, Context& ctx, int side, int points, const char*
 void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
   const auto& kinds = data().control_kinds;
   if (kinds.empty()) return;
-  for (size_t p = 0; p < game_.map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
-    const Place& place = game_.map.places[p];
+  for (size_t p = 0; p < game_.hex_board().map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = game_.hex_board().map.places[p];
     if (std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
     if (std::find(place.hexes.begin(), place.hexes.end(), hex) == place.hexes.end()) continue;
     if (s.place_control[p] == side + 1) continue;

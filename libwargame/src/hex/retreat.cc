@@ -92,10 +92,10 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   int prev = us.hex;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    const int dir = DirectionTo(game_.map.grid.HexAt(prev), game_.map.grid.HexAt(h));
+    const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
     if (h < 0 || dir < 0) return Status::Refused(data().Rule("retreat"), "retreat hexes must be adjacent");
     std::string why;
-    if (StepCost(game_.map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
+    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
       return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
     }
     if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
@@ -110,7 +110,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
     prev = h;
   }
   if (data().stacking_check == HexGameData::StackingCheck::kRefuse &&
-      StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.stacking.limit) {
+      StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.hex_board().stacking.limit) {
     return Status::Refused(data().Rule("stacking"), "retreat would overstack " + game_.HexLabel(path[n - 1]));
   }
   return Status::Ok();
@@ -118,7 +118,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
 
 void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const {
   if (u < 0 || hexes <= 0 || hexes > 3) return;
-  const auto& grid = game_.map.grid;
+  const auto& grid = game_.hex_board().map.grid;
   int16_t path[3];
   // Depth-first over paths of exactly `hexes` steps moving away each step.
   auto dfs = [&](auto& self, int from, int depth) -> void {

@@ -16,13 +16,13 @@ namespace {
 Pathfinder ScratchPathfinder(const Game& game) {
   const HexGameData& d = game.Data<HexGameData>();
   const Pathfinder* proto = d.pathfinder_prototype.get();
-  if (proto != nullptr && &proto->map() == &game.map && &proto->rules() == &d.movement) return *proto;
-  return Pathfinder(game.map, d.movement);
+  if (proto != nullptr && &proto->map() == &game.hex_board().map && &proto->rules() == &d.movement) return *proto;
+  return Pathfinder(game.hex_board().map, d.movement);
 }
 }  // namespace
 
 HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
-  const size_t n = static_cast<size_t>(game.map.size());
+  const size_t n = static_cast<size_t>(game.hex_board().map.size());
   enemy.assign(n, 0);
   overrun.assign(n, 0);
   friendly.assign(n, 0);
@@ -37,7 +37,7 @@ std::unique_ptr<Scratch> HexRules::NewScratch() const { return std::make_unique<
 
 std::string HexRules::PositionText(const State& s, UnitId u) const {
   const int16_t h = s.unit(u).hex;
-  return h >= 0 ? game_.map.Label(h) : Rules::PositionText(s, u);
+  return h >= 0 ? game_.hex_board().map.Label(h) : Rules::PositionText(s, u);
 }
 
 const char* HexGameData::Rule(const std::string& key) const {

@@ -11,18 +11,18 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
   // The side's units per hex (counted or not: an upper bound of StackingCount), so
   // only hexes that might be over the limit are counted; recounted after each
   // elimination (its hook may change the position).
-  std::vector<uint16_t> units(static_cast<size_t>(game_.map.size()), 0);
+  std::vector<uint16_t> units(static_cast<size_t>(game_.hex_board().map.size()), 0);
   auto recount = [&] {
     std::fill(units.begin(), units.end(), 0);
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side && u.hex >= 0 && u.hex < game_.map.size()) ++units[static_cast<size_t>(u.hex)];
+      if (u.side == side && u.hex >= 0 && u.hex < game_.hex_board().map.size()) ++units[static_cast<size_t>(u.hex)];
     }
   };
   recount();
-  for (int h = 0; h < game_.map.size(); ++h) {
-    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.stacking.limit) continue;
-    while (StackingCount(s, h, side) > game_.stacking.limit) {
+  for (int h = 0; h < game_.hex_board().map.size(); ++h) {
+    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.hex_board().stacking.limit) continue;
+    while (StackingCount(s, h, side) > game_.hex_board().stacking.limit) {
       // Eliminate the excess: the weakest first (combat.stacking_untrained_first:
       // untrained units before any other, as S&B 5.5 asks).
       int pick = -1;
@@ -53,7 +53,7 @@ void HexRules::CheckInvariants(const State& s, ErrorList* out) const {
   CheckStepStack(steps_, s, out);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex >= game_.map.size()) out->Add(Error{"", 0, 0, "", game_.UnitLabel(static_cast<UnitId>(i)) + " is off the grid", "invariant"});
+    if (u.hex >= game_.hex_board().map.size()) out->Add(Error{"", 0, 0, "", game_.UnitLabel(static_cast<UnitId>(i)) + " is off the grid", "invariant"});
     if (!u.OnMap()) continue;
     for (int j = i + 1; j < s.num_units; ++j) {
       const UnitState& v = s.units[static_cast<size_t>(j)];
@@ -70,8 +70,8 @@ void HexRules::CheckInvariants(const State& s, ErrorList* out) const {
   // Stacking of the side that cannot move, during the other's movement phase.
   if (s.decision == DecisionType::kMovement) {
     const int other = 1 - s.phasing_side;
-    for (int h = 0; h < game_.map.size(); ++h) {
-      if (StackingCount(s, h, other) > game_.stacking.limit) {
+    for (int h = 0; h < game_.hex_board().map.size(); ++h) {
+      if (StackingCount(s, h, other) > game_.hex_board().stacking.limit) {
         out->Add(Error{"", 0, 0, "", "over the stacking limit in " + game_.HexLabel(h), "invariant"});
       }
     }

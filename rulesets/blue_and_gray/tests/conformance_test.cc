@@ -103,8 +103,8 @@ RefereeHooks BgReferee() {
   RefereeHooks h;
   auto strength = [](const Game& g, const State& s, UnitId u) { return g.Current(s, u, g.AttributeIndex("strength")); };
   auto in_ferry = [](const Game& g, int hex) {
-    const int ferry = g.map.TerrainId("ferry");
-    return ferry >= 0 && hex >= 0 && hex < g.map.size() && g.map.HasTerrain(hex, ferry);
+    const int ferry = g.hex_board().map.TerrainId("ferry");
+    return ferry >= 0 && hex >= 0 && hex < g.hex_board().map.size() && g.hex_board().map.HasTerrain(hex, ferry);
   };
   h.may_attack = [=](const Game& g, const State& s, UnitId u) {
     const UnitState& us = s.unit(u);
@@ -122,7 +122,7 @@ RefereeHooks BgReferee() {
   // of them it is left it can attack in its one attack (8.41, 8.73).
   h.reaches = [=](const Game& g, const State& s, UnitId u, int hex) {
     const int from = s.unit(u).hex, side = s.unit(u).side;
-    auto distance = [&](int a, int b) { return g.map.grid.DistanceIdx(a, b); };
+    auto distance = [&](int a, int b) { return g.hex_board().map.grid.DistanceIdx(a, b); };
     if (distance(from, hex) == 1) return true;
     if (g.kinds[static_cast<size_t>(g.units[static_cast<size_t>(u)].kind)].id != "artillery") return false;
     const LineOfSight& los = *g.Data<HexGameData>().los;
@@ -143,13 +143,13 @@ RefereeHooks BgReferee() {
       return true;
     };
     if (!target(hex)) return false;
-    const int rough = g.map.TerrainId("rough");
+    const int rough = g.hex_board().map.TerrainId("rough");
     int defense = 0;
     for (int i = 0; i < s.num_units; ++i) {
       const UnitState& e = s.units[static_cast<size_t>(i)];
       if (!e.OnMap() || e.side == side) continue;
       if (distance(from, e.hex) == 1) return false;  // 8.7
-      if (target(e.hex)) defense += strength(g, s, static_cast<UnitId>(i)) * (rough >= 0 && g.map.HasTerrain(e.hex, rough) ? 2 : 1);
+      if (target(e.hex)) defense += strength(g, s, static_cast<UnitId>(i)) * (rough >= 0 && g.hex_board().map.HasTerrain(e.hex, rough) ? 2 : 1);
     }
     return 3 * strength(g, s, u) >= defense;
   };

@@ -70,7 +70,7 @@ class Pos {
     if (h == kNotYetEntered) return "offmap";
     return game->HexLabel(h);
   }
-  int Hex(const std::string& label) const { return game->map.Index(label); }
+  int Hex(const std::string& label) const { return game->hex_board().map.Index(label); }
   const BgRules& rules() const { return static_cast<const BgRules&>(*game->rules); }
   bool Ineffective(const std::string& id) const { return rules().Ineffective(s(), U(id)); }
   bool InEnemyZoc(int side, const std::string& hex) {
@@ -1081,8 +1081,8 @@ TEST(Rules, Rule_17_15_ControlAtTheSetUpCounts) {
   EXPECT_EQ(p.rules().Control(p.s(), p.Hex("1514")), kConfederate);
   EXPECT_EQ(p.s().vp[kConfederate], 4);
   auto place = [&](const Game& g, const std::string& name) {
-    for (size_t i = 0; i < g.map.places.size(); ++i) {
-      if (g.map.places[i].name == name) return static_cast<int>(i);
+    for (size_t i = 0; i < g.hex_board().map.places.size(); ++i) {
+      if (g.hex_board().map.places[i].name == name) return static_cast<int>(i);
     }
     return -1;
   };

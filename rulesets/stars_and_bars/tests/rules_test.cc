@@ -26,13 +26,13 @@ std::shared_ptr<const Game> Base() {
   return g;
 }
 
-std::string L(int idx) { return Base()->map.Label(idx); }
-int Nb(int idx, int d) { return Base()->map.grid.NeighborIndex(idx, d); }
-int Idx(const std::string& label) { return Base()->map.Index(label); }
+std::string L(int idx) { return Base()->hex_board().map.Label(idx); }
+int Nb(int idx, int d) { return Base()->hex_board().map.grid.NeighborIndex(idx, d); }
+int Idx(const std::string& label) { return Base()->hex_board().map.Index(label); }
 
 // A hex whose surroundings (radius 2) are clear terrain with no hexside features.
 int ClearHex(int skip = 0) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const TerrainMask clear = m.TerrainBit("clear");
   for (int h = 0; h < m.size(); ++h) {
     bool ok = true;
@@ -94,11 +94,11 @@ constexpr const char* kUnionMove = "{turn: 5, side: union, phase: movement}";
 TEST(Rules, Rule_3_0_SetUpLiddellAndDetachedRegiment) {
   Session s(Base(), 1);
   const Game& g = s.game();
-  EXPECT_EQ(g.map.Label(s.state().unit(U(g, "liddell")).hex), "2614");
+  EXPECT_EQ(g.hex_board().map.Label(s.state().unit(U(g, "liddell")).hex), "2614");
   EXPECT_EQ(Markers(s, U(g, "liddell"), "permanent_loss"), 1);
-  EXPECT_EQ(g.map.Label(s.state().unit(U(g, "liddell_reg")).hex), "2610");  // 10.3
-  EXPECT_EQ(g.map.Label(s.state().unit(U(g, "buell_hq")).hex), "2302");
-  EXPECT_EQ(g.map.Label(s.state().unit(U(g, "bragg_hq")).hex), "2921");
+  EXPECT_EQ(g.hex_board().map.Label(s.state().unit(U(g, "liddell_reg")).hex), "2610");  // 10.3
+  EXPECT_EQ(g.hex_board().map.Label(s.state().unit(U(g, "buell_hq")).hex), "2302");
+  EXPECT_EQ(g.hex_board().map.Label(s.state().unit(U(g, "bragg_hq")).hex), "2921");
   EXPECT_EQ(s.state().turn, 1);
   EXPECT_EQ(s.state().phasing_side, 0);  // the Union player-turn of turn 1
   // Detachment pool counters are off the map.
@@ -151,7 +151,7 @@ TEST(Rules, Rule_5_3_ModeChangeInEzocNeedsNonArtilleryCompany) {
 }
 
 TEST(Rules, Rule_5_3_ArtilleryLeavesWoodsOnlyByRoadOrTrail) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask paths = m.FeatureBit("road") | m.FeatureBit("trail");
   int w = -1, out = -1;
   for (int h = 0; h < m.size() && w < 0; ++h) {
@@ -179,7 +179,7 @@ TEST(Rules, Rule_5_3_ArtilleryLeavesWoodsOnlyByRoadOrTrail) {
 
 TEST(Rules, Rule_5_4_1_RoadHalfPoint) {
   // Follow the Springfield Pike from 2301: eight road hexes cost 4 MP (MA 4), nine are too many.
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask road = m.FeatureBit("road");
   std::vector<int> path;
   int h = Idx("2301"), prev = -1;
@@ -207,7 +207,7 @@ TEST(Rules, Rule_5_4_1_RoadHalfPoint) {
 
 TEST(Rules, Rule_5_4_2_TrailFordCostsOneExtra) {
   // Where a trail fords the river: 1 MP for the trail hex + 1 for the ford (not 3).
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask trail = m.FeatureBit("trail"), river = m.FeatureBit("river");
   int from = -1, to = -1;
   for (int h = 0; h < m.size() && from < 0; ++h) {
@@ -354,7 +354,7 @@ TEST(Rules, Rule_5_8_ConvoyEliminatedInCombatIsCapturedByTheAdvance) {
   std::vector<int> from;
   for (int d = 0; d < 6; ++d) {
     const int n = Nb(conv_hex, d);
-    if (n >= 0 && Base()->map.Side(conv_hex, d) == 0) from.push_back(n);
+    if (n >= 0 && Base()->hex_board().map.Side(conv_hex, d) == 0) from.push_back(n);
   }
   ASSERT_GE(from.size(), 2u);
   auto g = Position("{turn: 5, side: confederate, phase: combat}",
@@ -561,7 +561,7 @@ TEST(Rules, Rule_7_5_2_StoneWallStand) {
   int from = -1;
   for (int d = 0; d < 6 && from < 0; ++d) {
     const int n = Nb(wall, d);
-    if (n >= 0 && Base()->map.Side(wall, d) == 0) from = n;
+    if (n >= 0 && Base()->hex_board().map.Side(wall, d) == 0) from = n;
   }
   ASSERT_GE(from, 0);
   // 4 vs DS 2: 2-1; roll 6 - 1 (stone wall DRM) = row 5: -/D1W. At the stone wall a W Stand costs nothing.
@@ -615,7 +615,7 @@ TEST(Rules, Rule_7_6_AdvanceAfterCombatButNotArtillery) {
 
 TEST(Rules, Rule_7_7_2_SlopeDoublesAndArtilleryIsNotDoubled) {
   // Find an upslope hexside with clear hexes on both sides.
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask slope = m.FeatureBit("slope");
   int low = -1, high = -1;
   for (int h = 0; h < m.size() && low < 0; ++h) {
@@ -643,7 +643,7 @@ TEST(Rules, Rule_7_7_2_SlopeDoublesAndArtilleryIsNotDoubled) {
 }
 
 TEST(Rules, Rule_7_7_3_RiverDoublesNotCumulative) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask river = m.FeatureBit("river"), slope = m.FeatureBit("slope");
   const FeatureMask crossing = m.FeatureBit("bridge") | m.FeatureBit("ford");
   const TerrainMask plain = m.TerrainBit("clear") | m.TerrainBit("slope_hex");
@@ -689,7 +689,7 @@ TEST(Rules, Rule_7_1_MultiHexAttack) {
 }
 
 TEST(Rules, Rule_7_7_4_CreekDrm) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   const FeatureMask creek = m.FeatureBit("creek");
   int a = -1, b = -1;
   for (int h = 0; h < m.size() && a < 0; ++h) {
@@ -711,7 +711,7 @@ TEST(Rules, Rule_7_7_4_CreekDrm) {
 }
 
 TEST(Rules, Rule_7_7_1_WoodsDrm) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   int w = -1, from = -1;
   for (int h = 0; h < m.size() && w < 0; ++h) {
     if (!m.HasTerrain(h, m.TerrainId("woods"))) continue;
@@ -964,9 +964,9 @@ TEST(Rules, Rule_11_1_ARetreatThroughTheObjectiveTakesIt) {
     Session s(g, 1);
     const Action retreat = Act(ActionType::kRetreat, {U(*g, "wharton")}, {o, b});
     if (!Listed(s, retreat)) continue;
-    const int place = static_cast<int>(std::find_if(g->map.places.begin(), g->map.places.end(),
+    const int place = static_cast<int>(std::find_if(g->hex_board().map.places.begin(), g->hex_board().map.places.end(),
                                                     [](const Place& p) { return p.kind == "objective"; }) -
-                                       g->map.places.begin());
+                                       g->hex_board().map.places.begin());
     ASSERT_NE(s.state().place_control[place], 2);
     s.SupplyDice({6});
     ASSERT_TRUE(s.Apply(retreat).ok());
@@ -1025,7 +1025,7 @@ TEST(Rules, Rule_8_2_BombardmentSumCappedAtSixOneRollPerUnit) {
 }
 
 TEST(Rules, Rule_8_3_LineOfSightBlockedByWoods) {
-  const Map& m = Base()->map;
+  const Map& m = Base()->hex_board().map;
   int from = -1, mid = -1, to = -1;
   for (int h = 0; h < m.size() && from < 0; ++h) {
     if (!m.HasTerrain(h, m.TerrainId("woods"))) continue;
@@ -1137,7 +1137,7 @@ TEST(Rules, Rule_11_1_RaidThroughEnemyArmyHqOnce) {
   int from = -1;
   for (int d = 0; d < 6 && from < 0; ++d) {
     const int n = Nb(hq, d);
-    if (n >= 0 && Base()->map.Side(hq, d) == 0) from = n;
+    if (n >= 0 && Base()->hex_board().map.Side(hq, d) == 0) from = n;
   }
   auto g = Position(kUnionMove, P("harris", from) + P("gay", from));
   Session s(g, 1);
