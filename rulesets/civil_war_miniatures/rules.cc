@@ -376,7 +376,14 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
         ok = mid;
       }
     }
-    ok = std::max(0.0, ok - 0.01);  // a hundredth clear, so rounding to hundredths keeps it clear
+    // A hundredth clear, and clear where the state stores it: on a glancing path the
+    // overlap grows slowly, so rounding the point back to hundredths can undo one
+    // hundredth; back off until the stored point is clear.
+    UnitId w3;
+    bool b3;
+    do {
+      ok = std::max(0.0, ok - 0.01);
+    } while (ok > 0 && blocked(ok, &w3, &b3));
     p.blocker = who;
     p.building = who == kNoUnit && wall;
     p.edge = false;

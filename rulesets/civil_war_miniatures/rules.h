@@ -12,8 +12,7 @@
 //   ruleset.yaml: name, title, provenance, sides [{id, name}], chart {printed
 //     numbers}, calibration {provenance, figures_per_stand, figures_per_fire_die,
 //     column_files, stand_width, stand_depth, fence_cost, woods_factor, hit_floor},
-//     unit_types {infantry|
-//     artillery: {kind, provenance, move {column, line}, crew_per_gun,
+//     unit_types {infantry|artillery: {kind, provenance, move {column, line}, crew_per_gun,
 //     dice_per_gun, gun_width, gun_depth, fire_in_column, hits [{up_to, hit}]}},
 //     scenarios {name: file}, default_scenario.
 //   (chart also: morale {die, battery_die, regimental}, officers {die, regimental_death,

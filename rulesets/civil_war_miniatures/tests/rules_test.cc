@@ -944,6 +944,29 @@ TEST(Rules, Rule_C_2_AttackerOccupiesOnlyAsFarAsThePathIsClear) {
   EXPECT_EQ(t.Count(EventType::kAdvance, "2.3"), 1);
 }
 
+TEST(Rules, Rule_C_2_AGlancingPathStopsClearWhereTheStateStoresIt) {
+  // From a farm game: the attacker's corner grazes a friend's corner as it occupies the
+  // attackee's position, so the overlap grows by about 0.2" an inch of path; the stop must be
+  // clear at the hundredths the state stores, not only at the point the path found.
+  const std::string units =
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [28.8, 19.26], facing: 333, formation: line}\n"
+      "  - {id: us2, side: union, type: infantry, figures: 5, at: [33.02, 21.82], facing: 4, formation: line}\n"
+      "  - {id: cs, side: confederate, type: infantry, figures: 22, at: [35, 26.61], facing: 192,"
+      " formation: column}\n";
+  Mini t = Make(units, "", "deck: [us, us2, cs, cows, pigs]\n");
+  t.s->SupplyDice({1, 20});  // the attacker passes, the attackee fails (2.3)
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.3"), 1);
+  bool stopped_by_friend = false;
+  for (const Event& e : t.s->events())
+    stopped_by_friend |= std::string(e.rule) == "C.2" && e.unit == t.U("us") && e.b == t.U("us2");
+  EXPECT_TRUE(stopped_by_friend);
+  EXPECT_GT(t.pos("us").x, 33.0);  // it got most of the way
+  ErrorList broken;
+  t.game->rules->CheckInvariants(t.s->state(), &broken);
+  EXPECT_TRUE(broken.ok()) << broken.ToString();
+}
+
 TEST(Rules, Rule_C_2_RetreatStopsAtTheTableEdge) {
   Mini r = Make("  - {id: us, side: union, type: infantry, figures: 24, at: [38, 24], facing: E}\n" + Target(46, 24));
   r.s->SupplyDice({1, 20});
