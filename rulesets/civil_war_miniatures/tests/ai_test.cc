@@ -164,9 +164,12 @@ TEST(Ai, RalliesARoutedUnitWithItsOfficer) {
 }
 
 TEST(Ai, FormsLineToFireAndFiresAtTheBestTarget) {
-  // A column 10" from a line of the enemy's and a battery further off: it forms line and fires.
+  // A column 10.5" from the front of an enemy line, beyond charge reach after a move: it forms
+  // line and fires. (An inch nearer, with 12 stands a regiment, the AI marches onto the
+  // enemy's flank instead, to charge it there on its next card.)
   const auto g = Position("line", "  - {id: us, side: union, type: infantry, figures: 24, at: [19, 24], facing: E,"
-                                  " formation: column}\n" + std::string(kEnemy));
+                                  " formation: column}\n"
+                                  "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [31, 24], facing: W}\n");
   const auto as = Activation(g);
   EXPECT_TRUE(Took(as, ActionType::kChangeMode));
   EXPECT_TRUE(Took(as, ActionType::kBombard));
