@@ -209,11 +209,13 @@ void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
 
 void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p,
-                   {"provenance", "figures_per_stand", "stand_width", "stand_depth", "fence_cost",
-                    "woods_factor", "hit_floor", "fire_arc"})) {
+                   {"provenance", "figures_per_stand", "figures_per_fire_die", "column_files", "stand_width",
+                    "stand_depth", "fence_cost", "woods_factor", "hit_floor", "fire_arc"})) {
     return;
   }
   d->figures_per_stand = r.OptionalInt(n, p, "figures_per_stand", d->figures_per_stand);
+  d->figures_per_fire_die = r.OptionalInt(n, p, "figures_per_fire_die", d->figures_per_fire_die);
+  d->column_files = r.OptionalInt(n, p, "column_files", d->column_files);
   d->stand_width = r.OptionalDouble(n, p, "stand_width", d->stand_width);
   d->stand_depth = r.OptionalDouble(n, p, "stand_depth", d->stand_depth);
   d->fence_cost = r.OptionalDouble(n, p, "fence_cost", d->fence_cost);
@@ -222,6 +224,8 @@ void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniDat
   Req(r, n, p, "fire_arc", &d->fire_arc);
   if (d->fire_arc < 0 || d->fire_arc >= 90) r.Fail(n["fire_arc"], YamlReader::Child(p, "fire_arc"), "0 to 89 degrees");
   if (d->figures_per_stand < 1) r.Fail(n["figures_per_stand"], p, "figures_per_stand must be >= 1");
+  if (d->figures_per_fire_die < 1) r.Fail(n["figures_per_fire_die"], p, "figures_per_fire_die must be >= 1");
+  if (d->column_files < 1) r.Fail(n["column_files"], p, "column_files must be >= 1");
 }
 
 void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {

@@ -45,8 +45,9 @@ Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double fa
   } else {
     const int figs = mu.building != 0 ? mu.figures - mu.beside : mu.figures;  // 12.3: not the line beside
     const int stands = std::max(1, (figs + d.figures_per_stand - 1) / d.figures_per_stand);
-    f.width = line ? stands * d.stand_width : std::min(2, stands) * d.stand_width;
-    f.depth = line ? d.stand_depth : ((stands + 1) / 2) * d.stand_depth;
+    const int files = d.column_files;  // 1: a column is column_files stands abreast
+    f.width = line ? stands * d.stand_width : std::min(files, stands) * d.stand_width;
+    f.depth = line ? d.stand_depth : ((stands + files - 1) / files) * d.stand_depth;
   }
   return f;
 }
@@ -375,7 +376,14 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
         ok = mid;
       }
     }
-    ok = std::max(0.0, ok - 0.01);  // a hundredth clear, so rounding to hundredths keeps it clear
+    // A hundredth clear, and clear where the state stores it: on a glancing path the
+    // overlap grows slowly, so rounding the point back to hundredths can undo one
+    // hundredth; back off until the stored point is clear.
+    UnitId w3;
+    bool b3;
+    do {
+      ok = std::max(0.0, ok - 0.01);
+    } while (ok > 0 && blocked(ok, &w3, &b3));
     p.blocker = who;
     p.building = who == kNoUnit && wall;
     p.edge = false;
@@ -466,7 +474,8 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
   const MiniUnit& mu = M(s).units[u];
-  if (part == kLine) return HasLine(s, u) ? (mu.beside + d.figures_per_stand - 1) / d.figures_per_stand : 0;
+  const int per_die = d.figures_per_fire_die;  // 3 (CAL): one D6 for each figures_per_fire_die firing figures
+  if (part == kLine) return HasLine(s, u) ? (mu.beside + per_die - 1) / per_die : 0;
   if (t.artillery) {
     const int manned = std::min<int>(mu.guns, mu.figures / std::max(1, t.crew_per_gun));
     return manned * t.dice_per_gun;
@@ -477,7 +486,7 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
     const int cap = a.kind == "barn" ? d.barn_fire : d.house_fire;  // 12.1, 12.2
     figures = std::min(InsideFigures(g, s, u), cap);
   }
-  return (figures + d.figures_per_stand - 1) / d.figures_per_stand;
+  return (figures + per_die - 1) / per_die;
 }
 
 // 5.x for the target part at centre c; a line beside a building (12.3) is not in it.

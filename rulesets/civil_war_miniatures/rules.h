@@ -10,9 +10,9 @@
 //
 // YAML read by the loader:
 //   ruleset.yaml: name, title, provenance, sides [{id, name}], chart {printed
-//     numbers}, calibration {provenance, figures_per_stand, stand_width,
-//     stand_depth, fence_cost, woods_factor, hit_floor}, unit_types {infantry|
-//     artillery: {kind, provenance, move {column, line}, crew_per_gun,
+//     numbers}, calibration {provenance, figures_per_stand, figures_per_fire_die,
+//     column_files, stand_width, stand_depth, fence_cost, woods_factor, hit_floor},
+//     unit_types {infantry|artillery: {kind, provenance, move {column, line}, crew_per_gun,
 //     dice_per_gun, gun_width, gun_depth, fire_in_column, hits [{up_to, hit}]}},
 //     scenarios {name: file}, default_scenario.
 //   (chart also: morale {die, battery_die, regimental}, officers {die, regimental_death,
@@ -161,8 +161,10 @@ struct MiniData : RulesetData {
   int gun_hit_die = 6;                          // 11.1
   double fire_arc = 45;                         // C.5: degrees beyond the front corners
   // Calibrated.
-  int figures_per_stand = 4;
-  double stand_width = 1.0, stand_depth = 0.75, fence_cost = 2, woods_factor = 0.5;
+  int figures_per_stand = 2;     // a stand (base): the unit of morale (7.2), melee losses (8.x), 2.3
+  int figures_per_fire_die = 4;  // 3: one D6 for each this many firing figures (rounded up)
+  int column_files = 4;          // 1: stands abreast in a column
+  double stand_width = 0.5, stand_depth = 0.75, fence_cost = 2, woods_factor = 0.5;
   int hit_floor = 2;
   // Scenario.
   bool shuffle = true;

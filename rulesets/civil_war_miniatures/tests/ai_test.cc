@@ -164,9 +164,12 @@ TEST(Ai, RalliesARoutedUnitWithItsOfficer) {
 }
 
 TEST(Ai, FormsLineToFireAndFiresAtTheBestTarget) {
-  // A column 10" from a line of the enemy's and a battery further off: it forms line and fires.
+  // A column 10.5" from the front of an enemy line, beyond charge reach after a move: it forms
+  // line and fires. (An inch nearer, with 12 stands a regiment, the AI marches onto the
+  // enemy's flank instead, to charge it there on its next card.)
   const auto g = Position("line", "  - {id: us, side: union, type: infantry, figures: 24, at: [19, 24], facing: E,"
-                                  " formation: column}\n" + std::string(kEnemy));
+                                  " formation: column}\n"
+                                  "  - {id: cs, side: confederate, type: infantry, figures: 24, at: [31, 24], facing: W}\n");
   const auto as = Activation(g);
   EXPECT_TRUE(Took(as, ActionType::kChangeMode));
   EXPECT_TRUE(Took(as, ActionType::kBombard));
@@ -194,13 +197,12 @@ TEST(Ai, ShootsLivestockThatThreatensItsMen) {
 }
 
 TEST(Ai, ChargesWhenTheMoraleOddsFavourIt) {
-  // The divisional officer passes the charger's test; the target has two stands (a D20 under 2).
+  // The divisional officer passes the charger's test; the target has 4 stands (a D20 under 4: 3 in 20).
   const auto g = Position("charge", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E,"
                                     " officers: [divisional]}\n"
                                     "  - {id: cs, side: confederate, type: infantry, figures: 8, at: [16, 24], facing: W}\n");
   const auto as = Activation(g);
   EXPECT_TRUE(Took(as, ActionType::kAttack));
-  // Against a fresh regiment in the open the same charger fires instead (a D20 under 6: it usually fails).
 }
 
 TEST(Ai, ChargesABatteryWhoseMoraleHoldsAndMelees) {

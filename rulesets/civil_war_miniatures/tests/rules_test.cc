@@ -63,6 +63,9 @@ Mini Make(const std::string& units, const std::string& extra = "", const std::st
   return mini;
 }
 
+// Figures in a stand (calibration.figures_per_stand): a 24-figure regiment has 12 stands.
+constexpr int kStand = 2;
+
 // A Union firer at (10, 24) facing east and a Confederate target 10" away.
 const char* kFirer =
     "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E, formation: line}\n";
@@ -103,7 +106,7 @@ TEST(Rules, Rule_2_1_ChargeMustBeWithin8Inches) {
 
 TEST(Rules, Rule_2_2_AttackerFailsMoraleCannotMoveOrShoot) {
   Mini t = Make(kFirer + Target(18, 24));
-  t.s->SupplyDice({20});  // D20 20 is not under 6 stands
+  t.s->SupplyDice({20});  // D20 20 is not under 12 stands
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   EXPECT_TRUE(t.flags("us") & kPinned);
   EXPECT_NEAR(t.pos("us").x, 10.0, 0.01);
@@ -116,7 +119,7 @@ TEST(Rules, Rule_2_3_AttackeeFailsRetreatsLosesStandAttackerOccupies) {
   t.s->SupplyDice({1, 20});  // attacker passes, attackee fails
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   EXPECT_NEAR(t.pos("cs").x, 30.0, 0.02);  // 12" toward the east edge
-  EXPECT_EQ(t.mu("cs").figures, 20);       // one stand of 4
+  EXPECT_EQ(t.mu("cs").figures, 24 - kStand);  // one stand
   EXPECT_TRUE(t.flags("cs") & kRouted);
   EXPECT_NEAR(t.pos("us").x, 18.0, 0.01);  // attacker in the former position
 }
@@ -131,8 +134,8 @@ TEST(Rules, Rule_2_4_AttackeePassesCountercharges4Inches) {
   // Melee: attacker 5 vs defender 2; loser D6 3 stands; winner D6 4 -> 2 stands.
   t.s->SupplyDice({5, 2, 3, 4});
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
-  EXPECT_EQ(t.mu("cs").figures, 12);
-  EXPECT_EQ(t.mu("us").figures, 16);
+  EXPECT_EQ(t.mu("cs").figures, 24 - 3 * kStand);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 * kStand);
   EXPECT_NEAR(t.pos("us").x, 13.25, 0.05);        // closed the 3.25" left after the target's 4"
   EXPECT_NEAR(t.pos("cs").x, 14.0 + 12.0, 0.05);  // moved 4" west, then lost and retreated 12"
 }
@@ -145,19 +148,39 @@ TEST(Rules, Rule_2_4_AttackeePassesFiresThenMelee) {
   t.s->SupplyDice({6, 6, 1, 1, 1, 1, 2, 5, 1, 2});
   ASSERT_TRUE(t.Do("{choose: 0}").ok());
   EXPECT_EQ(t.LastNeed(), 4);
-  EXPECT_EQ(t.mu("us").figures, 24 - 2 - 4);
-  EXPECT_EQ(t.mu("cs").figures, 20);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 - kStand);
+  EXPECT_EQ(t.mu("cs").figures, 24 - kStand);
   EXPECT_TRUE(t.flags("us") & kRouted);
   EXPECT_EQ(t.s->dice_queued(), 0u);
 }
 
-TEST(Rules, Rule_3_HitTableOneDiePerStand) {
+TEST(Rules, Rule_3_HitTableOneDiePerFourFigures) {
   Mini t = Make(kFirer + Target(20, 24));  // 9.625" from the firer's centre: effective, 4-6
-  t.s->SupplyDice({4, 4, 3, 3, 6, 1});
+  t.s->SupplyDice({4, 4, 3, 3, 6, 1});  // 24 figures: 6 dice (calibration.figures_per_fire_die 4)
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   EXPECT_EQ(t.LastNeed(), 4);
-  EXPECT_EQ(t.mu("cs").figures, 21);
+  EXPECT_EQ(t.mu("cs").figures, 21);  // a hit kills one figure
   EXPECT_EQ(t.s->dice_queued(), 0u);
+  Mini odd = Make("  - {id: us, side: union, type: infantry, figures: 5, at: [10, 24], facing: E}\n" + Target(20, 24));
+  odd.s->SupplyDice({1, 1, 1});
+  ASSERT_TRUE(odd.Do("{bombard: [us, cs]}").ok());
+  EXPECT_EQ(odd.s->dice_queued(), 1u);  // 5 figures: 2 dice (rounded up)
+}
+
+// CAL: 2 figures to a stand on a 1/2" base: the stand counts of the chart's morale test
+// (7.2) double, the unit's frontage does not change (24 figures: a 6" line, a column 4
+// stands abreast, 2" x 2 1/4", as 6 stands of 1" made), and fire keeps 6 dice (Rule_3).
+TEST(Rules, Rule_CAL_TwoFiguresAStandOnTheSameFrontage) {
+  Mini t = Make(kFirer + "  - {id: col, side: union, type: infantry, figures: 20, at: [10, 34], facing: E,"
+                         " formation: column}\n" + Target(40, 24, "", "W", 23));
+  EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("us")), 24 / kStand);
+  EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("cs")), 12);  // 23 figures: 12 stands, rounded up
+  const Footprint line = FootprintOf(*t.game, t.s->state(), t.U("us"));
+  EXPECT_NEAR(line.width, 6.0, 1e-9);
+  EXPECT_NEAR(line.depth, 0.75, 1e-9);
+  const Footprint col = FootprintOf(*t.game, t.s->state(), t.U("col"));  // 10 stands: 4 abreast, 3 deep
+  EXPECT_NEAR(col.width, 2.0, 1e-9);
+  EXPECT_NEAR(col.depth, 2.25, 1e-9);
 }
 
 TEST(Rules, Rule_3_1_RangeFromCentreToNearestPart) {
@@ -280,15 +303,15 @@ TEST(Rules, Rule_7_1_DivisionalOfficerPassesAutomatically) {
 
 TEST(Rules, Rule_7_2_InfantryPassUnderRemainingStands) {
   Mini pass = Make(Router());
-  pass.s->SupplyDice({5});  // 5 < 6 stands
+  pass.s->SupplyDice({11});  // 11 < 12 stands
   ASSERT_TRUE(pass.Do("{custom: 1, units: [us]}").ok());
   EXPECT_FALSE(pass.flags("us") & kRouted);
   Mini fail = Make(Router());
-  fail.s->SupplyDice({6});
+  fail.s->SupplyDice({12});
   ASSERT_TRUE(fail.Do("{custom: 1, units: [us]}").ok());
   EXPECT_TRUE(fail.flags("us") & kRouted);
-  Mini officer = Make(Router(", officers: [regimental]"));  // the officer counts: 6 < 7
-  officer.s->SupplyDice({6});
+  Mini officer = Make(Router(", officers: [regimental]"));  // the officer counts: 12 < 13
+  officer.s->SupplyDice({12});
   ASSERT_TRUE(officer.Do("{custom: 1, units: [us]}").ok());
   EXPECT_FALSE(officer.flags("us") & kRouted);
 }
@@ -327,8 +350,8 @@ TEST(Rules, Rule_8_1_MeleeD6PlusBonusesHighWins) {
   // 3 + 1 (officer) vs 4: tie, each loses a stand, officer die 3; then 5+1 vs 1: attacker wins.
   t.s->SupplyDice({3, 4, 3, 5, 1, 2, 1});
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
-  EXPECT_EQ(t.mu("us").figures, 20);
-  EXPECT_EQ(t.mu("cs").figures, 24 - 4 - 8);
+  EXPECT_EQ(t.mu("us").figures, 24 - kStand);
+  EXPECT_EQ(t.mu("cs").figures, 24 - kStand - 2 * kStand);
   EXPECT_TRUE(t.flags("cs") & kRouted);
   EXPECT_EQ(t.s->dice_queued(), 0u);
 }
@@ -338,7 +361,7 @@ TEST(Rules, Rule_8_2_LoserLosesD6StandsAndRetreats12) {
   t.s->SupplyDice({1, 1, 6, 1, 5, 1});  // morale x2; melee 6 vs 1; loser D6 5; winner D6 1
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
-  EXPECT_EQ(t.mu("cs").figures, 4);
+  EXPECT_EQ(t.mu("cs").figures, 24 - 5 * kStand);
   EXPECT_NEAR(t.pos("cs").x, 26.0, 0.05);
 }
 
@@ -347,7 +370,7 @@ TEST(Rules, Rule_8_3_WinnerLosesHalfD6RoundedDown) {
   t.s->SupplyDice({1, 1, 6, 1, 1, 5});  // winner D6 5 -> 2 stands
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
-  EXPECT_EQ(t.mu("us").figures, 16);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 * kStand);
 }
 
 TEST(Rules, Rule_8_4_TieEachLosesOneAndMeleeContinues) {
@@ -356,8 +379,8 @@ TEST(Rules, Rule_8_4_TieEachLosesOneAndMeleeContinues) {
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   ASSERT_TRUE(t.Do("{choose: 1}").ok());
   EXPECT_EQ(t.Count(EventType::kLoss, "8.4"), 4);  // two tied rounds, both sides
-  EXPECT_EQ(t.mu("us").figures, 16);
-  EXPECT_EQ(t.mu("cs").figures, 12);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 * kStand);      // two ties
+  EXPECT_EQ(t.mu("cs").figures, 24 - 2 * kStand - kStand);  // two ties, then the loser's D6 1
   EXPECT_EQ(t.s->dice_queued(), 0u);
 }
 
@@ -517,7 +540,7 @@ TEST(Rules, Rule_12_1_BarnHolds20With10Firing) {
       "  areas:\n    - {name: Barn, kind: barn, rect: [8, 20, 4, 8], capacity: 20}\n");
   t.s->SupplyDice({1, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
-  EXPECT_EQ(t.s->dice_queued(), 0u);  // 10 figures firing: 3 stands' dice (not 6)
+  EXPECT_EQ(t.s->dice_queued(), 0u);  // 10 figures firing: 3 dice, one for each 4 figures (not 6)
   int dice = 0;
   for (const Event& e : t.s->events()) dice += e.type == EventType::kDieRoll;
   EXPECT_EQ(dice, 3);
@@ -549,7 +572,7 @@ TEST(Rules, Rule_12_2_HouseHolds10With5Firing) {
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
   int dice = 0;
   for (const Event& e : t.s->events()) dice += e.type == EventType::kDieRoll;
-  EXPECT_EQ(dice, 2);  // 5 figures: 2 stands' dice
+  EXPECT_EQ(dice, 2);  // 5 figures: 2 dice, one for each 4 figures
 }
 
 TEST(Rules, Rule_12_3_RestWaitOutsideToReplaceLosses) {
@@ -576,14 +599,14 @@ TEST(Rules, Rule_12_3_OwnerFormsTheRestInLineBesideTheBuilding) {
   EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 14);  // by default the rest wait behind
   bool offered = false;
   for (const Action& a : t.s->LegalActions())
-    offered |= a.type == ActionType::kCustom && a.value == kFormBeside && a.value2 == 2;
+    offered |= a.type == ActionType::kCustom && a.value == kFormBeside && a.value2 == 4;
   EXPECT_TRUE(offered);
-  EXPECT_EQ(t.Do("{custom: 5, units: [cs], value2: 5}").error().rule, "12.3");  // 14 figures: 4 stands at most
-  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  EXPECT_EQ(t.Do("{custom: 5, units: [cs], value2: 8}").error().rule, "12.3");  // 14 figures: 7 stands at most
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 4}").ok());
   EXPECT_EQ(t.mu("cs").beside, 8);
   EXPECT_EQ(InsideOf(*t.game, t.s->state(), t.U("cs")), 10);
   EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 6);
-  // The line stands against the house's north wall (the unit faces west: its right is north), 2 stands wide.
+  // The line stands against the house's north wall (the unit faces west: its right is north), 4 stands, 2" wide.
   Footprint line;
   ASSERT_TRUE(LineBesideOf(*t.game, t.s->state(), t.U("cs"), &line));
   EXPECT_NEAR(line.center.x, 20.0, 0.02);
@@ -603,8 +626,8 @@ TEST(Rules, Rule_12_3_OwnerFormsTheRestInLineBesideTheBuilding) {
 
 TEST(Rules, Rule_12_3_LineBesideFiresAsAFormedLine) {
   Mini t = Occupied();
-  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
-  // The 5 figures firing out of the house roll 2 dice, the line of 2 stands 2 more; both need a 4 at 9.6".
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 4}").ok());
+  // The 5 figures firing out of the house roll 2 dice, the line of 8 figures 2 more; both need a 4 at 9.6".
   t.s->SupplyDice({4, 4, 1, 1});
   ASSERT_TRUE(t.Do("{bombard: [cs, us]}").ok());
   EXPECT_EQ(t.s->dice_queued(), 0u);
@@ -620,7 +643,7 @@ TEST(Rules, Rule_12_3_LineBesideFiresAsAFormedLine) {
 
 TEST(Rules, Rule_12_3_LineBesideIsFiredAtAsAFormedLine) {
   Mini t = Occupied();
-  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 4}").ok());
   ASSERT_TRUE(t.Do("end").ok());
   bool offered = false;
   for (const Action& a : t.s->LegalActions())
@@ -635,7 +658,7 @@ TEST(Rules, Rule_12_3_LineBesideIsFiredAtAsAFormedLine) {
   EXPECT_EQ(WaitingOf(*t.game, t.s->state(), t.U("cs")), 6);
   // Fire at the house itself: +2, and the waiting stands refill it; the line is not hit.
   Mini h = Occupied();
-  ASSERT_TRUE(h.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(h.Do("{custom: 5, units: [cs], value2: 4}").ok());
   ASSERT_TRUE(h.Do("end").ok());
   h.s->SupplyDice({6, 6, 6, 6, 1, 1});
   ASSERT_TRUE(h.Do("{bombard: [us, cs]}").ok());
@@ -651,27 +674,27 @@ TEST(Rules, Rule_12_3_LineBesideIsFiredAtAsAFormedLine) {
 }
 
 TEST(Rules, Rule_12_3_OnlyWaitingStandsAreDisorganized) {
-  // us 4" from the house charges: attacker D20 1 passes; the defender rolls a 5.
+  // us 4" from the house charges: attacker D20 1 passes; the defender rolls an 11.
   const std::string near =
       "  - {id: us, side: union, type: infantry, figures: 24, at: [14, 24], facing: E, formation: line}\n";
-  // Every figure outside formed in line: not disorganized, 6 stands: a 5 passes.
+  // Every figure outside formed in line: not disorganized, 12 stands: an 11 passes.
   Mini line = Occupied(near);
-  ASSERT_TRUE(line.Do("{custom: 5, units: [cs], value2: 4}").ok());
+  ASSERT_TRUE(line.Do("{custom: 5, units: [cs], value2: 7}").ok());
   EXPECT_EQ(WaitingOf(*line.game, line.s->state(), line.U("cs")), 0);
   ASSERT_TRUE(line.Do("end").ok());
-  line.s->SupplyDice({1, 5});
+  line.s->SupplyDice({1, 11});
   ASSERT_TRUE(line.Do("{attack: [us, cs]}").ok());
   EXPECT_EQ(line.s->state().decision, DecisionType::kChoice);  // passed: it answers the charge
   EXPECT_EQ(line.Count(EventType::kCaptured, "12.5"), 0);
-  // Two stands in line, six figures waiting: -2, so a 5 fails; the house's 10 are captured and
+  // Four stands in line, six figures waiting: -2, so an 11 fails; the house's 10 are captured and
   // the rest, line included, rout.
   Mini wait = Occupied(near);
-  ASSERT_TRUE(wait.Do("{custom: 5, units: [cs], value2: 2}").ok());
+  ASSERT_TRUE(wait.Do("{custom: 5, units: [cs], value2: 4}").ok());
   ASSERT_TRUE(wait.Do("end").ok());
-  wait.s->SupplyDice({1, 5});
+  wait.s->SupplyDice({1, 11});
   ASSERT_TRUE(wait.Do("{attack: [us, cs]}").ok());
   EXPECT_EQ(wait.Count(EventType::kCaptured, "12.5"), 1);
-  EXPECT_EQ(wait.mu("cs").figures, 10);  // 24 - 10 captured - a stand (2.3)
+  EXPECT_EQ(wait.mu("cs").figures, 24 - 10 - kStand);  // 10 captured, a stand lost (2.3)
   EXPECT_EQ(wait.mu("cs").beside, 0);
   EXPECT_TRUE(wait.flags("cs") & kRouted);
 }
@@ -698,7 +721,7 @@ TEST(Rules, Rule_12_3_LineBesideStandsOnTheTable) {
   EXPECT_EQ(InsideOf(*full.game, full.s->state(), full.U("cs2")), 0);  // listed after cs: no room left
   ASSERT_TRUE(full.Do("end").ok());  // cs
   ASSERT_TRUE(full.Do("end").ok());  // us; new turn: cs2's card again
-  const Status whole = full.Do("{custom: 5, units: [cs2], value2: 2}");
+  const Status whole = full.Do("{custom: 5, units: [cs2], value2: 4}");  // all 8 figures
   ASSERT_FALSE(whole.ok());
   EXPECT_EQ(whole.error().rule, "12.3");
   EXPECT_NE(whole.error().message.find("whole unit"), std::string::npos) << whole.error().message;
@@ -706,13 +729,13 @@ TEST(Rules, Rule_12_3_LineBesideStandsOnTheTable) {
 
 TEST(Rules, Rule_12_3_WhenOnlyTheLineIsLeftItIsTheUnit) {
   Mini t = Make("  - {id: us, side: union, type: infantry, figures: 44, at: [10, 24], facing: E, formation: line}\n" +
-                    Target(20, 24, "", "W", 12),
+                    Target(20, 24, "", "W", 14),
                 kTallHouse, "deck: [cs, us, cows, pigs]\n");
-  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());  // the 4 outside: a 1" line
   ASSERT_TRUE(t.Do("end").ok());
   t.s->SupplyDice({6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1});  // 10 hits at the house: everyone inside falls
   ASSERT_TRUE(t.Do("{bombard: [us, cs]}").ok());
-  EXPECT_EQ(t.mu("cs").figures, 2);
+  EXPECT_EQ(t.mu("cs").figures, 4);
   EXPECT_EQ(t.mu("cs").building, 0);
   EXPECT_EQ(t.mu("cs").beside, 0);
   EXPECT_NEAR(t.pos("cs").x, 20.0, 0.02);  // where the line stood
@@ -729,7 +752,7 @@ TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
   // Inside (the default): captured with the stands inside when the waiting stands fail.
   Mini in = Make(units, house, "deck: [cs, us, cows, pigs]\n");
   ASSERT_TRUE(in.Do("end").ok());
-  in.s->SupplyDice({1, 20});  // charge: attacker passes; 4 stands + 1 officer - 2 disorganized = 3: 20 fails
+  in.s->SupplyDice({1, 20});  // charge: attacker passes; 8 stands + 1 officer - 2 disorganized = 7: 20 fails
   ASSERT_TRUE(in.Do("{attack: [us, cs]}").ok());
   EXPECT_EQ(in.mu("cs").officers, 0);
   // Outside: the officer goes with the routed stands.
@@ -748,7 +771,7 @@ TEST(Rules, Rule_12_4_OfficerDesignatedInsideOrOutside) {
 
 TEST(Rules, Rule_4_OfficersCountInMoraleNotInStrength) {
   Mini t = Make(
-      "  - {id: us, side: union, type: infantry, figures: 8, at: [20, 24], facing: E, routed: true,"
+      "  - {id: us, side: union, type: infantry, figures: 4, at: [20, 24], facing: E, routed: true,"
       " officers: [regimental]}\n" +
       Target(44, 24));
   t.s->SupplyDice({2});  // 2 stands + the officer = 3: a 2 passes
@@ -761,11 +784,11 @@ TEST(Rules, Rule_12_5_WaitingStandsDisorganizedRoutAndInsideCaptured) {
   Mini t = Make(kFirer + Target(18, 24, "", "W", 16),
                 "  areas:\n    - {name: House, kind: house, rect: [16, 22, 4, 4], capacity: 10}\n");
   ASSERT_EQ(t.mu("cs").building, 1);
-  // Charge: attacker passes; defender 4 stands - 2 disorganized = 2: a 2 fails.
-  t.s->SupplyDice({1, 2});
+  // Charge: attacker passes; defender 8 stands - 2 disorganized = 6: a 6 fails.
+  t.s->SupplyDice({1, 6});
   ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
   EXPECT_EQ(t.Count(EventType::kCaptured, "12.5"), 1);
-  EXPECT_EQ(t.mu("cs").figures, 2);  // 16 - 10 captured - a stand (4, only 6 left... 6 - 4)
+  EXPECT_EQ(t.mu("cs").figures, 16 - 10 - kStand);  // 10 captured, then a stand lost (2.3)
   EXPECT_TRUE(t.flags("cs") & kRouted);
 }
 
@@ -866,13 +889,13 @@ TEST(Rules, Rule_C_1_NoMoveThroughOrOntoAnotherUnit) {
 }
 
 TEST(Rules, Rule_C_1_TheLineBesideABuildingMayNotWheelOntoAUnit) {
-  // 12 figures in the house: 10 inside, one stand in line against the north wall (y 27.05-28.05,
-  // x 19.625-20.375 facing west). A friend stands 0.075" east of that line.
-  const std::string units = std::string(kFirer) + Target(20, 24, "", "W", 12) +
+  // 14 figures in the house: 10 inside, two stands (4 figures) in line against the north wall
+  // (y 27.05-28.05, x 19.625-20.375 facing west). A friend stands 0.075" east of that line.
+  const std::string units = std::string(kFirer) + Target(20, 24, "", "W", 14) +
                             "  - {id: cs2, side: confederate, type: infantry, figures: 4, at: [20.825, 27.55],"
                             " facing: W}\n";
   Mini t = Make(units, kTallHouse, "deck: [cs, cs2, us, cows, pigs]\n");
-  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 1}").ok());
+  ASSERT_TRUE(t.Do("{custom: 5, units: [cs], value2: 2}").ok());
   const Status st = t.Do("{custom: 2, units: [cs], value2: 90}");  // facing north, the line is 1" wide east-west
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.error().rule, "C.1");
@@ -919,6 +942,29 @@ TEST(Rules, Rule_C_2_AttackerOccupiesOnlyAsFarAsThePathIsClear) {
   EXPECT_NEAR(t.pos("us").x, t.pos("cs").x - 0.75, 0.05);  // front edge against the attackee's rear edge
   EXPECT_EQ(t.Count(EventType::kNote, "C.2"), 2);  // the retreat and the occupation were both stopped
   EXPECT_EQ(t.Count(EventType::kAdvance, "2.3"), 1);
+}
+
+TEST(Rules, Rule_C_2_AGlancingPathStopsClearWhereTheStateStoresIt) {
+  // From a farm game: the attacker's corner grazes a friend's corner as it occupies the
+  // attackee's position, so the overlap grows by about 0.2" an inch of path; the stop must be
+  // clear at the hundredths the state stores, not only at the point the path found.
+  const std::string units =
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [28.8, 19.26], facing: 333, formation: line}\n"
+      "  - {id: us2, side: union, type: infantry, figures: 5, at: [33.02, 21.82], facing: 4, formation: line}\n"
+      "  - {id: cs, side: confederate, type: infantry, figures: 22, at: [35, 26.61], facing: 192,"
+      " formation: column}\n";
+  Mini t = Make(units, "", "deck: [us, us2, cs, cows, pigs]\n");
+  t.s->SupplyDice({1, 20});  // the attacker passes, the attackee fails (2.3)
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.3"), 1);
+  bool stopped_by_friend = false;
+  for (const Event& e : t.s->events())
+    stopped_by_friend |= std::string(e.rule) == "C.2" && e.unit == t.U("us") && e.b == t.U("us2");
+  EXPECT_TRUE(stopped_by_friend);
+  EXPECT_GT(t.pos("us").x, 33.0);  // it got most of the way
+  ErrorList broken;
+  t.game->rules->CheckInvariants(t.s->state(), &broken);
+  EXPECT_TRUE(broken.ok()) << broken.ToString();
 }
 
 TEST(Rules, Rule_C_2_RetreatStopsAtTheTableEdge) {
@@ -1037,7 +1083,7 @@ TEST(Rules, Rule_T_3_JsonCarriesEveryUnitsTabletopStateAndTheLivestock) {
                 "deck: [cs, us, cows, pigs]\nlivestock:\n  cows: [40, 40]\n  pigs: [40, 10]\n");
   const std::string j = t.game->rules->StateJson(t.s->state());
   for (const char* key :
-       {"\"id\": \"us\"", "\"figures\": 24", "\"stands\": 6", "\"guns\": 0", "\"formation\": \"line\"",
+       {"\"id\": \"us\"", "\"figures\": 24", "\"stands\": 12", "\"guns\": 0", "\"formation\": \"line\"",
         "\"facing\": 0", "\"facing\": 180", "\"officers\": [\"regimental\", \"divisional\"]", "\"routed\": false",
         "\"pinned\": false", "\"disorganized\": true", "\"building\": {\"name\": \"House\", \"inside\": 10",
         "\"waiting\": 4", "\"kind\": \"cows\"", "\"kind\": \"pigs\"", "\"penned\": true", "\"x\": 40.00, \"y\": 40.00",
@@ -1075,7 +1121,7 @@ TEST(Rules, Rule_T_4_SvgHasScaleLegendTerrainNamesMarkersAndLivestock) {
   std::string svg;
   ASSERT_TRUE((*g)->rules->RenderSvg(s.state(), &svg));
   for (const char* want : {"12 inches", "Legend", "Farm house", "Barn", "Pig pen", "North wood", "Ridge",
-                           "West fence", "1st Virginia 6 st r d", "Battery D 5th US 4 guns", ">cows<", "pigs (penned)",
+                           "West fence", "1st Virginia 12 st r d", "Battery D 5th US 4 guns", ">cows<", "pigs (penned)",
                            "routed (10.1)", "pinned", "disorganized", "waiting behind a building"}) {
     EXPECT_NE(svg.find(want), std::string::npos) << want;
   }
