@@ -2,7 +2,7 @@
 #   make demo   install missing Debian packages (as root), build in Release, play a full game
 #   make test   the same set-up, then every test through ctest
 #   make bench  build the benchmarks in Release and print the summary table
-#   make sanitize  the tests in Debug under ASan + UBSan (heavy loops at WG_GAMES_PERCENT, default 3)
+#   make sanitize  the tests in Debug (-O1) under ASan + UBSan (heavy loops at WG_GAMES_PERCENT, default 3)
 #   make soak   SOAK_GAMES random games across the rulesets (invariants, save/load continuation)
 #   make fuzz   builds the libFuzzer targets with clang and runs each for FUZZ_SECONDS
 #   make serve  the same set-up, then Perryville in the browser against the computer (SERVE_ARGS)
