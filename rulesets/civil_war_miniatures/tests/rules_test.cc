@@ -171,7 +171,7 @@ TEST(Rules, Rule_3_HitTableOneDiePerFourFigures) {
 // (7.2) double, the unit's frontage does not change (24 figures: a 6" line, a column 4
 // stands abreast, 2" x 2 1/4", as 6 stands of 1" made), and fire keeps 6 dice (Rule_3).
 TEST(Rules, Rule_CAL_TwoFiguresAStandOnTheSameFrontage) {
-  Mini t = Make(kFirer + "  - {id: col, side: union, type: infantry, figures: 20, at: [10, 34], facing: E,"
+  Mini t = Make(std::string(kFirer) + "  - {id: col, side: union, type: infantry, figures: 20, at: [10, 34], facing: E,"
                          " formation: column}\n" + Target(40, 24, "", "W", 23));
   EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("us")), 24 / kStand);
   EXPECT_EQ(Stands(*t.game, t.s->state(), t.U("cs")), 12);  // 23 figures: 12 stands, rounded up
