@@ -17,6 +17,8 @@
 namespace wg {
 namespace {
 
+int EmptyBoardLimit() { return HexBoard{}.stacking.limit; }
+
 TEST(Board, AHexGameHasAHexBoardAndNoTable) {
   auto game = LoadGame("stars_and_bars");
   ASSERT_TRUE(game.ok()) << game.errors().ToString();
@@ -37,6 +39,29 @@ TEST(Board, AHexGameHasAHexBoardAndNoTable) {
     on_map += us.OnMap() ? 1 : 0;
   }
   EXPECT_GT(on_map, 0);
+}
+
+// A game has a hex board or a table, never both: giving it one takes the other.
+TEST(Board, AGameHasAHexBoardOrATableNeverBoth) {
+  Game g;
+  EXPECT_FALSE(g.has_hex_board());
+  EXPECT_FALSE(g.has_table());
+  g.mutable_hex_board().stacking.limit = 3;
+  EXPECT_TRUE(g.has_hex_board());
+  EXPECT_FALSE(g.has_table());
+  Table t;
+  t.width = 72;
+  t.depth = 48;
+  g.SetTable(t);
+  EXPECT_TRUE(g.has_table());
+  EXPECT_FALSE(g.has_hex_board());
+  EXPECT_EQ(g.hex_board().stacking.limit, EmptyBoardLimit());
+  EXPECT_EQ(g.table().width, 72);
+  g.mutable_hex_board();
+  EXPECT_TRUE(g.has_hex_board());
+  EXPECT_FALSE(g.has_table());
+  EXPECT_EQ(g.table().width, 0);
+  EXPECT_EQ(g.hex_board().stacking.limit, EmptyBoardLimit());  // a new, empty board
 }
 
 // Every unit of the tabletop game stands on the table and on no hex, for the whole

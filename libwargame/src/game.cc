@@ -178,16 +178,16 @@ const HexBoard& Game::EmptyHexBoard() {
 }
 
 HexBoard& Game::mutable_hex_board() {
-  if (!hex_board_) hex_board_.emplace();
-  return *hex_board_;
+  if (!has_hex_board()) board_.emplace<HexBoard>();
+  return std::get<HexBoard>(board_);
 }
 
 const Table& Game::table() const {
   static const Table kNoTable;
-  return table_ ? *table_ : kNoTable;
+  return has_table() ? *std::get<std::shared_ptr<const Table>>(board_) : kNoTable;
 }
 
-void Game::SetTable(Table table) { table_ = std::make_shared<const Table>(std::move(table)); }
+void Game::SetTable(Table table) { board_ = std::make_shared<const Table>(std::move(table)); }
 
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;

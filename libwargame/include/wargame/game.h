@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "wargame/action.h"
@@ -310,16 +311,20 @@ class Game {
   std::string HexLabel(int hex) const;
 
   // --- Where the units stand: a hex game has a HexBoard (its map), a tabletop
-  // game a Table measured in inches (tabletop.h); a game has one or the other.
-  bool has_hex_board() const { return hex_board_.has_value(); }
+  // game a Table measured in inches (tabletop.h); a game has one or the other,
+  // never both (one storage holds either, so giving a game one takes the other
+  // away: Board.AGameHasAHexBoardOrATableNeverBoth).
+  bool has_hex_board() const { return std::holds_alternative<HexBoard>(board_); }
   // The hex game's board. A game without one (a tabletop) answers an empty
   // board: no hexes, so no hex index is on it.
-  const HexBoard& hex_board() const { return hex_board_ ? *hex_board_ : EmptyHexBoard(); }
-  // The board, made empty first if the game has none (for loaders).
+  const HexBoard& hex_board() const { return has_hex_board() ? std::get<HexBoard>(board_) : EmptyHexBoard(); }
+  // The board, made empty first if the game has none (for loaders); a table
+  // the game had is gone.
   HexBoard& mutable_hex_board();
-  bool has_table() const { return table_ != nullptr; }
+  bool has_table() const { return std::holds_alternative<std::shared_ptr<const Table>>(board_); }
   // The tabletop game's table; an empty one (0 x 0 inches) for a hex game.
   const Table& table() const;
+  // Makes this a tabletop game: a hex board the game had is gone.
   void SetTable(Table table);
 
   // The ruleset's data as its own type (the hex engine's HexGameData, a tabletop's
@@ -336,8 +341,7 @@ class Game {
 
  private:
   static const HexBoard& EmptyHexBoard();
-  std::optional<HexBoard> hex_board_;
-  std::shared_ptr<const Table> table_;
+  std::variant<std::monostate, HexBoard, std::shared_ptr<const Table>> board_;
 };
 
 // Makes the initial State: units placed per the unit definitions (optional
