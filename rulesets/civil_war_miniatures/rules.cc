@@ -1935,33 +1935,56 @@ void DrawRuler(Canvas& c, const Table& t) {
   c.Text(c.X(12) + 6, y + 6, "12 inches (inch marks on every edge)", "font-size=\"9\"");
 }
 
-struct Box;
-void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken);
 struct Box {
   double x0, y0, x1, y1;
   bool Meets(const Box& b) const { return x0 < b.x1 && b.x0 < x1 && y0 < b.y1 && b.y0 < y1; }
 };
 
-// Areas and fences, each labelled with its name (the labels' boxes go to `taken`).
-void DrawTerrain(Canvas& c, const Table& t, std::vector<Box>* taken) {
+// Areas and fences, under the units.
+void DrawTerrain(Canvas& c, const Table& t) {
   for (const TerrainArea& a : t.areas) {
     c.Poly("polygon", a.polygon, std::string("fill=\"") + TerrainFill(a.kind) + "\" stroke=\"#333\"", a.name);
   }
   for (const LineObstacle& l : t.obstacles) {
     c.Poly("polyline", l.points, "fill=\"none\" stroke=\"#6b4b2a\" stroke-width=\"3\" stroke-dasharray=\"6,3\"", l.name);
   }
-  for (const TerrainArea& a : t.areas) {  // labels over every area
+}
+
+// The first of the candidate boxes (w x h, each given by its top-left corner)
+// that meets nothing in `taken`, else the first.
+Box FirstFree(const std::vector<Box>& taken, const std::vector<Vec2>& corners, double w, double h) {
+  for (Vec2 p : corners) {
+    const Box b{p.x, p.y, p.x + w, p.y + h};
+    if (std::none_of(taken.begin(), taken.end(), [&](const Box& o) { return o.Meets(b); })) return b;
+  }
+  return Box{corners[0].x, corners[0].y, corners[0].x + w, corners[0].y + h};
+}
+
+// Each area's and fence's name, over the units and beside them: at the area's
+// middle unless a base (or a label placed before) is there, else just above,
+// below, left or right of the area (the labels' boxes go to `taken`).
+void DrawTerrainLabels(Canvas& c, const Table& t, std::vector<Box>* taken) {
+  for (const TerrainArea& a : t.areas) {
     Vec2 mid{0, 0};
-    for (Vec2 p : a.polygon) mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
-    const double w = 5.0 * static_cast<double>(a.name.size()), x = c.X(mid.x) - w / 2, y = c.Y(mid.y) + 3;
-    c.Text(x, y, a.name, "font-size=\"9\" font-style=\"italic\" fill=\"#222\"");
-    taken->push_back(Box{x, y - 9, x + w, y + 1});
+    Box bb{1e9, 1e9, -1e9, -1e9};
+    for (Vec2 p : a.polygon) {
+      mid = mid + p * (1.0 / static_cast<double>(a.polygon.size()));
+      bb = {std::min(bb.x0, c.X(p.x)), std::min(bb.y0, c.Y(p.y)), std::max(bb.x1, c.X(p.x)), std::max(bb.y1, c.Y(p.y))};
+    }
+    const double w = 5.0 * static_cast<double>(a.name.size()), h = 10, cx = c.X(mid.x) - w / 2;
+    const Box l = FirstFree(*taken,
+                            {{cx, c.Y(mid.y) - 6}, {cx, bb.y0 - h - 1}, {cx, bb.y1 + 1},
+                             {bb.x0 - w - 2, c.Y(mid.y) - 6}, {bb.x1 + 2, c.Y(mid.y) - 6}},
+                            w, h);
+    c.Text(l.x0, l.y1 - 2, a.name, "font-size=\"9\" font-style=\"italic\" fill=\"#222\"");
+    taken->push_back(l);
   }
   for (const LineObstacle& l : t.obstacles) {
     const Vec2 mid = (l.points[0] + l.points[1]) * 0.5;
-    const double x = c.X(mid.x) + 4, y = c.Y(mid.y) - 4;
-    c.Text(x, y, l.name, "font-size=\"8\" font-style=\"italic\" fill=\"#6b4b2a\"");
-    taken->push_back(Box{x, y - 8, x + 4.5 * static_cast<double>(l.name.size()), y + 1});
+    const double w = 4.5 * static_cast<double>(l.name.size()), h = 9, x = c.X(mid.x), y = c.Y(mid.y);
+    const Box b = FirstFree(*taken, {{x + 4, y - 12}, {x - w - 4, y - 12}, {x + 4, y + 3}, {x - w - 4, y + 3}}, w, h);
+    c.Text(b.x0, b.y1 - 1, l.name, "font-size=\"8\" font-style=\"italic\" fill=\"#6b4b2a\"");
+    taken->push_back(b);
   }
 }
 
@@ -2082,12 +2105,13 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   c.o = c.buf;
   DrawRuler(c, g.table());
   std::vector<Box> taken = {Box{c.X(g.table().width) + 16, 0, 1e9, 1e9}};  // the legend's column
-  DrawTerrain(c, g.table(), &taken);
+  DrawTerrain(c, g.table());
   std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (OnTable(s, u)) bases.emplace_back(u, DrawUnit(c, g, s, u));
   }
   for (const auto& [u, b] : bases) taken.push_back(b);  // labels never cover a base
+  DrawTerrainLabels(c, g.table(), &taken);
   for (const auto& [u, b] : bases) {
     const MiniUnit& mu = M(s).units[u];
     std::string label = g.units[static_cast<size_t>(u)].name + " " + std::to_string(Stands(g, s, u)) +

@@ -2,7 +2,9 @@
 // supplies the dice that matter and checks the rule, including refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -1144,6 +1146,55 @@ TEST(Rules, Rule_T_4_SvgHasScaleLegendTerrainNamesMarkersAndLivestock) {
   Mini r = Make(Router());
   ASSERT_TRUE(r.game->rules->RenderSvg(r.s->state(), &svg));
   EXPECT_NE(svg.find("fill=\"#d62828\" stroke=\"white\""), std::string::npos);
+}
+
+// T.4: no area or fence name lies under a unit's base. The farm with the 44th
+// New York in the farm house and the 11th Virginia in the barn: their names go
+// beside the buildings, where they can be read.
+TEST(Rules, Rule_T_4_TerrainNamesAreNeverUnderAUnit) {
+  std::ifstream in(std::string(WG_RULESET_DIR) + "/scenarios/farm.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"at: [14, 16]", "at: [34.5, 26.5]"},
+                                 {"at: [58, 16]", "at: [40, 19.5]"}}) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  const auto path = std::filesystem::temp_directory_path() / "cwm_labels.yaml";
+  std::ofstream(path) << text;
+  auto g = LoadMiniGame(WG_RULESET_DIR, path.string(), GameParams{});
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  Session s(*g, 3);
+  std::string svg;
+  ASSERT_TRUE((*g)->rules->RenderSvg(s.state(), &svg));
+  struct Rect { double x0, y0, x1, y1; std::string what; };
+  std::vector<Rect> bases, names;
+  for (size_t at = 0; (at = svg.find("<polygon fill=\"", at)) != std::string::npos; ++at) {
+    const std::string tag = svg.substr(at, svg.find("</polygon>", at) - at);
+    if (tag.find("stroke=\"black\"") == std::string::npos) continue;  // units; areas are stroked #333
+    const size_t title = tag.find("<title>") + 7;
+    Rect r{1e9, 1e9, -1e9, -1e9, tag.substr(title, tag.find("</title>") - title)};
+    std::istringstream pts(tag.substr(tag.find("points=\"") + 8));
+    double x, y;
+    char comma;
+    while (pts >> x >> comma >> y && comma == ',') r = {std::min(r.x0, x), std::min(r.y0, y), std::max(r.x1, x), std::max(r.y1, y), r.what};
+    bases.push_back(r);
+  }
+  for (size_t at = 0; (at = svg.find("<text x=\"", at)) != std::string::npos; ++at) {
+    const std::string tag = svg.substr(at, svg.find("</text>", at) - at);
+    if (tag.find("font-style=\"italic\"") == std::string::npos) continue;  // area and fence names (and herds)
+    double x, y;
+    std::sscanf(tag.c_str(), "<text x=\"%lf\" y=\"%lf\"", &x, &y);
+    const std::string name = tag.substr(tag.find('>') + 1);
+    names.push_back({x, y - 8, x + 4.5 * static_cast<double>(name.size()), y, name});
+  }
+  EXPECT_EQ(bases.size(), 8u);
+  EXPECT_GE(names.size(), 7u);  // five areas, two fences
+  for (const Rect& n : names) {
+    for (const Rect& b : bases) {
+      EXPECT_FALSE(n.x0 < b.x1 && b.x0 < n.x1 && n.y0 < b.y1 && b.y0 < n.y1) << n.what << " under " << b.what;
+    }
+  }
 }
 
 // --- The chart as data, the loader's errors, scenario files ------------------------------------
