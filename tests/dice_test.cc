@@ -169,6 +169,31 @@ TEST(DiceStream, SuppliedOnlyStreamAsksForAValueWhenEmpty) {
   EXPECT_EQ(dice.record().size(), 1u);
 }
 
+// An action goes on after a missing die (the hook gets a 1), so it may ask for
+// more dice: the die it needs next is the first that was missing, not the last
+// (a tabletop card rolls a D6 for the livestock, then a D20 for a dinner).
+TEST(DiceStream, PendingIsTheFirstMissingDieNotTheLast) {
+  DiceStream dice;
+  dice.Supply({2});
+  EXPECT_TRUE(dice.Roll(RollRequest{6, "direction"}).ok());
+  EXPECT_EQ(dice.Roll(RollRequest{6, "move"}).status, RollStatus::kNeedValue);
+  EXPECT_EQ(dice.Roll(RollRequest{20, "dinner"}).status, RollStatus::kNeedValue);
+  ASSERT_TRUE(dice.pending().has_value());
+  EXPECT_EQ(dice.pending()->sides, 6);
+  EXPECT_STREQ(dice.pending()->label, "move");
+  dice.Supply(5);  // answers it
+  EXPECT_FALSE(dice.pending().has_value());
+  // A refused value likewise names its own die, whatever is asked after it.
+  DiceStream bad;
+  bad.Supply({9});
+  EXPECT_EQ(bad.Roll(RollRequest{6, "fire"}).status, RollStatus::kBadValue);
+  EXPECT_EQ(bad.Roll(RollRequest{20, "morale"}).status, RollStatus::kNeedValue);
+  ASSERT_TRUE(bad.pending().has_value());
+  EXPECT_EQ(bad.pending()->sides, 6);
+  ASSERT_TRUE(bad.rejected().has_value());
+  EXPECT_EQ(*bad.rejected(), 0u);
+}
+
 TEST(DiceStream, OutOfRangeSuppliedValueIsRefusedAndDropped) {
   DiceStream dice;
   dice.Supply({7, 6});

@@ -119,19 +119,18 @@ DieRoll DiceStream::Roll(const RollRequest& request) {
     queue_.pop_front();
     const size_t index = consumed_++;
     if (v < 1 || v > request.sides) {
-      pending_ = request;
-      rejected_ = index;
+      Fail(request, index);
       return DieRoll{RollStatus::kBadValue, v};
     }
-    pending_.reset();
+    if (!failed_) pending_.reset();
     record_.push_back(RollRecord{request.sides, v, request.label ? request.label : "", true});
     return DieRoll{RollStatus::kOk, v};
   }
   if (mode_ == Mode::kSupplied || rng_ == nullptr) {
-    pending_ = request;
+    Fail(request, std::nullopt);
     return DieRoll{RollStatus::kNeedValue, 0};
   }
-  pending_.reset();
+  if (!failed_) pending_.reset();
   const int v = RollDie(*rng_, request.sides);
   record_.push_back(RollRecord{request.sides, v, request.label ? request.label : "", false});
   return DieRoll{RollStatus::kOk, v};
@@ -145,14 +144,13 @@ DieRoll DiceStream::RollSum(const DiceSpec& spec, const char* label) {
     const int v = queue_[i];
     if (v < 1 || v > spec.sides) {
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
-      pending_ = request;
-      rejected_ = consumed_ + i;
+      Fail(request, consumed_ + i);
       return DieRoll{RollStatus::kBadValue, v};
     }
   }
   if (from_queue < static_cast<size_t>(spec.count) &&
       (mode_ == Mode::kSupplied || rng_ == nullptr)) {
-    pending_ = request;
+    Fail(request, std::nullopt);
     return DieRoll{RollStatus::kNeedValue, 0};
   }
   int sum = 0;

@@ -116,8 +116,15 @@ class DiceStream {
   Mode mode() const { return mode_; }
   void set_rng(RngState* rng) { rng_ = rng; mode_ = rng ? Mode::kSeeded : Mode::kSupplied; }
 
-  void Supply(int value) { queue_.push_back(value); }
-  void Supply(const std::vector<int>& values) { queue_.insert(queue_.end(), values.begin(), values.end()); }
+  // Supplying values answers the pending request (pending() is cleared).
+  void Supply(int value) {
+    queue_.push_back(value);
+    Answered();
+  }
+  void Supply(const std::vector<int>& values) {
+    queue_.insert(queue_.end(), values.begin(), values.end());
+    Answered();
+  }
   size_t queued() const { return queue_.size(); }
 
   DieRoll Roll(const RollRequest& request);
@@ -126,7 +133,9 @@ class DiceStream {
   // kBadValue no die of the sum is consumed or recorded.
   DieRoll RollSum(const DiceSpec& spec, const char* label);
 
-  // The request that last returned kNeedValue or kBadValue.
+  // The first request that returned kNeedValue or kBadValue since values were
+  // last supplied: the die the action needs next. (An action goes on after a
+  // missing die, so later requests also fail; they do not replace it.)
   const std::optional<RollRequest>& pending() const { return pending_; }
   // After kBadValue: the position of the refused value among every value
   // supplied to this stream (0 = the first ever supplied).
@@ -142,6 +151,19 @@ class DiceStream {
   std::optional<RollRequest> pending_;
   std::optional<size_t> rejected_;
   size_t consumed_ = 0;  // supplied values taken from the queue so far
+  bool failed_ = false;  // a request failed since values were last supplied
+
+  void Answered() {
+    failed_ = false;
+    pending_.reset();
+  }
+  // Records the first failing request (and refused value) only.
+  void Fail(const RollRequest& request, std::optional<size_t> rejected) {
+    if (failed_) return;
+    failed_ = true;
+    pending_ = request;
+    if (rejected) rejected_ = rejected;
+  }
 };
 static_assert(DiceSource<DiceStream>);
 
