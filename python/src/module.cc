@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <sstream>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -32,6 +33,7 @@ namespace {
 constexpr int kChancePlayer = -1;    // OpenSpiel's kChancePlayerId
 constexpr int kTerminalPlayer = -4;  // OpenSpiel's kTerminalPlayerId
 constexpr const char* kPendingTag = "# wargame-python pending: ";
+constexpr const char* kGivenTag = "# wargame-python given:";
 
 constexpr const char* kEventNames[] = {
     "game_start", "turn_start", "phase_start", "move",    "enter",          "mode_change",
@@ -156,8 +158,28 @@ class PyState {
 
   std::string Serialize() const {
     std::string out = s_->Save();
-    if (IsChanceNode()) out += std::string(kPendingTag) + wg::ActionToText(*g_->game, pending_) + "\n";
+    if (!IsChanceNode()) return out;
+    out += std::string(kPendingTag) + wg::ActionToText(*g_->game, pending_) + "\n";
+    if (!given_.empty()) {  // the dice the pending action was given before this node
+      out += kGivenTag;
+      for (int v : given_) out += " " + std::to_string(v);
+      out += "\n";
+    }
     return out;
+  }
+  // Gives a pending action the dice it was given before (a serialized state's),
+  // node by node as apply_action would.
+  void GiveAgain(const std::vector<int>& faces) {
+    size_t i = 0;
+    while (i < faces.size()) {
+      if (!IsChanceNode()) throw std::invalid_argument("the serialized dice are more than the pending action rolls");
+      int sum = 0;
+      for (int k = 0; k < chance_count_; ++k, ++i) {
+        if (i >= faces.size()) throw std::invalid_argument("the serialized dice end inside a chance step's roll");
+        sum += faces[i];
+      }
+      ApplyOutcome(sum);
+    }
   }
 
   std::vector<PyEvent> Events(size_t from) const {
@@ -317,6 +339,20 @@ GamePtr LoadGame(const std::string& spec) {
   return std::make_shared<PyGame>(*g);
 }
 
+// One more than the largest outcome of a chance node (outcomes are die faces
+// 1..N, or a chance step's sums count..count x sides), so an array of this size
+// is indexed by outcome: the largest die a hook rolls inside an action
+// (Rules::MaxDieFaces) and every chance step's dice.
+int MaxChanceOutcomes(const PyGame& g) {
+  int most = g.game->rules->MaxDieFaces();
+  const wg::StepTable& t = g.game->rules->steps();
+  for (int k = 0; k < t.size(); ++k) {
+    const wg::ChanceDef& c = t.Def(static_cast<wg::StepKind>(k)).chance;
+    most = std::max(most, std::max(1, c.count) * c.sides);
+  }
+  return most + 1;
+}
+
 std::unique_ptr<PyState> NewInitialState(const GamePtr& g, uint64_t seed, bool explicit_chance) {
   return std::make_unique<PyState>(g, std::make_unique<wg::Session>(g->game, seed, explicit_chance),
                                    explicit_chance);
@@ -325,6 +361,14 @@ std::unique_ptr<PyState> NewInitialState(const GamePtr& g, uint64_t seed, bool e
 std::unique_ptr<PyState> DeserializeState(const GamePtr& g, const std::string& text) {
   std::string save = text;
   std::string pending;
+  std::vector<int> given;
+  if (const size_t at = save.find(kGivenTag); at != std::string::npos) {
+    const size_t end = save.find('\n', at);
+    std::istringstream faces(save.substr(at + std::strlen(kGivenTag), end == std::string::npos ? end : end - at - std::strlen(kGivenTag)));
+    for (int v; faces >> v;) given.push_back(v);
+    if (!faces.eof()) throw std::invalid_argument("the serialized dice are not numbers");
+    save.erase(at, end == std::string::npos ? end : end - at + 1);
+  }
   if (const size_t at = save.find(kPendingTag); at != std::string::npos) {
     const size_t end = save.find('\n', at);
     pending = save.substr(at + std::strlen(kPendingTag), end == std::string::npos ? end : end - at - std::strlen(kPendingTag));
@@ -339,6 +383,7 @@ std::unique_ptr<PyState> DeserializeState(const GamePtr& g, const std::string& t
   const bool supplied = save.find("\ndice: supplied") != std::string::npos;
   auto state = std::make_unique<PyState>(g, std::move(*s), supplied);
   if (!pending.empty()) state->ApplyText(pending);
+  state->GiveAgain(given);
   return state;
 }
 
@@ -449,7 +494,7 @@ PYBIND11_MODULE(_wargame, m) {
   py::class_<PyGame, GamePtr>(m, "Game")
       .def("num_distinct_actions", [](const PyGame& g) { return g.space.size(); })
       .def("num_players", [](const PyGame&) { return 2; })
-      .def("max_chance_outcomes", [](const PyGame&) { return 6; })
+      .def("max_chance_outcomes", &wgpy::MaxChanceOutcomes)
       .def("new_initial_state", &wgpy::NewInitialState, py::arg("seed") = 0, py::arg("explicit_chance") = false)
       .def("deserialize_state", &wgpy::DeserializeState, py::arg("text"))
       .def("observation_tensor_shape", [](const PyGame& g) { return g.layout.shape; })

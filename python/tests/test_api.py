@@ -175,10 +175,14 @@ def test_explicit_chance_nodes(game):
             assert state.legal_actions() == [v for v, _ in outcomes]
             assert not state.legal_actions_mask().any()
             v = rng.choice(outcomes)[0]
-            # A chance node survives a serialize round trip.
+            assert all(0 <= o < game.max_chance_outcomes() for o, _ in outcomes)
+            # A chance node survives a serialize round trip, with the dice the
+            # pending action was given before it, and continues identically.
             copy = game.deserialize_state(state.serialize())
             assert copy.is_chance_node() and copy.chance_outcomes() == outcomes
             state.apply_action(v)
+            copy.apply_action(v)
+            assert copy.serialize() == state.serialize()
             supplied.append(v)
             if not state.is_chance_node():
                 # The action rolled exactly the outcomes chosen, in order (an action
@@ -191,6 +195,34 @@ def test_explicit_chance_nodes(game):
             n = len(state.events())
             state.apply_action(rng.choice(state.legal_actions()))
     assert seen > 0, "no die was rolled"
+
+
+def test_tabletop_chance_nodes_name_the_die_the_action_needs_next():
+    """A farm card may roll several dice of different sizes in one action (the
+    livestock's D6s, a dinner's D20): each chance node offers the faces of the die
+    rolled next, and a serialized node keeps the dice given before it."""
+    game = wargame.load_game("civil_war_miniatures")
+    rng = random.Random(21)
+    state = game.new_initial_state(seed=21, explicit_chance=True)
+    nodes = given = 0
+    for _ in range(3000):  # under a second: not scaled, so the sanitizer build reaches a node with given dice
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        nodes += 1
+        text = state.serialize()
+        v = rng.choice(state.chance_outcomes())[0]
+        if "given:" in text:
+            given += 1
+            copy = game.deserialize_state(text)
+            copy.apply_action(v)
+            state.apply_action(v)
+            assert copy.serialize() == state.serialize()
+        else:
+            state.apply_action(v)
+    assert nodes > 0 and given > 0
 
 
 def test_observation_tensor(game):
@@ -340,3 +372,12 @@ def test_a_chance_step_is_one_node_for_its_dice(tmp_path):
     assert not state.is_chance_node()
     rolls = [e.b for e in state.events(since=n) if e.type == "die_roll"]
     assert len(rolls) == 2 and sum(rolls) == 9
+    assert game.max_chance_outcomes() == 13  # sums 2..12, indexed by outcome
+
+
+def test_max_chance_outcomes_covers_every_die():
+    """One more than the largest outcome: a d6 in the hex games, the D20 of the
+    miniatures' morale tests (7.2) and dinner roll (10.3)."""
+    assert wargame.load_game("stars_and_bars").max_chance_outcomes() == 7
+    assert wargame.load_game("blue_and_gray").max_chance_outcomes() == 7
+    assert wargame.load_game("civil_war_miniatures").max_chance_outcomes() == 21

@@ -1308,6 +1308,7 @@ class MiniRules : public Rules {
 
   bool RenderSvg(const State& s, std::string* svg) const override;
   double Evaluate(const State& s, int side) const override { return game_ ? EvaluatePosition(*game_, s, side) : 0; }
+  int MaxDieFaces() const override;
   std::string StateJson(const State& s) const override;
   // The planned moves (ai.cc), each checked as LegalActions checks an action.
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -2143,6 +2144,14 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   DrawLegend(c, g, c.X(g.table().width) + 22, c.Y(g.table().depth));
   *svg = c.o + "</svg>\n";
   return true;
+}
+
+// Every die of the chart (ruleset.yaml `chart:`) and the fire D6 (3).
+int MiniRules::MaxDieFaces() const {
+  if (!game_) return 6;
+  const MiniData& d = D(*game_);
+  return std::max({6, d.morale_die, d.battery_morale_die, d.officer_die, d.melee_die, d.melee_loss_die, d.dinner_die,
+                   d.dinner_men_die, d.herd_direction_die, d.herd_move_die, d.gun_hit_die});
 }
 
 std::unique_ptr<Rules> MakeMiniRules(const Game* game) {

@@ -210,6 +210,11 @@ class Rules {
   // A unit's strength for casualty reports (`wargame simulate`: strength lost),
   // or -1 to use the generic value (its current attack attribute).
   virtual int Strength(const State& /*s*/, UnitId /*u*/) const { return -1; }
+  // The most faces of a die the ruleset's hooks roll inside an action (not at a
+  // chance step, whose dice its StepDef declares): an explicit-chance search
+  // sizes its outcomes by it (Python's max_chance_outcomes). A ruleset that
+  // rolls a die of more than six faces says so.
+  virtual int MaxDieFaces() const { return 6; }
   // The ruleset's own state as a JSON object (figures, facings, livestock on a
   // tabletop), written by --json under "ruleset_state"; "" for none.
   virtual std::string StateJson(const State& /*s*/) const { return ""; }

@@ -247,6 +247,8 @@ class HexRules : public Rules, public HexQueries {
   std::string PositionText(const State& s, UnitId u) const override;
   // Registers the combat roll's chance step after the ruleset's steps (their kinds keep their numbers).
   void FinishSteps() override;
+  // The combat table's die and every die table's (at least a d6: the hooks' own rolls).
+  int MaxDieFaces() const override;
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }

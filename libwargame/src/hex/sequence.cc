@@ -35,6 +35,12 @@ HexRules::HexRules(const Game& game) : game_(game) {
 // After the ruleset's constructor registered its steps: the CRT's die as a chance
 // step (a search stops there and lists its outcomes; a referee is asked for the
 // die there). A ruleset that registered its own "combat_roll" keeps it.
+int HexRules::MaxDieFaces() const {
+  int faces = std::max(6, data().crt.die.sides);
+  for (const DieTable& t : data().tables.tables) faces = std::max(faces, t.die.sides);
+  return faces;
+}
+
 void HexRules::FinishSteps() {
   step_combat_roll_ = steps_.Find("combat_roll");
   if (step_combat_roll_ != kNoStep) return;
