@@ -38,3 +38,19 @@ TEST(Conformance, RandomFarmGamesUseTheChart) {
   for (const auto& [k, v] : rules) all += k + "=" + std::to_string(v) + " ";
   std::printf("%s\n", all.c_str());
 }
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "wargame/playout.h"
+
+// The determinism signature of the farm (issue 15): the event logs and final
+// states of 30 seeded uniform random games. A speed-only change keeps it; a rule
+// fix that changes play updates it in its own commit, saying which rule and why.
+TEST(Determinism, FarmSignatureIsPinned) {
+  auto game = wg::LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(game.ok()) << game.errors().ToString();
+  char sig[24];
+  std::snprintf(sig, sizeof sig, "%016" PRIx64, wg::DeterminismSignature(*game, 30, 1));
+  EXPECT_STREQ(sig, "3f948c037b020322") << "play changed (see the comment above)";
+}
