@@ -185,35 +185,74 @@ double DistanceToFootprintSquared(Vec2 p, const Footprint& f) {
 
 double DistanceToFootprint(Vec2 p, const Footprint& f) { return std::sqrt(DistanceToFootprintSquared(p, f)); }
 
+FootprintFrame::FootprintFrame(const Footprint& f) : base(f), forward(f.Forward()), right(f.Right()) {
+  half_forward = forward * (f.depth / 2);
+  half_right = right * (f.width / 2);
+  radius = f.Radius();
+  MoveTo(f.center);
+}
+
+void FootprintFrame::MoveTo(Vec2 center) {
+  base.center = center;
+  // Footprint::Corners, term by term.
+  corners = {center + half_forward - half_right, center + half_forward + half_right,
+             center - half_forward + half_right, center - half_forward - half_right};
+}
+
+bool FootprintFrame::Contains(Vec2 p) const {
+  const Vec2 v = p - base.center;  // Footprint::ToLocal
+  return std::abs(Dot(v, right)) <= base.width / 2 + kEps && std::abs(Dot(v, forward)) <= base.depth / 2 + kEps;
+}
+
 namespace {
+
 // Squared distance between the nearest parts of two footprints (0 if they overlap).
-double FootprintDistanceSquared(const Footprint& a, const Footprint& b) {
-  const auto ca = a.Corners(), cb = b.Corners();
-  for (const Vec2 c : ca) {
+double FootprintDistanceSquared(const FootprintFrame& a, const FootprintFrame& b) {
+  for (const Vec2 c : a.corners) {
     if (b.Contains(c)) return 0;
   }
-  for (const Vec2 c : cb) {
+  for (const Vec2 c : b.corners) {
     if (a.Contains(c)) return 0;
   }
   double best = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < 4; ++i) {
-    const Segment s{ca[i], ca[(i + 1) % 4]};
+    const Segment s{a.corners[i], a.corners[(i + 1) % 4]};
     for (size_t j = 0; j < 4; ++j) {
-      best = std::min(best, SegmentSegmentDistanceSquared(s, Segment{cb[j], cb[(j + 1) % 4]}));
+      best = std::min(best, SegmentSegmentDistanceSquared(s, Segment{b.corners[j], b.corners[(j + 1) % 4]}));
     }
   }
   return best;
 }
+
+// Whether the unit vector `axis` separates the two bases by more than a
+// millionth of an inch: then no point of one is within kEps of the other, so
+// FootprintDistanceSquared would exceed kEps * kEps (a projection on a unit
+// vector never lengthens a distance).
+bool SeparatedAlong(const FootprintFrame& a, const FootprintFrame& b, Vec2 axis) {
+  const double ra = std::abs(Dot(a.half_forward, axis)) + std::abs(Dot(a.half_right, axis));
+  const double rb = std::abs(Dot(b.half_forward, axis)) + std::abs(Dot(b.half_right, axis));
+  return std::abs(Dot(b.base.center - a.base.center, axis)) > ra + rb + 1e-6;
+}
+
 }  // namespace
 
 double FootprintDistance(const Footprint& a, const Footprint& b) {
-  return std::sqrt(FootprintDistanceSquared(a, b));
+  return std::sqrt(FootprintDistanceSquared(FootprintFrame(a), FootprintFrame(b)));
+}
+
+bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b) {
+  const double reach = a.radius + b.radius;
+  if (DistanceSquared(a.base.center, b.base.center) > reach * reach + kEps) return false;  // too far apart to touch
+  // Two rectangles apart are separated along one of their four edge directions.
+  if (SeparatedAlong(a, b, a.forward) || SeparatedAlong(a, b, a.right) || SeparatedAlong(a, b, b.forward) ||
+      SeparatedAlong(a, b, b.right)) {
+    return false;
+  }
+  return FootprintDistanceSquared(a, b) <= kEps * kEps;
 }
 
 bool FootprintsOverlap(const Footprint& a, const Footprint& b) {
-  const double reach = a.Radius() + b.Radius();
-  if (DistanceSquared(a.center, b.center) > reach * reach + kEps) return false;  // too far apart to touch
-  return FootprintDistanceSquared(a, b) <= kEps * kEps;
+  return FootprintsOverlap(FootprintFrame(a), FootprintFrame(b));
 }
 
 bool SegmentMeetsFootprint(Segment s, const Footprint& f) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <optional>
 
@@ -63,11 +64,41 @@ Footprint LineAt(const Game& g, const State& s, UnitId u, Vec2 c, int figures) {
   return f;
 }
 
-const TerrainArea* AreaKindAt(const Table& t, Vec2 p, const char* kind) {
-  for (const TerrainArea& a : t.areas) {
-    if (a.kind == kind && a.Contains(p)) return &a;
+void PrepareTableGeometry(const Table& t, MiniData* d) {
+  constexpr double kMargin = 1e-6;  // wider than the tests' kEps (1e-9): a box never cuts off a touch
+  auto box = [](const std::vector<Vec2>& pts, Vec2* lo, Vec2* hi) {
+    *lo = Vec2{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    *hi = *lo * -1.0;
+    for (Vec2 p : pts) {
+      *lo = Vec2{std::min(lo->x, p.x - kMargin), std::min(lo->y, p.y - kMargin)};
+      *hi = Vec2{std::max(hi->x, p.x + kMargin), std::max(hi->y, p.y + kMargin)};
+    }
+  };
+  d->areas.assign(t.areas.size(), AreaGeometry{});
+  for (size_t i = 0; i < t.areas.size(); ++i) {
+    AreaGeometry& a = d->areas[i];
+    const std::string& kind = t.areas[i].kind;
+    a.woods = kind == "woods";
+    a.house = kind == "house";
+    a.barn = kind == "barn";
+    a.hill = kind == "hill";
+    box(t.areas[i].polygon, &a.lo, &a.hi);
   }
-  return nullptr;
+  d->obstacles.assign(t.obstacles.size(), ObstacleGeometry{});
+  for (size_t i = 0; i < t.obstacles.size(); ++i) {
+    d->obstacles[i].fence = t.obstacles[i].kind == "fence";
+    box(t.obstacles[i].points, &d->obstacles[i].lo, &d->obstacles[i].hi);
+  }
+}
+
+// Whether p lies in an area of the kind (a flag of AreaGeometry).
+bool InAreaOf(const Game& g, Vec2 p, bool AreaGeometry::*kind) {
+  const MiniData& d = D(g);
+  for (size_t i = 0; i < d.areas.size(); ++i) {
+    const AreaGeometry& a = d.areas[i];
+    if (a.*kind && BoxMayHold(a.lo, a.hi, p) && g.table().areas[i].Contains(p)) return true;
+  }
+  return false;
 }
 
 // --- Losses, officers, morale ------------------------------------------------------
@@ -272,46 +303,84 @@ Footprint Shrunk(Footprint f) {
   return f;
 }
 
+// C.1: every base a base of unit u may meet: each other unit's main body and
+// its line beside its building (12.3), in unit order, shrunk by the contact
+// margin (both bases inset: the test is symmetric, A on B exactly when B on A),
+// each with its frame computed once.
+class OtherBases {
+ public:
+  OtherBases(const Game& g, const State& s, UnitId u) {
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      if (o == u || !OnTable(s, o)) continue;
+      bases_[count_++] = {o, FootprintFrame(Shrunk(FootprintOf(g, s, o)))};
+      if (HasLine(s, o)) bases_[count_++] = {o, FootprintFrame(Shrunk(LineOf(g, s, o)))};
+    }
+  }
+  // The first unit other than `ignore` whose base the (shrunk) frame overlaps, or kNoUnit.
+  UnitId FirstOverlap(const FootprintFrame& in, UnitId ignore = kNoUnit) const {
+    for (int i = 0; i < count_; ++i) {
+      if (bases_[i].unit != ignore && FootprintsOverlap(in, bases_[i].frame)) return bases_[i].unit;
+    }
+    return kNoUnit;
+  }
+
+ private:
+  struct Base {
+    UnitId unit = kNoUnit;
+    FootprintFrame frame;
+  };
+  std::array<Base, 2 * kMaxMiniUnits> bases_;
+  int count_ = 0;
+};
+
 // C.1: the first unit other than u and `ignore` whose base (or line beside its
 // building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
 UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
-  const Footprint in = Shrunk(f);
-  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    if (o == u || o == ignore || !OnTable(s, o)) continue;
-    // Both bases inset by the margin: the test is symmetric (A on B exactly when B on A).
-    if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
-    if (HasLine(s, o) && FootprintsOverlap(in, Shrunk(LineOf(g, s, o)))) return o;
-  }
-  return kNoUnit;
+  return OtherBases(g, s, u).FirstOverlap(FootprintFrame(Shrunk(f)), ignore);
 }
 
 bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
   return Blocker(g, s, u, f) != kNoUnit;
 }
 
-// C.3: the building (area index + 1) at p that a unit of the other side holds, or 0.
-int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
-  const Table& t = g.table();
-  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    const uint8_t b = M(s).units[o].building;
-    if (b == 0 || !OnTable(s, o) || s.unit(o).side == side) continue;
-    if (t.areas[b - 1u].Contains(p)) return b;
+// C.3: the buildings units of the other side than `side` hold, in unit order.
+class EnemyBuildings {
+ public:
+  EnemyBuildings(const Game& g, const State& s, int side) : g_(g) {
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      const uint8_t b = M(s).units[o].building;
+      if (b != 0 && OnTable(s, o) && s.unit(o).side != side) held_[count_++] = b;
+    }
   }
-  return 0;
-}
+  // The building (area index + 1) at p held by the first such unit, or 0.
+  int At(Vec2 p) const {
+    for (int i = 0; i < count_; ++i) {
+      const AreaGeometry& a = D(g_).areas[held_[i] - 1u];
+      if (BoxMayHold(a.lo, a.hi, p) && g_.table().areas[held_[i] - 1u].Contains(p)) return held_[i];
+    }
+    return 0;
+  }
+
+ private:
+  const Game& g_;
+  std::array<uint8_t, kMaxMiniUnits> held_{};
+  int count_ = 0;
+};
 
 // M / C.2: the distance a move of `inches` along `seg` is worth after terrain:
 // woods multiply it by woods_factor, each fence crossed costs fence_cost.
 double Allowance(const Game& g, Segment seg, double inches) {
   const MiniData& d = D(g);
-  for (int a : g.table().AreasCrossed(seg)) {
-    if (g.table().areas[static_cast<size_t>(a)].kind == "woods") {
+  for (size_t i = 0; i < d.areas.size(); ++i) {
+    const AreaGeometry& a = d.areas[i];
+    if (a.woods && BoxMayMeet(a.lo, a.hi, seg) && g.table().areas[i].Meets(seg)) {
       inches *= d.woods_factor;
       break;
     }
   }
-  for (int o : g.table().ObstaclesCrossed(seg)) {
-    if (g.table().obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
+  for (size_t i = 0; i < d.obstacles.size(); ++i) {
+    const ObstacleGeometry& o = d.obstacles[i];
+    if (o.fence && BoxMayMeet(o.lo, o.hi, seg) && g.table().obstacles[i].Crosses(seg)) inches -= d.fence_cost;
   }
   return std::max(0.0, inches);
 }
@@ -338,11 +407,15 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   const Vec2 d = dir * (1.0 / len);
   double room = 0;
   g.table().MoveFootprint(f, d, inches, &room, &p.edge);
-  const int side = s.unit(u).side;
   const int own = into != kNoUnit ? M(s).units[into].building : 0;
+  // The others' bases and the enemy's buildings do not move during the sweep:
+  // their frames are computed once, and the moving base's frame is moved.
+  const OtherBases others(g, s, u);
+  const EnemyBuildings walls(g, s, s.unit(u).side);
+  FootprintFrame moving(Shrunk(f));
   // A base that already stands on another (a unit re-forming as one body as it
   // leaves its building, 12.3) may slide off it, not further onto anything else.
-  const UnitId start = Blocker(g, s, u, f);
+  const UnitId start = others.FirstOverlap(moving);
   // Positions as the state stores them (hundredths of an inch), so the place
   // tested is the place the unit ends.
   auto at_t = [&](double t) {
@@ -350,10 +423,10 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
     return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
   };
   auto blocked = [&](double t, UnitId* who, bool* wall) {
-    Footprint at = f;
-    at.center = at_t(t);
-    *who = Blocker(g, s, u, at, start);
-    const int b = EnemyBuildingAt(g, s, side, at.center);
+    const Vec2 c = at_t(t);
+    moving.MoveTo(c);
+    *who = others.FirstOverlap(moving, start);
+    const int b = walls.At(c);
     *wall = b != 0 && b != own;
     return *who != kNoUnit || *wall;
   };
@@ -391,7 +464,8 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   }
   p.moved = ok;
   p.end.center = ok > 0 ? at_t(ok) : f.center;
-  if (start != kNoUnit && Blocker(g, s, u, p.end) == start) {  // it did not get clear: it stays
+  moving.MoveTo(p.end.center);
+  if (start != kNoUnit && others.FirstOverlap(moving) == start) {  // it did not get clear: it stays
     p.moved = 0;
     p.end = f;
     p.blocker = start;
@@ -482,8 +556,7 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
   }
   int figures = mu.figures;
   if (mu.building) {
-    const TerrainArea& a = g.table().areas[mu.building - 1u];
-    const int cap = a.kind == "barn" ? d.barn_fire : d.house_fire;  // 12.1, 12.2
+    const int cap = d.areas[mu.building - 1u].barn ? d.barn_fire : d.house_fire;  // 12.1, 12.2
     figures = std::min(InsideFigures(g, s, u), cap);
   }
   return (figures + per_die - 1) / per_die;
@@ -495,21 +568,23 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, in
   const Vec2 c = PartFootprint(g, s, target, part).center;
   int mod = 0;
   *rule = part == kLine ? "12.3" : "3";
-  if ((part == kBody && M(s).units[target].building != 0) || AreaKindAt(g.table(), c, "house") ||
-      AreaKindAt(g.table(), c, "barn")) {
+  if ((part == kBody && M(s).units[target].building != 0) || InAreaOf(g, c, &AreaGeometry::house) ||
+      InAreaOf(g, c, &AreaGeometry::barn)) {
     mod += d.mod_building;  // 5.1
     *rule = "5.1";
   } else {
-    bool cover = AreaKindAt(g.table(), c, "woods") != nullptr;
-    for (const LineObstacle& o : g.table().obstacles) {
-      if (o.kind == "fence" && o.Crosses(Segment{from, c})) cover = true;
+    bool cover = InAreaOf(g, c, &AreaGeometry::woods);
+    const Segment line{from, c};
+    for (size_t i = 0; i < d.obstacles.size(); ++i) {
+      const ObstacleGeometry& o = d.obstacles[i];
+      if (o.fence && BoxMayMeet(o.lo, o.hi, line) && g.table().obstacles[i].Crosses(line)) cover = true;
     }
     if (cover) {
       mod += d.mod_cover;  // 5.2
       *rule = "5.2";
     }
   }
-  if (AreaKindAt(g.table(), c, "hill") && !AreaKindAt(g.table(), from, "hill")) {
+  if (InAreaOf(g, c, &AreaGeometry::hill) && !InAreaOf(g, from, &AreaGeometry::hill)) {
     mod += d.mod_terrain;  // 5.3
     *rule = "5.3";
   }

@@ -123,6 +123,25 @@ struct Footprint {
   Vec2 NearestPoint(Vec2 p) const;
 };
 
+// A footprint with its frame, corners and radius computed once, for the many
+// overlap tests of a base sliding past the same others (C.1 of a tabletop
+// ruleset). Every answer is the one Footprint's own functions give, by the same
+// arithmetic: FootprintsOverlap(a, b) is FootprintsOverlap(FootprintFrame(a), FootprintFrame(b)).
+struct FootprintFrame {
+  Footprint base;
+  Vec2 forward, right;                  // base.Forward(), base.Right()
+  Vec2 half_forward, half_right;        // forward * (depth / 2), right * (width / 2)
+  std::array<Vec2, 4> corners;          // base.Corners()
+  double radius = 0;                    // base.Radius()
+
+  FootprintFrame() = default;
+  explicit FootprintFrame(const Footprint& f);
+  // The same base with its centre at `center` (facing and size unchanged).
+  void MoveTo(Vec2 center);
+  bool Contains(Vec2 p) const;  // base.Contains(p)
+};
+bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b);
+
 // Distance from a point to the nearest part of a footprint (0 inside).
 double DistanceToFootprint(Vec2 p, const Footprint& f);
 double DistanceToFootprintSquared(Vec2 p, const Footprint& f);
