@@ -251,9 +251,13 @@ bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b) {
   return FootprintDistanceSquared(a, b) <= kEps * kEps;
 }
 
-bool FootprintsOverlap(const Footprint& a, const Footprint& b) {
-  return FootprintsOverlap(FootprintFrame(a), FootprintFrame(b));
+bool FootprintsOverlap(const FootprintFrame& a, const Footprint& b) {
+  const double reach = a.radius + b.Radius();
+  if (DistanceSquared(a.base.center, b.center) > reach * reach + kEps) return false;  // as above, before b's frame
+  return FootprintsOverlap(a, FootprintFrame(b));
 }
+
+bool FootprintsOverlap(const Footprint& a, const Footprint& b) { return FootprintsOverlap(FootprintFrame(a), b); }
 
 bool SegmentMeetsFootprint(Segment s, const Footprint& f) {
   const double r = f.Radius();

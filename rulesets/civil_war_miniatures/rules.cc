@@ -303,40 +303,57 @@ Footprint Shrunk(Footprint f) {
   return f;
 }
 
-// C.1: every base a base of unit u may meet: each other unit's main body and
-// its line beside its building (12.3), in unit order, shrunk by the contact
-// margin (both bases inset: the test is symmetric, A on B exactly when B on A),
-// each with its frame computed once.
+// C.1: the bases a moving base of unit u may meet on its path: each other
+// unit's main body and its line beside its building (12.3), in unit order,
+// shrunk by the contact margin (both bases inset: the test is symmetric, A on B
+// exactly when B on A), each with its frame computed once. A base whose centre
+// is farther from the path of the moving centre than the two radii and `slack`
+// is left out: FootprintsOverlap's own first test rejects it at every point
+// within `slack` of the path, so leaving it out changes no answer.
 class OtherBases {
  public:
-  OtherBases(const Game& g, const State& s, UnitId u) {
+  OtherBases(const Game& g, const State& s, UnitId u, const FootprintFrame& moving, Segment path, double slack) {
     for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
       if (o == u || !OnTable(s, o)) continue;
-      bases_[count_++] = {o, FootprintFrame(Shrunk(FootprintOf(g, s, o)))};
-      if (HasLine(s, o)) bases_[count_++] = {o, FootprintFrame(Shrunk(LineOf(g, s, o)))};
+      Add(o, Shrunk(FootprintOf(g, s, o)), moving, path, slack);
+      if (HasLine(s, o)) Add(o, Shrunk(LineOf(g, s, o)), moving, path, slack);
     }
   }
   // The first unit other than `ignore` whose base the (shrunk) frame overlaps, or kNoUnit.
   UnitId FirstOverlap(const FootprintFrame& in, UnitId ignore = kNoUnit) const {
     for (int i = 0; i < count_; ++i) {
-      if (bases_[i].unit != ignore && FootprintsOverlap(in, bases_[i].frame)) return bases_[i].unit;
+      if (unit_[i] != ignore && FootprintsOverlap(in, frame_[i])) return unit_[i];
     }
     return kNoUnit;
   }
 
  private:
-  struct Base {
-    UnitId unit = kNoUnit;
-    FootprintFrame frame;
+  void Add(UnitId o, const Footprint& f, const FootprintFrame& moving, Segment path, double slack) {
+    const double reach = moving.radius + f.Radius() + slack;
+    if (PointSegmentDistanceSquared(f.center, path) > reach * reach) return;
+    unit_[count_] = o;
+    new (&frame_[count_]) FootprintFrame(f);
+    ++count_;
+  }
+  // Uninitialised storage: a sweep fills only the few bases near its path.
+  union {
+    FootprintFrame frame_[2 * kMaxMiniUnits];
   };
-  std::array<Base, 2 * kMaxMiniUnits> bases_;
+  UnitId unit_[2 * kMaxMiniUnits];
   int count_ = 0;
 };
+static_assert(std::is_trivially_destructible_v<FootprintFrame>);
 
 // C.1: the first unit other than u and `ignore` whose base (or line beside its
 // building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
 UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
-  return OtherBases(g, s, u).FirstOverlap(FootprintFrame(Shrunk(f)), ignore);
+  const FootprintFrame in(Shrunk(f));
+  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+    if (o == u || o == ignore || !OnTable(s, o)) continue;
+    if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
+    if (HasLine(s, o) && FootprintsOverlap(in, Shrunk(LineOf(g, s, o)))) return o;
+  }
+  return kNoUnit;
 }
 
 bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
@@ -410,9 +427,10 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   const int own = into != kNoUnit ? M(s).units[into].building : 0;
   // The others' bases and the enemy's buildings do not move during the sweep:
   // their frames are computed once, and the moving base's frame is moved.
-  const OtherBases others(g, s, u);
-  const EnemyBuildings walls(g, s, s.unit(u).side);
   FootprintFrame moving(Shrunk(f));
+  // Every centre tested is within a hundredth's rounding (0.0071") of this path.
+  const OtherBases others(g, s, u, moving, Segment{f.center, f.center + d * room}, 0.05);
+  const EnemyBuildings walls(g, s, s.unit(u).side);
   // A base that already stands on another (a unit re-forming as one body as it
   // leaves its building, 12.3) may slide off it, not further onto anything else.
   const UnitId start = others.FirstOverlap(moving);

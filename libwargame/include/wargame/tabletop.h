@@ -141,6 +141,8 @@ struct FootprintFrame {
   bool Contains(Vec2 p) const;  // base.Contains(p)
 };
 bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b);
+// The same, b's frame computed only when the two are near enough to touch.
+bool FootprintsOverlap(const FootprintFrame& a, const Footprint& b);
 
 // Distance from a point to the nearest part of a footprint (0 inside).
 double DistanceToFootprint(Vec2 p, const Footprint& f);
