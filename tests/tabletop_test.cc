@@ -205,7 +205,7 @@ TEST(Tabletop, FootprintFrameAgreesWithFootprintExactly) {
     const Footprint a{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
     FootprintFrame fa(a);
     const auto c = a.Corners();
-    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.corners[k] == c[k]);
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.Corners()[k] == c[k]);
     EXPECT_EQ(fa.radius, a.Radius());
     const Vec2 p{u(rng), u(rng)};
     EXPECT_EQ(fa.Contains(p), a.Contains(p));
@@ -214,7 +214,7 @@ TEST(Tabletop, FootprintFrameAgreesWithFootprintExactly) {
     moved.center = p;
     fa.MoveTo(p);
     const FootprintFrame fresh(moved);
-    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.corners[k] == fresh.corners[k]);
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.Corners()[k] == fresh.Corners()[k]);
     const Footprint b{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
     EXPECT_EQ(FootprintsOverlap(fa, FootprintFrame(b)), FootprintDistance(moved, b) <= 1e-9);
   }

@@ -189,14 +189,12 @@ FootprintFrame::FootprintFrame(const Footprint& f) : base(f), forward(f.Forward(
   half_forward = forward * (f.depth / 2);
   half_right = right * (f.width / 2);
   radius = f.Radius();
-  MoveTo(f.center);
 }
 
-void FootprintFrame::MoveTo(Vec2 center) {
-  base.center = center;
-  // Footprint::Corners, term by term.
-  corners = {center + half_forward - half_right, center + half_forward + half_right,
-             center - half_forward + half_right, center - half_forward - half_right};
+std::array<Vec2, 4> FootprintFrame::Corners() const {
+  const Vec2 c = base.center;  // Footprint::Corners, term by term
+  return {c + half_forward - half_right, c + half_forward + half_right, c - half_forward + half_right,
+          c - half_forward - half_right};
 }
 
 bool FootprintFrame::Contains(Vec2 p) const {
@@ -208,17 +206,18 @@ namespace {
 
 // Squared distance between the nearest parts of two footprints (0 if they overlap).
 double FootprintDistanceSquared(const FootprintFrame& a, const FootprintFrame& b) {
-  for (const Vec2 c : a.corners) {
+  const auto ca = a.Corners(), cb = b.Corners();
+  for (const Vec2 c : ca) {
     if (b.Contains(c)) return 0;
   }
-  for (const Vec2 c : b.corners) {
+  for (const Vec2 c : cb) {
     if (a.Contains(c)) return 0;
   }
   double best = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < 4; ++i) {
-    const Segment s{a.corners[i], a.corners[(i + 1) % 4]};
+    const Segment s{ca[i], ca[(i + 1) % 4]};
     for (size_t j = 0; j < 4; ++j) {
-      best = std::min(best, SegmentSegmentDistanceSquared(s, Segment{b.corners[j], b.corners[(j + 1) % 4]}));
+      best = std::min(best, SegmentSegmentDistanceSquared(s, Segment{cb[j], cb[(j + 1) % 4]}));
     }
   }
   return best;

@@ -407,6 +407,7 @@ struct Path {
   Footprint end;
   double moved = 0;
   UnitId blocker = kNoUnit;  // the unit it stopped against
+  UnitId start_blocker = kNoUnit;  // the unit the base stood on where it started (C.1)
   bool building = false;     // stopped at the wall of a building the enemy holds (C.3)
   bool edge = false;         // stopped at the table edge
 };
@@ -434,6 +435,7 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   // A base that already stands on another (a unit re-forming as one body as it
   // leaves its building, 12.3) may slide off it, not further onto anything else.
   const UnitId start = others.FirstOverlap(moving);
+  p.start_blocker = start;
   // Positions as the state stores them (hundredths of an inch), so the place
   // tested is the place the unit ends.
   auto at_t = [&](double t) {
@@ -1186,9 +1188,9 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
     if (!g.table().Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   *rule = "C.1";
-  if (Blocker(g, s, u, f) != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
   const double go = std::min(want, rate);
-  const Path p = Sweep(g, s, u, f, delta, go);
+  const Path p = Sweep(g, s, u, f, delta, go);  // want >= 0.01 and go > 0.01: it tests the start
+  if (p.start_blocker != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
   if (p.blocker != kNoUnit && p.moved < go - 0.01)
     return "units may not move through or onto other units (friends do not interpenetrate)";
   *rule = "C.3";

@@ -129,16 +129,16 @@ struct Footprint {
 // arithmetic: FootprintsOverlap(a, b) is FootprintsOverlap(FootprintFrame(a), FootprintFrame(b)).
 struct FootprintFrame {
   Footprint base;
-  Vec2 forward, right;                  // base.Forward(), base.Right()
-  Vec2 half_forward, half_right;        // forward * (depth / 2), right * (width / 2)
-  std::array<Vec2, 4> corners;          // base.Corners()
-  double radius = 0;                    // base.Radius()
+  Vec2 forward, right;            // base.Forward(), base.Right()
+  Vec2 half_forward, half_right;  // forward * (depth / 2), right * (width / 2)
+  double radius = 0;              // base.Radius()
 
   FootprintFrame() = default;
   explicit FootprintFrame(const Footprint& f);
   // The same base with its centre at `center` (facing and size unchanged).
-  void MoveTo(Vec2 center);
-  bool Contains(Vec2 p) const;  // base.Contains(p)
+  void MoveTo(Vec2 center) { base.center = center; }
+  std::array<Vec2, 4> Corners() const;  // base.Corners()
+  bool Contains(Vec2 p) const;          // base.Contains(p)
 };
 bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b);
 // The same, b's frame computed only when the two are near enough to touch.
