@@ -31,14 +31,15 @@ void KeepLineConsistent(const Game& g, State& s, Context& ctx, UnitId u);
 
 // --- Geometry -------------------------------------------------------------------
 
-Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
+// The unit's base at c facing `facing_deg`, in line (face 1) or column (0).
+Footprint FootprintIn(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg, int face) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
   const MiniUnit& mu = M(s).units[u];
   Footprint f;
   f.center = c;
   f.facing = facing_deg * kPi / 180.0;
-  const bool line = s.unit(u).face == 1;
+  const bool line = face == 1;
   if (t.artillery) {
     const int guns = std::max(1, static_cast<int>(mu.guns));
     f.width = line ? guns * t.gun_width : t.gun_width;
@@ -51,6 +52,11 @@ Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double fa
     f.depth = line ? d.stand_depth : ((stands + files - 1) / files) * d.stand_depth;
   }
   return f;
+}
+
+// The same in the unit's own formation.
+Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
+  return FootprintIn(g, s, u, c, facing_deg, s.unit(u).face);
 }
 
 // 12.3: a line of `figures` formed beside a building, centred on c, facing as the unit.
@@ -326,6 +332,15 @@ class OtherBases {
     }
     return kNoUnit;
   }
+  // How far a base of radius r centred at p is from reaching any base other
+  // than `ignore` (the distance of the centres less both radii; infinite when none).
+  double Clearance(Vec2 p, double r, UnitId ignore) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count_; ++i) {
+      if (unit_[i] != ignore) best = std::min(best, std::sqrt(DistanceSquared(p, frame_[i].base.center)) - r - frame_[i].radius);
+    }
+    return best;
+  }
 
  private:
   void Add(UnitId o, const Footprint& f, const FootprintFrame& moving, Segment path, double slack) {
@@ -377,6 +392,17 @@ class EnemyBuildings {
     }
     return 0;
   }
+  // How far p is from the box of every held building other than `own` (infinite when none).
+  double Clearance(Vec2 p, int own) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count_; ++i) {
+      if (held_[i] == own) continue;
+      const AreaGeometry& a = D(g_).areas[held_[i] - 1u];
+      const double dx = std::max({a.lo.x - p.x, 0.0, p.x - a.hi.x}), dy = std::max({a.lo.y - p.y, 0.0, p.y - a.hi.y});
+      best = std::min(best, std::sqrt(dx * dx + dy * dy));
+    }
+    return best;
+  }
 
  private:
   const Game& g_;
@@ -412,6 +438,68 @@ struct Path {
   bool edge = false;         // stopped at the table edge
 };
 
+// C.2: what stops a base of unit u sliding from f.center along the unit vector
+// d: the other bases and the walls of the buildings the other side holds
+// (except `own`, a charge target's), all computed once for the sweep.
+class SweepProbe {
+ public:
+  SweepProbe(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 d, double room, int own)
+      : origin_(f.center),
+        d_(d),
+        own_(own),
+        moving_(Shrunk(f)),
+        // Every centre tested is within a hundredth's rounding (0.0071") of this path.
+        others_(g, s, u, moving_, Segment{f.center, f.center + d * room}, 0.05),
+        walls_(g, s, s.unit(u).side) {
+    // A base that already stands on another (a unit re-forming as one body as it
+    // leaves its building, 12.3) may slide off it, not further onto anything else.
+    start_ = others_.FirstOverlap(moving_);
+  }
+  UnitId start() const { return start_; }
+  // Positions as the state stores them (hundredths of an inch), so the place
+  // tested is the place the unit ends.
+  Vec2 At(double t) const {
+    const Vec2 p = origin_ + d_ * t;
+    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
+  }
+  // Whether the base stands on another (other than the start's) or in a wall at t.
+  bool Blocked(double t, UnitId* who, bool* wall) {
+    *who = kNoUnit;
+    *wall = false;
+    if (t >= clear_from_ && t < clear_to_) return false;  // nothing within reach there (below)
+    const Vec2 c = At(t);
+    moving_.MoveTo(c);
+    *who = others_.FirstOverlap(moving_, start_);
+    const int b = walls_.At(c);
+    *wall = b != 0 && b != own_;
+    if (*who != kNoUnit || *wall) return true;
+    // Clear with room to spare: every t within `reach` of this one puts the centre
+    // (rounded: 0.0071" off the path at most) farther than both radii from every
+    // base and outside every wall's box, where each test above surely fails.
+    const double reach = std::min(others_.Clearance(origin_ + d_ * t, moving_.radius, start_),
+                                  walls_.Clearance(origin_ + d_ * t, own_)) - 0.02;
+    if (reach > 0) {
+      clear_from_ = t - reach;
+      clear_to_ = t + reach;
+    }
+    return false;
+  }
+  // Whether the base at c still stands on the base it started on.
+  bool StillOnStart(Vec2 c) {
+    moving_.MoveTo(c);
+    return start_ != kNoUnit && others_.FirstOverlap(moving_) == start_;
+  }
+
+ private:
+  Vec2 origin_, d_;
+  int own_ = 0;
+  FootprintFrame moving_;
+  OtherBases others_;
+  EnemyBuildings walls_;
+  UnitId start_ = kNoUnit;
+  double clear_from_ = 0, clear_to_ = 0;  // the t known clear, [from, to)
+};
+
 // C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
 // first contact with another unit's base, at the wall of a building the other
 // side holds (except the building of `into`, a charge's target), or at the
@@ -425,36 +513,13 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   const Vec2 d = dir * (1.0 / len);
   double room = 0;
   g.table().MoveFootprint(f, d, inches, &room, &p.edge);
-  const int own = into != kNoUnit ? M(s).units[into].building : 0;
-  // The others' bases and the enemy's buildings do not move during the sweep:
-  // their frames are computed once, and the moving base's frame is moved.
-  FootprintFrame moving(Shrunk(f));
-  // Every centre tested is within a hundredth's rounding (0.0071") of this path.
-  const OtherBases others(g, s, u, moving, Segment{f.center, f.center + d * room}, 0.05);
-  const EnemyBuildings walls(g, s, s.unit(u).side);
-  // A base that already stands on another (a unit re-forming as one body as it
-  // leaves its building, 12.3) may slide off it, not further onto anything else.
-  const UnitId start = others.FirstOverlap(moving);
-  p.start_blocker = start;
-  // Positions as the state stores them (hundredths of an inch), so the place
-  // tested is the place the unit ends.
-  auto at_t = [&](double t) {
-    const Vec2 p = f.center + d * t;
-    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
-  };
-  auto blocked = [&](double t, UnitId* who, bool* wall) {
-    const Vec2 c = at_t(t);
-    moving.MoveTo(c);
-    *who = others.FirstOverlap(moving, start);
-    const int b = walls.At(c);
-    *wall = b != 0 && b != own;
-    return *who != kNoUnit || *wall;
-  };
+  SweepProbe probe(g, s, u, f, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+  p.start_blocker = probe.start();
   double ok = 0;
   UnitId who = kNoUnit;
   bool wall = false;
   for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
-    if (!blocked(t, &who, &wall)) {
+    if (!probe.Blocked(t, &who, &wall)) {
       ok = t;
       continue;
     }
@@ -463,7 +528,7 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
       const double mid = (ok + bad) / 2;
       UnitId w2;
       bool b2;
-      if (blocked(mid, &w2, &b2)) {
+      if (probe.Blocked(mid, &w2, &b2)) {
         bad = mid;
       } else {
         ok = mid;
@@ -476,19 +541,18 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
     bool b3;
     do {
       ok = std::max(0.0, ok - 0.01);
-    } while (ok > 0 && blocked(ok, &w3, &b3));
+    } while (ok > 0 && probe.Blocked(ok, &w3, &b3));
     p.blocker = who;
     p.building = who == kNoUnit && wall;
     p.edge = false;
     break;
   }
   p.moved = ok;
-  p.end.center = ok > 0 ? at_t(ok) : f.center;
-  moving.MoveTo(p.end.center);
-  if (start != kNoUnit && others.FirstOverlap(moving) == start) {  // it did not get clear: it stays
+  p.end.center = ok > 0 ? probe.At(ok) : f.center;
+  if (probe.StillOnStart(p.end.center)) {  // it did not get clear: it stays
     p.moved = 0;
     p.end = f;
-    p.blocker = start;
+    p.blocker = probe.start();
   }
   return p;
 }
@@ -1273,9 +1337,7 @@ class MiniRules : public Rules {
     const UnitId u = m.active;
     out->push_back(Action::EndPhase());
     auto try_add = [&](const Action& a) {
-      State copy = s;
-      Context probe(g, nullptr, nullptr, nullptr);
-      if (Check(copy, a, probe).ok()) out->push_back(a);
+      if (Allowed(s, a, g)) out->push_back(a);
     };
     if (s.unit(u).Has(kRouted)) {
       Action a = Action::Of(ActionType::kCustom).Value(kRally);
@@ -1406,11 +1468,7 @@ class MiniRules : public Rules {
   std::string StateJson(const State& s) const override;
   // The planned moves (ai.cc), each checked as LegalActions checks an action.
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
-    const auto legal = [&](const Action& a) {
-      State copy = s;
-      Context probe(ctx.game(), nullptr, nullptr, nullptr);
-      return Check(copy, a, probe).ok();
-    };
+    const auto legal = [&](const Action& a) { return Allowed(s, a, ctx.game()); };
     civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
   }
   // Casualty reports (simulate): figures plus guns.
@@ -1426,6 +1484,14 @@ class MiniRules : public Rules {
 
   // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
   Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
+  // Whether Check would accept `a` (LegalActions). Check without `apply` reads
+  // the state and writes nothing (every Check* returns before its first write
+  // unless it applies; conformance_test's ListingLeavesTheStateAsItWas checks it
+  // over whole games), so it runs on `s` itself, without a copy.
+  bool Allowed(const State& s, const Action& a, const Game& g) const {
+    Context probe(g, nullptr, nullptr, nullptr);
+    return Check(const_cast<State&>(s), a, probe, false).ok();
+  }
 
  private:
   const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
@@ -1503,18 +1569,17 @@ Status CheckFormation(const ActionCheck& check) {
   if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
   if (us.Has(kFormationChanged)) return Status::Refused("1", "formation may change only once per turn");
   if (a.value == us.face) return Status::Refused("1", "the unit is already in that formation");
-  const uint8_t old = us.face;
-  us.face = static_cast<uint8_t>(a.value);
-  const Footprint f = FootprintOf(g, s, u);
+  // The base in the new formation (the check writes nothing unless it applies).
+  const Footprint f = FootprintIn(g, s, u, CenterOf(s, u), m.units[u].facing, a.value);
   bool ok = true;
   for (Vec2 p : f.Corners()) ok = ok && g.table().Contains(p);
   const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
   if (!ok || crowded) {
-    us.face = old;
     return crowded ? Status::Refused("C.1", "no room for that formation: it would stand on another unit")
                    : Status::Refused("1", "no room on the table for that formation");
   }
   if (!apply) return Status::Ok();
+  us.face = static_cast<uint8_t>(a.value);
   us.flags |= kFormationChanged;
   ctx.Emit(Ev(EventType::kModeChange, "1", a.value ? "line" : "column", u, a.value));
   return Status::Ok();
