@@ -89,6 +89,15 @@ Vec2 EdgeOutward(Edge e) {
 // --- Segments and polygons --------------------------------------------------
 
 bool SegmentsIntersect(Segment s, Segment t) {
+  // Boxes more than 2 kEps apart: no crossing and no touch (a touch needs an
+  // endpoint within kEps of the other's box), so the orientations are not needed.
+  constexpr double kApart = 2 * kEps;
+  if (std::max(s.a.x, s.b.x) < std::min(t.a.x, t.b.x) - kApart ||
+      std::max(t.a.x, t.b.x) < std::min(s.a.x, s.b.x) - kApart ||
+      std::max(s.a.y, s.b.y) < std::min(t.a.y, t.b.y) - kApart ||
+      std::max(t.a.y, t.b.y) < std::min(s.a.y, s.b.y) - kApart) {
+    return false;
+  }
   const int o1 = Orient(s.a, s.b, t.a), o2 = Orient(s.a, s.b, t.b);
   const int o3 = Orient(t.a, t.b, s.a), o4 = Orient(t.a, t.b, s.b);
   if (o1 * o2 < 0 && o3 * o4 < 0) return true;  // proper crossing
@@ -134,7 +143,10 @@ bool PolygonContains(const std::vector<Vec2>& polygon, Vec2 p) {
   bool inside = false;
   for (size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 a = polygon[i], b = polygon[j];
-    if (PointSegmentDistanceSquared(p, Segment{a, b}) <= kEps * kEps) return true;
+    // On the boundary: within kEps of the edge, so within 2 kEps of its box first.
+    const bool near_box = p.x >= std::min(a.x, b.x) - 2 * kEps && p.x <= std::max(a.x, b.x) + 2 * kEps &&
+                          p.y >= std::min(a.y, b.y) - 2 * kEps && p.y <= std::max(a.y, b.y) + 2 * kEps;
+    if (near_box && PointSegmentDistanceSquared(p, Segment{a, b}) <= kEps * kEps) return true;
     if ((a.y > p.y) != (b.y > p.y)) {
       const double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
       if (p.x < x) inside = !inside;

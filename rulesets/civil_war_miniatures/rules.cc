@@ -1794,7 +1794,11 @@ Status CheckCharge(const ActionCheck& check) {
   if (us.Has(kMovedNow))
     return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
   if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
-  const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
+  const Footprint uf = FootprintOf(g, s, u), tf = FootprintOf(g, s, t);
+  // Centres farther apart than both radii and the range: the bases are surely
+  // farther apart than the range (the same refusal, without the exact distance).
+  const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
+  const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
   if (dist > d.charge_range + 1e-9)
     return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
   if (const char* why = ChargePathBlocked(g, s, u, t)) return Status::Refused("C.4", why);
