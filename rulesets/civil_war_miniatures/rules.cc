@@ -309,20 +309,69 @@ Footprint Shrunk(Footprint f) {
   return f;
 }
 
-// C.1: the bases a moving base of unit u may meet on its path: each other
-// unit's main body and its line beside its building (12.3), in unit order,
-// shrunk by the contact margin (both bases inset: the test is symmetric, A on B
-// exactly when B on A), each with its frame computed once. A base whose centre
-// is farther from the path of the moving centre than the two radii and `slack`
-// is left out: FootprintsOverlap's own first test rejects it at every point
-// within `slack` of the path, so leaving it out changes no answer.
+// C.1: the bases of every unit on the table in one position, in unit order
+// (each main body, then its line beside its building, 12.3), shrunk by the
+// contact margin (both bases inset: the test is symmetric, A on B exactly when
+// B on A), each with its frame computed once. ListActivation pins one for the
+// position it lists while it lists (it never writes it: MiniRules::Allowed), and
+// every C.1 test made on that very State object meanwhile reads it (For).
+class PositionBases {
+ public:
+  struct Base {
+    UnitId unit;
+    FootprintFrame frame;
+  };
+  // Computes the bases; `pin`: the tests on `s` read them until this is destroyed.
+  PositionBases(const Game& g, const State& s, bool pin) : state_(&s) {
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      if (!OnTable(s, o)) continue;
+      new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(FootprintOf(g, s, o)))};
+      if (HasLine(s, o)) new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(LineOf(g, s, o)))};
+    }
+    if (pin) {
+      prev_ = pinned_;
+      pinned_ = this;
+    }
+  }
+  ~PositionBases() {
+    if (pinned_ == this) pinned_ = prev_;
+  }
+  PositionBases(const PositionBases&) = delete;
+  PositionBases& operator=(const PositionBases&) = delete;
+  // The bases pinned for this State object, or nullptr.
+  static const PositionBases* For(const State& s) {
+    for (const PositionBases* p = pinned_; p; p = p->prev_) {
+      if (p->state_ == &s) return p;
+    }
+    return nullptr;
+  }
+  const Base* begin() const { return bases_; }
+  const Base* end() const { return bases_ + count_; }
+
+ private:
+  static thread_local const PositionBases* pinned_;
+  const State* state_;
+  const PositionBases* prev_ = nullptr;
+  union {  // uninitialised storage: a position fills only its units' bases
+    Base bases_[2 * kMaxMiniUnits];
+  };
+  int count_ = 0;
+};
+thread_local const PositionBases* PositionBases::pinned_ = nullptr;
+static_assert(std::is_trivially_destructible_v<PositionBases::Base>);
+
+// C.1: the bases a moving base of unit u may meet on its path (PositionBases,
+// without u's own). A base whose centre is farther from the path of the moving
+// centre than the two radii and `slack` is left out: FootprintsOverlap's own
+// first test rejects it at every point within `slack` of the path, so leaving
+// it out changes no answer.
 class OtherBases {
  public:
   OtherBases(const Game& g, const State& s, UnitId u, const FootprintFrame& moving, Segment path, double slack) {
-    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-      if (o == u || !OnTable(s, o)) continue;
-      Add(o, Shrunk(FootprintOf(g, s, o)), moving, path, slack);
-      if (HasLine(s, o)) Add(o, Shrunk(LineOf(g, s, o)), moving, path, slack);
+    if (const PositionBases* pinned = PositionBases::For(s)) {
+      Select(*pinned, u, moving, path, slack);
+    } else {
+      Select(PositionBases(g, s, /*pin=*/false), u, moving, path, slack);
     }
   }
   // The first unit other than `ignore` whose base the (shrunk) frame overlaps, or kNoUnit.
@@ -343,12 +392,15 @@ class OtherBases {
   }
 
  private:
-  void Add(UnitId o, const Footprint& f, const FootprintFrame& moving, Segment path, double slack) {
-    const double reach = moving.radius + f.Radius() + slack;
-    if (PointSegmentDistanceSquared(f.center, path) > reach * reach) return;
-    unit_[count_] = o;
-    new (&frame_[count_]) FootprintFrame(f);
-    ++count_;
+  void Select(const PositionBases& all, UnitId u, const FootprintFrame& moving, Segment path, double slack) {
+    for (const PositionBases::Base& b : all) {
+      if (b.unit == u) continue;
+      const double reach = moving.radius + b.frame.radius + slack;
+      if (PointSegmentDistanceSquared(b.frame.base.center, path) > reach * reach) continue;
+      unit_[count_] = b.unit;
+      new (&frame_[count_]) FootprintFrame(b.frame);
+      ++count_;
+    }
   }
   // Uninitialised storage: a sweep fills only the few bases near its path.
   union {
@@ -363,6 +415,12 @@ static_assert(std::is_trivially_destructible_v<FootprintFrame>);
 // building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
 UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
   const FootprintFrame in(Shrunk(f));
+  if (const PositionBases* pinned = PositionBases::For(s)) {
+    for (const PositionBases::Base& b : *pinned) {
+      if (b.unit != u && b.unit != ignore && FootprintsOverlap(in, b.frame)) return b.unit;
+    }
+    return kNoUnit;
+  }
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (o == u || o == ignore || !OnTable(s, o)) continue;
     if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
@@ -1335,6 +1393,7 @@ class MiniRules : public Rules {
     const MiniState& m = M(s);
     if (m.active == kNone) return;
     const UnitId u = m.active;
+    const PositionBases pin(g, s, /*pin=*/true);  // every candidate's C.1 tests read it
     out->push_back(Action::EndPhase());
     auto try_add = [&](const Action& a) {
       if (Allowed(s, a, g)) out->push_back(a);
