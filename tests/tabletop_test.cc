@@ -217,6 +217,22 @@ TEST(Tabletop, FootprintFrameAgreesWithFootprintExactly) {
     for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.Corners()[k] == fresh.Corners()[k]);
     const Footprint b{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
     EXPECT_EQ(FootprintsOverlap(fa, FootprintFrame(b)), FootprintDistance(moved, b) <= 1e-9);
+    Footprint resized = moved;
+    resized.width = b.width;
+    resized.depth = b.depth;
+    const FootprintFrame r = fa.Resized(b.width, b.depth), rf(resized);
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(r.Corners()[k] == rf.Corners()[k]);
+    EXPECT_EQ(r.radius, rf.radius);
+    const Table table{"", 40, 40, {}, {}, {}};
+    double m1 = 0, m2 = 0;
+    bool e1 = false, e2 = false;
+    const Vec2 dir{u(rng) - 20, u(rng) - 20};
+    const double inches = sz(rng) * 4;
+    const Footprint g1 = table.MoveFootprint(moved, dir, inches, &m1, &e1);
+    const Footprint g2 = table.MoveFootprint(fa, dir, inches, &m2, &e2);
+    EXPECT_TRUE(g1.center == g2.center);
+    EXPECT_EQ(m1, m2);
+    EXPECT_EQ(e1, e2);
   }
   // A hair apart, touching, a hair over: side by side, end to end, and a corner on an edge.
   for (const double gap : {-1e-3, -1e-9, 0.0, 1e-10, 5e-10, 2e-9, 1e-7, 9e-7, 1e-6, 2e-6, 1e-3}) {

@@ -203,6 +203,16 @@ FootprintFrame::FootprintFrame(const Footprint& f) : base(f), forward(f.Forward(
   radius = f.Radius();
 }
 
+FootprintFrame FootprintFrame::Resized(double width, double depth) const {
+  FootprintFrame out = *this;
+  out.base.width = width;
+  out.base.depth = depth;
+  out.half_forward = forward * (depth / 2);
+  out.half_right = right * (width / 2);
+  out.radius = out.base.Radius();
+  return out;
+}
+
 std::array<Vec2, 4> FootprintFrame::Corners() const {
   const Vec2 c = base.center;  // Footprint::Corners, term by term
   return {c + half_forward - half_right, c + half_forward + half_right, c - half_forward + half_right,
@@ -357,13 +367,19 @@ Move Table::MoveTowardEdge(Vec2 p, Edge e, double inches) const {
 
 Footprint Table::MoveFootprint(const Footprint& f, Vec2 direction, double inches, double* moved,
                                bool* at_edge) const {
+  return MoveFootprint(FootprintFrame(f), direction, inches, moved, at_edge);
+}
+
+Footprint Table::MoveFootprint(const FootprintFrame& frame, Vec2 direction, double inches, double* moved,
+                               bool* at_edge) const {
+  const Footprint& f = frame.base;
   const double len = direction.Length();
   double go = 0;
   bool edge = false;
   if (len > 0 && inches > 0) {
     const Vec2 d = direction * (1.0 / len);
     double room = std::numeric_limits<double>::infinity();
-    for (const Vec2 c : f.Corners()) room = std::min(room, RoomAlong(c, d, width, depth));
+    for (const Vec2 c : frame.Corners()) room = std::min(room, RoomAlong(c, d, width, depth));
     go = std::min(inches, room);
     edge = room <= inches;
     Footprint out = f;

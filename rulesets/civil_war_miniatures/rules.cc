@@ -396,7 +396,12 @@ class OtherBases {
     for (const PositionBases::Base& b : all) {
       if (b.unit == u) continue;
       const double reach = moving.radius + b.frame.radius + slack;
-      if (PointSegmentDistanceSquared(b.frame.base.center, path) > reach * reach) continue;
+      const Vec2 c = b.frame.base.center;  // farther than reach from the path's box, or from the path
+      if (c.x < std::min(path.a.x, path.b.x) - reach || c.x > std::max(path.a.x, path.b.x) + reach ||
+          c.y < std::min(path.a.y, path.b.y) - reach || c.y > std::max(path.a.y, path.b.y) + reach ||
+          PointSegmentDistanceSquared(c, path) > reach * reach) {
+        continue;
+      }
       unit_[count_] = b.unit;
       new (&frame_[count_]) FootprintFrame(b.frame);
       ++count_;
@@ -501,13 +506,13 @@ struct Path {
 // (except `own`, a charge target's), all computed once for the sweep.
 class SweepProbe {
  public:
-  SweepProbe(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 d, double room, int own)
-      : origin_(f.center),
+  SweepProbe(const Game& g, const State& s, UnitId u, const FootprintFrame& whole, Vec2 d, double room, int own)
+      : origin_(whole.base.center),
         d_(d),
         own_(own),
-        moving_(Shrunk(f)),
+        moving_(whole.Resized(Shrunk(whole.base).width, Shrunk(whole.base).depth)),
         // Every centre tested is within a hundredth's rounding (0.0071") of this path.
-        others_(g, s, u, moving_, Segment{f.center, f.center + d * room}, 0.05),
+        others_(g, s, u, moving_, Segment{origin_, origin_ + d * room}, 0.05),
         walls_(g, s, s.unit(u).side) {
     // A base that already stands on another (a unit re-forming as one body as it
     // leaves its building, 12.3) may slide off it, not further onto anything else.
@@ -570,8 +575,9 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   if (len <= 0 || inches <= 0) return p;
   const Vec2 d = dir * (1.0 / len);
   double room = 0;
-  g.table().MoveFootprint(f, d, inches, &room, &p.edge);
-  SweepProbe probe(g, s, u, f, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+  const FootprintFrame whole(f);
+  g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
+  SweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
   p.start_blocker = probe.start();
   double ok = 0;
   UnitId who = kNoUnit;

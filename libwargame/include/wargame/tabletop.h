@@ -137,6 +137,9 @@ struct FootprintFrame {
   explicit FootprintFrame(const Footprint& f);
   // The same base with its centre at `center` (facing and size unchanged).
   void MoveTo(Vec2 center) { base.center = center; }
+  // The same base, `width` by `depth` (centre and facing unchanged): FootprintFrame
+  // of that footprint, without computing the facing's vectors again.
+  FootprintFrame Resized(double width, double depth) const;
   std::array<Vec2, 4> Corners() const;  // base.Corners()
   bool Contains(Vec2 p) const;          // base.Contains(p)
 };
@@ -233,6 +236,8 @@ struct Table {
   // The same for a whole footprint (facing unchanged): it stops when any
   // corner would leave the table. Sets *moved / *at_edge if given.
   Footprint MoveFootprint(const Footprint& f, Vec2 direction, double inches,
+                          double* moved = nullptr, bool* at_edge = nullptr) const;
+  Footprint MoveFootprint(const FootprintFrame& f, Vec2 direction, double inches,
                           double* moved = nullptr, bool* at_edge = nullptr) const;
 
   // Indices of the areas containing p.
