@@ -13,6 +13,8 @@
 //   BM_StateCopy / BM_StateMemcpy   copy of a mid-game State vs memcpy of sizeof(State)
 //   BM_LoadRuleset/<r>         load + validate + compile the ruleset from YAML
 //   BM_Signature/<r>           the determinism signature (label): 100 seeded random games
+//   (the tabletop, civil_war_miniatures on the farm, has BM_RandomGame, BM_LoadRuleset and
+//   BM_Signature only: it is not a hex game)
 //
 // items/s of BM_RandomGame = games per second.
 #include <benchmark/benchmark.h>
@@ -44,6 +46,7 @@ const std::vector<Ruleset>& Rulesets() {
       {"skirmish", std::string(WG_SOURCE_DIR) + "/tests/data/rulesets/skirmish"},
       {"stars_and_bars", "stars_and_bars"},
       {"chattanooga", "blue_and_gray(scenario=chattanooga)"},
+      {"civil_war_miniatures", "civil_war_miniatures(scenario=farm)"},  // the tabletop (issue 15)
   };
   return r;
 }
@@ -275,6 +278,10 @@ WG_GAME_BENCH(BM_LoadRuleset, ->Unit(benchmark::kMillisecond));
 BENCHMARK_CAPTURE(BM_StateCopy, skirmish, 0);
 BENCHMARK_CAPTURE(BM_StateMemcpy, skirmish, 0);
 WG_GAME_BENCH(BM_Signature, ->Iterations(1)->Repetitions(1)->Unit(benchmark::kMillisecond));
+// The tabletop (issue 15): its uniform random games, load and signature (no hex rows).
+BENCHMARK_CAPTURE(BM_RandomGame, civil_war_miniatures, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LoadRuleset, civil_war_miniatures, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Signature, civil_war_miniatures, 3)->Iterations(1)->Repetitions(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wg::bench

@@ -13,6 +13,7 @@ import sys
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 RULESETS = ["skirmish", "stars_and_bars", "chattanooga"]
+TABLETOP = "civil_war_miniatures"  # the farm: BM_RandomGame, BM_LoadRuleset, BM_Signature only
 
 
 def load(path):
@@ -174,6 +175,11 @@ def main():
         rows.append(("random-play game, %s (%.0f games/s, %.0f actions%s)" % (r, games_s, actions, share),
                      fmt_time(per_game), fmt_time(base), "-" if base is None else "%.2fx" % (per_game / base),
                      target, met))
+    g = "BM_RandomGame/%s" % TABLETOP
+    if get(g) is not None:
+        per_game = get(g) / 8.0
+        rows.append(("random-play game, %s farm (%.0f games/s, %.0f actions)" % (
+            TABLETOP, 1e9 / per_game, med[g].get("actions_per_game", 0)), fmt_time(per_game), "-", "-", "(report)", "-"))
     for r in RULESETS:
         g, q = "BM_FastRandomGame/%s" % r, "BM_RandomGameQueries/%s" % r
         target = ">= 300 games/s" if r == "stars_and_bars" else "(report)"
@@ -230,7 +236,7 @@ def main():
         print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, row)))
     print()
     print("determinism signatures (100 seeded random games each):")
-    for r in RULESETS:
+    for r in RULESETS + [TABLETOP]:
         n = "BM_Signature/%s" % r
         print("  %-16s %s" % (r, labels.get(n, why_missing(n)).replace("signature=", "")))
 

@@ -194,6 +194,64 @@ TEST(Tabletop, SquaredHelpersAgreeWithDistancesOnRandomShapes) {
   EXPECT_NEAR(DistanceToPolygon(square, {2, -3}), 3.0, 1e-12);
 }
 
+// FootprintFrame (issue 15: the geometry a sliding base computes once) answers
+// exactly what Footprint's own functions answer, bit for bit, and its overlap
+// test (with its separating-axis shortcut) agrees with the plain definition,
+// "the nearest parts are within 1e-9", also for bases a hair apart or touching.
+TEST(Tabletop, FootprintFrameAgreesWithFootprintExactly) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(0, 40), ang(-kPi, kPi), sz(0.3, 6);
+  for (int i = 0; i < 2000; ++i) {
+    const Footprint a{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
+    FootprintFrame fa(a);
+    const auto c = a.Corners();
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.Corners()[k] == c[k]);
+    EXPECT_EQ(fa.radius, a.Radius());
+    const Vec2 p{u(rng), u(rng)};
+    EXPECT_EQ(fa.Contains(p), a.Contains(p));
+    EXPECT_EQ(fa.Contains(c[i % 4]), a.Contains(c[i % 4]));
+    Footprint moved = a;
+    moved.center = p;
+    fa.MoveTo(p);
+    const FootprintFrame fresh(moved);
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(fa.Corners()[k] == fresh.Corners()[k]);
+    const Footprint b{{u(rng), u(rng)}, ang(rng), sz(rng), sz(rng)};
+    EXPECT_EQ(FootprintsOverlap(fa, FootprintFrame(b)), FootprintDistance(moved, b) <= 1e-9);
+    Footprint resized = moved;
+    resized.width = b.width;
+    resized.depth = b.depth;
+    const FootprintFrame r = fa.Resized(b.width, b.depth), rf(resized);
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(r.Corners()[k] == rf.Corners()[k]);
+    EXPECT_EQ(r.radius, rf.radius);
+    const Table table{"", 40, 40, {}, {}, {}};
+    double m1 = 0, m2 = 0;
+    bool e1 = false, e2 = false;
+    const Vec2 dir{u(rng) - 20, u(rng) - 20};
+    const double inches = sz(rng) * 4;
+    const Footprint g1 = table.MoveFootprint(moved, dir, inches, &m1, &e1);
+    const Footprint g2 = table.MoveFootprint(fa, dir, inches, &m2, &e2);
+    EXPECT_TRUE(g1.center == g2.center);
+    EXPECT_EQ(m1, m2);
+    EXPECT_EQ(e1, e2);
+  }
+  // A hair apart, touching, a hair over: side by side, end to end, and a corner on an edge.
+  for (const double gap : {-1e-3, -1e-9, 0.0, 1e-10, 5e-10, 2e-9, 1e-7, 9e-7, 1e-6, 2e-6, 1e-3}) {
+    for (const double facing : {0.0, 0.3, kPi / 2, 2.0}) {
+      const Footprint a{{20, 20}, facing, 4, 0.75};
+      const Vec2 fwd = a.Forward(), right = a.Right();
+      const Footprint ahead{a.center + fwd * ((0.75 + 1.5) / 2 + gap), facing, 2, 1.5};
+      const Footprint beside{a.center + right * ((4 + 3) / 2 + gap), facing, 3, 0.75};
+      Footprint corner{a.center + fwd * (0.75 / 2 + gap) + right * 1.0, facing + kPi / 4, 1, 1};
+      corner.center = corner.center + corner.Forward() * (std::sqrt(0.5));  // its rear corner on a's front edge
+      for (const Footprint& b : {ahead, beside, corner}) {
+        EXPECT_EQ(FootprintsOverlap(FootprintFrame(a), FootprintFrame(b)), FootprintDistance(a, b) <= 1e-9)
+            << "gap " << gap << " facing " << facing;
+        EXPECT_EQ(FootprintsOverlap(a, b), FootprintsOverlap(b, a)) << "gap " << gap << " facing " << facing;
+      }
+    }
+  }
+}
+
 TEST(Tabletop, SegmentIntersectionIsSymmetricOnRandomSegments) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 10);

@@ -89,6 +89,15 @@ Vec2 EdgeOutward(Edge e) {
 // --- Segments and polygons --------------------------------------------------
 
 bool SegmentsIntersect(Segment s, Segment t) {
+  // Boxes more than 2 kEps apart: no crossing and no touch (a touch needs an
+  // endpoint within kEps of the other's box), so the orientations are not needed.
+  constexpr double kApart = 2 * kEps;
+  if (std::max(s.a.x, s.b.x) < std::min(t.a.x, t.b.x) - kApart ||
+      std::max(t.a.x, t.b.x) < std::min(s.a.x, s.b.x) - kApart ||
+      std::max(s.a.y, s.b.y) < std::min(t.a.y, t.b.y) - kApart ||
+      std::max(t.a.y, t.b.y) < std::min(s.a.y, s.b.y) - kApart) {
+    return false;
+  }
   const int o1 = Orient(s.a, s.b, t.a), o2 = Orient(s.a, s.b, t.b);
   const int o3 = Orient(t.a, t.b, s.a), o4 = Orient(t.a, t.b, s.b);
   if (o1 * o2 < 0 && o3 * o4 < 0) return true;  // proper crossing
@@ -134,7 +143,10 @@ bool PolygonContains(const std::vector<Vec2>& polygon, Vec2 p) {
   bool inside = false;
   for (size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 a = polygon[i], b = polygon[j];
-    if (PointSegmentDistanceSquared(p, Segment{a, b}) <= kEps * kEps) return true;
+    // On the boundary: within kEps of the edge, so within 2 kEps of its box first.
+    const bool near_box = p.x >= std::min(a.x, b.x) - 2 * kEps && p.x <= std::max(a.x, b.x) + 2 * kEps &&
+                          p.y >= std::min(a.y, b.y) - 2 * kEps && p.y <= std::max(a.y, b.y) + 2 * kEps;
+    if (near_box && PointSegmentDistanceSquared(p, Segment{a, b}) <= kEps * kEps) return true;
     if ((a.y > p.y) != (b.y > p.y)) {
       const double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
       if (p.x < x) inside = !inside;
@@ -185,9 +197,37 @@ double DistanceToFootprintSquared(Vec2 p, const Footprint& f) {
 
 double DistanceToFootprint(Vec2 p, const Footprint& f) { return std::sqrt(DistanceToFootprintSquared(p, f)); }
 
+FootprintFrame::FootprintFrame(const Footprint& f) : base(f), forward(f.Forward()), right(f.Right()) {
+  half_forward = forward * (f.depth / 2);
+  half_right = right * (f.width / 2);
+  radius = f.Radius();
+}
+
+FootprintFrame FootprintFrame::Resized(double width, double depth) const {
+  FootprintFrame out = *this;
+  out.base.width = width;
+  out.base.depth = depth;
+  out.half_forward = forward * (depth / 2);
+  out.half_right = right * (width / 2);
+  out.radius = out.base.Radius();
+  return out;
+}
+
+std::array<Vec2, 4> FootprintFrame::Corners() const {
+  const Vec2 c = base.center;  // Footprint::Corners, term by term
+  return {c + half_forward - half_right, c + half_forward + half_right, c - half_forward + half_right,
+          c - half_forward - half_right};
+}
+
+bool FootprintFrame::Contains(Vec2 p) const {
+  const Vec2 v = p - base.center;  // Footprint::ToLocal
+  return std::abs(Dot(v, right)) <= base.width / 2 + kEps && std::abs(Dot(v, forward)) <= base.depth / 2 + kEps;
+}
+
 namespace {
+
 // Squared distance between the nearest parts of two footprints (0 if they overlap).
-double FootprintDistanceSquared(const Footprint& a, const Footprint& b) {
+double FootprintDistanceSquared(const FootprintFrame& a, const FootprintFrame& b) {
   const auto ca = a.Corners(), cb = b.Corners();
   for (const Vec2 c : ca) {
     if (b.Contains(c)) return 0;
@@ -204,17 +244,41 @@ double FootprintDistanceSquared(const Footprint& a, const Footprint& b) {
   }
   return best;
 }
+
+// Whether the unit vector `axis` separates the two bases by more than a
+// millionth of an inch: then no point of one is within kEps of the other, so
+// FootprintDistanceSquared would exceed kEps * kEps (a projection on a unit
+// vector never lengthens a distance).
+bool SeparatedAlong(const FootprintFrame& a, const FootprintFrame& b, Vec2 axis) {
+  const double ra = std::abs(Dot(a.half_forward, axis)) + std::abs(Dot(a.half_right, axis));
+  const double rb = std::abs(Dot(b.half_forward, axis)) + std::abs(Dot(b.half_right, axis));
+  return std::abs(Dot(b.base.center - a.base.center, axis)) > ra + rb + 1e-6;
+}
+
 }  // namespace
 
 double FootprintDistance(const Footprint& a, const Footprint& b) {
-  return std::sqrt(FootprintDistanceSquared(a, b));
+  return std::sqrt(FootprintDistanceSquared(FootprintFrame(a), FootprintFrame(b)));
 }
 
-bool FootprintsOverlap(const Footprint& a, const Footprint& b) {
-  const double reach = a.Radius() + b.Radius();
-  if (DistanceSquared(a.center, b.center) > reach * reach + kEps) return false;  // too far apart to touch
+bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b) {
+  const double reach = a.radius + b.radius;
+  if (DistanceSquared(a.base.center, b.base.center) > reach * reach + kEps) return false;  // too far apart to touch
+  // Two rectangles apart are separated along one of their four edge directions.
+  if (SeparatedAlong(a, b, a.forward) || SeparatedAlong(a, b, a.right) || SeparatedAlong(a, b, b.forward) ||
+      SeparatedAlong(a, b, b.right)) {
+    return false;
+  }
   return FootprintDistanceSquared(a, b) <= kEps * kEps;
 }
+
+bool FootprintsOverlap(const FootprintFrame& a, const Footprint& b) {
+  const double reach = a.radius + b.Radius();
+  if (DistanceSquared(a.base.center, b.center) > reach * reach + kEps) return false;  // as above, before b's frame
+  return FootprintsOverlap(a, FootprintFrame(b));
+}
+
+bool FootprintsOverlap(const Footprint& a, const Footprint& b) { return FootprintsOverlap(FootprintFrame(a), b); }
 
 bool SegmentMeetsFootprint(Segment s, const Footprint& f) {
   const double r = f.Radius();
@@ -303,13 +367,19 @@ Move Table::MoveTowardEdge(Vec2 p, Edge e, double inches) const {
 
 Footprint Table::MoveFootprint(const Footprint& f, Vec2 direction, double inches, double* moved,
                                bool* at_edge) const {
+  return MoveFootprint(FootprintFrame(f), direction, inches, moved, at_edge);
+}
+
+Footprint Table::MoveFootprint(const FootprintFrame& frame, Vec2 direction, double inches, double* moved,
+                               bool* at_edge) const {
+  const Footprint& f = frame.base;
   const double len = direction.Length();
   double go = 0;
   bool edge = false;
   if (len > 0 && inches > 0) {
     const Vec2 d = direction * (1.0 / len);
     double room = std::numeric_limits<double>::infinity();
-    for (const Vec2 c : f.Corners()) room = std::min(room, RoomAlong(c, d, width, depth));
+    for (const Vec2 c : frame.Corners()) room = std::min(room, RoomAlong(c, d, width, depth));
     go = std::min(inches, room);
     edge = room <= inches;
     Footprint out = f;

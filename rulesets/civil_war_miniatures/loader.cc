@@ -518,6 +518,7 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   if (data->has_cows) start->herds[0] = Herd{Hundredths(data->cows.x), Hundredths(data->cows.y), 1, 0};
   if (data->has_pigs) start->herds[4] = Herd{Hundredths(data->pigs.x), Hundredths(data->pigs.y), 1, 1};
   game->start.turn = 1;
+  PrepareTableGeometry(game->table(), data.get());
   game->data = std::move(data);
   game->rules = MakeMiniRules(game.get());
   return std::shared_ptr<const Game>(std::move(game));

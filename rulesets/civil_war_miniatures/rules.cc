@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <optional>
 
@@ -30,14 +31,15 @@ void KeepLineConsistent(const Game& g, State& s, Context& ctx, UnitId u);
 
 // --- Geometry -------------------------------------------------------------------
 
-Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
+// The unit's base at c facing `facing_deg`, in line (face 1) or column (0).
+Footprint FootprintIn(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg, int face) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
   const MiniUnit& mu = M(s).units[u];
   Footprint f;
   f.center = c;
   f.facing = facing_deg * kPi / 180.0;
-  const bool line = s.unit(u).face == 1;
+  const bool line = face == 1;
   if (t.artillery) {
     const int guns = std::max(1, static_cast<int>(mu.guns));
     f.width = line ? guns * t.gun_width : t.gun_width;
@@ -52,6 +54,11 @@ Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double fa
   return f;
 }
 
+// The same in the unit's own formation.
+Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
+  return FootprintIn(g, s, u, c, facing_deg, s.unit(u).face);
+}
+
 // 12.3: a line of `figures` formed beside a building, centred on c, facing as the unit.
 Footprint LineAt(const Game& g, const State& s, UnitId u, Vec2 c, int figures) {
   const MiniData& d = D(g);
@@ -63,11 +70,41 @@ Footprint LineAt(const Game& g, const State& s, UnitId u, Vec2 c, int figures) {
   return f;
 }
 
-const TerrainArea* AreaKindAt(const Table& t, Vec2 p, const char* kind) {
-  for (const TerrainArea& a : t.areas) {
-    if (a.kind == kind && a.Contains(p)) return &a;
+void PrepareTableGeometry(const Table& t, MiniData* d) {
+  constexpr double kMargin = 1e-6;  // wider than the tests' kEps (1e-9): a box never cuts off a touch
+  auto box = [](const std::vector<Vec2>& pts, Vec2* lo, Vec2* hi) {
+    *lo = Vec2{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    *hi = *lo * -1.0;
+    for (Vec2 p : pts) {
+      *lo = Vec2{std::min(lo->x, p.x - kMargin), std::min(lo->y, p.y - kMargin)};
+      *hi = Vec2{std::max(hi->x, p.x + kMargin), std::max(hi->y, p.y + kMargin)};
+    }
+  };
+  d->areas.assign(t.areas.size(), AreaGeometry{});
+  for (size_t i = 0; i < t.areas.size(); ++i) {
+    AreaGeometry& a = d->areas[i];
+    const std::string& kind = t.areas[i].kind;
+    a.woods = kind == "woods";
+    a.house = kind == "house";
+    a.barn = kind == "barn";
+    a.hill = kind == "hill";
+    box(t.areas[i].polygon, &a.lo, &a.hi);
   }
-  return nullptr;
+  d->obstacles.assign(t.obstacles.size(), ObstacleGeometry{});
+  for (size_t i = 0; i < t.obstacles.size(); ++i) {
+    d->obstacles[i].fence = t.obstacles[i].kind == "fence";
+    box(t.obstacles[i].points, &d->obstacles[i].lo, &d->obstacles[i].hi);
+  }
+}
+
+// Whether p lies in an area of the kind (a flag of AreaGeometry).
+bool InAreaOf(const Game& g, Vec2 p, bool AreaGeometry::*kind) {
+  const MiniData& d = D(g);
+  for (size_t i = 0; i < d.areas.size(); ++i) {
+    const AreaGeometry& a = d.areas[i];
+    if (a.*kind && BoxMayHold(a.lo, a.hi, p) && g.table().areas[i].Contains(p)) return true;
+  }
+  return false;
 }
 
 // --- Losses, officers, morale ------------------------------------------------------
@@ -272,13 +309,125 @@ Footprint Shrunk(Footprint f) {
   return f;
 }
 
+// C.1: the bases of every unit on the table in one position, in unit order
+// (each main body, then its line beside its building, 12.3), shrunk by the
+// contact margin (both bases inset: the test is symmetric, A on B exactly when
+// B on A), each with its frame computed once. ListActivation pins one for the
+// position it lists while it lists (it never writes it: MiniRules::Allowed), and
+// every C.1 test made on that very State object meanwhile reads it (For).
+class PositionBases {
+ public:
+  struct Base {
+    UnitId unit;
+    FootprintFrame frame;
+  };
+  // Computes the bases; `pin`: the tests on `s` read them until this is destroyed.
+  PositionBases(const Game& g, const State& s, bool pin) : state_(&s) {
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      if (!OnTable(s, o)) continue;
+      new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(FootprintOf(g, s, o)))};
+      if (HasLine(s, o)) new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(LineOf(g, s, o)))};
+    }
+    if (pin) {
+      prev_ = pinned_;
+      pinned_ = this;
+    }
+  }
+  ~PositionBases() {
+    if (pinned_ == this) pinned_ = prev_;
+  }
+  PositionBases(const PositionBases&) = delete;
+  PositionBases& operator=(const PositionBases&) = delete;
+  // The bases pinned for this State object, or nullptr.
+  static const PositionBases* For(const State& s) {
+    for (const PositionBases* p = pinned_; p; p = p->prev_) {
+      if (p->state_ == &s) return p;
+    }
+    return nullptr;
+  }
+  const Base* begin() const { return bases_; }
+  const Base* end() const { return bases_ + count_; }
+
+ private:
+  static thread_local const PositionBases* pinned_;
+  const State* state_;
+  const PositionBases* prev_ = nullptr;
+  union {  // uninitialised storage: a position fills only its units' bases
+    Base bases_[2 * kMaxMiniUnits];
+  };
+  int count_ = 0;
+};
+thread_local const PositionBases* PositionBases::pinned_ = nullptr;
+static_assert(std::is_trivially_destructible_v<PositionBases::Base>);
+
+// C.1: the bases a moving base of unit u may meet on its path (PositionBases,
+// without u's own). A base whose centre is farther from the path of the moving
+// centre than the two radii and `slack` is left out: FootprintsOverlap's own
+// first test rejects it at every point within `slack` of the path, so leaving
+// it out changes no answer.
+class OtherBases {
+ public:
+  OtherBases(const Game& g, const State& s, UnitId u, const FootprintFrame& moving, Segment path, double slack) {
+    if (const PositionBases* pinned = PositionBases::For(s)) {
+      Select(*pinned, u, moving, path, slack);
+    } else {
+      Select(PositionBases(g, s, /*pin=*/false), u, moving, path, slack);
+    }
+  }
+  // The first unit other than `ignore` whose base the (shrunk) frame overlaps, or kNoUnit.
+  UnitId FirstOverlap(const FootprintFrame& in, UnitId ignore = kNoUnit) const {
+    for (int i = 0; i < count_; ++i) {
+      if (unit_[i] != ignore && FootprintsOverlap(in, frame_[i])) return unit_[i];
+    }
+    return kNoUnit;
+  }
+  // How far a base of radius r centred at p is from reaching any base other
+  // than `ignore` (the distance of the centres less both radii; infinite when none).
+  double Clearance(Vec2 p, double r, UnitId ignore) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count_; ++i) {
+      if (unit_[i] != ignore) best = std::min(best, std::sqrt(DistanceSquared(p, frame_[i].base.center)) - r - frame_[i].radius);
+    }
+    return best;
+  }
+
+ private:
+  void Select(const PositionBases& all, UnitId u, const FootprintFrame& moving, Segment path, double slack) {
+    for (const PositionBases::Base& b : all) {
+      if (b.unit == u) continue;
+      const double reach = moving.radius + b.frame.radius + slack;
+      const Vec2 c = b.frame.base.center;  // farther than reach from the path's box, or from the path
+      if (c.x < std::min(path.a.x, path.b.x) - reach || c.x > std::max(path.a.x, path.b.x) + reach ||
+          c.y < std::min(path.a.y, path.b.y) - reach || c.y > std::max(path.a.y, path.b.y) + reach ||
+          PointSegmentDistanceSquared(c, path) > reach * reach) {
+        continue;
+      }
+      unit_[count_] = b.unit;
+      new (&frame_[count_]) FootprintFrame(b.frame);
+      ++count_;
+    }
+  }
+  // Uninitialised storage: a sweep fills only the few bases near its path.
+  union {
+    FootprintFrame frame_[2 * kMaxMiniUnits];
+  };
+  UnitId unit_[2 * kMaxMiniUnits];
+  int count_ = 0;
+};
+static_assert(std::is_trivially_destructible_v<FootprintFrame>);
+
 // C.1: the first unit other than u and `ignore` whose base (or line beside its
 // building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
 UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
-  const Footprint in = Shrunk(f);
+  const FootprintFrame in(Shrunk(f));
+  if (const PositionBases* pinned = PositionBases::For(s)) {
+    for (const PositionBases::Base& b : *pinned) {
+      if (b.unit != u && b.unit != ignore && FootprintsOverlap(in, b.frame)) return b.unit;
+    }
+    return kNoUnit;
+  }
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (o == u || o == ignore || !OnTable(s, o)) continue;
-    // Both bases inset by the margin: the test is symmetric (A on B exactly when B on A).
     if (FootprintsOverlap(in, Shrunk(FootprintOf(g, s, o)))) return o;
     if (HasLine(s, o) && FootprintsOverlap(in, Shrunk(LineOf(g, s, o)))) return o;
   }
@@ -289,29 +438,55 @@ bool Overlaps(const Game& g, const State& s, UnitId u, const Footprint& f) {
   return Blocker(g, s, u, f) != kNoUnit;
 }
 
-// C.3: the building (area index + 1) at p that a unit of the other side holds, or 0.
-int EnemyBuildingAt(const Game& g, const State& s, int side, Vec2 p) {
-  const Table& t = g.table();
-  for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
-    const uint8_t b = M(s).units[o].building;
-    if (b == 0 || !OnTable(s, o) || s.unit(o).side == side) continue;
-    if (t.areas[b - 1u].Contains(p)) return b;
+// C.3: the buildings units of the other side than `side` hold, in unit order.
+class EnemyBuildings {
+ public:
+  EnemyBuildings(const Game& g, const State& s, int side) : g_(g) {
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
+      const uint8_t b = M(s).units[o].building;
+      if (b != 0 && OnTable(s, o) && s.unit(o).side != side) held_[count_++] = b;
+    }
   }
-  return 0;
-}
+  // The building (area index + 1) at p held by the first such unit, or 0.
+  int At(Vec2 p) const {
+    for (int i = 0; i < count_; ++i) {
+      const AreaGeometry& a = D(g_).areas[held_[i] - 1u];
+      if (BoxMayHold(a.lo, a.hi, p) && g_.table().areas[held_[i] - 1u].Contains(p)) return held_[i];
+    }
+    return 0;
+  }
+  // How far p is from the box of every held building other than `own` (infinite when none).
+  double Clearance(Vec2 p, int own) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count_; ++i) {
+      if (held_[i] == own) continue;
+      const AreaGeometry& a = D(g_).areas[held_[i] - 1u];
+      const double dx = std::max({a.lo.x - p.x, 0.0, p.x - a.hi.x}), dy = std::max({a.lo.y - p.y, 0.0, p.y - a.hi.y});
+      best = std::min(best, std::sqrt(dx * dx + dy * dy));
+    }
+    return best;
+  }
+
+ private:
+  const Game& g_;
+  std::array<uint8_t, kMaxMiniUnits> held_{};
+  int count_ = 0;
+};
 
 // M / C.2: the distance a move of `inches` along `seg` is worth after terrain:
 // woods multiply it by woods_factor, each fence crossed costs fence_cost.
 double Allowance(const Game& g, Segment seg, double inches) {
   const MiniData& d = D(g);
-  for (int a : g.table().AreasCrossed(seg)) {
-    if (g.table().areas[static_cast<size_t>(a)].kind == "woods") {
+  for (size_t i = 0; i < d.areas.size(); ++i) {
+    const AreaGeometry& a = d.areas[i];
+    if (a.woods && BoxMayMeet(a.lo, a.hi, seg) && g.table().areas[i].Meets(seg)) {
       inches *= d.woods_factor;
       break;
     }
   }
-  for (int o : g.table().ObstaclesCrossed(seg)) {
-    if (g.table().obstacles[static_cast<size_t>(o)].kind == "fence") inches -= d.fence_cost;
+  for (size_t i = 0; i < d.obstacles.size(); ++i) {
+    const ObstacleGeometry& o = d.obstacles[i];
+    if (o.fence && BoxMayMeet(o.lo, o.hi, seg) && g.table().obstacles[i].Crosses(seg)) inches -= d.fence_cost;
   }
   return std::max(0.0, inches);
 }
@@ -321,8 +496,71 @@ struct Path {
   Footprint end;
   double moved = 0;
   UnitId blocker = kNoUnit;  // the unit it stopped against
+  UnitId start_blocker = kNoUnit;  // the unit the base stood on where it started (C.1)
   bool building = false;     // stopped at the wall of a building the enemy holds (C.3)
   bool edge = false;         // stopped at the table edge
+};
+
+// C.2: what stops a base of unit u sliding from f.center along the unit vector
+// d: the other bases and the walls of the buildings the other side holds
+// (except `own`, a charge target's), all computed once for the sweep.
+class SweepProbe {
+ public:
+  SweepProbe(const Game& g, const State& s, UnitId u, const FootprintFrame& whole, Vec2 d, double room, int own)
+      : origin_(whole.base.center),
+        d_(d),
+        own_(own),
+        moving_(whole.Resized(Shrunk(whole.base).width, Shrunk(whole.base).depth)),
+        // Every centre tested is within a hundredth's rounding (0.0071") of this path.
+        others_(g, s, u, moving_, Segment{origin_, origin_ + d * room}, 0.05),
+        walls_(g, s, s.unit(u).side) {
+    // A base that already stands on another (a unit re-forming as one body as it
+    // leaves its building, 12.3) may slide off it, not further onto anything else.
+    start_ = others_.FirstOverlap(moving_);
+  }
+  UnitId start() const { return start_; }
+  // Positions as the state stores them (hundredths of an inch), so the place
+  // tested is the place the unit ends.
+  Vec2 At(double t) const {
+    const Vec2 p = origin_ + d_ * t;
+    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
+  }
+  // Whether the base stands on another (other than the start's) or in a wall at t.
+  bool Blocked(double t, UnitId* who, bool* wall) {
+    *who = kNoUnit;
+    *wall = false;
+    if (t >= clear_from_ && t < clear_to_) return false;  // nothing within reach there (below)
+    const Vec2 c = At(t);
+    moving_.MoveTo(c);
+    *who = others_.FirstOverlap(moving_, start_);
+    const int b = walls_.At(c);
+    *wall = b != 0 && b != own_;
+    if (*who != kNoUnit || *wall) return true;
+    // Clear with room to spare: every t within `reach` of this one puts the centre
+    // (rounded: 0.0071" off the path at most) farther than both radii from every
+    // base and outside every wall's box, where each test above surely fails.
+    const double reach = std::min(others_.Clearance(origin_ + d_ * t, moving_.radius, start_),
+                                  walls_.Clearance(origin_ + d_ * t, own_)) - 0.02;
+    if (reach > 0) {
+      clear_from_ = t - reach;
+      clear_to_ = t + reach;
+    }
+    return false;
+  }
+  // Whether the base at c still stands on the base it started on.
+  bool StillOnStart(Vec2 c) {
+    moving_.MoveTo(c);
+    return start_ != kNoUnit && others_.FirstOverlap(moving_) == start_;
+  }
+
+ private:
+  Vec2 origin_, d_;
+  int own_ = 0;
+  FootprintFrame moving_;
+  OtherBases others_;
+  EnemyBuildings walls_;
+  UnitId start_ = kNoUnit;
+  double clear_from_ = 0, clear_to_ = 0;  // the t known clear, [from, to)
 };
 
 // C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
@@ -337,31 +575,15 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
   if (len <= 0 || inches <= 0) return p;
   const Vec2 d = dir * (1.0 / len);
   double room = 0;
-  g.table().MoveFootprint(f, d, inches, &room, &p.edge);
-  const int side = s.unit(u).side;
-  const int own = into != kNoUnit ? M(s).units[into].building : 0;
-  // A base that already stands on another (a unit re-forming as one body as it
-  // leaves its building, 12.3) may slide off it, not further onto anything else.
-  const UnitId start = Blocker(g, s, u, f);
-  // Positions as the state stores them (hundredths of an inch), so the place
-  // tested is the place the unit ends.
-  auto at_t = [&](double t) {
-    const Vec2 p = f.center + d * t;
-    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
-  };
-  auto blocked = [&](double t, UnitId* who, bool* wall) {
-    Footprint at = f;
-    at.center = at_t(t);
-    *who = Blocker(g, s, u, at, start);
-    const int b = EnemyBuildingAt(g, s, side, at.center);
-    *wall = b != 0 && b != own;
-    return *who != kNoUnit || *wall;
-  };
+  const FootprintFrame whole(f);
+  g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
+  SweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+  p.start_blocker = probe.start();
   double ok = 0;
   UnitId who = kNoUnit;
   bool wall = false;
   for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
-    if (!blocked(t, &who, &wall)) {
+    if (!probe.Blocked(t, &who, &wall)) {
       ok = t;
       continue;
     }
@@ -370,7 +592,7 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
       const double mid = (ok + bad) / 2;
       UnitId w2;
       bool b2;
-      if (blocked(mid, &w2, &b2)) {
+      if (probe.Blocked(mid, &w2, &b2)) {
         bad = mid;
       } else {
         ok = mid;
@@ -383,18 +605,18 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
     bool b3;
     do {
       ok = std::max(0.0, ok - 0.01);
-    } while (ok > 0 && blocked(ok, &w3, &b3));
+    } while (ok > 0 && probe.Blocked(ok, &w3, &b3));
     p.blocker = who;
     p.building = who == kNoUnit && wall;
     p.edge = false;
     break;
   }
   p.moved = ok;
-  p.end.center = ok > 0 ? at_t(ok) : f.center;
-  if (start != kNoUnit && Blocker(g, s, u, p.end) == start) {  // it did not get clear: it stays
+  p.end.center = ok > 0 ? probe.At(ok) : f.center;
+  if (probe.StillOnStart(p.end.center)) {  // it did not get clear: it stays
     p.moved = 0;
     p.end = f;
-    p.blocker = start;
+    p.blocker = probe.start();
   }
   return p;
 }
@@ -482,8 +704,7 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
   }
   int figures = mu.figures;
   if (mu.building) {
-    const TerrainArea& a = g.table().areas[mu.building - 1u];
-    const int cap = a.kind == "barn" ? d.barn_fire : d.house_fire;  // 12.1, 12.2
+    const int cap = d.areas[mu.building - 1u].barn ? d.barn_fire : d.house_fire;  // 12.1, 12.2
     figures = std::min(InsideFigures(g, s, u), cap);
   }
   return (figures + per_die - 1) / per_die;
@@ -495,21 +716,23 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, in
   const Vec2 c = PartFootprint(g, s, target, part).center;
   int mod = 0;
   *rule = part == kLine ? "12.3" : "3";
-  if ((part == kBody && M(s).units[target].building != 0) || AreaKindAt(g.table(), c, "house") ||
-      AreaKindAt(g.table(), c, "barn")) {
+  if ((part == kBody && M(s).units[target].building != 0) || InAreaOf(g, c, &AreaGeometry::house) ||
+      InAreaOf(g, c, &AreaGeometry::barn)) {
     mod += d.mod_building;  // 5.1
     *rule = "5.1";
   } else {
-    bool cover = AreaKindAt(g.table(), c, "woods") != nullptr;
-    for (const LineObstacle& o : g.table().obstacles) {
-      if (o.kind == "fence" && o.Crosses(Segment{from, c})) cover = true;
+    bool cover = InAreaOf(g, c, &AreaGeometry::woods);
+    const Segment line{from, c};
+    for (size_t i = 0; i < d.obstacles.size(); ++i) {
+      const ObstacleGeometry& o = d.obstacles[i];
+      if (o.fence && BoxMayMeet(o.lo, o.hi, line) && g.table().obstacles[i].Crosses(line)) cover = true;
     }
     if (cover) {
       mod += d.mod_cover;  // 5.2
       *rule = "5.2";
     }
   }
-  if (AreaKindAt(g.table(), c, "hill") && !AreaKindAt(g.table(), from, "hill")) {
+  if (InAreaOf(g, c, &AreaGeometry::hill) && !InAreaOf(g, from, &AreaGeometry::hill)) {
     mod += d.mod_terrain;  // 5.3
     *rule = "5.3";
   }
@@ -1093,9 +1316,9 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
     if (!g.table().Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   *rule = "C.1";
-  if (Blocker(g, s, u, f) != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
   const double go = std::min(want, rate);
-  const Path p = Sweep(g, s, u, f, delta, go);
+  const Path p = Sweep(g, s, u, f, delta, go);  // want >= 0.01 and go > 0.01: it tests the start
+  if (p.start_blocker != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
   if (p.blocker != kNoUnit && p.moved < go - 0.01)
     return "units may not move through or onto other units (friends do not interpenetrate)";
   *rule = "C.3";
@@ -1176,11 +1399,10 @@ class MiniRules : public Rules {
     const MiniState& m = M(s);
     if (m.active == kNone) return;
     const UnitId u = m.active;
+    const PositionBases pin(g, s, /*pin=*/true);  // every candidate's C.1 tests read it
     out->push_back(Action::EndPhase());
     auto try_add = [&](const Action& a) {
-      State copy = s;
-      Context probe(g, nullptr, nullptr, nullptr);
-      if (Check(copy, a, probe).ok()) out->push_back(a);
+      if (Allowed(s, a, g)) out->push_back(a);
     };
     if (s.unit(u).Has(kRouted)) {
       Action a = Action::Of(ActionType::kCustom).Value(kRally);
@@ -1312,11 +1534,7 @@ class MiniRules : public Rules {
   std::string StateJson(const State& s) const override;
   // The planned moves (ai.cc), each checked as LegalActions checks an action.
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
-    const auto legal = [&](const Action& a) {
-      State copy = s;
-      Context probe(ctx.game(), nullptr, nullptr, nullptr);
-      return Check(copy, a, probe).ok();
-    };
+    const auto legal = [&](const Action& a) { return Allowed(s, a, ctx.game()); };
     civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
   }
   // Casualty reports (simulate): figures plus guns.
@@ -1332,6 +1550,14 @@ class MiniRules : public Rules {
 
   // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
   Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
+  // Whether Check would accept `a` (LegalActions). Check without `apply` reads
+  // the state and writes nothing (every Check* returns before its first write
+  // unless it applies; conformance_test's ListingLeavesTheStateAsItWas checks it
+  // over whole games), so it runs on `s` itself, without a copy.
+  bool Allowed(const State& s, const Action& a, const Game& g) const {
+    Context probe(g, nullptr, nullptr, nullptr);
+    return Check(const_cast<State&>(s), a, probe, false).ok();
+  }
 
  private:
   const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
@@ -1409,18 +1635,17 @@ Status CheckFormation(const ActionCheck& check) {
   if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
   if (us.Has(kFormationChanged)) return Status::Refused("1", "formation may change only once per turn");
   if (a.value == us.face) return Status::Refused("1", "the unit is already in that formation");
-  const uint8_t old = us.face;
-  us.face = static_cast<uint8_t>(a.value);
-  const Footprint f = FootprintOf(g, s, u);
+  // The base in the new formation (the check writes nothing unless it applies).
+  const Footprint f = FootprintIn(g, s, u, CenterOf(s, u), m.units[u].facing, a.value);
   bool ok = true;
   for (Vec2 p : f.Corners()) ok = ok && g.table().Contains(p);
   const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
   if (!ok || crowded) {
-    us.face = old;
     return crowded ? Status::Refused("C.1", "no room for that formation: it would stand on another unit")
                    : Status::Refused("1", "no room on the table for that formation");
   }
   if (!apply) return Status::Ok();
+  us.face = static_cast<uint8_t>(a.value);
   us.flags |= kFormationChanged;
   ctx.Emit(Ev(EventType::kModeChange, "1", a.value ? "line" : "column", u, a.value));
   return Status::Ok();
@@ -1635,7 +1860,11 @@ Status CheckCharge(const ActionCheck& check) {
   if (us.Has(kMovedNow))
     return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
   if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
-  const double dist = FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, t));
+  const Footprint uf = FootprintOf(g, s, u), tf = FootprintOf(g, s, t);
+  // Centres farther apart than both radii and the range: the bases are surely
+  // farther apart than the range (the same refusal, without the exact distance).
+  const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
+  const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
   if (dist > d.charge_range + 1e-9)
     return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
   if (const char* why = ChargePathBlocked(g, s, u, t)) return Status::Refused("C.4", why);

@@ -27,6 +27,7 @@
 //     victory {figure, gun, building}.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -135,8 +136,31 @@ struct HerdFace {
   Vec2 dir;  // kDirection: the unit vector of the heading rolled
 };
 
+// What the rules ask of a table area or obstacle, computed once when the game
+// loads (PrepareTableGeometry): its kind as flags instead of strings, and its
+// bounding box, so the hot path (C.2 sweeps, M allowances, 5.x modifiers)
+// compares no strings and skips what a segment or point cannot meet.
+struct AreaGeometry {
+  bool woods = false, house = false, barn = false, hill = false;
+  Vec2 lo, hi;  // the bounding box, widened by a millionth of an inch
+  bool building() const { return house || barn; }
+};
+struct ObstacleGeometry {
+  bool fence = false;
+  Vec2 lo, hi;
+};
+// The box [lo, hi] can hold p / meet the segment s (else it surely does not).
+inline bool BoxMayHold(Vec2 lo, Vec2 hi, Vec2 p) { return p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y; }
+inline bool BoxMayMeet(Vec2 lo, Vec2 hi, Segment s) {
+  return std::max(s.a.x, s.b.x) >= lo.x && std::min(s.a.x, s.b.x) <= hi.x && std::max(s.a.y, s.b.y) >= lo.y &&
+         std::min(s.a.y, s.b.y) <= hi.y;
+}
+
 struct MiniData : RulesetData {
-  // The table is the Game's (Game::table()), beside this data.
+  // The table is the Game's (Game::table()), beside this data; its areas' and
+  // obstacles' kinds and boxes, by index (PrepareTableGeometry).
+  std::vector<AreaGeometry> areas;
+  std::vector<ObstacleGeometry> obstacles;
   std::vector<UnitType> types;
   std::vector<UnitInfo> info;  // per unit
   Edge home[2] = {Edge::kWest, Edge::kEast};
@@ -177,6 +201,9 @@ struct MiniData : RulesetData {
   uint32_t start_pinned = 0;  // bit per unit: starts pinned for the first turn
   int start_turn = 1;
 };
+
+// Fills d->areas and d->obstacles from the table (the loader calls it once).
+void PrepareTableGeometry(const Table& t, MiniData* d);
 
 // Loads the ruleset folder's ruleset.yaml and a scenario file (absolute, or
 // relative to the folder). Tests use it with their own small scenarios.

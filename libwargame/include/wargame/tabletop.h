@@ -123,6 +123,30 @@ struct Footprint {
   Vec2 NearestPoint(Vec2 p) const;
 };
 
+// A footprint with its frame, corners and radius computed once, for the many
+// overlap tests of a base sliding past the same others (C.1 of a tabletop
+// ruleset). Every answer is the one Footprint's own functions give, by the same
+// arithmetic: FootprintsOverlap(a, b) is FootprintsOverlap(FootprintFrame(a), FootprintFrame(b)).
+struct FootprintFrame {
+  Footprint base;
+  Vec2 forward, right;            // base.Forward(), base.Right()
+  Vec2 half_forward, half_right;  // forward * (depth / 2), right * (width / 2)
+  double radius = 0;              // base.Radius()
+
+  FootprintFrame() = default;
+  explicit FootprintFrame(const Footprint& f);
+  // The same base with its centre at `center` (facing and size unchanged).
+  void MoveTo(Vec2 center) { base.center = center; }
+  // The same base, `width` by `depth` (centre and facing unchanged): FootprintFrame
+  // of that footprint, without computing the facing's vectors again.
+  FootprintFrame Resized(double width, double depth) const;
+  std::array<Vec2, 4> Corners() const;  // base.Corners()
+  bool Contains(Vec2 p) const;          // base.Contains(p)
+};
+bool FootprintsOverlap(const FootprintFrame& a, const FootprintFrame& b);
+// The same, b's frame computed only when the two are near enough to touch.
+bool FootprintsOverlap(const FootprintFrame& a, const Footprint& b);
+
 // Distance from a point to the nearest part of a footprint (0 inside).
 double DistanceToFootprint(Vec2 p, const Footprint& f);
 double DistanceToFootprintSquared(Vec2 p, const Footprint& f);
@@ -212,6 +236,8 @@ struct Table {
   // The same for a whole footprint (facing unchanged): it stops when any
   // corner would leave the table. Sets *moved / *at_edge if given.
   Footprint MoveFootprint(const Footprint& f, Vec2 direction, double inches,
+                          double* moved = nullptr, bool* at_edge = nullptr) const;
+  Footprint MoveFootprint(const FootprintFrame& f, Vec2 direction, double inches,
                           double* moved = nullptr, bool* at_edge = nullptr) const;
 
   // Indices of the areas containing p.

@@ -38,3 +38,43 @@ TEST(Conformance, RandomFarmGamesUseTheChart) {
   for (const auto& [k, v] : rules) all += k + "=" + std::to_string(v) + " ";
   std::printf("%s\n", all.c_str());
 }
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "wargame/playout.h"
+
+// The determinism signature of the farm (issue 15): the event logs and final
+// states of 30 seeded uniform random games. A speed-only change keeps it; a rule
+// fix that changes play updates it in its own commit, saying which rule and why.
+TEST(Determinism, FarmSignatureIsPinned) {
+  auto game = wg::LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(game.ok()) << game.errors().ToString();
+  char sig[24];
+  std::snprintf(sig, sizeof sig, "%016" PRIx64, wg::DeterminismSignature(*game, 30, 1));
+  EXPECT_STREQ(sig, "3f948c037b020322") << "play changed (see the comment above)";
+}
+
+#include <cstring>
+
+// Listing checks every candidate action on the position itself (MiniRules::Allowed,
+// issue 15: no copy per candidate): it must leave the state exactly as it was,
+// byte for byte, at every decision of whole random games.
+TEST(Conformance, ListingLeavesTheStateAsItWas) {
+  auto game = wg::LoadGame("civil_war_miniatures(scenario=farm)");
+  ASSERT_TRUE(game.ok()) << game.errors().ToString();
+  long decisions = 0;
+  for (uint64_t seed = 1; seed <= static_cast<uint64_t>(wg::ScaledGameCount(8)); ++seed) {
+    wg::Session s(*game, seed);
+    wg::RandomPlayer p(seed);
+    while (!s.over()) {
+      const wg::State before = s.state();
+      const auto legal = s.LegalActions();
+      ASSERT_EQ(std::memcmp(&before, &s.state(), sizeof(wg::State)), 0) << "seed " << seed << " decision " << decisions;
+      ASSERT_FALSE(legal.empty());
+      ASSERT_TRUE(s.Apply(p.Choose(s.game(), s.state(), legal)).ok());
+      ++decisions;
+    }
+  }
+  EXPECT_GT(decisions, 100);
+}
