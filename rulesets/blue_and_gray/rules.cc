@@ -1183,7 +1183,9 @@ void BgRules::RegisterSteps() {
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx, out);
   ListSpecialMoves(s, ctx, out);
-  ListEndPhaseIfAccepted(s, ctx, out);
+  // ApplyBgMovement always accepts the end of the movement phase (the core's
+  // ApplyMovementStep): listed without trying it on a copy of the State.
+  out->push_back(Action::EndPhase());
   KeepAccepted(s, ctx, out);
 }
 

@@ -31,6 +31,7 @@ class SbRules : public HexRules {
     river_ = game.hex_board().map.FeatureBit("river");
     creek_ = game.hex_board().map.FeatureBit("creek");
     bridge_ford_ = game.hex_board().map.FeatureBit("bridge") | game.hex_board().map.FeatureBit("ford");
+    road_trail_ = game.hex_board().map.FeatureBit("road") | game.hex_board().map.FeatureBit("trail");
     buell_ = static_cast<UnitId>(game.UnitIndex("buell_hq"));
     bragg_ = static_cast<UnitId>(game.UnitIndex("bragg_hq"));
     gilbert_ = static_cast<UnitId>(game.UnitIndex("gilbert_hq"));
@@ -66,6 +67,7 @@ class SbRules : public HexRules {
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
+  bool MoveAllowed(const State& s, const Action& a, Context& ctx, Status* why) const;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -164,7 +166,7 @@ class SbRules : public HexRules {
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
-  void FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  bool FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
@@ -195,7 +197,7 @@ class SbRules : public HexRules {
 
   int kind_infantry_, kind_cavalry_, kind_artillery_, kind_supply_, kind_hq_;
   int attr_bombard_, pl_, dis_, woods_, stone_wall_;
-  FeatureMask slope_, river_, creek_, bridge_ford_;
+  FeatureMask slope_, river_, creek_, bridge_ford_, road_trail_;
   UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
   std::vector<int> battery_parent_;
   int army_hq_hex_[2] = {-1, -1};
@@ -268,7 +270,7 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
 }
 
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
-  const FeatureMask paths = game_.hex_board().map.FeatureBit("road") | game_.hex_board().map.FeatureBit("trail");
+  const FeatureMask paths = road_trail_;  // looked up once at load
   int prev = from;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
@@ -282,10 +284,22 @@ bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
 }
 
 Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
+  Status why;
+  MoveAllowed(s, a, ctx, &why);
+  return why;
+}
+
+// CheckMove's rules; `why` (if not null) gets the refusal. The listing passes
+// null, so a refused destination formats no message.
+bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, Status* why) const {
+  auto refuse = [why](const char* rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     if (IsArtillery(u) && a.type == ActionType::kMove && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
-      return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+      return refuse("5.3", [] { return "artillery may leave a woods hex only along a road or trail"; });
     }
   }
   bool any_attack = false, any_normal = false;
@@ -304,7 +318,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
       const int h = a.hexes[static_cast<size_t>(k)];
       const bool occupied = (h >= 0 && h < game_.hex_board().map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
       if (occupied) {
-        return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+        return refuse("6.2", [] { return "units without an attack strength may never enter an enemy-occupied hex"; });
       }
     }
   }
@@ -314,8 +328,10 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
     if (!InitiativeAffects(s, u)) continue;
     const int limit = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
     if (a.num_hexes > limit) {  // an entering unit counts its first hex (5.7)
-      return Status::Refused("12.4.1", game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " +
-                                           std::to_string(limit) + " hex" + (limit > 1 ? "es" : ""));
+      return refuse("12.4.1", [&] {
+        return game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " + std::to_string(limit) + " hex" +
+               (limit > 1 ? "es" : "");
+      });
     }
   }
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
@@ -328,7 +344,7 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
         const UnitState& f = s.units[static_cast<size_t>(i)];
         joins = f.hex == to && f.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
       }
-      if (!joins) return Status::Refused("6.2", "a zero-strength unit may not enter an enemy zone of control alone");
+      if (!joins) return refuse("6.2", [] { return "a zero-strength unit may not enter an enemy zone of control alone"; });
     }
     if (fm && zoc.InEzoc(to)) {
       for (int i = 0; i < a.num_units; ++i) {
@@ -345,13 +361,13 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
         }
         std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
         if (!Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels).ok) {
-          return Status::Refused("12.6", "force-marching units may not end their move in an enemy zone of control");
+          return refuse("12.6", [] { return "force-marching units may not end their move in an enemy zone of control"; });
         }
         break;
       }
     }
   }
-  return Status::Ok();
+  return true;
 }
 
 bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
@@ -1606,8 +1622,11 @@ void SbRules::RegisterSteps() {
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx, out);
   ListMovementExtras(s, ctx, out);
-  ListEndPhaseIfAccepted(s, ctx, out);
-  FilterMoves(s, ctx, out);
+  // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
+  // may still enter (5.7), so that is asked directly instead of trying the end on a
+  // copy of the State (the same answer; ReinforcementCanEnter is not even needed
+  // when an entry is listed).
+  if (!FilterMoves(s, ctx, out) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
 }
 
 // Mode changes (5.3), convoy destruction (5.8), detachment and recombination (10.1, 10.2),
@@ -1656,26 +1675,31 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
 }
 
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
-// while a reinforcement may enter, the phase may not end (5.7).
-void SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+// true if an entry is kept (then the phase may not end: 5.7).
+bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
-  std::vector<Action> kept;
-  kept.reserve(out->size());
-  for (const Action& a : *out) {
+  // Whether a unit's moves need CheckMove depends on the unit only: decided once
+  // per unit (the listed moves of a unit are consecutive), not per destination.
+  UnitId checked_unit = kNoUnit;
+  bool needs_check = false;
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
     if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
       const UnitId u = a.units[0];
-      const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-      if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
+      if (u != checked_unit) {
+        checked_unit = u;
+        needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+      }
+      if (needs_check && !MoveAllowed(s, a, ctx, nullptr)) continue;
       if (a.type == ActionType::kEnter) enter = true;
     }
-    kept.push_back(a);
+    if (kept != i) (*out)[kept] = a;
+    ++kept;
   }
-  if (enter) {
-    kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Action& a) { return a.type == ActionType::kEndPhase; }),
-               kept.end());
-  }
-  *out = std::move(kept);
+  out->resize(kept);
+  return enter;
 }
 
 Status SbRules::ApplySbMovement(State& s, const Action& a, Context& ctx) const {
