@@ -107,6 +107,7 @@ class HexScratch : public Scratch {
   Pathfinder pathfinder;
   ZocField zoc;  // free for hooks; HexRules::EnemyZoc keeps its own field (enemy_zoc)
   std::vector<uint8_t> enemy, overrun, friendly;
+  std::vector<uint8_t> hex_mask;  // free for ruleset hooks (B&G: the 11.1 strategic mask of a listing)
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
@@ -414,6 +415,11 @@ class HexRules : public Rules, public HexQueries {
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
   void NextCombatStep(State& s, Context& ctx) const;
   void BeginAdvance(State& s, Context& ctx) const;
+  // Appends a `type` action of u along the searched path from `start` to `to` (the
+  // predecessor walk of Pathfinder::Path, no vector); none for an empty path or one
+  // longer than an Action holds. Returns the action appended, or nullptr.
+  static Action* AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                                  std::vector<Action>* out);
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;

@@ -7,27 +7,25 @@
 
 namespace wg {
 
-namespace {
-
 // Appends a move/enter action along the searched path to `to` (what
 // Pathfinder::Path returns, without building a vector); skips an empty path or
-// one longer than an Action holds.
-void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
-                      std::vector<Action>* out) {
+// one longer than an Action holds. Returns the action appended, or nullptr.
+Action* HexRules::AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                                   std::vector<Action>* out) {
   int16_t back[kMaxActionHexes];  // the path from `to` back to the start
   int len = 0;
   for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
-    if (len == kMaxActionHexes) return;
+    if (len == kMaxActionHexes) return nullptr;
     back[len++] = static_cast<int16_t>(h);
   }
-  if (len == 0) return;
+  if (len == 0) return nullptr;
   Action& a = out->emplace_back();
   a.type = type;
   a.AddUnit(u);
   a.num_hexes = static_cast<uint8_t>(len);
   for (int i = 0; i < len; ++i) a.hexes[static_cast<size_t>(i)] = back[len - 1 - i];
+  return &a;
 }
-}  // namespace
 
 // --- The movement phase's step ---------------------------------------------------------------
 
