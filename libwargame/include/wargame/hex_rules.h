@@ -127,6 +127,41 @@ class HexScratch : public Scratch {
   uint64_t pin_counter = 0;  // ids are never reused
   uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
 
+  // Generations of the occupancy arrays and the enemy ZOC field: bumped when a
+  // refresh changes their contents (or their side), so equal generations mean
+  // equal arrays. The previous contents are kept to compare.
+  uint64_t enemy_gen = 0, zoc_gen = 0;
+  std::vector<uint8_t> prev_enemy, prev_overrun, prev_zoc;
+  int prev_occupancy_side = -1, prev_zoc_side = -1;
+
+  // The move candidates HexRules::ListMoves found for each unit, reused while the
+  // unit's move query is the same (every scalar equal, the enemy/overrun arrays and
+  // ZOC field it reads of the same generation): the Pathfinder's search is a pure
+  // function of the query, so the listed actions are identical (issue 15: no search
+  // for the units whose surroundings did not change since the last decision).
+  struct MoveListKey {
+    int start = 0, entry_cost = 0, allowance = 0, moving_count = 0, stack_limit = 0;
+    uint32_t classes = 0;
+    const int* entry = nullptr;
+    size_t entry_size = 0;
+    const uint8_t* enemy = nullptr;
+    const uint8_t* overrun = nullptr;
+    const ZocField* zoc = nullptr;
+    const ZocRules* zoc_rules = nullptr;
+    bool started_in_ezoc = false, minimum_one_hex = false;
+    ActionType type = ActionType::kMove;
+    uint64_t enemy_gen = 0, zoc_gen = 0;
+    bool operator==(const MoveListKey&) const = default;
+  };
+  struct UnitMoves {
+    bool valid = false;
+    MoveListKey key;
+    std::vector<Action> actions;
+  };
+  std::vector<UnitMoves> unit_moves;  // by unit id
+  // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
+  bool MoveKey(const MoveQuery& q, ActionType type, MoveListKey* key) const;
+
   // The combat obligations of one State (hex/obligations.cc), cached like the above.
   std::vector<int16_t> hex_head;                // first unit in each hex, -1 none
   std::array<int16_t, kMaxUnits> next_in_hex{};  // next unit in the same hex
@@ -456,6 +491,7 @@ class HexRules : public Rules, public HexQueries {
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
   void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;

@@ -84,6 +84,14 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   for (size_t h = 0; h < hs.enemy.size(); ++h) {
     if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
   }
+  // A new generation only if the arrays' contents changed (ListMoves' cache key).
+  const bool same_side = hs.prev_occupancy_side == side;
+  if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
+    ++hs.enemy_gen;
+    hs.prev_enemy = hs.enemy;
+    hs.prev_overrun = hs.overrun;
+  }
+  hs.prev_occupancy_side = side;
   std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
@@ -134,11 +142,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
     if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
       if (!CanMove(s, u).ok() || MovementAllowance(s, u) <= 0) continue;
-      const Reachable& r = SearchMoves(s, ctx, &u, 1);
-      for (int h : r.hexes()) {
-        if (h == us.hex || !r.CanEnd(h)) continue;
-        AppendPathAction(r, ActionType::kMove, u, us.hex, h, out);
-      }
+      ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove, out);
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
       const int due = ReinforcementTurn(s, u);
@@ -146,15 +150,42 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
-      const Reachable& r = hs.pathfinder.Search(q);
-      for (int h : r.hexes()) {
-        if (!r.CanEnd(h)) continue;
-        AppendPathAction(r, ActionType::kEnter, u, -1, h, out);
-      }
+      ListUnitMoves(hs, u, q, ActionType::kEnter, out);
     }
   }
 }
 
+// One unit's moves (or entries) by query q: the unit's cached candidates if q is
+// the query they were found for (HexScratch::unit_moves), else searched and
+// cached. The candidates are every reached hex but the start, in the search's
+// order; the friendly units already in a hex (the stacking limit at the end of a
+// move) decide only whether a reached hex may end the move, never the search, so
+// they are applied here, to the current counts (exactly Reachable::CanEnd).
+void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type,
+                             std::vector<Action>* out) const {
+  if (hs.unit_moves.size() < static_cast<size_t>(game_.num_units())) hs.unit_moves.resize(static_cast<size_t>(game_.num_units()));
+  HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u)];
+  HexScratch::MoveListKey key;
+  const bool cacheable = hs.MoveKey(q, type, &key);
+  if (!cacheable || !cached.valid || !(cached.key == key)) {
+    cached.actions.clear();
+    const Reachable& r = hs.pathfinder.Search(q);
+    for (int h : r.hexes()) {
+      if (h != q.start) AppendPathAction(r, type, u, q.start, h, &cached.actions);
+    }
+    cached.valid = cacheable;
+    cached.key = key;
+  }
+  const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
+  if (!stacking) {
+    out->insert(out->end(), cached.actions.begin(), cached.actions.end());
+    return;
+  }
+  for (const Action& a : cached.actions) {
+    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+    if (q.friendly_count[to] + q.moving_count <= q.stack_limit) out->push_back(a);
+  }
+}
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 0) return Status::Refused(data().Rule("movement"), "no unit to move");
