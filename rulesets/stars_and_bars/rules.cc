@@ -43,6 +43,7 @@ class SbRules : public HexRules {
     army_hq_hex_[0] = d.army_hq_hex[0];
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
+    for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
     RegisterSteps();
   }
 
@@ -67,7 +68,13 @@ class SbRules : public HexRules {
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
-  bool MoveAllowed(const State& s, const Action& a, Context& ctx, Status* why) const;
+  // What CheckMove needs to know about the moving units (not the path).
+  struct MoveFacts {
+    bool artillery = false, any_attack = false, any_normal = false;
+    int initiative_limit[kMaxActionUnits] = {};  // 12.4.1: hexes the unit may move (0: not restricted)
+  };
+  MoveFacts MoveFactsOf(const State& s, const Action& a) const;
+  bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -148,7 +155,8 @@ class SbRules : public HexRules {
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
   void RaidCheck(State& s, Context& ctx, const Action& a) const;
-  int CorpsNumber(UnitId u) const;
+  int CorpsNumber(UnitId u) const;  // from corps_ (read at load)
+  int CorpsOf(UnitId u) const;      // from the unit's `corps:` text
   bool InitiativeAffects(const State& s, UnitId u) const;
   // 5.5: the side with an overstacked hex (-1 none), and whether u may be removed first.
   int OverstackedSide(const State& s) const;
@@ -200,6 +208,7 @@ class SbRules : public HexRules {
   FeatureMask slope_, river_, creek_, bridge_ford_, road_trail_;
   UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
   std::vector<int> battery_parent_;
+  std::vector<int8_t> corps_;  // CorpsNumber per unit
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -259,6 +268,11 @@ Status SbRules::CanMove(const State& s, UnitId u) const {
 }
 
 int SbRules::CorpsNumber(UnitId u) const {
+  if (static_cast<size_t>(u) < corps_.size()) return corps_[static_cast<size_t>(u)];
+  return CorpsOf(u);
+}
+
+int SbRules::CorpsOf(UnitId u) const {
   const std::string& c = Def(u).corps;
   return c == "I" ? 1 : c == "II" ? 2 : c == "III" ? 3 : 0;
 }
@@ -285,29 +299,39 @@ bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
 
 Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
   Status why;
-  MoveAllowed(s, a, ctx, &why);
+  MoveAllowed(s, a, ctx, MoveFactsOf(s, a), &why);
   return why;
 }
 
-// CheckMove's rules; `why` (if not null) gets the refusal. The listing passes
-// null, so a refused destination formats no message.
-bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, Status* why) const {
+SbRules::MoveFacts SbRules::MoveFactsOf(const State& s, const Action& a) const {
+  MoveFacts f;
+  for (int i = 0; i < a.num_units; ++i) {
+    const UnitId u = a.units[static_cast<size_t>(i)];
+    if (IsArtillery(u)) f.artillery = true;
+    if (AttackStrength(s, u) > 0) f.any_attack = true;
+    if (DefenseStrength(s, u) > 0) f.any_normal = true;
+    if (InitiativeAffects(s, u)) f.initiative_limit[i] = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
+  }
+  return f;
+}
+
+// CheckMove's rules, with the facts about the moving units (MoveFactsOf: the same
+// for every destination of a unit); `why` (if not null) gets the refusal. The
+// listing passes null, so a refused destination formats no message.
+bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const {
   auto refuse = [why](const char* rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
     return false;
   };
-  for (int i = 0; i < a.num_units; ++i) {
-    const UnitId u = a.units[static_cast<size_t>(i)];
-    if (IsArtillery(u) && a.type == ActionType::kMove && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
-      return refuse("5.3", [] { return "artillery may leave a woods hex only along a road or trail"; });
+  if (f.artillery && a.type == ActionType::kMove) {
+    for (int i = 0; i < a.num_units; ++i) {
+      const UnitId u = a.units[static_cast<size_t>(i)];
+      if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
+        return refuse("5.3", [] { return "artillery may leave a woods hex only along a road or trail"; });
+      }
     }
   }
-  bool any_attack = false, any_normal = false;
-  for (int i = 0; i < a.num_units; ++i) {
-    const UnitId u = a.units[static_cast<size_t>(i)];
-    if (AttackStrength(s, u) > 0) any_attack = true;
-    if (DefenseStrength(s, u) > 0) any_normal = true;
-  }
+  const bool any_attack = f.any_attack, any_normal = f.any_normal;
   const int side = s.phasing_side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   if (!any_attack) {
@@ -325,8 +349,8 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, Status*
   // 12.4.1: the restricted corps moves one hex (two if it began stacked with an HQ).
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
-    if (!InitiativeAffects(s, u)) continue;
-    const int limit = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
+    const int limit = f.initiative_limit[i];
+    if (limit == 0) continue;
     if (a.num_hexes > limit) {  // an entering unit counts its first hex (5.7)
       return refuse("12.4.1", [&] {
         return game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " + std::to_string(limit) + " hex" +
@@ -1683,16 +1707,18 @@ bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out
   // per unit (the listed moves of a unit are consecutive), not per destination.
   UnitId checked_unit = kNoUnit;
   bool needs_check = false;
+  MoveFacts facts;
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
     const Action& a = (*out)[i];
     if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
       const UnitId u = a.units[0];
-      if (u != checked_unit) {
-        checked_unit = u;
+      if (u != checked_unit || a.num_units != 1) {
+        checked_unit = a.num_units == 1 ? u : kNoUnit;
         needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+        if (needs_check) facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
       }
-      if (needs_check && !MoveAllowed(s, a, ctx, nullptr)) continue;
+      if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
       if (a.type == ActionType::kEnter) enter = true;
     }
     if (kept != i) (*out)[kept] = a;
