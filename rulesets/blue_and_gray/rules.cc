@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "wargame/registry.h"
 
@@ -322,9 +323,10 @@ bool BgRules::StrategicEligible(const State& s, UnitId u) const {
 
 void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const {
   RefreshOccupancy(s, ctx, side);
-  const HexScratch& hs = Hs(ctx);
+  HexScratch& hs = Hs(ctx);
   blocked->assign(hs.enemy.begin(), hs.enemy.end());
   MarkNearEnemies(s, side, cfg_.strategic_distance, blocked);
+  if (blocked == &hs.hex_mask) hs.HexMaskBuilt();  // the listing's moves by this mask may be cached
 }
 
 MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
@@ -405,13 +407,10 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
     for (int pass = 0; pass < 2; ++pass) {
       const bool strategic = pass == 0;
       if (strategic ? !StrategicEligible(s, u) : !NightExit(s, ctx, u)) continue;
-      MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
+      const MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
       blocked_ready = blocked_ready || strategic;
-      const Reachable& r = hs.pathfinder.Search(q);
-      for (int h : r.hexes()) {
-        if (h == us.hex || !r.CanEnd(h)) continue;
-        if (Action* a = AppendPathAction(r, ActionType::kMove, u, us.hex, h, out)) a->value = strategic ? 1 : 0;
-      }
+      // Cached per unit like ListMoves' (slots 1 and 2), by the query and the mask.
+      ListUnitMoves(hs, u, q, ActionType::kMove, out, strategic ? 1 : 2, strategic ? 1 : 0);
     }
   }
 }
@@ -1254,16 +1253,37 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
     std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
     return a;
   };
-  std::vector<Action> seen;
+  // The fields Action::operator== compares, in order.
+  auto less = [](const Action& x, const Action& y) {
+    if (std::tie(x.type, x.num_units, x.num_hexes, x.value, x.value2) != std::tie(y.type, y.num_units, y.num_hexes, y.value, y.value2)) {
+      return std::tie(x.type, x.num_units, x.num_hexes, x.value, x.value2) < std::tie(y.type, y.num_units, y.num_hexes, y.value, y.value2);
+    }
+    const auto xu = x.units.begin(), yu = y.units.begin();
+    if (!std::equal(xu, xu + x.num_units, yu)) return std::lexicographical_compare(xu, xu + x.num_units, yu, yu + y.num_units);
+    const auto xh = x.hexes.begin(), yh = y.hexes.begin();
+    return std::lexicographical_compare(xh, xh + x.num_hexes, yh, yh + y.num_hexes);
+  };
+  // Each attack's canonical form with its index, sorted (by index among equals): of
+  // a run of equal forms only the first listed is kept. n log n, not n^2.
+  std::vector<std::pair<Action, size_t>> attacks;
+  for (size_t i = 0; i < out->size(); ++i) {
+    if ((*out)[i].type == ActionType::kAttack) attacks.emplace_back(canonical((*out)[i]), i);
+  }
+  if (attacks.size() < 2) return;
+  std::sort(attacks.begin(), attacks.end(), [&](const auto& x, const auto& y) {
+    if (less(x.first, y.first)) return true;
+    if (less(y.first, x.first)) return false;
+    return x.second < y.second;
+  });
+  std::vector<uint8_t> repeated(out->size(), 0);
+  for (size_t k = 1; k < attacks.size(); ++k) {
+    if (attacks[k].first == attacks[k - 1].first) repeated[attacks[k].second] = 1;
+  }
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
-    const Action& a = (*out)[i];
-    if (a.type == ActionType::kAttack) {
-      const Action c = canonical(a);
-      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-      seen.push_back(c);
-    }
-    (*out)[kept++] = a;
+    if (repeated[i]) continue;
+    if (kept != i) (*out)[kept] = (*out)[i];
+    ++kept;
   }
   out->resize(kept);
 }

@@ -150,7 +150,8 @@ class HexScratch : public Scratch {
     const ZocRules* zoc_rules = nullptr;
     bool started_in_ezoc = false, minimum_one_hex = false;
     ActionType type = ActionType::kMove;
-    uint64_t enemy_gen = 0, zoc_gen = 0;
+    int value = 0;  // Action::value of the listed moves
+    uint64_t enemy_gen = 0, zoc_gen = 0, mask_gen = 0;
     bool operator==(const MoveListKey&) const = default;
   };
   struct UnitMoves {
@@ -158,9 +159,17 @@ class HexScratch : public Scratch {
     MoveListKey key;
     std::vector<Action> actions;
   };
-  std::vector<UnitMoves> unit_moves;  // by unit id
+  // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
+  // night moves) have slots of their own, so they do not evict the unit's moves.
+  static constexpr int kMoveSlots = 3;
+  std::vector<UnitMoves> unit_moves;
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
-  bool MoveKey(const MoveQuery& q, ActionType type, MoveListKey* key) const;
+  bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
+  // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
+  // each build: a new generation if the contents changed (then such queries are cacheable).
+  void HexMaskBuilt();
+  uint64_t hex_mask_gen = 0;
+  std::vector<uint8_t> prev_hex_mask;
 
   // The combat obligations of one State (hex/obligations.cc), cached like the above.
   std::vector<int16_t> hex_head;                // first unit in each hex, -1 none
@@ -491,7 +500,10 @@ class HexRules : public Rules, public HexQueries {
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
   void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
-  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out) const;
+  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q,
+  // reusing the candidates cached in `slot` (< HexScratch::kMoveSlots; 0 is ListMoves').
+  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out,
+                     int slot = 0, int value = 0) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;

@@ -162,16 +162,18 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
 // move) decide only whether a reached hex may end the move, never the search, so
 // they are applied here, to the current counts (exactly Reachable::CanEnd).
 void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type,
-                             std::vector<Action>* out) const {
-  if (hs.unit_moves.size() < static_cast<size_t>(game_.num_units())) hs.unit_moves.resize(static_cast<size_t>(game_.num_units()));
-  HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u)];
+                             std::vector<Action>* out, int slot, int value) const {
+  const size_t slots = static_cast<size_t>(game_.num_units()) * HexScratch::kMoveSlots;
+  if (hs.unit_moves.size() < slots) hs.unit_moves.resize(slots);
+  HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot)];
   HexScratch::MoveListKey key;
-  const bool cacheable = hs.MoveKey(q, type, &key);
+  const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
     const Reachable& r = hs.pathfinder.Search(q);
     for (int h : r.hexes()) {
-      if (h != q.start) AppendPathAction(r, type, u, q.start, h, &cached.actions);
+      if (h == q.start) continue;
+      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) a->value = value;
     }
     cached.valid = cacheable;
     cached.key = key;

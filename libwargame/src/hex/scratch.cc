@@ -33,11 +33,19 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   actions.reserve(256);
 }
 
-bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, MoveListKey* key) const {
+void HexScratch::HexMaskBuilt() {
+  if (prev_hex_mask != hex_mask) {
+    ++hex_mask_gen;
+    prev_hex_mask = hex_mask;
+  }
+}
+
+bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const {
   // The friendly counts are not part of the key: they decide only where a move may
   // end (HexRules::ListUnitMoves applies them), never what the search reaches.
-  if ((q.enemy != nullptr && q.enemy != enemy.data()) || (q.overrunnable != nullptr && q.overrunnable != overrun.data()) ||
-      (q.zoc != nullptr && q.zoc != &enemy_zoc)) {
+  const bool masked = q.enemy != nullptr && q.enemy == hex_mask.data() && hex_mask_gen != 0;
+  if ((q.enemy != nullptr && q.enemy != enemy.data() && !masked) ||
+      (q.overrunnable != nullptr && q.overrunnable != overrun.data()) || (q.zoc != nullptr && q.zoc != &enemy_zoc)) {
     return false;
   }
   MoveListKey& k = *key;
@@ -56,8 +64,10 @@ bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, MoveListKey* key) 
   k.started_in_ezoc = q.started_in_ezoc;
   k.minimum_one_hex = q.minimum_one_hex;
   k.type = type;
+  k.value = value;
   k.enemy_gen = q.enemy != nullptr || q.overrunnable != nullptr ? enemy_gen : 0;
   k.zoc_gen = q.zoc != nullptr ? zoc_gen : 0;
+  k.mask_gen = masked ? hex_mask_gen : 0;
   return true;
 }
 
