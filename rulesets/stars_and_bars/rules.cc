@@ -57,6 +57,7 @@ class SbRules : public HexRules {
   void OnGameEnd(State& s, Context& ctx) const override;
   void OnGameEnded(State& s, Context& ctx) const override;
   int MovementAllowance(const State& s, UnitId u) const override;
+  int Allowance(const State& s, UnitId u, bool forced_march) const;
   int ReinforcementTurn(const State& s, UnitId u) const override;
   Status CanMove(const State& s, UnitId u) const override;
   ZocKind ZocOf(const State& s, UnitId u) const override;
@@ -72,8 +73,12 @@ class SbRules : public HexRules {
   struct MoveFacts {
     bool artillery = false, any_attack = false, any_normal = false;
     int initiative_limit[kMaxActionUnits] = {};  // 12.4.1: hexes the unit may move (0: not restricted)
+    // Per map hex: holds a unit of the phasing side with a defence strength (6.2's
+    // "joining a normal unit"), built once by the listing; null: scan the units.
+    const uint8_t* normal_friend = nullptr;
   };
   MoveFacts MoveFactsOf(const State& s, const Action& a) const;
+  const uint8_t* NormalFriends(const State& s, Context& ctx) const;
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
@@ -244,10 +249,15 @@ bool SbRules::CountsForStacking(const State& s, UnitId u) const {
 // --- Movement (5.1-5.8, 6.1, 6.2, 12.4, 12.6) --------------------------------------
 
 int SbRules::MovementAllowance(const State& s, UnitId u) const {
+  return Allowance(s, u, Ext<SbExt>(s).forced_march_active != 0);
+}
+
+// The allowance with or without the 12.6 forced march (nothing else reads it).
+int SbRules::Allowance(const State& s, UnitId u, bool forced_march) const {
   const UnitState& us = s.unit(u);
   int ma = Def(u).front[data().movement_attribute];
   if (us.markers[dis_] > 0) --ma;  // 7.4.3
-  if (Ext<SbExt>(s).forced_march_active && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
+  if (forced_march && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
     ma *= 2;  // 12.6
   }
   int half = 2 * std::max(0, ma);
@@ -338,9 +348,10 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
     // EnemyIn per path hex, read from the (cached) occupancy map for map hexes.
     RefreshOccupancy(s, ctx, side);
     const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
+    const int map_size = game_.hex_board().map.size();
     for (int k = 0; k < a.num_hexes; ++k) {
       const int h = a.hexes[static_cast<size_t>(k)];
-      const bool occupied = (h >= 0 && h < game_.hex_board().map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
+      const bool occupied = (h >= 0 && h < map_size) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
       if (occupied) {
         return refuse("6.2", [] { return "units without an attack strength may never enter an enemy-occupied hex"; });
       }
@@ -364,9 +375,13 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
     if (!any_normal && zoc.InEzoc(to)) {
       // 6.2: a zero-strength unit enters an EZOC only with or joining a normal unit.
       bool joins = false;
-      for (int i = 0; i < s.num_units && !joins; ++i) {
-        const UnitState& f = s.units[static_cast<size_t>(i)];
-        joins = f.hex == to && f.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
+      if (f.normal_friend != nullptr && to >= 0 && to < game_.hex_board().map.size()) {
+        joins = f.normal_friend[static_cast<size_t>(to)] != 0;
+      } else {
+        for (int i = 0; i < s.num_units && !joins; ++i) {
+          const UnitState& o = s.units[static_cast<size_t>(i)];
+          joins = o.hex == to && o.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
+        }
       }
       if (!joins) return refuse("6.2", [] { return "a zero-strength unit may not enter an enemy zone of control alone"; });
     }
@@ -374,17 +389,19 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
       for (int i = 0; i < a.num_units; ++i) {
         const UnitId u = a.units[static_cast<size_t>(i)];
         if (s.unit(u).side != 1 || !IsKind(u, kind_infantry_)) continue;
-        // 12.6: a unit ending in an EZOC may not have used the doubled allowance.
-        State view;
-        std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-        Ext<SbExt>(view).forced_march_active = 0;
-        MoveQuery q = BuildQuery(view, ctx, a.units.data(), a.num_units);
+        // 12.6: a unit ending in an EZOC may not have used the doubled allowance: the
+        // move's query with the allowances as if the march were off (the forced march
+        // changes nothing else the query reads: occupancy and ZOCs do not depend on it).
+        MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+        q.allowance = 1 << 20;
+        for (int j = 0; j < a.num_units; ++j) q.allowance = std::min(q.allowance, Allowance(s, a.units[static_cast<size_t>(j)], false));
         if (a.type == ActionType::kEnter) {
           const Place& p = game_.hex_board().map.places[static_cast<size_t>(Def(u).entry_place)];
           q.EnterFrom(p.hexes);
         }
-        std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-        if (!Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels).ok) {
+        int path[kMaxActionHexes];
+        std::copy(a.hexes.begin(), a.hexes.begin() + a.num_hexes, path);
+        if (!Hs(ctx).pathfinder.CheckPath(q, std::span<const int>(path, static_cast<size_t>(a.num_hexes)), data().move_labels).ok) {
           return refuse("12.6", [] { return "force-marching units may not end their move in an enemy zone of control"; });
         }
         break;
@@ -1698,6 +1715,22 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   }
 }
 
+// MoveFacts::normal_friend for s, in the scratch's hex_mask (rebuilt by each listing that
+// needs it, on the first unit: the pointer stays valid for the listing).
+const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
+  hs.hex_mask.assign(static_cast<size_t>(game_.hex_board().map.size()), 0);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.OnMap() && o.side == s.phasing_side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) {
+      hs.hex_mask[static_cast<size_t>(o.hex)] = 1;
+    }
+  }
+  hs.hex_mask_pin = hs.PinOf(s);
+  return hs.hex_mask.data();
+}
+
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
 // true if an entry is kept (then the phase may not end: 5.7).
 bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -1716,7 +1749,10 @@ bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out
       if (u != checked_unit || a.num_units != 1) {
         checked_unit = a.num_units == 1 ? u : kNoUnit;
         needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-        if (needs_check) facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
+        if (needs_check) {
+          facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
+          facts.normal_friend = NormalFriends(s, ctx);
+        }
       }
       if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
       if (a.type == ActionType::kEnter) enter = true;

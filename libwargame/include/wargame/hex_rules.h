@@ -107,7 +107,10 @@ class HexScratch : public Scratch {
   Pathfinder pathfinder;
   ZocField zoc;  // free for hooks; HexRules::EnemyZoc keeps its own field (enemy_zoc)
   std::vector<uint8_t> enemy, overrun, friendly;
-  std::vector<uint8_t> hex_mask;  // free for ruleset hooks (B&G: the 11.1 strategic mask of a listing)
+  // Free for ruleset hooks (B&G: the 11.1 strategic mask of a listing; S&B: the hexes
+  // holding a normal friendly unit, 6.2). hex_mask_pin: the pin it was built under, if the ruleset says.
+  std::vector<uint8_t> hex_mask;
+  uint64_t hex_mask_pin = 0;
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
