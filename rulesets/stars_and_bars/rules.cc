@@ -67,6 +67,7 @@ class SbRules : public HexRules {
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
+  bool ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
   // What CheckMove needs to know about the moving units (not the path).
@@ -457,24 +458,44 @@ void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const
   ctx.Emit(e);
 }
 
-Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units != 1) return Status::Refused("5.3", "change the mode of one artillery unit");
+// 5.3: may the artillery unit of `a` change mode now? `why` (if not null) gets the
+// refusal; the listing passes null (no State copy, no message).
+bool SbRules::ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const {
+  auto refuse = [why](const char* rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (a.num_units != 1) return refuse("5.3", [] { return "change the mode of one artillery unit"; });
   const UnitId u = a.units[0];
-  if (u < 0 || u >= s.num_units || !IsArtillery(u)) return Status::Refused("5.3", "only artillery changes mode");
-  UnitState& us = s.unit(u);
-  if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("5.3", game_.UnitLabel(u) + " is not a phasing unit on the map");
-  if (!us.Has(kUnitReleased)) return Status::Refused("5.6", "unreleased artillery may not change mode");
-  if (us.markers[dis_] > 0) return Status::Refused("7.4.3", "disrupted artillery cannot change mode");
+  if (u < 0 || u >= s.num_units || !IsArtillery(u)) return refuse("5.3", [] { return "only artillery changes mode"; });
+  const UnitState& us = s.unit(u);
+  if (us.side != s.phasing_side || !us.OnMap()) {
+    return refuse("5.3", [&] { return game_.UnitLabel(u) + " is not a phasing unit on the map"; });
+  }
+  if (!us.Has(kUnitReleased)) return refuse("5.6", [] { return "unreleased artillery may not change mode"; });
+  if (us.markers[dis_] > 0) return refuse("7.4.3", [] { return "disrupted artillery cannot change mode"; });
   const int left = 2 * Def(u).front[data().movement_attribute] - us.spare;
-  if (left < 4) return Status::Refused("5.3", "changing mode costs 2 MPs and " + game_.UnitLabel(u) + " has fewer left");
+  if (left < 4) return refuse("5.3", [&] { return "changing mode costs 2 MPs and " + game_.UnitLabel(u) + " has fewer left"; });
   if (InEnemyZoc(s, ctx, us.side, us.hex)) {
     bool covered = false;
     for (int i = 0; i < s.num_units && !covered; ++i) {
       const UnitState& f = s.units[static_cast<size_t>(i)];
       covered = f.hex == us.hex && f.side == us.side && !IsArtillery(static_cast<UnitId>(i));
     }
-    if (!covered) return Status::Refused("5.3", "in an enemy zone of control artillery must be stacked with a non-artillery unit to change mode");
+    if (!covered) {
+      return refuse("5.3", [] { return "in an enemy zone of control artillery must be stacked with a non-artillery unit to change mode"; });
+    }
   }
+  return true;
+}
+
+Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
+  {
+    Status why;
+    if (!ModeChangeAllowed(s, a, ctx, &why)) return why;
+  }
+  const UnitId u = a.units[0];
+  UnitState& us = s.unit(u);
   us.face ^= 1;
   us.spare = static_cast<int16_t>(us.spare + 4);
   Event e;
@@ -1679,12 +1700,9 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
     const UnitState& us = s.unit(u);
     if (us.side != s.phasing_side || !us.OnMap()) continue;
     if (IsArtillery(u)) {
-      State copy;
-      std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
-      Context quiet(game_, nullptr, nullptr, &ctx.scratch());
       Action a = Action::Of(ActionType::kChangeMode);
       a.AddUnit(u);
-      if (ApplyModeChange(copy, a, quiet).ok()) out->push_back(a);
+      if (ModeChangeAllowed(s, a, ctx, nullptr)) out->push_back(a);  // ApplyModeChange's own test
     }
     if (IsSupply(u)) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(u));
     if (!x.moved_any && IsBrigade(u)) {
