@@ -65,6 +65,8 @@ class SbRules : public HexRules {
   int AttackStrength(const State& s, UnitId u) const override;
   int DefenseStrength(const State& s, UnitId u) const override;
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
+  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                        std::vector<uint8_t>* overrun) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
   bool ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const;
@@ -422,6 +424,21 @@ bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
     any = true;
   }
   return any;
+}
+
+// Overrunnable for every enemy hex in one pass over the units (not one per hex): a hex
+// is overrunnable if it holds units of the other side and none has a defence strength.
+void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                               std::vector<uint8_t>* overrun) const {
+  std::vector<uint8_t>& o = *overrun;  // 1: only zero-strength units so far; 2: a normal unit
+  const size_t n = enemy.size();
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side || !enemy[static_cast<size_t>(u.hex)]) continue;
+    uint8_t& m = o[static_cast<size_t>(u.hex)];
+    m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
+  }
+  for (size_t h = 0; h < n; ++h) o[h] = o[h] == 1 ? 1 : 0;
 }
 
 void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const {

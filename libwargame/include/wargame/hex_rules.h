@@ -417,6 +417,11 @@ class HexRules : public Rules, public HexQueries {
   virtual int DefenseStrength(const State& s, UnitId u) const;
   // May the moving side's units pass through/enter this enemy hex (overrun)?
   virtual bool Overrunnable(const State& s, int hex, int moving_side) const;
+  // Sets (*overrun)[h] = Overrunnable(s, h, moving_side) for every hex h with enemy[h]
+  // (the rest are 0 already): RefreshOccupancy's pass. A ruleset may do it in one pass
+  // over the units instead of one per hex; the result must be the same.
+  virtual void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                                std::vector<uint8_t>* overrun) const;
   // Called for each overrun hex the path enters.
   virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
   virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;

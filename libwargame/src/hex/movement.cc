@@ -81,9 +81,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
       hs.enemy[static_cast<size_t>(u.hex)] = 1;
     }
   }
-  for (size_t h = 0; h < hs.enemy.size(); ++h) {
-    if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
-  }
+  MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
   // A new generation only if the arrays' contents changed (ListMoves' cache key).
   const bool same_side = hs.prev_occupancy_side == side;
   if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
@@ -95,6 +93,13 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
+}
+
+void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                                std::vector<uint8_t>* overrun) const {
+  for (size_t h = 0; h < enemy.size(); ++h) {
+    if (enemy[h] && Overrunnable(s, static_cast<int>(h), moving_side)) (*overrun)[h] = 1;
+  }
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
