@@ -274,7 +274,7 @@ bool BgRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
   if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) {
     return refuse("19.12", [&] { return "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")"; });
   }
-  const bool to_ezoc = to >= 0 && InEnemyZoc(s, ctx, side, to);
+  const bool to_ezoc = to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, side, to));
   if (to_ezoc) {
     for (int i = 0; i < a.num_units; ++i) {
       if (Ineffective(s, a.units[static_cast<size_t>(i)])) {
@@ -400,13 +400,22 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
   HexScratch& hs = Hs(ctx);
   std::vector<uint8_t>& blocked = hs.hex_mask;
   bool blocked_ready = false;  // the phasing side's mask, built at the first strategic unit
+  // With a distance of at least 1 the mask holds exactly the hexes closer than it to
+  // an enemy unit (the enemy hexes among them), so it answers StrategicEligible's
+  // NearestEnemy test for a unit's hex without a scan of the units.
+  const bool mask_decides = cfg_.strategic && cfg_.strategic_distance >= 1;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !CanMove(s, u).ok()) continue;
+    if (mask_decides && !blocked_ready) {
+      StrategicBlocked(s, ctx, s.phasing_side, &blocked);
+      blocked_ready = true;
+    }
     for (int pass = 0; pass < 2; ++pass) {
       const bool strategic = pass == 0;
-      if (strategic ? !StrategicEligible(s, u) : !NightExit(s, ctx, u)) continue;
+      const bool eligible = mask_decides ? !blocked[static_cast<size_t>(us.hex)] : StrategicEligible(s, u);
+      if (strategic ? !eligible : !NightExit(s, ctx, u)) continue;
       const MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
       blocked_ready = blocked_ready || strategic;
       // Cached per unit like ListMoves' (slots 1 and 2), by the query and the mask.
@@ -1222,7 +1231,12 @@ void BgRules::ListBgCombat(const State& s, Context& ctx, std::vector<Action>* ou
 
 // Drops what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
 void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* out) const {
-  const MoveContext m = MoveContextOf(s);
+  MoveContext m = MoveContextOf(s);
+  // Without attacks in the list (a movement listing) nothing below recomputes the
+  // scratch's ZOC field for the other side, so the moves read it directly.
+  if (std::none_of(out->begin(), out->end(), [](const Action& a) { return a.type == ActionType::kAttack; })) {
+    m.zoc = &EnemyZoc(s, ctx, m.side);
+  }
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
     const Action& a = (*out)[i];

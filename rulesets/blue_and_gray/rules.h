@@ -183,6 +183,7 @@ class BgRules : public HexRules {
     bool quota = false;  // the side is under the movement quota (17.11)
     bool bonus = false;  // 17.14: it holds the key hex
     int moved = 0, limit = 0;
+    const ZocField* zoc = nullptr;  // the side's enemy ZOCs, if fetched once for the listing
   };
   MoveContext MoveContextOf(const State& s) const;
   bool QuotaCounts(const State& s, UnitId u) const;  // 17.12
