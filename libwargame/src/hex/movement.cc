@@ -168,8 +168,8 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
 // they are applied here, to the current counts (exactly Reachable::CanEnd).
 void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type,
                              std::vector<Action>* out, int slot, int value) const {
-  const size_t slots = static_cast<size_t>(game_.num_units()) * HexScratch::kMoveSlots;
-  if (hs.unit_moves.size() < slots) hs.unit_moves.resize(slots);
+  const size_t units = std::max(static_cast<size_t>(game_.num_units()), static_cast<size_t>(u) + 1);
+  if (hs.unit_moves.size() < units * HexScratch::kMoveSlots) hs.unit_moves.resize(units * HexScratch::kMoveSlots);
   HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot)];
   HexScratch::MoveListKey key;
   const bool cacheable = hs.MoveKey(q, type, value, &key);
