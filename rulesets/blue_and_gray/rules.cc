@@ -324,9 +324,17 @@ bool BgRules::StrategicEligible(const State& s, UnitId u) const {
 void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const {
   RefreshOccupancy(s, ctx, side);
   HexScratch& hs = Hs(ctx);
+  // The mask is a function of the enemy-occupied hexes alone (hs.enemy: the on-map
+  // units not of `side`, the units MarkNearEnemies marks around): the same enemy
+  // generation, the same mask (the enemy does not move during a side's movement).
+  const bool own = blocked == &hs.hex_mask;
+  if (own && hs.hex_mask_gen != 0 && hs.hex_mask_enemy_gen == hs.enemy_gen) return;
   blocked->assign(hs.enemy.begin(), hs.enemy.end());
   MarkNearEnemies(s, side, cfg_.strategic_distance, blocked);
-  if (blocked == &hs.hex_mask) hs.HexMaskBuilt();  // the listing's moves by this mask may be cached
+  if (own) {
+    hs.HexMaskBuilt();  // the listing's moves by this mask may be cached
+    hs.hex_mask_enemy_gen = hs.enemy_gen;
+  }
 }
 
 MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,

@@ -172,6 +172,7 @@ class HexScratch : public Scratch {
   // each build: a new generation if the contents changed (then such queries are cacheable).
   void HexMaskBuilt();
   uint64_t hex_mask_gen = 0;
+  uint64_t hex_mask_enemy_gen = 0;  // B&G: the enemy_gen the 11.1 mask was built from (it depends on nothing else)
   std::vector<uint8_t> prev_hex_mask;
 
   // The combat obligations of one State (hex/obligations.cc), cached like the above.
