@@ -74,6 +74,7 @@ GameRow PlayOne(const std::shared_ptr<const Game>& game, const std::vector<std::
   GameRow row;
   row.seed = seed;
   Session session(game, seed);
+  session.set_playout(true);  // played to the end, never undone: no undo snapshots
   const Game& g = *game;
   int initial[2] = {0, 0};
   int elim0[2] = {0, 0};

@@ -6,12 +6,13 @@ namespace wg {
 
 PlayedGame PlayToEnd(Session& session, Player* const players[2], long max_actions) {
   PlayedGame out;
+  std::vector<Action> legal;
   while (!session.over()) {
     if (out.actions >= max_actions) {
       out.stop = GameStop::kActionLimit;
       return out;
     }
-    const std::vector<Action> legal = session.LegalActions();
+    session.LegalActions(&legal);
     if (legal.empty()) {
       out.stop = GameStop::kStuck;
       out.detail = "no legal action but the game is not over (" + session.DescribeDecision() + ")";

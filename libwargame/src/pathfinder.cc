@@ -319,39 +319,40 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
   for (size_t i = 0; i < path.size(); ++i) {
     const int h = path[i];
     if (h < 0 || h >= map_.size()) return fail(i, "step " + std::to_string(i) + ": not a hex of the map", labels.adjacency);
-    const std::string hl = map_.Label(h);
+    // Labels only for a refusal's message (formatting them per step was a hot spot).
+    auto hl = [&] { return map_.Label(h); };
     int w = 0;
     if (prev < 0) {
       if (std::find(q.entry_hexes.begin(), q.entry_hexes.end(), h) == q.entry_hexes.end()) {
-        return fail(i, "hex " + hl + " is not an entry hex", labels.entry);
+        return fail(i, "hex " + hl() + " is not an entry hex", labels.entry);
       }
       w = EntryCostFor(q, h);
       if (w < 0) {
-        std::string why = "hex " + hl + ": cannot be entered from off the map";
+        std::string why = "hex " + hl() + ": cannot be entered from off the map";
         for (int c = 0; c < rules_.num_classes(); ++c) {
           if (((q.classes >> c) & 1u) && EntryCost(map_, rules_, c, h) < 0) {
-            why = "hex " + hl + ": " + "prohibited to " + rules_.classes[static_cast<size_t>(c)];
+            why = "hex " + hl() + ": " + "prohibited to " + rules_.classes[static_cast<size_t>(c)];
             break;
           }
         }
         return fail(i, why, labels.prohibited);
       }
     } else {
-      const std::string pl = map_.Label(prev);
+      auto pl = [&] { return map_.Label(prev); };
       const int d = DirectionTo(map_.grid.HexAt(prev), map_.grid.HexAt(h));
-      if (d < 0) return fail(i, pl + " and " + hl + " are not adjacent", labels.adjacency);
+      if (d < 0) return fail(i, pl() + " and " + hl() + " are not adjacent", labels.adjacency);
       const bool at_start = i == 0;
       const bool prev_ezoc = at_start ? (zr && q.started_in_ezoc) : in_ezoc(prev);
       if (!at_start && prev_ezoc && zr->stop_on_entry) {
-        return fail(i, "hex " + pl + ": must stop on entering an enemy zone of control",
+        return fail(i, "hex " + pl() + ": must stop on entering an enemy zone of control",
                     labels.zoc_stop);
       }
       if (prev_ezoc) {
         if (zr->rigid || (zr->leave_only_if_started && !(at_start && q.started_in_ezoc))) {
-          return fail(i, "hex " + pl + ": cannot leave an enemy zone of control", labels.zoc_leave);
+          return fail(i, "hex " + pl() + ": cannot leave an enemy zone of control", labels.zoc_leave);
         }
         if (zr->no_infiltration && in_ezoc(h)) {
-          return fail(i, "hex " + hl + ": cannot move directly from one enemy zone of control to another",
+          return fail(i, "hex " + hl() + ": cannot move directly from one enemy zone of control to another",
                       labels.infiltration);
         }
         w += zr->leave_cost;
@@ -362,7 +363,7 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
       w += s;
     }
     if (q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h])) {
-      return fail(i, "hex " + hl + " is occupied by the enemy", labels.enemy);
+      return fail(i, "hex " + hl() + " is occupied by the enemy", labels.enemy);
     }
     cost += w;
     prev = h;

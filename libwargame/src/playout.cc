@@ -109,6 +109,7 @@ bool FastRandomPlayer::Choose(Session& session, Action* out) {
 PlayoutResult PlayFastRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed, long max_actions) {
   PlayoutResult r;
   Session s(game, seed);
+  s.set_playout(true);
   FastRandomPlayer player(seed * 7919 + 1);
   while (!s.over() && r.actions < max_actions) {
     Action a;
@@ -150,9 +151,11 @@ uint64_t HashEvents(const Event* events, size_t count, uint64_t h) {
 PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t seed, long max_actions) {
   PlayoutResult r;
   Session s(game, seed);
+  s.set_playout(true);  // no undo snapshots: play is the same
   RandomPlayer player(seed * 7919 + 1);
+  std::vector<Action> legal;
   while (!s.over() && r.actions < max_actions) {
-    const std::vector<Action> legal = s.LegalActions();
+    s.LegalActions(&legal);
     if (legal.empty()) break;
     if (!s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
     ++r.actions;

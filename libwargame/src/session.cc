@@ -49,7 +49,7 @@ Status Session::Apply(const Action& action) {
   Action a = action;
   if (Status st = CanonicalAction(*game_, &a); !st.ok()) return st;
   Snapshot snap;
-  std::memcpy(static_cast<void*>(&snap.state), &state_, sizeof(State));
+  std::memcpy(static_cast<void*>(&backup_), &state_, sizeof(State));
   snap.events = log_.events.size();
   snap.supplied = supplied_used_.size();
 
@@ -67,7 +67,7 @@ Status Session::Apply(const Action& action) {
                                  "): supply it and repeat the action");
   }
   if (!st.ok()) {
-    std::memcpy(static_cast<void*>(&state_), &snap.state, sizeof(State));
+    std::memcpy(static_cast<void*>(&state_), &backup_, sizeof(State));
     log_.events.resize(snap.events);
     // A supplied value out of range for its die is dropped, so it cannot
     // block every later roll.
@@ -92,21 +92,37 @@ Status Session::Apply(const Action& action) {
   ++state_.action_count;
   actions_.push_back(a);
   undo_.push_back(snap);
+  if (!playout_) {
+    undo_states_.push_back(backup_);
+  }
   return st;
 }
 
 std::vector<Action> Session::LegalActions() {
   std::vector<Action> out;
-  if (state_.game_over) return out;
-  Context ctx(*game_, nullptr, nullptr, scratch_.get());
-  game_->rules->LegalActions(state_, ctx, &out);
+  LegalActions(&out);
   return out;
 }
 
+void Session::LegalActions(std::vector<Action>* out) {
+  out->clear();
+  if (state_.game_over) return;
+  Context ctx(*game_, nullptr, nullptr, scratch_.get());
+  game_->rules->LegalActions(state_, ctx, out);
+}
+
+void Session::set_playout(bool on) {
+  playout_ = on;
+  if (on) {
+    undo_states_.clear();
+    undo_states_.shrink_to_fit();
+  }
+}
+
 bool Session::Undo() {
-  if (undo_.empty()) return false;
+  if (undo_.empty() || undo_states_.empty()) return false;
   const Snapshot& snap = undo_.back();
-  std::memcpy(static_cast<void*>(&state_), &snap.state, sizeof(State));
+  std::memcpy(static_cast<void*>(&state_), &undo_states_.back(), sizeof(State));
   log_.events.resize(snap.events);
   // Supplied values the undone action used go back to the front of the queue.
   while (supplied_used_.size() > snap.supplied) {
@@ -114,6 +130,7 @@ bool Session::Undo() {
     supplied_used_.pop_back();
   }
   undo_.pop_back();
+  undo_states_.pop_back();
   actions_.pop_back();
   return true;
 }

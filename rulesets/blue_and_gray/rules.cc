@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "wargame/registry.h"
 
@@ -42,7 +43,7 @@ void BgRules::SetControl(State& s, int hex, int side) const {
 }
 
 bool BgRules::Ineffective(const State& s, UnitId u) const {
-  const int m = game_.MarkerIndex("ineffective");
+  const int m = ineffective_;
   return m >= 0 && s.unit(u).markers[m] > 0;
 }
 
@@ -234,49 +235,72 @@ int BgRules::AttackStrength(const State& s, UnitId u) const {
 }
 
 Status BgRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
-  if (a.num_hexes == 0 || a.num_units == 0) return Status::Ok();
-  const int side = s.phasing_side;
+  Status why;
+  MoveAllowed(s, a, ctx, MoveContextOf(s), &why);
+  return why;
+}
+
+// 17.12: a reinforcement does not count against the quota before the exempt turn.
+bool BgRules::QuotaCounts(const State& s, UnitId u) const {
+  const UnitDef& d = game_.units[static_cast<size_t>(u)];
+  return !(d.reinforcement_turn > 0 && s.turn < cfg_.quota_exempt_before);
+}
+
+BgRules::MoveContext BgRules::MoveContextOf(const State& s) const {
+  MoveContext m;
+  m.side = s.phasing_side;
+  m.night = Night(s);
+  m.quota = cfg_.quota && m.side == cfg_.quota_side;
+  if (m.quota) {
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == m.side && u.Has(kUnitMoved) && QuotaCounts(s, static_cast<UnitId>(i))) ++m.moved;
+    }
+    m.bonus = cfg_.quota_key_hex >= 0 && Control(s, cfg_.quota_key_hex) == m.side;
+    m.limit = cfg_.quota_units + (m.bonus ? cfg_.quota_bonus : 0);
+  }
+  return m;
+}
+
+bool BgRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const {
+  auto refuse = [why](const std::string& rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (a.num_hexes == 0 || a.num_units == 0) return true;
+  const int side = m.side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   // 19.12: no unit may end its move in a ferry hex.
   if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) {
-    return Status::Refused("19.12", "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")");
+    return refuse("19.12", [&] { return "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")"; });
   }
-  const bool to_ezoc = to >= 0 && InEnemyZoc(s, ctx, side, to);
+  const bool to_ezoc = to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, side, to));
   if (to_ezoc) {
     for (int i = 0; i < a.num_units; ++i) {
       if (Ineffective(s, a.units[static_cast<size_t>(i)])) {
-        return Status::Refused("10.2", game_.UnitLabel(a.units[static_cast<size_t>(i)]) +
-                                           " is ineffective and may not enter an enemy zone of control");
+        return refuse("10.2", [&] {
+          return game_.UnitLabel(a.units[static_cast<size_t>(i)]) + " is ineffective and may not enter an enemy zone of control";
+        });
       }
     }
-    if (Night(s)) return Status::Refused("9.0", "units may not enter enemy zones of control during night turns");
+    if (m.night) return refuse("9.0", [] { return "units may not enter enemy zones of control during night turns"; });
   }
   // 15.12: reinforcements may not enter an enemy-controlled entry hex.
   if (a.type == ActionType::kEnter && Control(s, a.hexes[0]) == 1 - side) {
-    return Status::Refused("15.12", "entry hex " + game_.HexLabel(a.hexes[0]) + " is enemy controlled");
+    return refuse("15.12", [&] { return "entry hex " + game_.HexLabel(a.hexes[0]) + " is enemy controlled"; });
   }
   // 17.11-17.14: the Union movement quota.
-  if (cfg_.quota && side == cfg_.quota_side) {
-    auto counts = [&](UnitId u) {
-      const UnitDef& d = game_.units[static_cast<size_t>(u)];
-      return !(d.reinforcement_turn > 0 && s.turn < cfg_.quota_exempt_before);  // 17.12
-    };
-    int moved = 0;
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side && u.Has(kUnitMoved) && counts(static_cast<UnitId>(i))) ++moved;
-    }
+  if (m.quota) {
     int adding = 0;
-    for (int i = 0; i < a.num_units; ++i) adding += counts(a.units[static_cast<size_t>(i)]) ? 1 : 0;
-    const bool bonus = cfg_.quota_key_hex >= 0 && Control(s, cfg_.quota_key_hex) == side;
-    const int limit = cfg_.quota_units + (bonus ? cfg_.quota_bonus : 0);
-    if (adding > 0 && moved + adding > limit) {
-      return Status::Refused(bonus ? "17.14" : cfg_.quota_rule,
-                             "the Union may move at most " + std::to_string(limit) + " units this movement phase" +
-                                 (bonus ? " (11 + 7 while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")" : ""));
+    for (int i = 0; i < a.num_units; ++i) adding += QuotaCounts(s, a.units[static_cast<size_t>(i)]) ? 1 : 0;
+    if (adding > 0 && m.moved + adding > m.limit) {
+      return refuse(m.bonus ? "17.14" : cfg_.quota_rule, [&] {
+        return "the Union may move at most " + std::to_string(m.limit) + " units this movement phase" +
+               (m.bonus ? " (11 + 7 while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")" : "");
+      });
     }
   }
-  return Status::Ok();
+  return true;
 }
 
 void BgRules::AfterMove(State& s, const Action& a, Context& ctx) const {
@@ -297,10 +321,25 @@ bool BgRules::StrategicEligible(const State& s, UnitId u) const {
          NearestEnemy(s, us.hex, us.side) >= cfg_.strategic_distance;
 }
 
-MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
-                                std::vector<uint8_t>* blocked) const {
-  MoveQuery q = BuildQuery(s, ctx, units, n);
+void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const {
+  RefreshOccupancy(s, ctx, side);
   HexScratch& hs = Hs(ctx);
+  // The mask is a function of the enemy-occupied hexes alone (hs.enemy: the on-map
+  // units not of `side`, the units MarkNearEnemies marks around): the same enemy
+  // generation, the same mask (the enemy does not move during a side's movement).
+  const bool own = blocked == &hs.hex_mask;
+  if (own && hs.hex_mask_gen != 0 && hs.hex_mask_enemy_gen == hs.enemy_gen) return;
+  blocked->assign(hs.enemy.begin(), hs.enemy.end());
+  MarkNearEnemies(s, side, cfg_.strategic_distance, blocked);
+  if (own) {
+    hs.HexMaskBuilt();  // the listing's moves by this mask may be cached
+    hs.hex_mask_enemy_gen = hs.enemy_gen;
+  }
+}
+
+MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
+                                std::vector<uint8_t>* blocked, bool blocked_ready) const {
+  MoveQuery q = BuildQuery(s, ctx, units, n);
   if (strategic) {
     int bonus = 1 << 20;
     for (int i = 0; i < n; ++i) {
@@ -310,8 +349,7 @@ MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* unit
     q.allowance += 2 * bonus;
     // May not move closer than min_distance hexes to the nearest enemy unit:
     // those hexes are closed to the search.
-    blocked->assign(hs.enemy.begin(), hs.enemy.end());
-    MarkNearEnemies(s, s.unit(units[0]).side, cfg_.strategic_distance, blocked);
+    if (!blocked_ready) StrategicBlocked(s, ctx, s.unit(units[0]).side, blocked);
     q.enemy = blocked->data();
   } else {
     q.started_in_ezoc = false;  // 17.2: may exit the enemy ZOC at night
@@ -368,26 +406,28 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
 
 void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
   HexScratch& hs = Hs(ctx);
-  std::vector<uint8_t> blocked;
+  std::vector<uint8_t>& blocked = hs.hex_mask;
+  bool blocked_ready = false;  // the phasing side's mask, built at the first strategic unit
+  // With a distance of at least 1 the mask holds exactly the hexes closer than it to
+  // an enemy unit (the enemy hexes among them), so it answers StrategicEligible's
+  // NearestEnemy test for a unit's hex without a scan of the units.
+  const bool mask_decides = cfg_.strategic && cfg_.strategic_distance >= 1;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !CanMove(s, u).ok()) continue;
+    if (mask_decides && !blocked_ready) {
+      StrategicBlocked(s, ctx, s.phasing_side, &blocked);
+      blocked_ready = true;
+    }
     for (int pass = 0; pass < 2; ++pass) {
       const bool strategic = pass == 0;
-      if (strategic ? !StrategicEligible(s, u) : !NightExit(s, ctx, u)) continue;
-      MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked);
-      const Reachable& r = hs.pathfinder.Search(q);
-      for (int h : r.hexes()) {
-        if (h == us.hex || !r.CanEnd(h)) continue;
-        const std::vector<int> path = hs.pathfinder.Path(h);
-        if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-        Action a = Action::Of(ActionType::kMove);
-        a.AddUnit(u);
-        for (int p : path) a.AddHex(p);
-        a.value = strategic ? 1 : 0;
-        out->push_back(a);
-      }
+      const bool eligible = mask_decides ? !blocked[static_cast<size_t>(us.hex)] : StrategicEligible(s, u);
+      if (strategic ? !eligible : !NightExit(s, ctx, u)) continue;
+      const MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
+      blocked_ready = blocked_ready || strategic;
+      // Cached per unit like ListMoves' (slots 1 and 2), by the query and the mask.
+      ListUnitMoves(hs, u, q, ActionType::kMove, out, strategic ? 1 : 2, strategic ? 1 : 0);
     }
   }
 }
@@ -1183,7 +1223,9 @@ void BgRules::RegisterSteps() {
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx, out);
   ListSpecialMoves(s, ctx, out);
-  ListEndPhaseIfAccepted(s, ctx, out);
+  // ApplyBgMovement always accepts the end of the movement phase (the core's
+  // ApplyMovementStep): listed without trying it on a copy of the State.
+  out->push_back(Action::EndPhase());
   KeepAccepted(s, ctx, out);
 }
 
@@ -1197,12 +1239,18 @@ void BgRules::ListBgCombat(const State& s, Context& ctx, std::vector<Action>* ou
 
 // Drops what the hooks refuse (19.12, 9.0, 10.2, 17.11, 8.42, 8.73, 10.0...).
 void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* out) const {
-  std::vector<Action> keep;
-  keep.reserve(out->size());
-  for (const Action& a : *out) {
+  MoveContext m = MoveContextOf(s);
+  // Without attacks in the list (a movement listing) nothing below recomputes the
+  // scratch's ZOC field for the other side, so the moves read it directly.
+  if (std::none_of(out->begin(), out->end(), [](const Action& a) { return a.type == ActionType::kAttack; })) {
+    m.zoc = &EnemyZoc(s, ctx, m.side);
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
     bool ok = true;
     if ((a.type == ActionType::kMove || a.type == ActionType::kEnter)) {
-      ok = CheckMove(s, a, ctx).ok();
+      ok = MoveAllowed(s, a, ctx, m, nullptr);
     } else if (a.type == ActionType::kAttack) {
       ok = CheckAttackRules(s, a, ctx).ok();
       if (ok) {
@@ -1210,9 +1258,11 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
         ok = PrepareAttack(s, a, ctx, &plan).ok();
       }
     }
-    if (ok) keep.push_back(a);
+    if (!ok) continue;
+    if (kept != i) (*out)[kept] = a;
+    ++kept;
   }
-  *out = std::move(keep);
+  out->resize(kept);
   DropRepeatedAttacks(out);
 }
 
@@ -1225,16 +1275,37 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
     std::sort(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
     return a;
   };
-  std::vector<Action> seen;
+  // The fields Action::operator== compares, in order.
+  auto less = [](const Action& x, const Action& y) {
+    if (std::tie(x.type, x.num_units, x.num_hexes, x.value, x.value2) != std::tie(y.type, y.num_units, y.num_hexes, y.value, y.value2)) {
+      return std::tie(x.type, x.num_units, x.num_hexes, x.value, x.value2) < std::tie(y.type, y.num_units, y.num_hexes, y.value, y.value2);
+    }
+    const auto xu = x.units.begin(), yu = y.units.begin();
+    if (!std::equal(xu, xu + x.num_units, yu)) return std::lexicographical_compare(xu, xu + x.num_units, yu, yu + y.num_units);
+    const auto xh = x.hexes.begin(), yh = y.hexes.begin();
+    return std::lexicographical_compare(xh, xh + x.num_hexes, yh, yh + y.num_hexes);
+  };
+  // Each attack's canonical form with its index, sorted (by index among equals): of
+  // a run of equal forms only the first listed is kept. n log n, not n^2.
+  std::vector<std::pair<Action, size_t>> attacks;
+  for (size_t i = 0; i < out->size(); ++i) {
+    if ((*out)[i].type == ActionType::kAttack) attacks.emplace_back(canonical((*out)[i]), i);
+  }
+  if (attacks.size() < 2) return;
+  std::sort(attacks.begin(), attacks.end(), [&](const auto& x, const auto& y) {
+    if (less(x.first, y.first)) return true;
+    if (less(y.first, x.first)) return false;
+    return x.second < y.second;
+  });
+  std::vector<uint8_t> repeated(out->size(), 0);
+  for (size_t k = 1; k < attacks.size(); ++k) {
+    if (attacks[k].first == attacks[k - 1].first) repeated[attacks[k].second] = 1;
+  }
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
-    const Action& a = (*out)[i];
-    if (a.type == ActionType::kAttack) {
-      const Action c = canonical(a);
-      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-      seen.push_back(c);
-    }
-    (*out)[kept++] = a;
+    if (repeated[i]) continue;
+    if (kept != i) (*out)[kept] = (*out)[i];
+    ++kept;
   }
   out->resize(kept);
 }

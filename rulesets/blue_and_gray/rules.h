@@ -86,7 +86,10 @@ BgConfig ReadConfig(const Game& game, RulesetDocument& doc);
 
 class BgRules : public HexRules {
  public:
-  BgRules(const Game& game, BgConfig config) : HexRules(game), cfg_(std::move(config)) { RegisterSteps(); }
+  BgRules(const Game& game, BgConfig config)
+      : HexRules(game), cfg_(std::move(config)), ineffective_(game.MarkerIndex("ineffective")) {
+    RegisterSteps();
+  }
 
   void Start(State& s, Context& ctx) const override;
   // The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
@@ -149,8 +152,9 @@ class BgRules : public HexRules {
   Status ApplyExLosses(State& s, const Action& a, Context& ctx) const;
   Status ApplyCavalryChoice(State& s, const Action& a, Context& ctx) const;
   Status ApplySpecialMove(State& s, const Action& a, Context& ctx, bool strategic) const;
+  // blocked_ready: *blocked already holds StrategicBlocked for the units' side.
   MoveQuery SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
-                         std::vector<uint8_t>* blocked) const;
+                         std::vector<uint8_t>* blocked, bool blocked_ready = false) const;
   bool NightExit(const State& s, Context& ctx, UnitId u) const;
   bool StrategicEligible(const State& s, UnitId u) const;
   int NearestEnemy(const State& s, int hex, int side) const;
@@ -171,7 +175,26 @@ class BgRules : public HexRules {
   Status ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const;
   Status ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const;
 
+  // What CheckMove's rules read from the State but not from the move (the side,
+  // night, the 17.11 quota's units moved and limit): worked out once per listing.
+  struct MoveContext {
+    int side = 0;
+    bool night = false;
+    bool quota = false;  // the side is under the movement quota (17.11)
+    bool bonus = false;  // 17.14: it holds the key hex
+    int moved = 0, limit = 0;
+    const ZocField* zoc = nullptr;  // the side's enemy ZOCs, if fetched once for the listing
+  };
+  MoveContext MoveContextOf(const State& s) const;
+  bool QuotaCounts(const State& s, UnitId u) const;  // 17.12
+  // CheckMove's rules; `why` (if not null) gets the refusal (the listing passes null).
+  bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const;
+  // The hexes strategic movement may not enter (11.1: enemy units and hexes closer
+  // than the distance to one), from the side's occupancy (RefreshOccupancy).
+  void StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const;
+
   BgConfig cfg_;
+  int ineffective_ = -1;  // the marker's index, looked up at load
 };
 
 }  // namespace wg::blue_and_gray

@@ -31,6 +31,7 @@ class SbRules : public HexRules {
     river_ = game.hex_board().map.FeatureBit("river");
     creek_ = game.hex_board().map.FeatureBit("creek");
     bridge_ford_ = game.hex_board().map.FeatureBit("bridge") | game.hex_board().map.FeatureBit("ford");
+    road_trail_ = game.hex_board().map.FeatureBit("road") | game.hex_board().map.FeatureBit("trail");
     buell_ = static_cast<UnitId>(game.UnitIndex("buell_hq"));
     bragg_ = static_cast<UnitId>(game.UnitIndex("bragg_hq"));
     gilbert_ = static_cast<UnitId>(game.UnitIndex("gilbert_hq"));
@@ -42,6 +43,7 @@ class SbRules : public HexRules {
     army_hq_hex_[0] = d.army_hq_hex[0];
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
+    for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
     RegisterSteps();
   }
 
@@ -55,6 +57,7 @@ class SbRules : public HexRules {
   void OnGameEnd(State& s, Context& ctx) const override;
   void OnGameEnded(State& s, Context& ctx) const override;
   int MovementAllowance(const State& s, UnitId u) const override;
+  int Allowance(const State& s, UnitId u, bool forced_march) const;
   int ReinforcementTurn(const State& s, UnitId u) const override;
   Status CanMove(const State& s, UnitId u) const override;
   ZocKind ZocOf(const State& s, UnitId u) const override;
@@ -62,10 +65,24 @@ class SbRules : public HexRules {
   int AttackStrength(const State& s, UnitId u) const override;
   int DefenseStrength(const State& s, UnitId u) const override;
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
+  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                        std::vector<uint8_t>* overrun) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
+  bool ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
+  // What CheckMove needs to know about the moving units (not the path).
+  struct MoveFacts {
+    bool artillery = false, any_attack = false, any_normal = false;
+    int initiative_limit[kMaxActionUnits] = {};  // 12.4.1: hexes the unit may move (0: not restricted)
+    // Per map hex: holds a unit of the phasing side with a defence strength (6.2's
+    // "joining a normal unit"), built once by the listing; null: scan the units.
+    const uint8_t* normal_friend = nullptr;
+  };
+  MoveFacts MoveFactsOf(const State& s, const Action& a) const;
+  const uint8_t* NormalFriends(const State& s, Context& ctx) const;
+  bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -146,7 +163,8 @@ class SbRules : public HexRules {
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
   void RaidCheck(State& s, Context& ctx, const Action& a) const;
-  int CorpsNumber(UnitId u) const;
+  int CorpsNumber(UnitId u) const;  // from corps_ (read at load)
+  int CorpsOf(UnitId u) const;      // from the unit's `corps:` text
   bool InitiativeAffects(const State& s, UnitId u) const;
   // 5.5: the side with an overstacked hex (-1 none), and whether u may be removed first.
   int OverstackedSide(const State& s) const;
@@ -164,7 +182,7 @@ class SbRules : public HexRules {
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
-  void FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  bool FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
@@ -195,9 +213,10 @@ class SbRules : public HexRules {
 
   int kind_infantry_, kind_cavalry_, kind_artillery_, kind_supply_, kind_hq_;
   int attr_bombard_, pl_, dis_, woods_, stone_wall_;
-  FeatureMask slope_, river_, creek_, bridge_ford_;
+  FeatureMask slope_, river_, creek_, bridge_ford_, road_trail_;
   UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
   std::vector<int> battery_parent_;
+  std::vector<int8_t> corps_;  // CorpsNumber per unit
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -233,10 +252,15 @@ bool SbRules::CountsForStacking(const State& s, UnitId u) const {
 // --- Movement (5.1-5.8, 6.1, 6.2, 12.4, 12.6) --------------------------------------
 
 int SbRules::MovementAllowance(const State& s, UnitId u) const {
+  return Allowance(s, u, Ext<SbExt>(s).forced_march_active != 0);
+}
+
+// The allowance with or without the 12.6 forced march (nothing else reads it).
+int SbRules::Allowance(const State& s, UnitId u, bool forced_march) const {
   const UnitState& us = s.unit(u);
   int ma = Def(u).front[data().movement_attribute];
   if (us.markers[dis_] > 0) --ma;  // 7.4.3
-  if (Ext<SbExt>(s).forced_march_active && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
+  if (forced_march && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
     ma *= 2;  // 12.6
   }
   int half = 2 * std::max(0, ma);
@@ -257,6 +281,11 @@ Status SbRules::CanMove(const State& s, UnitId u) const {
 }
 
 int SbRules::CorpsNumber(UnitId u) const {
+  if (static_cast<size_t>(u) < corps_.size()) return corps_[static_cast<size_t>(u)];
+  return CorpsOf(u);
+}
+
+int SbRules::CorpsOf(UnitId u) const {
   const std::string& c = Def(u).corps;
   return c == "I" ? 1 : c == "II" ? 2 : c == "III" ? 3 : 0;
 }
@@ -268,7 +297,7 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
 }
 
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
-  const FeatureMask paths = game_.hex_board().map.FeatureBit("road") | game_.hex_board().map.FeatureBit("trail");
+  const FeatureMask paths = road_trail_;  // looked up once at load
   int prev = from;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
@@ -282,40 +311,65 @@ bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
 }
 
 Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
+  Status why;
+  MoveAllowed(s, a, ctx, MoveFactsOf(s, a), &why);
+  return why;
+}
+
+SbRules::MoveFacts SbRules::MoveFactsOf(const State& s, const Action& a) const {
+  MoveFacts f;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
-    if (IsArtillery(u) && a.type == ActionType::kMove && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
-      return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+    if (IsArtillery(u)) f.artillery = true;
+    if (AttackStrength(s, u) > 0) f.any_attack = true;
+    if (DefenseStrength(s, u) > 0) f.any_normal = true;
+    if (InitiativeAffects(s, u)) f.initiative_limit[i] = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
+  }
+  return f;
+}
+
+// CheckMove's rules, with the facts about the moving units (MoveFactsOf: the same
+// for every destination of a unit); `why` (if not null) gets the refusal. The
+// listing passes null, so a refused destination formats no message.
+bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const {
+  auto refuse = [why](const char* rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (f.artillery && a.type == ActionType::kMove) {
+    for (int i = 0; i < a.num_units; ++i) {
+      const UnitId u = a.units[static_cast<size_t>(i)];
+      if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
+        return refuse("5.3", [] { return "artillery may leave a woods hex only along a road or trail"; });
+      }
     }
   }
-  bool any_attack = false, any_normal = false;
-  for (int i = 0; i < a.num_units; ++i) {
-    const UnitId u = a.units[static_cast<size_t>(i)];
-    if (AttackStrength(s, u) > 0) any_attack = true;
-    if (DefenseStrength(s, u) > 0) any_normal = true;
-  }
+  const bool any_attack = f.any_attack, any_normal = f.any_normal;
   const int side = s.phasing_side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   if (!any_attack) {
     // EnemyIn per path hex, read from the (cached) occupancy map for map hexes.
     RefreshOccupancy(s, ctx, side);
     const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
+    const int map_size = game_.hex_board().map.size();
     for (int k = 0; k < a.num_hexes; ++k) {
       const int h = a.hexes[static_cast<size_t>(k)];
-      const bool occupied = (h >= 0 && h < game_.hex_board().map.size()) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
+      const bool occupied = (h >= 0 && h < map_size) ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side);
       if (occupied) {
-        return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+        return refuse("6.2", [] { return "units without an attack strength may never enter an enemy-occupied hex"; });
       }
     }
   }
   // 12.4.1: the restricted corps moves one hex (two if it began stacked with an HQ).
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
-    if (!InitiativeAffects(s, u)) continue;
-    const int limit = (s.unit(u).Has(kSbStartedWithHq) || IsHq(u)) ? 2 : 1;
+    const int limit = f.initiative_limit[i];
+    if (limit == 0) continue;
     if (a.num_hexes > limit) {  // an entering unit counts its first hex (5.7)
-      return Status::Refused("12.4.1", game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " +
-                                           std::to_string(limit) + " hex" + (limit > 1 ? "es" : ""));
+      return refuse("12.4.1", [&] {
+        return game_.UnitLabel(u) + "'s corps lacks initiative this turn: at most " + std::to_string(limit) + " hex" +
+               (limit > 1 ? "es" : "");
+      });
     }
   }
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
@@ -324,34 +378,40 @@ Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
     if (!any_normal && zoc.InEzoc(to)) {
       // 6.2: a zero-strength unit enters an EZOC only with or joining a normal unit.
       bool joins = false;
-      for (int i = 0; i < s.num_units && !joins; ++i) {
-        const UnitState& f = s.units[static_cast<size_t>(i)];
-        joins = f.hex == to && f.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
+      if (f.normal_friend != nullptr && to >= 0 && to < game_.hex_board().map.size()) {
+        joins = f.normal_friend[static_cast<size_t>(to)] != 0;
+      } else {
+        for (int i = 0; i < s.num_units && !joins; ++i) {
+          const UnitState& o = s.units[static_cast<size_t>(i)];
+          joins = o.hex == to && o.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0;
+        }
       }
-      if (!joins) return Status::Refused("6.2", "a zero-strength unit may not enter an enemy zone of control alone");
+      if (!joins) return refuse("6.2", [] { return "a zero-strength unit may not enter an enemy zone of control alone"; });
     }
     if (fm && zoc.InEzoc(to)) {
       for (int i = 0; i < a.num_units; ++i) {
         const UnitId u = a.units[static_cast<size_t>(i)];
         if (s.unit(u).side != 1 || !IsKind(u, kind_infantry_)) continue;
-        // 12.6: a unit ending in an EZOC may not have used the doubled allowance.
-        State view;
-        std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-        Ext<SbExt>(view).forced_march_active = 0;
-        MoveQuery q = BuildQuery(view, ctx, a.units.data(), a.num_units);
+        // 12.6: a unit ending in an EZOC may not have used the doubled allowance: the
+        // move's query with the allowances as if the march were off (the forced march
+        // changes nothing else the query reads: occupancy and ZOCs do not depend on it).
+        MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
+        q.allowance = 1 << 20;
+        for (int j = 0; j < a.num_units; ++j) q.allowance = std::min(q.allowance, Allowance(s, a.units[static_cast<size_t>(j)], false));
         if (a.type == ActionType::kEnter) {
           const Place& p = game_.hex_board().map.places[static_cast<size_t>(Def(u).entry_place)];
           q.EnterFrom(p.hexes);
         }
-        std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-        if (!Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels).ok) {
-          return Status::Refused("12.6", "force-marching units may not end their move in an enemy zone of control");
+        int path[kMaxActionHexes];
+        std::copy(a.hexes.begin(), a.hexes.begin() + a.num_hexes, path);
+        if (!Hs(ctx).pathfinder.CheckPath(q, std::span<const int>(path, static_cast<size_t>(a.num_hexes)), data().move_labels).ok) {
+          return refuse("12.6", [] { return "force-marching units may not end their move in an enemy zone of control"; });
         }
         break;
       }
     }
   }
-  return Status::Ok();
+  return true;
 }
 
 bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
@@ -364,6 +424,21 @@ bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
     any = true;
   }
   return any;
+}
+
+// Overrunnable for every enemy hex in one pass over the units (not one per hex): a hex
+// is overrunnable if it holds units of the other side and none has a defence strength.
+void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                               std::vector<uint8_t>* overrun) const {
+  std::vector<uint8_t>& o = *overrun;  // 1: only zero-strength units so far; 2: a normal unit
+  const size_t n = enemy.size();
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side || !enemy[static_cast<size_t>(u.hex)]) continue;
+    uint8_t& m = o[static_cast<size_t>(u.hex)];
+    m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
+  }
+  for (size_t h = 0; h < n; ++h) o[h] = o[h] == 1 ? 1 : 0;
 }
 
 void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const {
@@ -400,24 +475,44 @@ void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const
   ctx.Emit(e);
 }
 
-Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units != 1) return Status::Refused("5.3", "change the mode of one artillery unit");
+// 5.3: may the artillery unit of `a` change mode now? `why` (if not null) gets the
+// refusal; the listing passes null (no State copy, no message).
+bool SbRules::ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const {
+  auto refuse = [why](const char* rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (a.num_units != 1) return refuse("5.3", [] { return "change the mode of one artillery unit"; });
   const UnitId u = a.units[0];
-  if (u < 0 || u >= s.num_units || !IsArtillery(u)) return Status::Refused("5.3", "only artillery changes mode");
-  UnitState& us = s.unit(u);
-  if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("5.3", game_.UnitLabel(u) + " is not a phasing unit on the map");
-  if (!us.Has(kUnitReleased)) return Status::Refused("5.6", "unreleased artillery may not change mode");
-  if (us.markers[dis_] > 0) return Status::Refused("7.4.3", "disrupted artillery cannot change mode");
+  if (u < 0 || u >= s.num_units || !IsArtillery(u)) return refuse("5.3", [] { return "only artillery changes mode"; });
+  const UnitState& us = s.unit(u);
+  if (us.side != s.phasing_side || !us.OnMap()) {
+    return refuse("5.3", [&] { return game_.UnitLabel(u) + " is not a phasing unit on the map"; });
+  }
+  if (!us.Has(kUnitReleased)) return refuse("5.6", [] { return "unreleased artillery may not change mode"; });
+  if (us.markers[dis_] > 0) return refuse("7.4.3", [] { return "disrupted artillery cannot change mode"; });
   const int left = 2 * Def(u).front[data().movement_attribute] - us.spare;
-  if (left < 4) return Status::Refused("5.3", "changing mode costs 2 MPs and " + game_.UnitLabel(u) + " has fewer left");
+  if (left < 4) return refuse("5.3", [&] { return "changing mode costs 2 MPs and " + game_.UnitLabel(u) + " has fewer left"; });
   if (InEnemyZoc(s, ctx, us.side, us.hex)) {
     bool covered = false;
     for (int i = 0; i < s.num_units && !covered; ++i) {
       const UnitState& f = s.units[static_cast<size_t>(i)];
       covered = f.hex == us.hex && f.side == us.side && !IsArtillery(static_cast<UnitId>(i));
     }
-    if (!covered) return Status::Refused("5.3", "in an enemy zone of control artillery must be stacked with a non-artillery unit to change mode");
+    if (!covered) {
+      return refuse("5.3", [] { return "in an enemy zone of control artillery must be stacked with a non-artillery unit to change mode"; });
+    }
   }
+  return true;
+}
+
+Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
+  {
+    Status why;
+    if (!ModeChangeAllowed(s, a, ctx, &why)) return why;
+  }
+  const UnitId u = a.units[0];
+  UnitState& us = s.unit(u);
   us.face ^= 1;
   us.spare = static_cast<int16_t>(us.spare + 4);
   Event e;
@@ -1606,8 +1701,11 @@ void SbRules::RegisterSteps() {
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx, out);
   ListMovementExtras(s, ctx, out);
-  ListEndPhaseIfAccepted(s, ctx, out);
-  FilterMoves(s, ctx, out);
+  // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
+  // may still enter (5.7), so that is asked directly instead of trying the end on a
+  // copy of the State (the same answer; ReinforcementCanEnter is not even needed
+  // when an entry is listed).
+  if (!FilterMoves(s, ctx, out) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
 }
 
 // Mode changes (5.3), convoy destruction (5.8), detachment and recombination (10.1, 10.2),
@@ -1619,12 +1717,9 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
     const UnitState& us = s.unit(u);
     if (us.side != s.phasing_side || !us.OnMap()) continue;
     if (IsArtillery(u)) {
-      State copy;
-      std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
-      Context quiet(game_, nullptr, nullptr, &ctx.scratch());
       Action a = Action::Of(ActionType::kChangeMode);
       a.AddUnit(u);
-      if (ApplyModeChange(copy, a, quiet).ok()) out->push_back(a);
+      if (ModeChangeAllowed(s, a, ctx, nullptr)) out->push_back(a);  // ApplyModeChange's own test
     }
     if (IsSupply(u)) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(u));
     if (!x.moved_any && IsBrigade(u)) {
@@ -1655,27 +1750,53 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   }
 }
 
+// MoveFacts::normal_friend for s, in the scratch's hex_mask (rebuilt by each listing that
+// needs it, on the first unit: the pointer stays valid for the listing).
+const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
+  hs.hex_mask.assign(static_cast<size_t>(game_.hex_board().map.size()), 0);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.OnMap() && o.side == s.phasing_side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) {
+      hs.hex_mask[static_cast<size_t>(o.hex)] = 1;
+    }
+  }
+  hs.hex_mask_pin = hs.PinOf(s);
+  return hs.hex_mask.data();
+}
+
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
-// while a reinforcement may enter, the phase may not end (5.7).
-void SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+// true if an entry is kept (then the phase may not end: 5.7).
+bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
-  std::vector<Action> kept;
-  kept.reserve(out->size());
-  for (const Action& a : *out) {
+  // Whether a unit's moves need CheckMove depends on the unit only: decided once
+  // per unit (the listed moves of a unit are consecutive), not per destination.
+  UnitId checked_unit = kNoUnit;
+  bool needs_check = false;
+  MoveFacts facts;
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
     if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
       const UnitId u = a.units[0];
-      const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-      if (needs_check && !CheckMove(s, a, ctx).ok()) continue;
+      if (u != checked_unit || a.num_units != 1) {
+        checked_unit = a.num_units == 1 ? u : kNoUnit;
+        needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+        if (needs_check) {
+          facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
+          facts.normal_friend = NormalFriends(s, ctx);
+        }
+      }
+      if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
       if (a.type == ActionType::kEnter) enter = true;
     }
-    kept.push_back(a);
+    if (kept != i) (*out)[kept] = a;
+    ++kept;
   }
-  if (enter) {
-    kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Action& a) { return a.type == ActionType::kEndPhase; }),
-               kept.end());
-  }
-  *out = std::move(kept);
+  out->resize(kept);
+  return enter;
 }
 
 Status SbRules::ApplySbMovement(State& s, const Action& a, Context& ctx) const {

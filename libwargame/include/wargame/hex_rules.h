@@ -107,6 +107,10 @@ class HexScratch : public Scratch {
   Pathfinder pathfinder;
   ZocField zoc;  // free for hooks; HexRules::EnemyZoc keeps its own field (enemy_zoc)
   std::vector<uint8_t> enemy, overrun, friendly;
+  // Free for ruleset hooks (B&G: the 11.1 strategic mask of a listing; S&B: the hexes
+  // holding a normal friendly unit, 6.2). hex_mask_pin: the pin it was built under, if the ruleset says.
+  std::vector<uint8_t> hex_mask;
+  uint64_t hex_mask_pin = 0;
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
@@ -125,6 +129,51 @@ class HexScratch : public Scratch {
   uint64_t pin = 0;          // the active pin's id (0: none)
   uint64_t pin_counter = 0;  // ids are never reused
   uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+
+  // Generations of the occupancy arrays and the enemy ZOC field: bumped when a
+  // refresh changes their contents (or their side), so equal generations mean
+  // equal arrays. The previous contents are kept to compare.
+  uint64_t enemy_gen = 0, zoc_gen = 0;
+  std::vector<uint8_t> prev_enemy, prev_overrun, prev_zoc;
+  int prev_occupancy_side = -1, prev_zoc_side = -1;
+
+  // The move candidates HexRules::ListMoves found for each unit, reused while the
+  // unit's move query is the same (every scalar equal, the enemy/overrun arrays and
+  // ZOC field it reads of the same generation): the Pathfinder's search is a pure
+  // function of the query, so the listed actions are identical (issue 15: no search
+  // for the units whose surroundings did not change since the last decision).
+  struct MoveListKey {
+    int start = 0, entry_cost = 0, allowance = 0, moving_count = 0, stack_limit = 0;
+    uint32_t classes = 0;
+    const int* entry = nullptr;
+    size_t entry_size = 0;
+    const uint8_t* enemy = nullptr;
+    const uint8_t* overrun = nullptr;
+    const ZocField* zoc = nullptr;
+    const ZocRules* zoc_rules = nullptr;
+    bool started_in_ezoc = false, minimum_one_hex = false;
+    ActionType type = ActionType::kMove;
+    int value = 0;  // Action::value of the listed moves
+    uint64_t enemy_gen = 0, zoc_gen = 0, mask_gen = 0;
+    bool operator==(const MoveListKey&) const = default;
+  };
+  struct UnitMoves {
+    bool valid = false;
+    MoveListKey key;
+    std::vector<Action> actions;
+  };
+  // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
+  // night moves) have slots of their own, so they do not evict the unit's moves.
+  static constexpr int kMoveSlots = 3;
+  std::vector<UnitMoves> unit_moves;
+  // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
+  bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
+  // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
+  // each build: a new generation if the contents changed (then such queries are cacheable).
+  void HexMaskBuilt();
+  uint64_t hex_mask_gen = 0;
+  uint64_t hex_mask_enemy_gen = 0;  // B&G: the enemy_gen the 11.1 mask was built from (it depends on nothing else)
+  std::vector<uint8_t> prev_hex_mask;
 
   // The combat obligations of one State (hex/obligations.cc), cached like the above.
   std::vector<int16_t> hex_head;                // first unit in each hex, -1 none
@@ -371,6 +420,11 @@ class HexRules : public Rules, public HexQueries {
   virtual int DefenseStrength(const State& s, UnitId u) const;
   // May the moving side's units pass through/enter this enemy hex (overrun)?
   virtual bool Overrunnable(const State& s, int hex, int moving_side) const;
+  // Sets (*overrun)[h] = Overrunnable(s, h, moving_side) for every hex h with enemy[h]
+  // (the rest are 0 already): RefreshOccupancy's pass. A ruleset may do it in one pass
+  // over the units instead of one per hex; the result must be the same.
+  virtual void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                                std::vector<uint8_t>* overrun) const;
   // Called for each overrun hex the path enters.
   virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
   virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;
@@ -416,6 +470,11 @@ class HexRules : public Rules, public HexQueries {
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
   void NextCombatStep(State& s, Context& ctx) const;
   void BeginAdvance(State& s, Context& ctx) const;
+  // Appends a `type` action of u along the searched path from `start` to `to` (the
+  // predecessor walk of Pathfinder::Path, no vector); none for an empty path or one
+  // longer than an Action holds. Returns the action appended, or nullptr.
+  static Action* AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                                  std::vector<Action>* out);
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;
@@ -452,6 +511,10 @@ class HexRules : public Rules, public HexQueries {
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
   void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q,
+  // reusing the candidates cached in `slot` (< HexScratch::kMoveSlots; 0 is ListMoves').
+  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out,
+                     int slot = 0, int value = 0) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;

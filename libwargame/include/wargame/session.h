@@ -53,8 +53,19 @@ class Session {
   Status Apply(const Action& a);
   // Listable legal actions now.
   std::vector<Action> LegalActions();
-  // Undoes the last applied action. False if there is none.
+  // The same into *out (cleared first), reusing its storage: a playout loop that
+  // keeps one vector allocates nothing per decision once it has grown.
+  void LegalActions(std::vector<Action>* out);
+  // Undoes the last applied action. False if there is none (or in playout mode).
   bool Undo();
+  // Playout mode (issue 15), for callers that play games to the end and never
+  // undo (random playouts, benchmarks, `wargame simulate`): Apply keeps no undo
+  // snapshot (a whole State, ~3.5 KB, per action), so Undo() returns false for
+  // every action applied while it is on (turning it on drops the snapshots
+  // taken before). Play is identical either way: the same State, events,
+  // actions and Save(); only undo is given up. Off by default.
+  void set_playout(bool on);
+  bool playout() const { return playout_; }
   // Die values from outside, used before the seeded generator (or instead of it).
   void SupplyDice(const std::vector<int>& values);
   size_t dice_queued() const { return queue_.size(); }
@@ -90,8 +101,8 @@ class Session {
                                                         size_t max_actions);
   // For Clone: the state as it is, no set-up.
   Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice, const State& state);
+  // Per applied action: the log and supplied-dice sizes before it (Save and Undo).
   struct Snapshot {
-    State state;
     size_t events;
     size_t supplied;
   };
@@ -104,6 +115,11 @@ class Session {
   State state_;
   std::vector<Action> actions_;
   std::vector<Snapshot> undo_;
+  // The State before each of the last undo_states_.size() actions (none taken in
+  // playout mode); aligned with the end of undo_.
+  std::vector<State> undo_states_;
+  State backup_;  // the State before the action being applied (restored if it is refused)
+  bool playout_ = false;
   std::vector<int> supplied_used_;
 };
 

@@ -7,27 +7,25 @@
 
 namespace wg {
 
-namespace {
-
 // Appends a move/enter action along the searched path to `to` (what
 // Pathfinder::Path returns, without building a vector); skips an empty path or
-// one longer than an Action holds.
-void AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
-                      std::vector<Action>* out) {
+// one longer than an Action holds. Returns the action appended, or nullptr.
+Action* HexRules::AppendPathAction(const Reachable& r, ActionType type, UnitId u, int start, int to,
+                                   std::vector<Action>* out) {
   int16_t back[kMaxActionHexes];  // the path from `to` back to the start
   int len = 0;
   for (int h = to; h >= 0 && h != start; h = r.Predecessor(h)) {
-    if (len == kMaxActionHexes) return;
+    if (len == kMaxActionHexes) return nullptr;
     back[len++] = static_cast<int16_t>(h);
   }
-  if (len == 0) return;
+  if (len == 0) return nullptr;
   Action& a = out->emplace_back();
   a.type = type;
   a.AddUnit(u);
   a.num_hexes = static_cast<uint8_t>(len);
   for (int i = 0; i < len; ++i) a.hexes[static_cast<size_t>(i)] = back[len - 1 - i];
+  return &a;
 }
-}  // namespace
 
 // --- The movement phase's step ---------------------------------------------------------------
 
@@ -83,12 +81,25 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
       hs.enemy[static_cast<size_t>(u.hex)] = 1;
     }
   }
-  for (size_t h = 0; h < hs.enemy.size(); ++h) {
-    if (hs.enemy[h] && Overrunnable(s, static_cast<int>(h), side)) hs.overrun[h] = 1;
+  MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
+  // A new generation only if the arrays' contents changed (ListMoves' cache key).
+  const bool same_side = hs.prev_occupancy_side == side;
+  if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
+    ++hs.enemy_gen;
+    hs.prev_enemy = hs.enemy;
+    hs.prev_overrun = hs.overrun;
   }
+  hs.prev_occupancy_side = side;
   std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
+}
+
+void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+                                std::vector<uint8_t>* overrun) const {
+  for (size_t h = 0; h < enemy.size(); ++h) {
+    if (enemy[h] && Overrunnable(s, static_cast<int>(h), moving_side)) (*overrun)[h] = 1;
+  }
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
@@ -136,11 +147,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
     if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
       if (!CanMove(s, u).ok() || MovementAllowance(s, u) <= 0) continue;
-      const Reachable& r = SearchMoves(s, ctx, &u, 1);
-      for (int h : r.hexes()) {
-        if (h == us.hex || !r.CanEnd(h)) continue;
-        AppendPathAction(r, ActionType::kMove, u, us.hex, h, out);
-      }
+      ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove, out);
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
       const int due = ReinforcementTurn(s, u);
@@ -148,15 +155,44 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
-      const Reachable& r = hs.pathfinder.Search(q);
-      for (int h : r.hexes()) {
-        if (!r.CanEnd(h)) continue;
-        AppendPathAction(r, ActionType::kEnter, u, -1, h, out);
-      }
+      ListUnitMoves(hs, u, q, ActionType::kEnter, out);
     }
   }
 }
 
+// One unit's moves (or entries) by query q: the unit's cached candidates if q is
+// the query they were found for (HexScratch::unit_moves), else searched and
+// cached. The candidates are every reached hex but the start, in the search's
+// order; the friendly units already in a hex (the stacking limit at the end of a
+// move) decide only whether a reached hex may end the move, never the search, so
+// they are applied here, to the current counts (exactly Reachable::CanEnd).
+void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type,
+                             std::vector<Action>* out, int slot, int value) const {
+  const size_t units = std::max(static_cast<size_t>(game_.num_units()), static_cast<size_t>(u) + 1);
+  if (hs.unit_moves.size() < units * HexScratch::kMoveSlots) hs.unit_moves.resize(units * HexScratch::kMoveSlots);
+  HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot)];
+  HexScratch::MoveListKey key;
+  const bool cacheable = hs.MoveKey(q, type, value, &key);
+  if (!cacheable || !cached.valid || !(cached.key == key)) {
+    cached.actions.clear();
+    const Reachable& r = hs.pathfinder.Search(q);
+    for (int h : r.hexes()) {
+      if (h == q.start) continue;
+      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) a->value = value;
+    }
+    cached.valid = cacheable;
+    cached.key = key;
+  }
+  const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
+  if (!stacking) {
+    out->insert(out->end(), cached.actions.begin(), cached.actions.end());
+    return;
+  }
+  for (const Action& a : cached.actions) {
+    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
+    if (q.friendly_count[to] + q.moving_count <= q.stack_limit) out->push_back(a);
+  }
+}
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 0) return Status::Refused(data().Rule("movement"), "no unit to move");

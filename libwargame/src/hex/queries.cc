@@ -69,6 +69,14 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
   hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
+  // A new generation only if the field changed (ListMoves' cache key).
+  const uint8_t* bits = hs.enemy_zoc.data();
+  const size_t n = static_cast<size_t>(hs.enemy_zoc.size());
+  if (hs.prev_zoc_side != side || hs.prev_zoc.size() != n || !std::equal(bits, bits + n, hs.prev_zoc.begin())) {
+    ++hs.zoc_gen;
+    hs.prev_zoc.assign(bits, bits + n);
+    hs.prev_zoc_side = side;
+  }
   std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
   hs.zoc_side = side;
   hs.zoc_pin = hs.PinOf(s);

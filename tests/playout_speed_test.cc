@@ -1,0 +1,110 @@
+// Issue 15 (playout speed): what the speed-ups may not change.
+//
+// - ListMoves reuses a unit's listed moves while its move query is the same
+//   (HexScratch::unit_moves): at every decision of seeded random games the
+//   session's listing (warm caches, built up over the game) must equal a listing
+//   from a brand-new scratch (nothing cached), action for action, in order.
+// - Session's playout mode keeps no undo snapshots and changes nothing else: the
+//   same game played with and without it has the same events, actions, save and
+//   final state; Undo() is refused in it.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wargame/conformance.h"
+#include "wargame/players.h"
+#include "wargame/playout.h"
+#include "wargame/registry.h"
+#include "wargame/session.h"
+
+namespace wg {
+namespace {
+
+std::shared_ptr<const Game> Load(const std::string& spec) {
+  auto g = LoadGame(spec);
+  EXPECT_TRUE(g.ok()) << spec;
+  return g.ok() ? *g : nullptr;
+}
+
+// Plays `games` random games; at each decision compares the session's listing
+// with one made on a fresh scratch. Returns the number of decisions compared.
+long CompareListings(const std::shared_ptr<const Game>& game, int games) {
+  long decisions = 0;
+  for (int g = 1; g <= games; ++g) {
+    Session s(game, static_cast<uint64_t>(g));
+    s.set_playout(true);
+    RandomPlayer player(static_cast<uint64_t>(g) * 7919 + 1);
+    std::vector<Action> legal;
+    for (int n = 0; n < 5000 && !s.over(); ++n) {
+      s.LegalActions(&legal);
+      std::vector<Action> fresh;
+      std::unique_ptr<Scratch> scratch = game->rules->NewScratch();
+      Context ctx(*game, nullptr, nullptr, scratch.get());
+      game->rules->LegalActions(s.state(), ctx, &fresh);
+      EXPECT_EQ(legal.size(), fresh.size()) << "game " << g << ", action " << n;
+      if (legal != fresh) {
+        ADD_FAILURE() << "game " << g << ", action " << n << ": the cached listing differs from a fresh one";
+        return decisions;
+      }
+      ++decisions;
+      if (legal.empty() || !s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
+    }
+  }
+  return decisions;
+}
+
+TEST(PlayoutSpeed, CachedMoveListingEqualsAFreshListingStarsAndBars) {
+  auto game = Load("stars_and_bars");
+  ASSERT_TRUE(game);
+  EXPECT_GT(CompareListings(game, ScaledGameCount(2)), 100);
+}
+
+TEST(PlayoutSpeed, CachedMoveListingEqualsAFreshListingChattanooga) {
+  auto game = Load("blue_and_gray(scenario=chattanooga)");
+  ASSERT_TRUE(game);
+  EXPECT_GT(CompareListings(game, ScaledGameCount(2)), 100);
+}
+
+TEST(PlayoutSpeed, CachedMoveListingEqualsAFreshListingSkirmish) {
+  auto game = Load(std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish");
+  ASSERT_TRUE(game);
+  EXPECT_GT(CompareListings(game, ScaledGameCount(10)), 100);
+}
+
+// The same seeded random game with and without playout mode.
+TEST(PlayoutSpeed, PlayoutModeChangesOnlyUndo) {
+  auto game = Load("stars_and_bars");
+  ASSERT_TRUE(game);
+  Session normal(game, 3), playout(game, 3);
+  playout.set_playout(true);
+  RandomPlayer a(3 * 7919 + 1), b(3 * 7919 + 1);
+  for (int n = 0; n < 300 && !normal.over(); ++n) {
+    const std::vector<Action> la = normal.LegalActions();
+    std::vector<Action> lb;
+    playout.LegalActions(&lb);
+    ASSERT_EQ(la, lb);
+    ASSERT_TRUE(normal.Apply(a.Choose(normal.game(), normal.state(), la)).ok());
+    ASSERT_TRUE(playout.Apply(b.Choose(playout.game(), playout.state(), lb)).ok());
+  }
+  EXPECT_EQ(HashState(normal.state()), HashState(playout.state()));
+  EXPECT_EQ(HashEvents(normal.events().data(), normal.events().size()),
+            HashEvents(playout.events().data(), playout.events().size()));
+  EXPECT_EQ(normal.Save(), playout.Save());
+  EXPECT_FALSE(playout.Undo());  // no snapshots were kept
+  EXPECT_TRUE(normal.Undo());
+  // Turned off again, it keeps snapshots of the actions applied from then on.
+  playout.set_playout(false);
+  std::vector<Action> lb;
+  playout.LegalActions(&lb);
+  ASSERT_FALSE(lb.empty());
+  const uint64_t before = HashState(playout.state());
+  ASSERT_TRUE(playout.Apply(lb[0]).ok());
+  EXPECT_TRUE(playout.Undo());
+  EXPECT_EQ(HashState(playout.state()), before);
+  EXPECT_FALSE(playout.Undo());
+}
+
+}  // namespace
+}  // namespace wg
