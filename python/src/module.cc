@@ -6,11 +6,11 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <sstream>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>

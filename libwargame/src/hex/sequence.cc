@@ -32,15 +32,16 @@ HexRules::HexRules(const Game& game) : game_(game) {
   step_advance_ = steps_.Register(std::move(v));
 }
 
-// After the ruleset's constructor registered its steps: the CRT's die as a chance
-// step (a search stops there and lists its outcomes; a referee is asked for the
-// die there). A ruleset that registered its own "combat_roll" keeps it.
+// The combat table's die and every die table's, at least a d6 (the hooks' own rolls).
 int HexRules::MaxDieFaces() const {
   int faces = std::max(6, data().crt.die.sides);
   for (const DieTable& t : data().tables.tables) faces = std::max(faces, t.die.sides);
   return faces;
 }
 
+// After the ruleset's constructor registered its steps: the CRT's die as a chance
+// step (a search stops there and lists its outcomes; a referee is asked for the
+// die there). A ruleset that registered its own "combat_roll" keeps it.
 void HexRules::FinishSteps() {
   step_combat_roll_ = steps_.Find("combat_roll");
   if (step_combat_roll_ != kNoStep) return;
