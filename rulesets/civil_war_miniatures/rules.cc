@@ -2334,13 +2334,19 @@ bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
                 w, h, w, h, c.X(0), c.Y(g.table().depth), g.table().width * Canvas::kPx, g.table().depth * Canvas::kPx);
   c.o = c.buf;
   DrawRuler(c, g.table());
-  std::vector<Box> taken = {Box{c.X(g.table().width) + 16, 0, 1e9, 1e9}};  // the legend's column
+  // Labels stay on the table: around it are the inch marks, and the legend's column.
+  const double x0 = c.X(0), x1 = c.X(g.table().width), y0 = c.Y(g.table().depth), y1 = c.Y(0);
+  std::vector<Box> taken = {Box{x1 + 16, -1e9, 1e9, 1e9}, Box{-1e9, -1e9, x0, 1e9}, Box{-1e9, -1e9, 1e9, y0},
+                            Box{-1e9, y1, 1e9, 1e9}};
   DrawTerrain(c, g.table());
   std::vector<std::pair<UnitId, Box>> bases;
   for (UnitId u = 0; u < static_cast<UnitId>(g.num_units()); ++u) {
     if (OnTable(s, u)) bases.emplace_back(u, DrawUnit(c, g, s, u));
   }
   for (const auto& [u, b] : bases) taken.push_back(b);  // labels never cover a base
+  for (const Herd& herd : M(s).herds) {  // nor a herd's marker
+    if (herd.alive) taken.push_back(Box{c.X(herd.x / 100.0) - 6, c.Y(herd.y / 100.0) - 6, c.X(herd.x / 100.0) + 6, c.Y(herd.y / 100.0) + 6});
+  }
   DrawTerrainLabels(c, g.table(), &taken);
   for (const auto& [u, b] : bases) {
     const MiniUnit& mu = M(s).units[u];

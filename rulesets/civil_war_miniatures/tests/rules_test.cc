@@ -1142,6 +1142,15 @@ TEST(Rules, Rule_T_4_SvgHasScaleLegendTerrainNamesMarkersAndLivestock) {
       EXPECT_FALSE(overlap) << a.text << " / " << b.text;
     }
   }
+  // Every unit label lies on the table, not over the inch marks or off the picture
+  // (Battery D 5th US stands 2" from the west edge: its name goes to its east).
+  const double left = 34, right = 34 + 72 * 10, top = 34, bottom = 34 + 48 * 10;
+  for (const Label& l : labels) {
+    EXPECT_GE(l.x, left) << l.text;
+    EXPECT_LE(l.x + l.w, right) << l.text;
+    EXPECT_GE(l.y - 9, top) << l.text;
+    EXPECT_LE(l.y, bottom) << l.text;
+  }
   // A routed unit carries its marker.
   Mini r = Make(Router());
   ASSERT_TRUE(r.game->rules->RenderSvg(r.s->state(), &svg));
