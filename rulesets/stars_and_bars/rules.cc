@@ -140,6 +140,7 @@ class SbRules : public HexRules {
   Status ApplyLoss(State& s, const Action& a, Context& ctx) const;
   Status ApplyStand(State& s, const Action& a, Context& ctx) const;
   void NextChoice(State& s, Context& ctx) const;
+  SbChoice PendingChoice(const State& s) const;
   Status ApplyChoice(State& s, const Action& a, Context& ctx) const;
   Status CheckBombard(const State& s, const Action& a, int* strength) const;
   Status ApplyBombard(State& s, const Action& a, Context& ctx) const;
@@ -741,7 +742,6 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
   };
   normal_first(c.attackers, c.num_attackers);
   normal_first(c.defenders, c.num_defenders);
-  x.in_followup = 1;
   ContinueCombat(s, ctx);
 }
 
@@ -831,7 +831,6 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   }
   SettleForce(s, ctx, 1);
   SettleForce(s, ctx, 0);
-  x.in_followup = 0;
   for (int k : {1, 0}) {
     if (x.retreat[k] && x.stand[k] == 2) BeginRetreats(s, ctx, k == 0, 2);
   }
@@ -1006,14 +1005,11 @@ bool SbRules::StackingVictim(const State& s, UnitId u) const {
 
 // Ends the movement or combat phase, first asking owners to remove excess units.
 Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
   const int side = OverstackedSide(s);
   if (side < 0) {
-    x.pending_choice = kNoChoice;
     AdvancePhase(s, ctx);
     return Status::Ok();
   }
-  x.pending_choice = kStackingChoice;
   GotoStep(s, ctx, step_stacking_, side);
   return Status::Ok();
 }
@@ -1021,17 +1017,25 @@ Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
 // --- Choices at the start of a player-turn (12.3, 12.6) -------------------------------
 
 void SbRules::NextChoice(State& s, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
-  x.pending_choice = kNoChoice;
+  const SbExt& x = Ext<SbExt>(s);
+  SbChoice choice = kNoChoice;
   if (game_.OptionOn("12.3") && s.phasing_side == 0 && s.turn >= 9 && x.sill == 0) {
-    x.pending_choice = kChoiceSill;
+    choice = kChoiceSill;
   } else if (game_.OptionOn("12.3") && s.phasing_side == 1 && s.turn >= 12 && x.sill == 1 && x.withers == 0) {
-    x.pending_choice = kChoiceWithers;
+    choice = kChoiceWithers;
   } else if (game_.OptionOn("12.6") && s.phasing_side == 1 && !x.forced_march_used && !x.forced_march_active && !x.moved_any &&
              s.decision == DecisionType::kMovement) {
-    x.pending_choice = kChoiceForcedMarch;
+    choice = kChoiceForcedMarch;
   }
-  if (x.pending_choice != kNoChoice) GotoStep(s, ctx, step_choice_, s.phasing_side);
+  // The step carries what it asks (its argument 0).
+  if (choice != kNoChoice) GotoStep(s, ctx, step_choice_, s.phasing_side, {choice});
+}
+
+// The choice the turn_choice step on top asks (kNoChoice when it is not on top).
+SbChoice SbRules::PendingChoice(const State& s) const {
+  const Step* top = TopStep(s);
+  if (top == nullptr || top->kind != step_choice_) return kNoChoice;
+  return static_cast<SbChoice>(top->args[0]);
 }
 
 Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
@@ -1049,7 +1053,7 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
       if (Def(u).formation == f && f >= 0 && s.unit(u).hex == kNotYetEntered) Withdraw(s, u);
     }
   };
-  const uint8_t choice = x.pending_choice;
+  const SbChoice choice = PendingChoice(s);
   if (choice == kChoiceSill) {
     x.sill = yes ? 1 : 2;
     e.rule = "12.3";
@@ -1076,7 +1080,6 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
   }
   ctx.Emit(e);
   // Back to the movement phase, unless another start-of-turn choice follows (12.3, then 12.6).
-  x.pending_choice = kNoChoice;
   ReturnToPhase(s);
   if (choice != kChoiceForcedMarch) NextChoice(s, ctx);
   return Status::Ok();
@@ -1528,19 +1531,14 @@ void SbRules::BeginSbCombat(State& s, Context& ctx) const {
 
 // 9.0: the reorganization phase; over at once when no unit may reorganize.
 void SbRules::BeginReorganization(State& s, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
   for (int i = 0; i < s.num_units; ++i) {
     UnitState& us = s.units[static_cast<size_t>(i)];
     us.flags &= static_cast<uint16_t>(~kSbReorganized);
     if (IsHq(static_cast<UnitId>(i))) us.spare = 0;
   }
-  x.pending_choice = kReorgPhase;
   std::vector<Action> tmp;
   ListReorganize(s, ctx, &tmp);
-  if (tmp.empty()) {
-    PopStep(s, steps_);
-    x.pending_choice = kNoChoice;
-  }
+  if (tmp.empty()) PopStep(s, steps_);
 }
 
 // 8.0: the defensive (non-phasing artillery, and 7.8 cavalry) or offensive bombardment phase;
@@ -2133,7 +2131,6 @@ void SbRules::ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const {
 Status SbRules::ApplyReorgStep(State& s, const Action& a, Context& ctx) const {
   if (a.type == ActionType::kCustom && a.value == kCustomReorganize) return ApplyReorganize(s, a, ctx);
   if (a.type == ActionType::kEndPhase) {
-    Ext<SbExt>(s).pending_choice = kNoChoice;
     AdvancePhase(s, ctx);
     return Status::Ok();
   }
@@ -2190,18 +2187,17 @@ void SbRules::OnGameEnded(State& s, Context& ctx) const {
 }
 
 std::string SbRules::DescribeDecision(const State& s) const {
-  const SbExt& x = Ext<SbExt>(s);
   switch (s.decision) {
     case DecisionType::kLosses: return "divide combat losses (7.3)";
     case DecisionType::kStandOrRetreat: return "stand or retreat (7.5.2)";
     case DecisionType::kBombard: return "bombard (8.0)";
     case DecisionType::kChoice:
-      switch (x.pending_choice) {
+      if (TopKind(s) == step_reorg_) return "reorganize disrupted units (9.0)";
+      if (TopKind(s) == step_stacking_) return "eliminate excess units over the stacking limit (5.5)";
+      switch (PendingChoice(s)) {
         case kChoiceSill: return "receive Sill's Division? (12.3)";
         case kChoiceWithers: return "receive Withers' Division? (12.3)";
         case kChoiceForcedMarch: return "use the forced march this turn? (12.6)";
-        case kReorgPhase: return "reorganize disrupted units (9.0)";
-        case kStackingChoice: return "eliminate excess units over the stacking limit (5.5)";
         default: break;
       }
       break;

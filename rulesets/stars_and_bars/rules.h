@@ -26,14 +26,12 @@ enum SbFlag : uint16_t {
   kSbNoAdvance = 1u << 15,     // 12.1: rolled "no advance"
 };
 
-// Choices asked with DecisionType::kChoice (SbExt::pending_choice).
+// The start-of-turn choices (12.3, 12.6): the argument 0 of the `turn_choice` step.
 enum SbChoice : uint8_t {
   kNoChoice = 0,
   kChoiceSill = 1,
   kChoiceWithers = 2,
   kChoiceForcedMarch = 3,
-  kReorgPhase = 4,
-  kStackingChoice = 5,  // 5.5: the owner picks the excess units to eliminate (`destroy` actions)
 };
 
 // kCustom action codes (Action::value).
@@ -46,7 +44,8 @@ struct SbExt {
   int16_t convoy_hex[4];
   uint8_t num_bombarded;
   uint8_t num_convoys;
-  uint8_t pending_choice;       // SbChoice
+  uint8_t unused_1;             // always 0 (was the pending choice, now the turn_choice step's argument):
+                                // kept so the State's bytes, which saves hash, stay where they were
   uint8_t sill;                 // 12.3: 0 undecided, 1 received, 2 declined
   uint8_t withers;              // 12.3: 0 undecided, 1 received, 2 declined
   uint8_t forced_march_used;    // 12.6
@@ -59,7 +58,7 @@ struct SbExt {
   uint8_t stand_d[2];           // 7.5.2: outstanding Stand disruption (trained units only)
   uint8_t retreat[2];           // 0 none, 1 W, 2 R
   uint8_t stand[2];             // 0 undecided, 1 stand, 2 retreat
-  uint8_t in_followup;          // a combat's losses/stand decisions are in progress
+  uint8_t unused_2;             // always 0 (was a flag for the losses/stand steps on the stack)
   uint8_t advance_rolled;       // 12.1 rolled for this combat
   uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
   uint8_t num_cav_advanced;     // 7.8: entries of cav_advanced

@@ -13,6 +13,7 @@
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
+#include "wargame/steps.h"
 
 namespace wg::stars_and_bars {
 namespace {
@@ -1227,6 +1228,35 @@ TEST(Rules, Rule_12_3_SillAndWithersChoices) {
   EXPECT_FALSE(s.Apply(Act(ActionType::kEnter, {U(*g, "cav_2nd")}, {Idx("2301")})).ok());
 }
 
+// 12.3: the choice asked is the turn_choice step's argument, shown in the prompt;
+// Sill's Division is asked of the Union at the start of turn 9 and the answer pops
+// the step back to the movement phase. The two SbExt bytes that once held the
+// pending choice and a combat flag stay 0 (the State's bytes are what saves hash).
+TEST(Rules, Rule_12_3_TheChoiceIsTheStepsArgument) {
+  auto g = Position("{turn: 9, side: union, phase: movement}", "  - {unit: buckley, hex: offmap}\n", "12.3");
+  Session s(g, 1);
+  ASSERT_EQ(s.state().decision, DecisionType::kChoice);
+  const Step* top = TopStep(s.state());
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(g->rules->steps().Def(top->kind).name, "turn_choice");
+  EXPECT_EQ(top->args[0], kChoiceSill);
+  EXPECT_EQ(g->rules->DescribeDecision(s.state()), "receive Sill's Division? (12.3)");
+  const int depth = StepDepth(s.state());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());
+  EXPECT_EQ(StepDepth(s.state()), depth - 1);
+  EXPECT_EQ(s.state().decision, DecisionType::kMovement);
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChoice, {}, {}, 1)), "sequence"));  // nothing is asked now
+  auto full = LoadGame("stars_and_bars(optional=12.3+12.6)");
+  ASSERT_TRUE(full.ok());
+  Session r(*full, 5);
+  RandomPlayer p(5);
+  for (int i = 0; i < 3000 && !r.state().game_over; ++i) {
+    EXPECT_EQ(X(r).unused_1, 0);
+    EXPECT_EQ(X(r).unused_2, 0);
+    ASSERT_TRUE(r.Apply(p.Choose(**full, r.state(), r.LegalActions())).ok());
+  }
+}
+
 TEST(Rules, Rule_12_3_WithersDeclinedMakesDrawsConfederateWins) {
   auto g = Position("{turn: 9, side: union, phase: movement}",
                     "  - {unit: buckley, hex: offmap}\n  - {unit: gardner, hex: offmap}\n", "12.3");
@@ -1241,7 +1271,9 @@ TEST(Rules, Rule_12_3_WithersDeclinedMakesDrawsConfederateWins) {
     for (const Action& a : legal) {
       if (a.type == ActionType::kEndPhase) pick = a;
     }
-    if (s.state().decision == DecisionType::kChoice && X(s).pending_choice == kChoiceWithers) {
+    const Step* top = TopStep(s.state());  // the turn_choice step asks the choice of its argument 0
+    if (s.state().decision == DecisionType::kChoice && top != nullptr &&
+        s.game().rules->steps().Def(top->kind).name == "turn_choice" && top->args[0] == kChoiceWithers) {
       EXPECT_EQ(s.state().turn, 12);
       asked = true;
       pick = Act(ActionType::kChoice, {}, {}, 0);  // decline Withers
