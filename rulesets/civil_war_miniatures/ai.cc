@@ -136,7 +136,9 @@ double PendingMelee(const Game& g, const State& s) {
 double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   const MiniData& d = D(g);
   const UnitState& xs = s.unit(x);
-  if (TypeOf(g, x).artillery || xs.Has(kRouted) || xs.Has(kPinned)) return 0;
+  // 2.2 / 9.4: a pin lasts to the end of the turn. A unit pinned after its card (a failed
+  // charge) has no card left this turn, so the pin costs it nothing: it can charge on its next.
+  if (TypeOf(g, x).artillery || xs.Has(kRouted) || (xs.Has(kPinned) && !xs.Has(kActivated))) return 0;
   const double reach = d.charge_range + FootprintOf(g, s, x).Radius() + FootprintOf(g, s, y).Radius();
   if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
   if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;

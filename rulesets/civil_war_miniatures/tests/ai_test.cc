@@ -228,6 +228,22 @@ TEST(Ai, ChargesABatteryWhoseMoraleHoldsAndMelees) {
   EXPECT_EQ(melees, 1);
 }
 
+TEST(Ai, AFailedChargerKeepsItsChargeForItsNextCard) {
+  // 2.2: a charger that fails its test is pinned to the end of the turn. It has used its card,
+  // so the pin costs it nothing: on its next card it can charge again, and the evaluation keeps
+  // that charge. A unit pinned before its card (9.4) loses this turn's charge.
+  const auto g = Position("pinned", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E,"
+                                    " officers: [divisional]}\n"
+                                    "  - {id: cs, side: confederate, type: infantry, figures: 8, at: [16, 24], facing: W}\n");
+  Session s(g, 1);
+  const Rules& r = *g->rules;
+  State after_card = s.state(), before_card = s.state();
+  after_card.unit(0).flags |= civil_war_miniatures::kPinned | civil_war_miniatures::kActivated;
+  before_card.unit(0).flags = static_cast<uint16_t>((before_card.unit(0).flags | civil_war_miniatures::kPinned) &
+                                                    ~civil_war_miniatures::kActivated);
+  EXPECT_GT(r.Evaluate(after_card, 0), r.Evaluate(before_card, 0) + 1);
+}
+
 TEST(Ai, EvaluationCountsFiguresGunsBuildingsAndCover) {
   const std::string house = "  areas:\n    - {name: House, kind: house, rect: [28, 22, 4, 4], capacity: 10}\n";
   const auto g = Position("eval", "  - {id: us, side: union, type: infantry, figures: 8, at: [30, 24], facing: E}\n"
