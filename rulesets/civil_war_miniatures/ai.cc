@@ -277,7 +277,13 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
     for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
     if (!t.artillery) standoffs.push_back(d.charge_range - 1);
     for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
-    for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+    for (double sideways : {-1.0, 1.0}) {
+      move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+      if (!t.artillery) {  // behind its flank, in charge reach (2.1): a charge from there has the +2 (6.2, 8.1)
+        move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 2) - ef.Forward() * (ef.depth / 2 + 3));
+      }
+    }
+    if (!t.artillery) move_to(ef.center - ef.Forward() * (ef.depth / 2 + 4));  // its rear
     Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
     face.value2 = FacingDegrees(away * -1.0);
     try_add(face);
