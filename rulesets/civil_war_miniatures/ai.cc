@@ -136,7 +136,9 @@ double PendingMelee(const Game& g, const State& s) {
 double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   const MiniData& d = D(g);
   const UnitState& xs = s.unit(x);
-  if (TypeOf(g, x).artillery || xs.Has(kRouted) || xs.Has(kPinned)) return 0;
+  // 2.2 / 9.4: a pin lasts to the end of the turn. A unit pinned after its card (a failed
+  // charge) has no card left this turn, so the pin costs it nothing: it can charge on its next.
+  if (TypeOf(g, x).artillery || xs.Has(kRouted) || (xs.Has(kPinned) && !xs.Has(kActivated))) return 0;
   const double reach = d.charge_range + FootprintOf(g, s, x).Radius() + FootprintOf(g, s, y).Radius();
   if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
   if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;
@@ -275,7 +277,13 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
     for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
     if (!t.artillery) standoffs.push_back(d.charge_range - 1);
     for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
-    for (double sideways : {-1.0, 1.0}) move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+    for (double sideways : {-1.0, 1.0}) {
+      move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 4));  // its flank
+      if (!t.artillery) {  // behind its flank, in charge reach (2.1): a charge from there has the +2 (6.2, 8.1)
+        move_to(ef.center + ef.Right() * sideways * (ef.width / 2 + 2) - ef.Forward() * (ef.depth / 2 + 3));
+      }
+    }
+    if (!t.artillery) move_to(ef.center - ef.Forward() * (ef.depth / 2 + 4));  // its rear
     Action face = Action::Of(ActionType::kCustom).Value(kFace).AddUnit(u);
     face.value2 = FacingDegrees(away * -1.0);
     try_add(face);

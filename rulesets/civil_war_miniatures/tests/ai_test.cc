@@ -228,6 +228,39 @@ TEST(Ai, ChargesABatteryWhoseMoraleHoldsAndMelees) {
   EXPECT_EQ(melees, 1);
 }
 
+TEST(Ai, AFailedChargerKeepsItsChargeForItsNextCard) {
+  // 2.2: a charger that fails its test is pinned to the end of the turn. It has used its card,
+  // so the pin costs it nothing: on its next card it can charge again, and the evaluation keeps
+  // that charge. A unit pinned before its card (9.4) loses this turn's charge.
+  const auto g = Position("pinned", "  - {id: us, side: union, type: infantry, figures: 24, at: [10, 24], facing: E,"
+                                    " officers: [divisional]}\n"
+                                    "  - {id: cs, side: confederate, type: infantry, figures: 8, at: [16, 24], facing: W}\n");
+  Session s(g, 1);
+  const Rules& r = *g->rules;
+  State after_card = s.state(), before_card = s.state();
+  after_card.unit(0).flags |= civil_war_miniatures::kPinned | civil_war_miniatures::kActivated;
+  before_card.unit(0).flags = static_cast<uint16_t>((before_card.unit(0).flags | civil_war_miniatures::kPinned) &
+                                                    ~civil_war_miniatures::kActivated);
+  EXPECT_GT(r.Evaluate(after_card, 0), r.Evaluate(before_card, 0) + 1);
+}
+
+TEST(Ai, ListsMovesBehindTheEnemysFlanksWithinChargeReach) {
+  // 6.2 / 8.1: a charge from the flank or rear adds 2 to the charger's melee roll. The listing
+  // every player chooses from aims moves behind the nearest enemy's flanks and at its rear, within
+  // charge reach (2.1), even from afar (a move goes toward its point as far as the rate allows).
+  const auto g = Position("flank", "  - {id: us, side: union, type: infantry, figures: 24, at: [4, 24], facing: E,"
+                                   " formation: column}\n" + std::string(kEnemy));
+  Session s(g, 1);
+  const Footprint enemy = civil_war_miniatures::FootprintOf(*g, s.state(), 1);
+  int behind = 0;
+  for (const Action& a : s.LegalActions()) {
+    if (a.type != ActionType::kMove) continue;
+    const Vec2 to{a.value / 100.0, a.value2 / 100.0};
+    if (enemy.ToLocal(to).y < -enemy.depth / 2 && DistanceToFootprint(to, enemy) <= 8) ++behind;
+  }
+  EXPECT_GE(behind, 3);  // behind each flank, and the rear
+}
+
 TEST(Ai, EvaluationCountsFiguresGunsBuildingsAndCover) {
   const std::string house = "  areas:\n    - {name: House, kind: house, rect: [28, 22, 4, 4], capacity: 10}\n";
   const auto g = Position("eval", "  - {id: us, side: union, type: infantry, figures: 8, at: [30, 24], facing: E}\n"
