@@ -1,6 +1,7 @@
 #include "wargame/ai.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -58,12 +59,12 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   };
   attack_reducers_ = reducers(attack_attr_);
   defense_reducers_ = reducers(defense_attr_);
+  occupied_bits_.assign((static_cast<size_t>(std::max(0, game_->hex_board().map.size())) + 63) / 64, 0);
   near_.assign(static_cast<size_t>(std::max(0, game_->hex_board().map.size())), 0);
   const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->hex_board().map.size()));
   att_.assign(cells, 0.0);
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
-  zoc_.assign(cells, 0.0);
   count_.assign(cells, 0);
 }
 
@@ -99,9 +100,7 @@ void AiPlayer::ClearCells() const {
       count_[c] = 0;
     }
   }
-  for (int c : zoc_cells_) zoc_[static_cast<size_t>(c)] = 0.0;
   occupied_.clear();
-  zoc_cells_.clear();
 }
 
 void AiPlayer::NearestTargets(const State& s, int side) const {
@@ -109,20 +108,33 @@ void AiPlayer::NearestTargets(const State& s, int side) const {
   const size_t nh = static_cast<size_t>(map.size());
   // The targets: the hexes of the other side's units, then the hexes of the
   // objectives the side does not hold (a min over them: the order is free).
-  targets_.clear();
+  target_q_.clear();
+  target_r_.clear();
+  auto add = [this, &map](int h) {
+    const Hex t = map.grid.HexAt(h);
+    target_q_.push_back(t.q);
+    target_r_.push_back(t.r);
+  };
   for (int h : occupied_) {
-    if (count_[nh + static_cast<size_t>(h)] > 0) targets_.push_back(map.grid.HexAt(h));
+    if (count_[nh + static_cast<size_t>(h)] > 0) add(h);
   }
   for (int p : objective_places_) {
     if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
-    for (int h : map.places[static_cast<size_t>(p)].hexes) targets_.push_back(map.grid.HexAt(h));
+    for (int h : map.places[static_cast<size_t>(p)].hexes) add(h);
   }
-  // Once per hex of the side's units (a stack shares its distance).
+  // Once per hex of the side's units (a stack shares its distance): Distance()
+  // over the coordinates in two flat arrays (a loop the compiler vectorises).
+  const int n = static_cast<int>(target_q_.size());
+  const int* tq = target_q_.data();
+  const int* tr = target_r_.data();
   for (int h : occupied_) {
     if (count_[static_cast<size_t>(h)] == 0) continue;
     const Hex from = map.grid.HexAt(h);
     int best = 1 << 20;
-    for (const Hex& t : targets_) best = std::min(best, Distance(from, t));
+    for (int k = 0; k < n; ++k) {
+      const int dq = from.q - tq[k], dr = from.r - tr[k], ds = dq + dr;
+      best = std::min(best, ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2);
+    }
     near_[static_cast<size_t>(h)] = best;
   }
 }
@@ -193,19 +205,19 @@ bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
     if (!us.OnMap() || us.hex >= nh) continue;
     // Per hex and side: attack, defense and value of the units there.
     const int sd = us.side == side ? 0 : 1;
-    if (count_[at(0, us.hex)] == 0 && count_[at(1, us.hex)] == 0) occupied_.push_back(us.hex);
+    occupied_bits_[static_cast<size_t>(us.hex) >> 6] |= uint64_t{1} << (us.hex & 63);
     att_[at(sd, us.hex)] += a;
     def_[at(sd, us.hex)] += d;
     val_[at(sd, us.hex)] += value;
     if (++count_[at(sd, us.hex)] > limit) crowded = true;
-    const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
-    for (int k = 0; k < 6; ++k) {
-      if (nb[k] < 0 || zoc_[at(sd, nb[k])] != 0) continue;
-      zoc_[at(sd, nb[k])] = 1;
-      zoc_cells_.push_back(static_cast<int>(at(sd, nb[k])));
-    }
   }
-  std::sort(occupied_.begin(), occupied_.end());
+  // The occupied hexes in increasing order, from the bits (cleared for the next call).
+  for (size_t w = 0; w < occupied_bits_.size(); ++w) {
+    for (uint64_t bits = occupied_bits_[w]; bits != 0; bits &= bits - 1) {
+      occupied_.push_back(static_cast<int>(w * 64) + std::countr_zero(bits));
+    }
+    occupied_bits_[w] = 0;
+  }
   return crowded;
 }
 
@@ -224,6 +236,16 @@ void AiPlayer::StackingTerm(const State& s, int side, double* score) const {
       *score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
     }
   }
+}
+
+bool AiPlayer::Reached(int sd, int hex) const {
+  // Adjacency is symmetric: a unit next to `hex` is in one of its neighbours.
+  const int nh = game_->hex_board().map.size();
+  const int32_t* nb = game_->hex_board().map.grid.Neighbors(hex);
+  for (int d = 0; d < 6; ++d) {
+    if (nb[d] >= 0 && count_[static_cast<size_t>(sd * nh + nb[d])] > 0) return true;
+  }
+  return false;
 }
 
 void AiPlayer::EngagementTerm(double* score) const {
@@ -245,7 +267,7 @@ void AiPlayer::EngagementTerm(double* score) const {
       const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
       bool trapped = true;  // no neighbour free of the other side and its reach
       for (int d = 0; d < 6 && trapped; ++d) {
-        trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && zoc_[at(1 - sd, nb[d])] <= 0);
+        trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && !Reached(1 - sd, nb[d]));
       }
       const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
       // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
@@ -389,7 +411,7 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
     g.rules->LegalActions(s, lc, &playout_legal_);
     work_ += s.num_units;
     if (playout_legal_.empty()) break;
-    const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
+    const std::vector<Action>& legal = playout_legal_;  // Greedy and Score never list into it
     const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
     ResetDice(&rng);
     Context ctx(g, &dice_, nullptr, scratch_.get());

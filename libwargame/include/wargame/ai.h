@@ -30,7 +30,6 @@
 
 #include "wargame/dice.h"
 #include "wargame/game.h"
-#include "wargame/hex.h"
 #include "wargame/players.h"
 
 namespace wg {
@@ -92,6 +91,8 @@ class AiPlayer : public Player {
   bool TallyUnits(const State& s, int side, double* score) const;
   void StackingTerm(const State& s, int side, double* score) const;
   void EngagementTerm(double* score) const;
+  // Some unit of relative side sd (0: the evaluating side) is next to `hex`.
+  bool Reached(int sd, int hex) const;
   void PlayFollowups(State& s, DiceStream* dice);
   // Points dice_ at rng with an empty queue and record.
   void ResetDice(RngState* rng);
@@ -117,12 +118,12 @@ class AiPlayer : public Player {
   long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
-  mutable std::vector<double> att_, def_, val_, zoc_;
+  mutable std::vector<double> att_, def_, val_;
   mutable std::vector<int> count_;     // units per (relative side, hex)
   mutable std::vector<int> occupied_;  // hexes holding units in the last Evaluation (sorted)
-  mutable std::vector<int> zoc_cells_; // cells of zoc_ set in the last Evaluation
+  mutable std::vector<uint64_t> occupied_bits_;  // one bit per hex, set while tallying
   mutable std::vector<int> near_;      // per hex: NearestTargets' distance
-  mutable std::vector<Hex> targets_;   // NearestTargets' enemy and objective hexes (reused)
+  mutable std::vector<int> target_q_, target_r_;  // NearestTargets' enemy and objective hexes
   std::vector<int> attack_reducers_, defense_reducers_;  // marker indices, one per `reduces` entry
   const HexQueries* hex_ = nullptr;    // the hex queries of a hex game (nullptr on a tabletop)
 };
