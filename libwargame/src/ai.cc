@@ -60,6 +60,7 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   attack_reducers_ = reducers(attack_attr_);
   defense_reducers_ = reducers(defense_attr_);
   occupied_bits_.assign((static_cast<size_t>(std::max(0, game_->hex_board().map.size())) + 63) / 64, 0);
+  reach_bits_.assign(2 * occupied_bits_.size(), 0);
   near_.assign(static_cast<size_t>(std::max(0, game_->hex_board().map.size())), 0);
   const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->hex_board().map.size()));
   att_.assign(cells, 0.0);
@@ -182,6 +183,7 @@ bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
   const int nh = g.hex_board().map.size();
   const int limit = g.hex_board().stacking.limit;
   ClearCells();
+  std::fill(reach_bits_.begin(), reach_bits_.end(), 0);
   bool crowded = false;  // some hex holds more units of a side than the stacking limit
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int i = 0; i < s.num_units; ++i) {
@@ -210,6 +212,12 @@ bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
     def_[at(sd, us.hex)] += d;
     val_[at(sd, us.hex)] += value;
     if (++count_[at(sd, us.hex)] > limit) crowded = true;
+    // The hexes next to the side's units (its reach, for the engagement term).
+    const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
+    uint64_t* reach = reach_bits_.data() + static_cast<size_t>(sd) * occupied_bits_.size();
+    for (int k = 0; k < 6; ++k) {
+      if (nb[k] >= 0) reach[static_cast<size_t>(nb[k]) >> 6] |= uint64_t{1} << (nb[k] & 63);
+    }
   }
   // The occupied hexes in increasing order, from the bits (cleared for the next call).
   for (size_t w = 0; w < occupied_bits_.size(); ++w) {
@@ -238,19 +246,10 @@ void AiPlayer::StackingTerm(const State& s, int side, double* score) const {
   }
 }
 
-bool AiPlayer::Reached(int sd, int hex) const {
-  // Adjacency is symmetric: a unit next to `hex` is in one of its neighbours.
-  const int nh = game_->hex_board().map.size();
-  const int32_t* nb = game_->hex_board().map.grid.Neighbors(hex);
-  for (int d = 0; d < 6; ++d) {
-    if (nb[d] >= 0 && count_[static_cast<size_t>(sd * nh + nb[d])] > 0) return true;
-  }
-  return false;
-}
-
 void AiPlayer::EngagementTerm(double* score) const {
   const Game& g = *game_;
   const int nh = g.hex_board().map.size();
+  const size_t words = occupied_bits_.size();
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int h : occupied_) {
     for (int sd = 0; sd < 2; ++sd) {
@@ -267,7 +266,7 @@ void AiPlayer::EngagementTerm(double* score) const {
       const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
       bool trapped = true;  // no neighbour free of the other side and its reach
       for (int d = 0; d < 6 && trapped; ++d) {
-        trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && !Reached(1 - sd, nb[d]));
+        trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && !Reached(1 - sd, nb[d], words));
       }
       const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
       // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on

@@ -92,7 +92,9 @@ class AiPlayer : public Player {
   void StackingTerm(const State& s, int side, double* score) const;
   void EngagementTerm(double* score) const;
   // Some unit of relative side sd (0: the evaluating side) is next to `hex`.
-  bool Reached(int sd, int hex) const;
+  bool Reached(int sd, int hex, size_t words) const {
+    return (reach_bits_[static_cast<size_t>(sd) * words + (static_cast<size_t>(hex) >> 6)] >> (hex & 63)) & 1;
+  }
   void PlayFollowups(State& s, DiceStream* dice);
   // Points dice_ at rng with an empty queue and record.
   void ResetDice(RngState* rng);
@@ -122,6 +124,7 @@ class AiPlayer : public Player {
   mutable std::vector<int> count_;     // units per (relative side, hex)
   mutable std::vector<int> occupied_;  // hexes holding units in the last Evaluation (sorted)
   mutable std::vector<uint64_t> occupied_bits_;  // one bit per hex, set while tallying
+  mutable std::vector<uint64_t> reach_bits_;     // per relative side, the hexes next to its units
   mutable std::vector<int> near_;      // per hex: NearestTargets' distance
   mutable std::vector<int> target_q_, target_r_;  // NearestTargets' enemy and objective hexes
   std::vector<int> attack_reducers_, defense_reducers_;  // marker indices, one per `reduces` entry
