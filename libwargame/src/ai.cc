@@ -123,20 +123,13 @@ void AiPlayer::NearestTargets(const State& s, int side) const {
     if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
     for (int h : map.places[static_cast<size_t>(p)].hexes) add(h);
   }
-  // Once per hex of the side's units (a stack shares its distance): Distance()
-  // over the coordinates in two flat arrays (a loop the compiler vectorises).
+  // Once per hex of the side's units (a stack shares its distance).
   const int n = static_cast<int>(target_q_.size());
   const int* tq = target_q_.data();
   const int* tr = target_r_.data();
   for (int h : occupied_) {
     if (count_[static_cast<size_t>(h)] == 0) continue;
-    const Hex from = map.grid.HexAt(h);
-    int best = 1 << 20;
-    for (int k = 0; k < n; ++k) {
-      const int dq = from.q - tq[k], dr = from.r - tr[k], ds = dq + dr;
-      best = std::min(best, ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2);
-    }
-    near_[static_cast<size_t>(h)] = best;
+    near_[static_cast<size_t>(h)] = NearestDistance(map.grid.HexAt(h), tq, tr, n, 1 << 20);
   }
 }
 

@@ -2250,7 +2250,9 @@ double SbRules::Evaluate(const State& s, int side) const {
   // the hexes of its combat units (AS > 0) and of its guards (DS >= 2, not a convoy),
   // so each unit at risk looks at those lists, not at every unit; the terms are added
   // to the score in unit order.
-  int16_t attackers[2][kMaxUnits], guards[2][kMaxUnits], convoys[kMaxUnits];
+  const HexGrid& grid = game_.hex_board().map.grid;
+  int attacker_q[2][kMaxUnits], attacker_r[2][kMaxUnits];
+  int16_t guards[2][kMaxUnits], convoys[kMaxUnits];
   int num_attackers[2] = {0, 0}, num_guards[2] = {0, 0}, num_convoys = 0;
   bool combat_unit[kMaxUnits], at_risk[kMaxUnits];
   for (int i = 0; i < s.num_units; ++i) {
@@ -2262,7 +2264,9 @@ double SbRules::Evaluate(const State& s, int side) const {
     const int ds = DefenseStrength(s, u);
     const bool convoy = IsSupply(u);
     if (AttackStrength(s, u) > 0) {
-      attackers[sd][num_attackers[sd]++] = us.hex;
+      const Hex at = grid.HexAt(us.hex);
+      attacker_q[sd][num_attackers[sd]] = at.q;
+      attacker_r[sd][num_attackers[sd]++] = at.r;
       combat_unit[i] = !convoy;
     }
     if (ds >= 2 && !convoy) guards[sd][num_guards[sd]++] = us.hex;
@@ -2287,10 +2291,8 @@ double SbRules::Evaluate(const State& s, int side) const {
     if (std::find(guards[sd], guards[sd] + num_guards[sd], us.hex) != guards[sd] + num_guards[sd]) continue;
     // The VPs the enemy would score by taking it (a captured convoy retaken: the 6 VPs lost).
     const double at_stake = IsSupply(u) ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
-    int nearest = 1 << 20;
-    for (int k = 0; k < num_attackers[1 - sd]; ++k) {
-      nearest = std::min(nearest, DistanceBetween(us.hex, attackers[1 - sd][k]));
-    }
+    const int nearest =
+        NearestDistance(grid.HexAt(us.hex), attacker_q[1 - sd], attacker_r[1 - sd], num_attackers[1 - sd], 1 << 20);
     const double p = nearest <= 1 ? 0.6 : (nearest <= 3 ? 0.3 : (nearest <= 5 ? 0.1 : 0.0));
     score += (us.side == side ? -1.0 : 1.0) * p * kVpWeight * at_stake;
   }
