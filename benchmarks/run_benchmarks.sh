@@ -36,8 +36,9 @@ fi
 # The pinned baseline: the same benchmarks built from an earlier commit of this repository
 # (WG_BENCH_BASELINE, a commit or tag; "none" skips it), run in turns with this build so
 # both sides see the same machine: random-play games (BM_RandomGame, BM_FastRandomGame)
-# AI decisions (`wargame simulate stars_and_bars --players ai,ai`, actions per CPU second)
 # and uniform random tabletop games (`wargame simulate civil_war_miniatures`, CPU per game).
+# AI decisions: `wargame simulate GAME --players ai,ai --games WG_AI_GAMES (default 1)` on
+# Stars and Bars and on Chattanooga (actions per CPU second).
 baseline="${WG_BENCH_BASELINE:-353dadd1881af15319da37f6114b0751fcb655f4}"
 rounds="${WG_BENCH_ROUNDS:-3}"
 cmp="$build/benchmarks/baseline"
@@ -56,6 +57,7 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
   fi
   echo "$baseline" > "$cmp/rev"
   filter='BM_(Fast)?RandomGame/'
+  ai_games="${WG_AI_GAMES:-1}"
   : > "$cmp/ai.txt.new"
   : > "$cmp/tabletop.txt.new"
   for k in $(seq 1 "$rounds"); do
@@ -64,9 +66,11 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
       dir=$build; [ "$side" = base ] && dir="$bdir/build"
       "$dir/benchmarks/wg_bench" --benchmark_filter="$filter" --benchmark_out="$cmp/runs/$side-$k.json" \
         --benchmark_out_format=json >> "$log" 2>&1
-      m=$($timecmd --grep 'game length' -- "$dir/examples/wargame/wargame" simulate stars_and_bars \
-          --games "${WG_AI_GAMES:-2}" --threads 1 --seed 1 --players ai,ai)
-      echo "side=$side round=$k games=${WG_AI_GAMES:-2} $m" >> "$cmp/ai.txt.new"
+      for spec in stars_and_bars 'blue_and_gray(scenario=chattanooga)'; do
+        m=$($timecmd --grep 'game length' -- "$dir/examples/wargame/wargame" simulate "$spec" \
+            --games "$ai_games" --threads 1 --seed 1 --players ai,ai)
+        echo "side=$side round=$k games=$ai_games spec=$spec $m" >> "$cmp/ai.txt.new"
+      done
       tg="${WG_TABLETOP_GAMES:-40}"
       m=$($timecmd -- "$dir/examples/wargame/wargame" simulate civil_war_miniatures \
           --games "$tg" --threads 1 --seed 1 --players random,random)

@@ -8,6 +8,7 @@ baseline-folder (optional): rev, runs/{base,cur}-K.json and ai.txt of the pinned
 Times are medians of the repetitions, CPU time (the machine is shared and noisy).
 """
 import json
+import os
 import re
 import sys
 
@@ -76,13 +77,14 @@ def baseline_rows(folder):
                          fmt_time(cm / 8), fmt_time(bm / 8), "%.2fx" % (bm / cm),
                          ">= %gx faster" % t if t else "(report)",
                          "-" if t is None else ("MET" if bm / cm >= t else "NOT MET")))
-    ai = {"base": [], "cur": []}
+    ai = {}  # spec -> {"base": [...], "cur": [...]}: actions per CPU second, one per round
     try:
         for line in open(os.path.join(folder, "ai.txt")):
             kv = dict(p.split("=", 1) for p in line.split() if "=" in p)
             m = re.search(r"mean_([0-9.]+)_actions", kv.get("match", ""))
             if m and float(kv["cpu"]) > 0:
-                ai[kv["side"]].append(float(m.group(1)) * float(kv.get("games", 1)) / float(kv["cpu"]))
+                per = ai.setdefault(kv.get("spec", "stars_and_bars"), {"base": [], "cur": []})
+                per[kv["side"]].append(float(m.group(1)) * float(kv.get("games", 1)) / float(kv["cpu"]))
     except OSError:
         pass
     tab = {"base": [], "cur": []}
@@ -98,9 +100,12 @@ def baseline_rows(folder):
         rows.append(("uniform random games, civil_war_miniatures (wargame simulate): this build vs %s" % rev,
                      "%.3g ms" % (c * 1e3), "%.3g ms" % (b * 1e3), "%.2fx" % (b / c), ">= 5x faster",
                      "MET" if b / c >= 5 else "NOT MET"))
-    if ai["base"] and ai["cur"]:
-        b, c = statistics.median(ai["base"]), statistics.median(ai["cur"])
-        rows.append(("AI decisions per CPU second, stars_and_bars ai,ai: this build vs %s" % rev,
+    for spec, per in ai.items():
+        if not per["base"] or not per["cur"]:
+            continue
+        b, c = statistics.median(per["base"]), statistics.median(per["cur"])
+        name = re.sub(r"blue_and_gray\(scenario=(\w+)\)", r"\1", spec)
+        rows.append(("AI decisions per CPU second, %s ai,ai: this build vs %s" % (name, rev),
                      "%.0f/s" % c, "%.0f/s" % b, "%.2fx" % (c / b), ">= 3x", "MET" if c / b >= 3 else "NOT MET"))
     return rows
 
@@ -235,11 +240,35 @@ def main():
     for row in rows:
         print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, row)))
     print()
-    print("determinism signatures (100 seeded random games each):")
+    # The signatures are checked against the current values (signatures.txt, the copy
+    # benchmarks/README.md quotes): a speed-only change keeps them.
+    expected = {}
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "signatures.txt")) as f:
+            for line in f:
+                parts = line.split("#", 1)[0].split()
+                if len(parts) == 2:
+                    expected[parts[0]] = parts[1]
+    except OSError:
+        pass
+    print("determinism signatures (100 seeded random games each), checked against benchmarks/signatures.txt:")
+    changed = 0
     for r in RULESETS + [TABLETOP]:
         n = "BM_Signature/%s" % r
-        print("  %-16s %s" % (r, labels.get(n, why_missing(n)).replace("signature=", "")))
+        got = labels.get(n, why_missing(n)).replace("signature=", "")
+        want = expected.get(r)
+        if n not in labels:
+            verdict = ""
+        elif want is None:
+            verdict = "(no expected value)"
+        elif got == want:
+            verdict = "ok"
+        else:
+            verdict = "CHANGED (expected %s): play changed" % want
+            changed += 1
+        print("  %-20s %s  %s" % (r, got, verdict))
+    return 1 if changed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,11 +3,14 @@
 #include "wargame/ai.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 
 #include <gtest/gtest.h>
 
 #include "wargame/conformance.h"
+#include "wargame/liveness.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -185,6 +188,37 @@ TEST(Ai, BeatsRandomInStarsAndBarsFromEitherSide) {
   }
   EXPECT_GE(ai_wins, 2 * seeds - 1) << "the ai won " << ai_wins << " of " << 2 * seeds << " games";
   EXPECT_EQ(random_wins, 0);
+}
+
+// Issue 15: the AI's choices are pinned. A speed-only change to the AI (or to
+// what it calls: the rulesets' Evaluate, the listing, Apply) keeps them. Each
+// pin is the State hash that `wargame play GAME --players ai,ai --seed S
+// --max-actions N --save F` wrote in F before the AI was made faster (the
+// players seeded as that command seeds them); a change that moves a pin
+// changed what the AI plays.
+std::string AiGameHash(const std::string& spec, uint64_t seed, long max_actions) {
+  auto game = LoadGame(spec);
+  EXPECT_TRUE(game.ok()) << game.errors().ToString();
+  if (!game.ok()) return "";
+  Session s(*game, seed);
+  AiPlayer a0(*game, seed * 2654435761ULL + 17), a1(*game, seed * 2654435761ULL + 18);
+  Player* const players[2] = {&a0, &a1};
+  PlayToEnd(s, players, max_actions);
+  char text[20];
+  std::snprintf(text, sizeof text, "%016" PRIx64, HashState(s.state()));
+  return text;
+}
+
+TEST(Ai, ChoicesArePinnedOnTheSkirmish) {
+  EXPECT_EQ(AiGameHash(std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 2, 100000), "f4a154963bfe2e4d");
+}
+
+TEST(Ai, ChoicesArePinnedOnStarsAndBars) {
+  EXPECT_EQ(AiGameHash("stars_and_bars", 1, 120), "45b63f44c7ae402e");
+}
+
+TEST(Ai, ChoicesArePinnedOnChattanooga) {
+  EXPECT_EQ(AiGameHash("blue_and_gray(scenario=chattanooga)", 1, 120), "85c42d6de2c8758c");
 }
 
 }  // namespace

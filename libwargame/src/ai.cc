@@ -1,6 +1,7 @@
 #include "wargame/ai.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -46,20 +47,35 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
       objective_places_.push_back(static_cast<int>(p));
     }
   }
+  // The markers that reduce an attribute, once per `reduces` entry (Game::Reduction).
+  auto reducers = [this](int attr) {
+    std::vector<int> out;
+    for (size_t m = 0; m < game_->markers.size(); ++m) {
+      for (int a : game_->markers[m].reduces) {
+        if (a == attr && attr >= 0) out.push_back(static_cast<int>(m));
+      }
+    }
+    return out;
+  };
+  attack_reducers_ = reducers(attack_attr_);
+  defense_reducers_ = reducers(defense_attr_);
+  occupied_bits_.assign((static_cast<size_t>(std::max(0, game_->hex_board().map.size())) + 63) / 64, 0);
+  reach_bits_.assign(2 * occupied_bits_.size(), 0);
+  near_.assign(static_cast<size_t>(std::max(0, game_->hex_board().map.size())), 0);
   const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->hex_board().map.size()));
   att_.assign(cells, 0.0);
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
-  zoc_.assign(cells, 0.0);
   count_.assign(cells, 0);
 }
 
-double AiPlayer::Value(const State& s, UnitId u) const {
-  double v = 0;
-  if (attack_attr_ >= 0) v += game_->Current(s, u, attack_attr_);
-  if (defense_attr_ >= 0) v += game_->Current(s, u, defense_attr_);
-  if (attack_attr_ < 0 && defense_attr_ < 0) v = 1;
-  return v + 0.5;  // even a unit with no values is worth something
+int AiPlayer::CurrentOf(const State& s, UnitId u, int attr, const std::vector<int>& reducers) const {
+  // As Game::Current: the printed value of the face minus the reducing markers, not below 0.
+  const UnitDef& d = game_->units[static_cast<size_t>(u)];
+  const UnitState& us = s.unit(u);
+  int r = 0;
+  for (int m : reducers) r += us.markers[m];
+  return std::max(0, (us.face == 1 && d.has_back ? d.back : d.front)[attr] - r);
 }
 
 namespace {
@@ -77,6 +93,50 @@ double GainAt(double r, double defender_value, double attacker_value, bool trapp
 
 }  // namespace
 
+void AiPlayer::ClearCells() const {
+  const size_t nh = static_cast<size_t>(game_->hex_board().map.size());
+  for (int h : occupied_) {
+    for (size_t c : {static_cast<size_t>(h), nh + static_cast<size_t>(h)}) {
+      att_[c] = def_[c] = val_[c] = 0.0;
+      count_[c] = 0;
+    }
+  }
+  occupied_.clear();
+}
+
+void AiPlayer::NearestTargets(const State& s, int side) const {
+  const Map& map = game_->hex_board().map;
+  const size_t nh = static_cast<size_t>(map.size());
+  // The targets: the hexes of the other side's units, then the hexes of the
+  // objectives the side does not hold (a min over them: the order is free).
+  target_q_.clear();
+  target_r_.clear();
+  auto add = [this, &map](int h) {
+    const Hex t = map.grid.HexAt(h);
+    target_q_.push_back(t.q);
+    target_r_.push_back(t.r);
+  };
+  for (int h : occupied_) {
+    if (count_[nh + static_cast<size_t>(h)] > 0) add(h);
+  }
+  for (int p : objective_places_) {
+    if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
+    for (int h : map.places[static_cast<size_t>(p)].hexes) add(h);
+  }
+  // Once per hex of the side's units (a stack shares its distance).
+  const int n = static_cast<int>(target_q_.size());
+  const int* tq = target_q_.data();
+  const int* tr = target_r_.data();
+  for (int h : occupied_) {
+    if (count_[static_cast<size_t>(h)] == 0) continue;
+    near_[static_cast<size_t>(h)] = NearestDistance(map.grid.HexAt(h), tq, tr, n, 1 << 20);
+  }
+}
+
+// The evaluation touches only the hexes that hold units (occupied_, sorted) and
+// their neighbours, never the whole map; every term is added to the score in
+// the same order as a loop over every hex and every unit would add it, so the
+// result is the same double to the last bit (the AI's choices do not change).
 double AiPlayer::Evaluation(const State& s, int side) const {
   const Game& g = *game_;
   const int opp = 1 - side;
@@ -86,11 +146,37 @@ double AiPlayer::Evaluation(const State& s, int side) const {
     if (s.winner == opp) score -= 1000;
   }
   score += g.rules->Evaluate(s, side);
-
+  const bool crowded = TallyUnits(s, side, &score);
+  // Over the stacking limit: when the excess is eliminated at the checkpoint,
+  // each excess unit is lost (valued at the hex's average unit).
+  if (crowded && hex_ != nullptr && hex_->hex_data().stacking_check == HexGameData::StackingCheck::kEliminate) {
+    StackingTerm(s, side, &score);
+  }
+  // Places: control, and targets for the approach term.
+  for (int p : objective_places_) {
+    if (p >= kMaxPlaces) continue;
+    if (s.place_control[p] == side + 1) score += options_.control_weight;
+    if (s.place_control[p] == opp + 1) score -= options_.control_weight;
+  }
+  EngagementTerm(&score);
+  // Approach: each of my units toward the nearest enemy or objective not held.
+  NearestTargets(s, side);
   const int nh = g.hex_board().map.size();
-  // Per hex and side: attack, defense and value of the units there.
-  for (auto* v : {&att_, &def_, &val_, &zoc_}) std::fill(v->begin(), v->end(), 0.0);
-  std::fill(count_.begin(), count_.end(), 0);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    if (us.side != side || !us.OnMap() || us.hex >= nh) continue;
+    const int best = near_[static_cast<size_t>(us.hex)];
+    if (best < (1 << 20)) score -= options_.approach_weight * best;
+  }
+  return score;
+}
+
+bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
+  const Game& g = *game_;
+  const int nh = g.hex_board().map.size();
+  const int limit = g.hex_board().stacking.limit;
+  ClearCells();
+  std::fill(reach_bits_.begin(), reach_bits_.end(), 0);
   bool crowded = false;  // some hex holds more units of a side than the stacking limit
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int i = 0; i < s.num_units; ++i) {
@@ -99,46 +185,66 @@ double AiPlayer::Evaluation(const State& s, int side) const {
     if (us.hex == kWithdrawn) continue;
     const double sign = us.side == side ? 1.0 : -1.0;
     if (us.hex == kEliminated) {
-      score -= sign * options_.eliminated_penalty;
+      *score -= sign * options_.eliminated_penalty;
       continue;
     }
-    const double value = Value(s, u);
-    score += sign * options_.material_weight * value;
-    if (us.OnMap() && us.hex < nh) {
-      const int sd = us.side == side ? 0 : 1;
-      att_[at(sd, us.hex)] += attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1;
-      def_[at(sd, us.hex)] += defense_attr_ >= 0 ? g.Current(s, u, defense_attr_)
-                                                 : (attack_attr_ >= 0 ? g.Current(s, u, attack_attr_) : 1);
-      val_[at(sd, us.hex)] += value;
-      if (++count_[at(sd, us.hex)] > g.hex_board().stacking.limit) crowded = true;
-      const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
-      for (int d = 0; d < 6; ++d) {
-        if (nb[d] >= 0) zoc_[at(sd, nb[d])] = 1;
-      }
+    // Material: current attack + defense (1 when the game has neither), + 0.5.
+    const int a = attack_attr_ >= 0 ? CurrentAttack(s, u) : 1;
+    const int d = defense_attr_ >= 0 ? CurrentDefense(s, u) : a;
+    double value = 0;
+    if (attack_attr_ >= 0) value += a;
+    if (defense_attr_ >= 0) value += d;
+    if (attack_attr_ < 0 && defense_attr_ < 0) value = 1;
+    value += 0.5;  // even a unit with no values is worth something
+    *score += sign * options_.material_weight * value;
+    if (!us.OnMap() || us.hex >= nh) continue;
+    // Per hex and side: attack, defense and value of the units there.
+    const int sd = us.side == side ? 0 : 1;
+    occupied_bits_[static_cast<size_t>(us.hex) >> 6] |= uint64_t{1} << (us.hex & 63);
+    att_[at(sd, us.hex)] += a;
+    def_[at(sd, us.hex)] += d;
+    val_[at(sd, us.hex)] += value;
+    if (++count_[at(sd, us.hex)] > limit) crowded = true;
+    // The hexes next to the side's units (its reach, for the engagement term).
+    const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
+    uint64_t* reach = reach_bits_.data() + static_cast<size_t>(sd) * occupied_bits_.size();
+    for (int k = 0; k < 6; ++k) {
+      if (nb[k] >= 0) reach[static_cast<size_t>(nb[k]) >> 6] |= uint64_t{1} << (nb[k] & 63);
     }
   }
-  // Over the stacking limit: when the excess is eliminated at the checkpoint,
-  // each excess unit is lost (valued at the hex's average unit).
-  if (crowded && hex_ != nullptr && hex_->hex_data().stacking_check == HexGameData::StackingCheck::kEliminate) {
-    for (int h = 0; h < nh; ++h) {
-      for (int sd = 0; sd < 2; ++sd) {
-        const int n = count_[at(sd, h)];
-        if (n <= g.hex_board().stacking.limit) continue;
-        const int real_side = sd == 0 ? side : opp;
-        const int excess = hex_->StackingCountOf(s, h, real_side) - g.hex_board().stacking.limit;
-        if (excess <= 0) continue;
-        const double loss = excess * (val_[at(sd, h)] / n + options_.eliminated_penalty);
-        score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
-      }
+  // The occupied hexes in increasing order, from the bits (cleared for the next call).
+  for (size_t w = 0; w < occupied_bits_.size(); ++w) {
+    for (uint64_t bits = occupied_bits_[w]; bits != 0; bits &= bits - 1) {
+      occupied_.push_back(static_cast<int>(w * 64) + std::countr_zero(bits));
+    }
+    occupied_bits_[w] = 0;
+  }
+  return crowded;
+}
+
+void AiPlayer::StackingTerm(const State& s, int side, double* score) const {
+  const int nh = game_->hex_board().map.size();
+  const int limit = game_->hex_board().stacking.limit;
+  for (int h : occupied_) {
+    for (int sd = 0; sd < 2; ++sd) {
+      const size_t c = static_cast<size_t>(sd * nh + h);
+      const int n = count_[c];
+      if (n <= limit) continue;
+      const int real_side = sd == 0 ? side : 1 - side;
+      const int excess = hex_->StackingCountOf(s, h, real_side) - limit;
+      if (excess <= 0) continue;
+      const double loss = excess * (val_[c] / n + options_.eliminated_penalty);
+      *score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
     }
   }
-  // Places: control, and targets for the approach term.
-  for (int p : objective_places_) {
-    if (p >= kMaxPlaces) continue;
-    if (s.place_control[p] == side + 1) score += options_.control_weight;
-    if (s.place_control[p] == opp + 1) score -= options_.control_weight;
-  }
-  for (int h = 0; h < nh; ++h) {
+}
+
+void AiPlayer::EngagementTerm(double* score) const {
+  const Game& g = *game_;
+  const int nh = g.hex_board().map.size();
+  const size_t words = occupied_bits_.size();
+  auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
+  for (int h : occupied_) {
     for (int sd = 0; sd < 2; ++sd) {
       if (val_[at(sd, h)] <= 0) continue;
       // Engagement: the other side's units adjacent to this hex could attack it.
@@ -149,40 +255,22 @@ double AiPlayer::Evaluation(const State& s, int side) const {
         adj_att += att_[at(1 - sd, nb[d])];
         adj_val += val_[at(1 - sd, nb[d])];
       }
-      if (adj_att > 0) {
-        const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
-        bool trapped = true;  // no neighbour free of the other side and its reach
-        for (int d = 0; d < 6 && trapped; ++d) {
-          trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && zoc_[at(1 - sd, nb[d])] <= 0);
-        }
-        const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
-        // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
-        // me (mandatory combat) is my gain only when combat is mandatory.
-        if (sd == 1) {
-          score += options_.engagement_weight * gain;
-        } else if (gain > 0 || mandatory_) {
-          score -= options_.engagement_weight * gain * (gain > 0 ? 1.0 : 0.5);
-        }
+      if (adj_att <= 0) continue;
+      const double r = adj_att / std::max(1.0, def_[at(sd, h)]);
+      bool trapped = true;  // no neighbour free of the other side and its reach
+      for (int d = 0; d < 6 && trapped; ++d) {
+        trapped = !(nb[d] >= 0 && val_[at(1 - sd, nb[d])] <= 0 && !Reached(1 - sd, nb[d], words));
+      }
+      const double gain = GainAt(r, val_[at(sd, h)], adj_val, trapped);
+      // sd == 0: my hex, the enemy's gain is my loss; a forced poor attack on
+      // me (mandatory combat) is my gain only when combat is mandatory.
+      if (sd == 1) {
+        *score += options_.engagement_weight * gain;
+      } else if (gain > 0 || mandatory_) {
+        *score -= options_.engagement_weight * gain * (gain > 0 ? 1.0 : 0.5);
       }
     }
   }
-  // Approach: each of my units toward the nearest enemy or objective not held.
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& us = s.units[static_cast<size_t>(i)];
-    if (us.side != side || !us.OnMap() || us.hex >= nh) continue;
-    int best = 1 << 20;
-    for (int j = 0; j < s.num_units; ++j) {
-      const UnitState& e = s.units[static_cast<size_t>(j)];
-      if (e.side == side || !e.OnMap() || e.hex >= nh) continue;
-      best = std::min(best, g.hex_board().map.grid.DistanceIdx(us.hex, e.hex));
-    }
-    for (int p : objective_places_) {
-      if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
-      for (int h : g.hex_board().map.places[static_cast<size_t>(p)].hexes) best = std::min(best, g.hex_board().map.grid.DistanceIdx(us.hex, h));
-    }
-    if (best < (1 << 20)) score -= options_.approach_weight * best;
-  }
-  return score;
 }
 
 void AiPlayer::PlayFollowups(State& s, DiceStream* dice) {
@@ -315,7 +403,7 @@ double AiPlayer::Playout(State& s, int side, uint64_t seed, long until_work) {
     g.rules->LegalActions(s, lc, &playout_legal_);
     work_ += s.num_units;
     if (playout_legal_.empty()) break;
-    const std::vector<Action> legal = playout_legal_;  // Greedy's Score reuses the buffers
+    const std::vector<Action>& legal = playout_legal_;  // Greedy and Score never list into it
     const int pick = mine ? Greedy(s, legal, options_.playout_candidates, false) : 0;
     ResetDice(&rng);
     Context ctx(g, &dice_, nullptr, scratch_.get());

@@ -29,6 +29,10 @@ int BgRules::Control(const State& s, int hex) const {
   for (int i = 0; i < s.num_units; ++i) {
     if (s.units[static_cast<size_t>(i)].hex == hex) return s.units[static_cast<size_t>(i)].side;
   }
+  return StoredControl(s, hex);
+}
+
+int BgRules::StoredControl(const State& s, int hex) const {
   const BgExt& x = Ext<BgExt>(s);
   const int v = (x.control[static_cast<size_t>(hex / 4)] >> ((hex % 4) * 2)) & 3;
   return v - 1;
@@ -1388,21 +1392,55 @@ void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
 // 17.15: the state's place control (what the AI weighs and the state file
 // shows) follows Control(): a tracked place is controlled by the side that
 // controls every hex of it.
-void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
+void BgRules::IndexControlPlaces() {
   const auto& kinds = data().control_kinds;
-  for (size_t p = 0; p < game_.hex_board().map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
-    const Place& place = game_.hex_board().map.places[p];
-    if (place.hexes.empty() || std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
-    const int side = Control(s, place.hexes.front());
+  const auto& places = game_.hex_board().map.places;
+  control_slot_.assign(static_cast<size_t>(std::max(0, game_.hex_board().map.size())), -1);
+  for (size_t p = 0; p < places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    if (places[p].hexes.empty() || std::find(kinds.begin(), kinds.end(), places[p].kind) == kinds.end()) continue;
+    control_places_.push_back(static_cast<int>(p));
+    for (int h : places[p].hexes) {
+      if (h >= 0 && h < static_cast<int>(control_slot_.size()) && control_slot_[static_cast<size_t>(h)] < 0) {
+        control_slot_[static_cast<size_t>(h)] = static_cast<int16_t>(num_control_slots_++);
+      }
+    }
+  }
+}
+
+// 17.15: a place is controlled by the side that controls all its hexes. The side
+// of the first unit standing in each of the places' hexes comes from one pass over
+// the units (what Control() finds scanning the units per hex).
+void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
+  constexpr int kSlots = 512;
+  constexpr int8_t kEmpty = -2;
+  int8_t first[kSlots];
+  const bool indexed = num_control_slots_ <= kSlots;
+  if (indexed) {
+    std::fill(first, first + num_control_slots_, kEmpty);
+    for (int i = 0; i < s.num_units; ++i) {
+      const int h = s.units[static_cast<size_t>(i)].hex;
+      if (h < 0 || h >= static_cast<int>(control_slot_.size())) continue;
+      const int slot = control_slot_[static_cast<size_t>(h)];
+      if (slot >= 0 && first[slot] == kEmpty) first[slot] = static_cast<int8_t>(s.units[static_cast<size_t>(i)].side);
+    }
+  }
+  auto control = [&](int h) {
+    if (!indexed || h < 0 || h >= static_cast<int>(control_slot_.size())) return Control(s, h);
+    const int8_t f = first[control_slot_[static_cast<size_t>(h)]];
+    return f != kEmpty ? static_cast<int>(f) : StoredControl(s, h);
+  };
+  for (int p : control_places_) {
+    const Place& place = game_.hex_board().map.places[static_cast<size_t>(p)];
+    const int side = control(place.hexes.front());
     bool all = side >= 0;
-    for (int h : place.hexes) all = all && Control(s, h) == side;
+    for (int h : place.hexes) all = all && control(h) == side;
     if (!all || s.place_control[p] == side + 1) continue;
     s.place_control[p] = static_cast<uint8_t>(side + 1);
     Event e;
     e.type = EventType::kControl;
     e.side = static_cast<int8_t>(side);
     e.hex = static_cast<int16_t>(place.hexes.front());
-    e.a = static_cast<int>(p);
+    e.a = p;
     e.rule = "17.15";
     ctx.Emit(e);
   }

@@ -89,6 +89,7 @@ class BgRules : public HexRules {
   BgRules(const Game& game, BgConfig config)
       : HexRules(game), cfg_(std::move(config)), ineffective_(game.MarkerIndex("ineffective")) {
     RegisterSteps();
+    IndexControlPlaces();
   }
 
   void Start(State& s, Context& ctx) const override;
@@ -138,6 +139,10 @@ class BgRules : public HexRules {
   void SetControl(State& s, int hex, int side) const;
   void RefreshControl(State& s, Context& ctx) const;
   void SyncPlaceControl(State& s, Context& ctx) const;
+  // Control() of a hex no unit stands in: the last side to occupy it (BgExt::control).
+  int StoredControl(const State& s, int hex) const;
+  // Lists the places SyncPlaceControl keeps and numbers their hexes (constructor).
+  void IndexControlPlaces();
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u) const;
@@ -195,6 +200,11 @@ class BgRules : public HexRules {
 
   BgConfig cfg_;
   int ineffective_ = -1;  // the marker's index, looked up at load
+  // 17.15: the places of the combat.control_kinds (indices below kMaxPlaces, with
+  // hexes), and per map hex its slot among their hexes (-1: in none of them).
+  std::vector<int> control_places_;
+  std::vector<int16_t> control_slot_;
+  int num_control_slots_ = 0;
 };
 
 }  // namespace wg::blue_and_gray

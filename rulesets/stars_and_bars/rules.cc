@@ -1613,7 +1613,7 @@ int SbRules::EndVp(const State& s, int side) const {
       vp += us.markers[pl_];
     }
     // Detachments are not losses: subtract each detached regiment's AS (11.1 note 1).
-    if (IsRegiment(u) && us.spare != 0) vp -= d.front[data().attack];
+    if (us.spare != 0 && IsRegiment(u)) vp -= d.front[data().attack];
   }
   if (objective_place_ >= 0 && s.place_control[objective_place_] == side + 1) vp += 1;  // objective
   return vp;
@@ -2242,7 +2242,33 @@ double SbRules::Evaluate(const State& s, int side) const {
   if (vp[opp] >= need[opp] && vp[opp] > vp[side]) score -= kWinningBonus;
 
   // VPs at risk: a unit the enemy can take cheaply (zero strength, or a convoy) with no
-  // friendly combat unit in its hex, near enemy combat units.
+  // friendly combat unit in its hex, near enemy combat units. One pass lists, per side,
+  // the hexes of its combat units (AS > 0) and of its guards (DS >= 2, not a convoy),
+  // so each unit at risk looks at those lists, not at every unit; the terms are added
+  // to the score in unit order.
+  const HexGrid& grid = game_.hex_board().map.grid;
+  int attacker_q[2][kMaxUnits], attacker_r[2][kMaxUnits];
+  int16_t guards[2][kMaxUnits], convoys[kMaxUnits];
+  int num_attackers[2] = {0, 0}, num_guards[2] = {0, 0}, num_convoys = 0;
+  bool combat_unit[kMaxUnits], at_risk[kMaxUnits];
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    combat_unit[i] = at_risk[i] = false;
+    if (!us.OnMap()) continue;
+    const int sd = us.side & 1;
+    const int ds = DefenseStrength(s, u);
+    const bool convoy = IsSupply(u);
+    if (AttackStrength(s, u) > 0) {
+      const Hex at = grid.HexAt(us.hex);
+      attacker_q[sd][num_attackers[sd]] = at.q;
+      attacker_r[sd][num_attackers[sd]++] = at.r;
+      combat_unit[i] = !convoy;
+    }
+    if (ds >= 2 && !convoy) guards[sd][num_guards[sd]++] = us.hex;
+    if (convoy && us.side == opp) convoys[num_convoys++] = us.hex;
+    at_risk[i] = convoy || ds <= 0;
+  }
   int raid_dist = 1 << 20, convoy_dist = 1 << 20;
   const int enemy_hq = army_hq_hex_[opp];
   const bool raided = (s.once_awarded & (1ull << side)) != 0;
@@ -2250,33 +2276,19 @@ double SbRules::Evaluate(const State& s, int side) const {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (!us.OnMap()) continue;
-    const int ds = DefenseStrength(s, u);
-    const bool convoy = IsSupply(u);
-    if (us.side == side && AttackStrength(s, u) > 0 && !convoy) {
+    if (us.side == side && combat_unit[i]) {
       if (!raided && enemy_hq >= 0) raid_dist = std::min(raid_dist, DistanceBetween(us.hex, enemy_hq));
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId c = static_cast<UnitId>(j);
-        if (IsSupply(c) && s.unit(c).OnMap() && s.unit(c).side == opp) {
-          convoy_dist = std::min(convoy_dist, DistanceBetween(us.hex, s.unit(c).hex));
-        }
-      }
+      for (int c = 0; c < num_convoys; ++c) convoy_dist = std::min(convoy_dist, DistanceBetween(us.hex, convoys[c]));
     }
-    if (!convoy && ds > 0) continue;
+    if (!at_risk[i]) continue;
+    // Guarded: another unit of its side in its hex with DS >= 2 (never the unit itself,
+    // which is a convoy or has DS 0).
+    const int sd = us.side & 1;
+    if (std::find(guards[sd], guards[sd] + num_guards[sd], us.hex) != guards[sd] + num_guards[sd]) continue;
     // The VPs the enemy would score by taking it (a captured convoy retaken: the 6 VPs lost).
-    const double at_stake = convoy ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
-    bool guarded = false;
-    int nearest = 1 << 20;
-    for (int j = 0; j < s.num_units; ++j) {
-      const UnitId v = static_cast<UnitId>(j);
-      const UnitState& vs = s.unit(v);
-      if (!vs.OnMap() || v == u) continue;
-      if (vs.side == us.side) {
-        if (vs.hex == us.hex && DefenseStrength(s, v) >= 2 && !IsSupply(v)) guarded = true;
-      } else if (AttackStrength(s, v) > 0) {
-        nearest = std::min(nearest, DistanceBetween(us.hex, vs.hex));
-      }
-    }
-    if (guarded) continue;
+    const double at_stake = IsSupply(u) ? 6.0 : (IsHq(u) ? 1.0 : (IsArtillery(u) ? Def(u).back[attr_bombard_] : 1.0));
+    const int nearest =
+        NearestDistance(grid.HexAt(us.hex), attacker_q[1 - sd], attacker_r[1 - sd], num_attackers[1 - sd], 1 << 20);
     const double p = nearest <= 1 ? 0.6 : (nearest <= 3 ? 0.3 : (nearest <= 5 ? 0.1 : 0.0));
     score += (us.side == side ? -1.0 : 1.0) * p * kVpWeight * at_stake;
   }

@@ -75,7 +75,26 @@ class AiPlayer : public Player {
   double Score(const State& s, const Action& a, int side);
 
  private:
-  double Value(const State& s, UnitId u) const;
+  // Game::Current(s, u, attr) of the attack (defense) attribute, from the
+  // markers that reduce it (listed once, in the constructor).
+  int CurrentAttack(const State& s, UnitId u) const { return CurrentOf(s, u, attack_attr_, attack_reducers_); }
+  int CurrentDefense(const State& s, UnitId u) const { return CurrentOf(s, u, defense_attr_, defense_reducers_); }
+  int CurrentOf(const State& s, UnitId u, int attr, const std::vector<int>& reducers) const;
+  // Zeroes the per-hex cells the last Evaluation wrote (not the whole map).
+  void ClearCells() const;
+  // The approach term's distance per hex of occupied_ holding the side's units:
+  // to the nearest enemy unit or objective hex not held, in near_.
+  void NearestTargets(const State& s, int side) const;
+  // Evaluation's terms, each added to *score in a fixed order: the units'
+  // material (and the per-hex cells: returns whether a hex is over the stacking
+  // limit), the excess over it, the engagements of adjacent hexes.
+  bool TallyUnits(const State& s, int side, double* score) const;
+  void StackingTerm(const State& s, int side, double* score) const;
+  void EngagementTerm(double* score) const;
+  // Some unit of relative side sd (0: the evaluating side) is next to `hex`.
+  bool Reached(int sd, int hex, size_t words) const {
+    return (reach_bits_[static_cast<size_t>(sd) * words + (static_cast<size_t>(hex) >> 6)] >> (hex & 63)) & 1;
+  }
   void PlayFollowups(State& s, DiceStream* dice);
   // Points dice_ at rng with an empty queue and record.
   void ResetDice(RngState* rng);
@@ -101,8 +120,14 @@ class AiPlayer : public Player {
   long work_ = 0;                      // rule applications this decision
   bool mandatory_ = false;             // combat is mandatory (HexRules data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
-  mutable std::vector<double> att_, def_, val_, zoc_;
+  mutable std::vector<double> att_, def_, val_;
   mutable std::vector<int> count_;     // units per (relative side, hex)
+  mutable std::vector<int> occupied_;  // hexes holding units in the last Evaluation (sorted)
+  mutable std::vector<uint64_t> occupied_bits_;  // one bit per hex, set while tallying
+  mutable std::vector<uint64_t> reach_bits_;     // per relative side, the hexes next to its units
+  mutable std::vector<int> near_;      // per hex: NearestTargets' distance
+  mutable std::vector<int> target_q_, target_r_;  // NearestTargets' enemy and objective hexes
+  std::vector<int> attack_reducers_, defense_reducers_;  // marker indices, one per `reduces` entry
   const HexQueries* hex_ = nullptr;    // the hex queries of a hex game (nullptr on a tabletop)
 };
 

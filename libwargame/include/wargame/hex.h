@@ -51,6 +51,18 @@ constexpr int Length(Hex h) {
 }
 constexpr int Distance(Hex a, Hex b) { return Length(a - b); }
 
+// The least Distance from `from` to the hexes (q[k], r[k]), k < n; `none` when n is 0.
+// Coordinates in two flat arrays: a loop the compiler vectorises (the AI's evaluation).
+inline int NearestDistance(Hex from, const int* q, const int* r, int n, int none) {
+  int best = none;
+  for (int k = 0; k < n; ++k) {
+    const int dq = from.q - q[k], dr = from.r - r[k], ds = dq + dr;
+    const int d = ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
+    best = d < best ? d : best;
+  }
+  return best;
+}
+
 // The direction from a to an adjacent hex b, or -1 if they are not adjacent.
 int DirectionTo(Hex a, Hex b);
 
