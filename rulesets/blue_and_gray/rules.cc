@@ -404,7 +404,7 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
   return Status::Ok();
 }
 
-void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+void BgRules::ListSpecialMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   std::vector<uint8_t>& blocked = hs.hex_mask;
   bool blocked_ready = false;  // the phasing side's mask, built at the first strategic unit
@@ -427,7 +427,7 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
       const MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
       blocked_ready = blocked_ready || strategic;
       // Cached per unit like ListMoves' (slots 1 and 2), by the query and the mask.
-      ListUnitMoves(hs, u, q, ActionType::kMove, out, strategic ? 1 : 2, strategic ? 1 : 0);
+      ListUnitMoves(hs, u, q, ActionType::kMove, strategic ? 1 : 2, strategic ? 1 : 0);
     }
   }
 }
@@ -1221,8 +1221,8 @@ void BgRules::RegisterSteps() {
 
 // Moves, strategic and night moves (11.1, 9.0), the end of the phase; less what CheckMove refuses.
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx, out);
-  ListSpecialMoves(s, ctx, out);
+  ListMoves(s, ctx);  // these two list into the scratch's listed_moves (placed first)
+  ListSpecialMoves(s, ctx);
   // ApplyBgMovement always accepts the end of the movement phase (the core's
   // ApplyMovementStep): listed without trying it on a copy of the State.
   out->push_back(Action::EndPhase());
@@ -1245,7 +1245,14 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
   if (std::none_of(out->begin(), out->end(), [](const Action& a) { return a.type == ActionType::kAttack; })) {
     m.zoc = &EnemyZoc(s, ctx, m.side);
   }
+  HexScratch& hs = Hs(ctx);
+  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
   size_t kept = 0;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (MoveAllowed(s, hs.ListedMove(moves[i]), ctx, m, nullptr)) moves[kept++] = moves[i];
+  }
+  moves.resize(kept);
+  kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
     const Action& a = (*out)[i];
     bool ok = true;

@@ -182,7 +182,7 @@ class SbRules : public HexRules {
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
-  bool FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  bool FilterMoves(const State& s, Context& ctx) const;  // on HexScratch::listed_moves
   Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
@@ -1699,13 +1699,13 @@ void SbRules::RegisterSteps() {
 // --- Steps: the movement phase ---------------------------------------------------------------
 
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx, out);
+  ListMoves(s, ctx);  // into the scratch's listed_moves: placed ahead of `out`
   ListMovementExtras(s, ctx, out);
   // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
   // may still enter (5.7), so that is asked directly instead of trying the end on a
   // copy of the State (the same answer; ReinforcementCanEnter is not even needed
   // when an entry is listed).
-  if (!FilterMoves(s, ctx, out) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
+  if (!FilterMoves(s, ctx) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
 }
 
 // Mode changes (5.3), convoy destruction (5.8), detachment and recombination (10.1, 10.2),
@@ -1768,7 +1768,9 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
 
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
 // true if an entry is kept (then the phase may not end: 5.7).
-bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+bool SbRules::FilterMoves(const State& s, Context& ctx) const {
+  HexScratch& hs = Hs(ctx);
+  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
@@ -1777,25 +1779,22 @@ bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out
   bool needs_check = false;
   MoveFacts facts;
   size_t kept = 0;
-  for (size_t i = 0; i < out->size(); ++i) {
-    const Action& a = (*out)[i];
-    if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
-      const UnitId u = a.units[0];
-      if (u != checked_unit || a.num_units != 1) {
-        checked_unit = a.num_units == 1 ? u : kNoUnit;
-        needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-        if (needs_check) {
-          facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
-          facts.normal_friend = NormalFriends(s, ctx);
-        }
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Action& a = hs.ListedMove(moves[i]);
+    const UnitId u = a.units[0];
+    if (u != checked_unit || a.num_units != 1) {
+      checked_unit = a.num_units == 1 ? u : kNoUnit;
+      needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+      if (needs_check) {
+        facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
+        facts.normal_friend = NormalFriends(s, ctx);
       }
-      if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
-      if (a.type == ActionType::kEnter) enter = true;
     }
-    if (kept != i) (*out)[kept] = a;
-    ++kept;
+    if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
+    if (a.type == ActionType::kEnter) enter = true;
+    moves[kept++] = moves[i];
   }
-  out->resize(kept);
+  moves.resize(kept);
   return enter;
 }
 

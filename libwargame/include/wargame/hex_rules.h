@@ -166,6 +166,17 @@ class HexScratch : public Scratch {
   // night moves) have slots of their own, so they do not evict the unit's moves.
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
+  // The moves of the listing under way (issue 15: not copied into the list):
+  // ListUnitMoves appends each kept candidate by reference (its unit_moves index and
+  // its index there), in listing order; the rulesets' movement filters drop from
+  // here; HexRules::LegalActions copies them ahead of the step's other actions
+  // (every step lists its moves first) and ListLegal hands out pointers to them.
+  struct MoveRef {
+    uint32_t cache = 0;
+    uint32_t index = 0;
+  };
+  std::vector<MoveRef> listed_moves;
+  const Action& ListedMove(MoveRef r) const { return unit_moves[r.cache].actions[r.index]; }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
@@ -290,6 +301,7 @@ class HexRules : public Rules, public HexQueries {
 
   void Start(State& s, Context& ctx) const override;
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  void ListLegal(const State& s, Context& ctx, LegalActionList* out) const override;
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   void CheckInvariants(const State& s, ErrorList* out) const override;
   std::unique_ptr<Scratch> NewScratch() const override;
@@ -510,11 +522,14 @@ class HexRules : public Rules, public HexQueries {
   void ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
-  void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
-  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q,
-  // reusing the candidates cached in `slot` (< HexScratch::kMoveSlots; 0 is ListMoves').
-  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out,
-                     int slot = 0, int value = 0) const;
+  // The phasing side's moves and entries, into HexScratch::listed_moves (a step that
+  // lists moves lists them before anything else: they are placed first).
+  void ListMoves(const State& s, Context& ctx) const;
+  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q, into
+  // hs.listed_moves, reusing the candidates cached in `slot` (< HexScratch::kMoveSlots;
+  // 0 is ListMoves').
+  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int slot = 0,
+                     int value = 0) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;
