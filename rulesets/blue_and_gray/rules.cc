@@ -69,8 +69,16 @@ bool BgRules::Exposed(const State& s, UnitId u) const {
 }
 
 // 8.42: a unit whose stack-mate already attacked (in another combat) may not attack.
-bool BgRules::StackmateAttacked(const State& s, UnitId u) const {
+// `stacks` (if not null): the units of each hex as s has them (the obligations' lists).
+bool BgRules::StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks) const {
   const UnitState& us = s.unit(u);
+  if (stacks != nullptr && us.OnMap() && us.hex < game_.hex_board().map.size()) {
+    for (int i = stacks->hex_head[static_cast<size_t>(us.hex)]; i >= 0; i = stacks->next_in_hex[static_cast<size_t>(i)]) {
+      const UnitState& o = s.units[static_cast<size_t>(i)];
+      if (i != u && o.side == us.side && o.Has(kUnitAttacked)) return true;
+    }
+    return false;
+  }
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& o = s.units[static_cast<size_t>(i)];
     if (i != u && o.hex == us.hex && o.side == us.side && o.Has(kUnitAttacked)) return true;
@@ -794,8 +802,8 @@ bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
 // of the units ... and not attack at all with the other": the other is excused,
 // the core does not hold a declaration against a unit it bars), nor from a ferry
 // hex (19.12: "no unit may attack from a Ferry Hex").
-bool BgRules::CanStillAttack(const State& s, UnitId u) const {
-  if (!HexRules::CanStillAttack(s, u) || StackmateAttacked(s, u)) return false;
+bool BgRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const {
+  if (!HexRules::CanStillAttack(s, u, stacks) || StackmateAttacked(s, u, stacks)) return false;
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
 }
 

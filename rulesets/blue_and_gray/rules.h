@@ -118,7 +118,7 @@ class BgRules : public HexRules {
   bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const override;
   // 8.0 over the whole phase (`combat: {obligations: true}`): who may still attack
   // (8.41, 8.42, 10.0, 19.12) and what each unit can reach (8.41, 8.7, 8.71, 8.73).
-  bool CanStillAttack(const State& s, UnitId u) const override;
+  bool CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const override;
   bool InAttackReach(const State& s, UnitId u, int hex) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
@@ -140,7 +140,7 @@ class BgRules : public HexRules {
   void SyncPlaceControl(State& s, Context& ctx) const;
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
-  bool StackmateAttacked(const State& s, UnitId u) const;
+  bool StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks = nullptr) const;
   bool HexAttackable(const State& s, int hex, int attacker_side) const;
   bool NextToSide(const State& s, int hex, int side) const;
   bool BatteryMayFireAtAll(const State& s, UnitId b) const;

@@ -457,7 +457,10 @@ class HexRules : public Rules, public HexQueries {
   // With obligations: may u still take part in an attack (not attacked yet, an
   // attack strength, ...)? `s` may be a view with a declared attack marked
   // (B&G 8.42: a stack-mate that attacked bars u).
-  virtual bool CanStillAttack(const State& s, UnitId u) const;
+  // `stacks`, if not null, lists the units of each map hex as they stand in s
+  // (HexScratch::hex_head / next_in_hex: the obligations' cache, built from a State
+  // with s's positions), for a hook that asks who shares u's hex; null: scan.
+  virtual bool CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const;
   // May u attack the units in `hex` (adjacent; artillery with a range: in range
   // and line of sight)? Checked after CanStillAttack.
   virtual bool InAttackReach(const State& s, UnitId u, int hex) const;
