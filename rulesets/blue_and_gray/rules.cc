@@ -212,16 +212,20 @@ void BgRules::OnPhaseEnd(State& s, Context& ctx) const {
 
 // --- Hooks: movement -------------------------------------------------------------------
 
-Status BgRules::CanMove(const State& s, UnitId u) const {
-  Status st = HexRules::CanMove(s, u);
-  if (!st.ok()) return st;
+bool BgRules::Movable(const State& s, UnitId u, Status* why) const {
+  auto refuse = [why](const std::string& rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (!HexRules::Movable(s, u, why)) return false;
   if (IsFixedArtillery(u)) {
-    return Status::Refused(cfg_.fixed_rule, game_.UnitLabel(u) + ": Union artillery may not move (only Sherman may)");
+    return refuse(cfg_.fixed_rule, [&] { return game_.UnitLabel(u) + ": Union artillery may not move (only Sherman may)"; });
   }
   if (Night(s)) {
     if (s.unit(u).side == cfg_.night_no_move_side) {
-      return Status::Refused(cfg_.night_rule, "no " + game_.sides[static_cast<size_t>(cfg_.night_no_move_side)].name +
-                                                  " unit may move during a night game-turn");
+      return refuse(cfg_.night_rule, [&] {
+        return "no " + game_.sides[static_cast<size_t>(cfg_.night_no_move_side)].name + " unit may move during a night game-turn";
+      });
     }
     if (s.unit(u).side != cfg_.night_exit_side && s.unit(u).OnMap()) {
       // 9.0: units adjacent to enemy units may not move at night.
@@ -229,12 +233,12 @@ Status BgRules::CanMove(const State& s, UnitId u) const {
       for (int d = 0; d < 6; ++d) {
         const int nb = game_.hex_board().map.grid.NeighborIndex(s.unit(u).hex, d);
         if (nb >= 0 && EnemyIn(s, nb, side)) {
-          return Status::Refused("9.0", game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn");
+          return refuse("9.0", [&] { return game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn"; });
         }
       }
     }
   }
-  return Status::Ok();
+  return true;
 }
 
 int BgRules::AttackStrength(const State& s, UnitId u) const {
@@ -423,7 +427,7 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx) const {
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !CanMove(s, u).ok()) continue;
+    if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !Movable(s, u, nullptr)) continue;
     if (mask_decides && !blocked_ready) {
       StrategicBlocked(s, ctx, s.phasing_side, &blocked);
       blocked_ready = true;

@@ -107,7 +107,7 @@ class BgRules : public HexRules {
   void OnPhaseEnd(State& s, Context& ctx) const override;
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  bool Movable(const State& s, UnitId u, Status* why) const override;
   int AttackStrength(const State& s, UnitId u) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;

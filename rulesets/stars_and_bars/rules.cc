@@ -59,7 +59,7 @@ class SbRules : public HexRules {
   int MovementAllowance(const State& s, UnitId u) const override;
   int Allowance(const State& s, UnitId u, bool forced_march) const;
   int ReinforcementTurn(const State& s, UnitId u) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  bool Movable(const State& s, UnitId u, Status* why) const override;
   ZocKind ZocOf(const State& s, UnitId u) const override;
   bool CountsForStacking(const State& s, UnitId u) const override;
   int AttackStrength(const State& s, UnitId u) const override;
@@ -159,6 +159,8 @@ class SbRules : public HexRules {
   void ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status CheckDetach(const State& s, const Action& a) const;
   Status CheckRecombine(const State& s, const Action& a) const;
+  bool CheckDetachAllowed(const State& s, const Action& a, Status* why) const;
+  bool CheckRecombineAllowed(const State& s, const Action& a, Status* why) const;
   bool HqServes(UnitId hq, UnitId u) const;
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
@@ -274,10 +276,16 @@ int SbRules::ReinforcementTurn(const State& s, UnitId u) const {
   return Def(u).reinforcement_turn;
 }
 
-Status SbRules::CanMove(const State& s, UnitId u) const {
-  if (!s.unit(u).Has(kUnitReleased)) return Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
-  if (Unlimbered(s, u)) return Status::Refused("5.3", game_.UnitLabel(u) + " is unlimbered and may not move");
-  return Status::Ok();
+bool SbRules::Movable(const State& s, UnitId u, Status* why) const {
+  if (!s.unit(u).Has(kUnitReleased)) {
+    if (why) *why = Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
+    return false;
+  }
+  if (Unlimbered(s, u)) {
+    if (why) *why = Status::Refused("5.3", game_.UnitLabel(u) + " is unlimbered and may not move");
+    return false;
+  }
+  return true;
 }
 
 int SbRules::CorpsNumber(UnitId u) const {
@@ -1407,35 +1415,57 @@ void SbRules::ListReorganize(const State& s, Context& ctx, std::vector<Action>* 
 // --- Detachments (10.1-10.3) -----------------------------------------------------------------
 
 Status SbRules::CheckDetach(const State& s, const Action& a) const {
-  if (s.decision != DecisionType::kMovement) return Status::Refused("10.1", "detachments happen in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.1", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return Status::Refused("10.1", "name the brigade and the regiment");
+  Status why;
+  CheckDetachAllowed(s, a, &why);
+  return why;
+}
+
+// CheckDetach's rules; `why` (if not null) gets the refusal (the listing passes null).
+bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) const {
+  auto refuse = [why](const char* rule, const char* message) {
+    if (why) *why = Status::Refused(rule, message);
+    return false;
+  };
+  if (s.decision != DecisionType::kMovement) return refuse("10.1", "detachments happen in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return refuse("10.1", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return refuse("10.1", "name the brigade and the regiment");
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.1", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.1", "only a phasing brigade on the map may detach a regiment");
-  if (s.unit(b).markers[pl_] > 0) return Status::Refused("10.1", "the brigade must be at full strength (no permanent loss)");
-  if (s.unit(b).Has(kSbHasDetached)) return Status::Refused("10.1", "no brigade may have more than one regiment detached");
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.1", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.1", "only a phasing brigade on the map may detach a regiment");
+  if (s.unit(b).markers[pl_] > 0) return refuse("10.1", "the brigade must be at full strength (no permanent loss)");
+  if (s.unit(b).Has(kSbHasDetached)) return refuse("10.1", "no brigade may have more than one regiment detached");
   if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
       (!Def(r).optional_rule.empty() && !game_.OptionOn(Def(r).optional_rule))) {
-    return Status::Refused("10.1", "that regiment counter is not available");
+    return refuse("10.1", "that regiment counter is not available");
   }
-  return Status::Ok();
+  return true;
 }
 
 Status SbRules::CheckRecombine(const State& s, const Action& a) const {
-  if (s.decision != DecisionType::kMovement) return Status::Refused("10.2", "recombination happens in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.2", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return Status::Refused("10.2", "name the brigade and the regiment");
+  Status why;
+  CheckRecombineAllowed(s, a, &why);
+  return why;
+}
+
+// CheckRecombine's rules; `why` (if not null) gets the refusal (the listing passes null).
+bool SbRules::CheckRecombineAllowed(const State& s, const Action& a, Status* why) const {
+  auto refuse = [why](const char* rule, const char* message) {
+    if (why) *why = Status::Refused(rule, message);
+    return false;
+  };
+  if (s.decision != DecisionType::kMovement) return refuse("10.2", "recombination happens in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return refuse("10.2", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return refuse("10.2", "name the brigade and the regiment");
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.2", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.2", "only a phasing brigade on the map may recombine");
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.2", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.2", "only a phasing brigade on the map may recombine");
   if (!IsRegiment(r) || s.unit(r).side != s.phasing_side || s.unit(r).hex != s.unit(b).hex || s.unit(r).spare == 0) {
-    return Status::Refused("10.2", "the regiment must be a detached regiment in the brigade's hex");
+    return refuse("10.2", "the regiment must be a detached regiment in the brigade's hex");
   }
   const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
-  if (as <= 0) return Status::Refused("10.2", "the regiment has no attack strength left to restore");
-  if (s.unit(b).markers[pl_] < as) return Status::Refused("10.2", "the brigade's permanent loss must be at least the regiment's AS");
-  return Status::Ok();
+  if (as <= 0) return refuse("10.2", "the regiment has no attack strength left to restore");
+  if (s.unit(b).markers[pl_] < as) return refuse("10.2", "the brigade's permanent loss must be at least the regiment's AS");
+  return true;
 }
 
 // --- Phases ------------------------------------------------------------------------------------
@@ -1728,7 +1758,7 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
         if (!IsRegiment(r)) continue;
         Action d = Action::Of(ActionType::kDetach);
         d.AddUnit(u).AddUnit(r);
-        if (CheckDetach(s, d).ok()) {
+        if (CheckDetachAllowed(s, d, nullptr)) {
           out->push_back(d);
           break;
         }
@@ -1738,7 +1768,7 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
         if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
         Action d = Action::Of(ActionType::kRecombine);
         d.AddUnit(u).AddUnit(r);
-        if (CheckRecombine(s, d).ok()) out->push_back(d);
+        if (CheckRecombineAllowed(s, d, nullptr)) out->push_back(d);
       }
     }
     if (us.markers[dis_] > 0 && !IsArtillery(u)) {

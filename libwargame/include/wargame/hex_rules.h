@@ -376,7 +376,11 @@ class HexRules : public Rules, public HexQueries {
   // --- Movement queries (public for players and playouts) ---------------------------
   // Hooks: a unit's movement allowance in half points, and whether it may move now.
   int MovementAllowance(const State& s, UnitId u) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  // CanMove is Movable(s, u, &why) (a ruleset overrides Movable, not CanMove).
+  Status CanMove(const State& s, UnitId u) const final;
+  // Hook: may u move now? If not and `why` is not null, *why gets the refusal
+  // (the listing passes null: a refused unit formats no message). Default: released.
+  virtual bool Movable(const State& s, UnitId u, Status* why) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;

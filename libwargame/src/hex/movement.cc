@@ -146,7 +146,7 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
     const UnitState& us = s.unit(u);
     if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
-      if (!CanMove(s, u).ok() || MovementAllowance(s, u) <= 0) continue;
+      if (!Movable(s, u, nullptr) || MovementAllowance(s, u) <= 0) continue;
       ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove);
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
