@@ -44,6 +44,12 @@ class SbRules : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    // 10.1: each unit's size read once (the listing asks it of every unit pair).
+    for (int i = 0; i < game.num_units(); ++i) {
+      const UnitDef& d = game.units[static_cast<size_t>(i)];
+      const bool infantry = d.kind == kind_infantry_;
+      unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
+    }
     RegisterSteps();
   }
 
@@ -100,8 +106,9 @@ class SbRules : public HexRules {
   bool IsArtillery(UnitId u) const { return IsKind(u, kind_artillery_); }
   bool IsHq(UnitId u) const { return IsKind(u, kind_hq_); }
   bool IsSupply(UnitId u) const { return IsKind(u, kind_supply_); }
-  bool IsRegiment(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "regiment"; }
-  bool IsBrigade(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "brigade"; }
+  // An infantry regiment / brigade (10.1), from unit_size_ (read at load).
+  bool IsRegiment(UnitId u) const { return unit_size_[static_cast<size_t>(u)] == 1; }
+  bool IsBrigade(UnitId u) const { return unit_size_[static_cast<size_t>(u)] == 2; }
   bool Unlimbered(const State& s, UnitId u) const { return IsArtillery(u) && s.unit(u).face == 1; }
   int Losses(const State& s, UnitId u) const { return s.unit(u).markers[pl_] + s.unit(u).markers[dis_]; }
   // 7.4 / 8.4: the strength losses are taken from (DS, or BS of unlimbered artillery).
@@ -219,6 +226,7 @@ class SbRules : public HexRules {
   UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
   std::vector<int> battery_parent_;
   std::vector<int8_t> corps_;  // CorpsNumber per unit
+  std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -1804,25 +1812,31 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
-  // per unit (the listed moves of a unit are consecutive), not per destination.
-  UnitId checked_unit = kNoUnit;
-  bool needs_check = false;
-  MoveFacts facts;
+  // per unit, for the run of its candidates (the refs to one cache slot, one unit's
+  // moves of one type, are consecutive); a run that needs no check is kept without
+  // reading its actions.
   size_t kept = 0;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const Action& a = hs.ListedMove(moves[i]);
-    const UnitId u = a.units[0];
-    if (u != checked_unit || a.num_units != 1) {
-      checked_unit = a.num_units == 1 ? u : kNoUnit;
-      needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-      if (needs_check) {
-        facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
-        facts.normal_friend = NormalFriends(s, ctx);
+  for (size_t i = 0; i < moves.size();) {
+    const uint32_t cache = moves[i].cache;
+    size_t end = i + 1;
+    while (end < moves.size() && moves[end].cache == cache) ++end;
+    const Action& first = hs.ListedMove(moves[i]);
+    const UnitId u = first.units[0];
+    const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+    if (!needs_check) {
+      enter = enter || first.type == ActionType::kEnter;
+      for (size_t k = i; k < end; ++k) moves[kept++] = moves[k];
+    } else {
+      MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
+      facts.normal_friend = NormalFriends(s, ctx);
+      for (size_t k = i; k < end; ++k) {
+        const Action& a = hs.ListedMove(moves[k]);
+        if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
+        enter = enter || a.type == ActionType::kEnter;
+        moves[kept++] = moves[k];
       }
     }
-    if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
-    if (a.type == ActionType::kEnter) enter = true;
-    moves[kept++] = moves[i];
+    i = end;
   }
   moves.resize(kept);
   return enter;

@@ -160,7 +160,8 @@ class HexScratch : public Scratch {
   struct UnitMoves {
     bool valid = false;
     MoveListKey key;
-    std::vector<Action> actions;
+    std::vector<Action> actions;  // one unit's candidates, all of one type
+    std::vector<int16_t> ends;    // ends[i]: the last hex of actions[i] (read without the Action)
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.

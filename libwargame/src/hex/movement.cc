@@ -176,10 +176,14 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
+    cached.ends.clear();
     const Reachable& r = hs.pathfinder.Search(q);
     for (int h : r.hexes()) {
       if (h == q.start) continue;
-      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) a->value = value;
+      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
+        a->value = value;
+        cached.ends.push_back(static_cast<int16_t>(h));
+      }
     }
     cached.valid = cacheable;
     cached.key = key;
@@ -188,11 +192,7 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const uint32_t cache = static_cast<uint32_t>(at);
   const uint32_t n = static_cast<uint32_t>(cached.actions.size());
   for (uint32_t i = 0; i < n; ++i) {
-    if (stacking) {
-      const Action& a = cached.actions[i];
-      const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-      if (q.friendly_count[to] + q.moving_count > q.stack_limit) continue;
-    }
+    if (stacking && q.friendly_count[cached.ends[i]] + q.moving_count > q.stack_limit) continue;
     hs.listed_moves.push_back(HexScratch::MoveRef{cache, i});
   }
 }
