@@ -1,5 +1,6 @@
 // The movement phase: reachable hexes, listing and applying moves and reinforcement entries.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "internal.h"
@@ -178,6 +179,11 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     cached.actions.clear();
     cached.ends.clear();
     const Reachable& r = hs.pathfinder.Search(q);
+    // At most one allocation per vector, and only when the unit reaches more hexes
+    // than its slot has held (push_back's doubling would allocate log2(n) times).
+    const size_t reached = std::bit_ceil(r.hexes().size());
+    if (cached.actions.capacity() < reached) cached.actions.reserve(reached);
+    if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
     for (int h : r.hexes()) {
       if (h == q.start) continue;
       if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
