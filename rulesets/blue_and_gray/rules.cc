@@ -275,36 +275,43 @@ BgRules::MoveContext BgRules::MoveContextOf(const State& s) const {
 }
 
 bool BgRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const {
+  if (a.num_hexes == 0 || a.num_units == 0) return true;
+  return MoveAllowedTo(s, a.units.data(), a.num_units, a.type, a.hexes[0], a.hexes[static_cast<size_t>(a.num_hexes - 1)],
+                       ctx, m, why);
+}
+
+// MoveAllowed of a move of `units` of type `type` entering `first` and ending in
+// `to` (the only path hexes its rules read).
+bool BgRules::MoveAllowedTo(const State& s, const UnitId* units, int num_units, ActionType type, int first, int to,
+                            Context& ctx, const MoveContext& m, Status* why) const {
   auto refuse = [why](const std::string& rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
     return false;
   };
-  if (a.num_hexes == 0 || a.num_units == 0) return true;
   const int side = m.side;
-  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   // 19.12: no unit may end its move in a ferry hex.
   if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) {
     return refuse("19.12", [&] { return "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")"; });
   }
   const bool to_ezoc = to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, side, to));
   if (to_ezoc) {
-    for (int i = 0; i < a.num_units; ++i) {
-      if (Ineffective(s, a.units[static_cast<size_t>(i)])) {
+    for (int i = 0; i < num_units; ++i) {
+      if (Ineffective(s, units[i])) {
         return refuse("10.2", [&] {
-          return game_.UnitLabel(a.units[static_cast<size_t>(i)]) + " is ineffective and may not enter an enemy zone of control";
+          return game_.UnitLabel(units[i]) + " is ineffective and may not enter an enemy zone of control";
         });
       }
     }
     if (m.night) return refuse("9.0", [] { return "units may not enter enemy zones of control during night turns"; });
   }
   // 15.12: reinforcements may not enter an enemy-controlled entry hex.
-  if (a.type == ActionType::kEnter && Control(s, a.hexes[0]) == 1 - side) {
-    return refuse("15.12", [&] { return "entry hex " + game_.HexLabel(a.hexes[0]) + " is enemy controlled"; });
+  if (type == ActionType::kEnter && Control(s, first) == 1 - side) {
+    return refuse("15.12", [&] { return "entry hex " + game_.HexLabel(first) + " is enemy controlled"; });
   }
   // 17.11-17.14: the Union movement quota.
   if (m.quota) {
     int adding = 0;
-    for (int i = 0; i < a.num_units; ++i) adding += QuotaCounts(s, a.units[static_cast<size_t>(i)]) ? 1 : 0;
+    for (int i = 0; i < num_units; ++i) adding += QuotaCounts(s, units[i]) ? 1 : 0;
     if (adding > 0 && m.moved + adding > m.limit) {
       return refuse(m.bonus ? "17.14" : cfg_.quota_rule, [&] {
         return "the Union may move at most " + std::to_string(m.limit) + " units this movement phase" +
@@ -1261,7 +1268,14 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
   std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
   size_t kept = 0;
   for (size_t i = 0; i < moves.size(); ++i) {
-    if (MoveAllowed(s, hs.ListedMove(moves[i]), ctx, m, nullptr)) moves[kept++] = moves[i];
+    // A listed move is one unit's (ListUnitMoves); a kMove's rules read only its end
+    // hex, kept beside the cached Action (not read: far cheaper).
+    const HexScratch::UnitMoves& slot = hs.unit_moves[moves[i].cache];
+    const UnitId u = static_cast<UnitId>(moves[i].cache / HexScratch::kMoveSlots);
+    const bool ok = slot.valid && slot.key.type == ActionType::kMove
+                        ? MoveAllowedTo(s, &u, 1, ActionType::kMove, -1, slot.ends[moves[i].index], ctx, m, nullptr)
+                        : MoveAllowed(s, hs.ListedMove(moves[i]), ctx, m, nullptr);
+    if (ok) moves[kept++] = moves[i];
   }
   moves.resize(kept);
   kept = 0;

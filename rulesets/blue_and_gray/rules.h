@@ -189,6 +189,8 @@ class BgRules : public HexRules {
   bool QuotaCounts(const State& s, UnitId u) const;  // 17.12
   // CheckMove's rules; `why` (if not null) gets the refusal (the listing passes null).
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const;
+  bool MoveAllowedTo(const State& s, const UnitId* units, int num_units, ActionType type, int first, int to, Context& ctx,
+                     const MoveContext& m, Status* why) const;
   // The hexes strategic movement may not enter (11.1: enemy units and hexes closer
   // than the distance to one), from the side's occupancy (RefreshOccupancy).
   void StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const;
