@@ -1267,15 +1267,32 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
   HexScratch& hs = Hs(ctx);
   std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
   size_t kept = 0;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    // A listed move is one unit's (ListUnitMoves); a kMove's rules read only its end
-    // hex, kept beside the cached Action (not read: far cheaper).
-    const HexScratch::UnitMoves& slot = hs.unit_moves[moves[i].cache];
-    const UnitId u = static_cast<UnitId>(moves[i].cache / HexScratch::kMoveSlots);
-    const bool ok = slot.valid && slot.key.type == ActionType::kMove
-                        ? MoveAllowedTo(s, &u, 1, ActionType::kMove, -1, slot.ends[moves[i].index], ctx, m, nullptr)
-                        : MoveAllowed(s, hs.ListedMove(moves[i]), ctx, m, nullptr);
-    if (ok) moves[kept++] = moves[i];
+  for (size_t i = 0; i < moves.size();) {
+    // A listed move is one unit's (ListUnitMoves) and the refs to one cache slot (one
+    // unit's moves of one type) are consecutive. A kMove's rules (MoveAllowedTo) read
+    // only its end hex, kept beside the cached Action, and the unit: the unit's part
+    // (10.2 ineffective, 17.11 quota) is decided once for its run.
+    const uint32_t cache = moves[i].cache;
+    size_t end = i + 1;
+    while (end < moves.size() && moves[end].cache == cache) ++end;
+    const HexScratch::UnitMoves& slot = hs.unit_moves[cache];
+    const UnitId u = static_cast<UnitId>(cache / HexScratch::kMoveSlots);
+    if (!(slot.valid && slot.key.type == ActionType::kMove)) {
+      for (size_t k = i; k < end; ++k) {
+        if (MoveAllowed(s, hs.ListedMove(moves[k]), ctx, m, nullptr)) moves[kept++] = moves[k];
+      }
+      i = end;
+      continue;
+    }
+    const bool over_quota = m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit;  // 17.11-17.14
+    const bool no_ezoc = m.night || Ineffective(s, u);                               // 9.0, 10.2
+    for (size_t k = i; k < end && !over_quota; ++k) {
+      const int to = slot.ends[moves[k].index];
+      if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) continue;  // 19.12
+      if (no_ezoc && to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, m.side, to))) continue;
+      moves[kept++] = moves[k];
+    }
+    i = end;
   }
   moves.resize(kept);
   kept = 0;
