@@ -4,6 +4,9 @@
 //   (HexScratch::unit_moves): at every decision of seeded random games the
 //   session's listing (warm caches, built up over the game) must equal a listing
 //   from a brand-new scratch (nothing cached), action for action, in order.
+// - The cheap listing (Session::LegalActions(LegalActionList*): the moves by
+//   reference into the scratch, not copied) holds the same actions in the same
+//   order as the vector form, and its elements apply as they are.
 // - Session's playout mode keeps no undo snapshots and changes nothing else: the
 //   same game played with and without it has the same events, actions, save and
 //   final state; Undo() is refused in it.
@@ -48,8 +51,17 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
         ADD_FAILURE() << "game " << g << ", action " << n << ": the cached listing differs from a fresh one";
         return decisions;
       }
+      LegalActionList cheap;
+      s.LegalActions(&cheap);
+      EXPECT_EQ(cheap.size(), legal.size()) << "game " << g << ", action " << n;
+      for (size_t i = 0; i < cheap.size() && i < legal.size(); ++i) {
+        if (!(cheap[i] == legal[i])) {
+          ADD_FAILURE() << "game " << g << ", action " << n << ": the cheap listing differs at " << i;
+          return decisions;
+        }
+      }
       ++decisions;
-      if (legal.empty() || !s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
+      if (cheap.empty() || !s.Apply(cheap[player.ChooseIndex(cheap.size())]).ok()) break;
     }
   }
   return decisions;

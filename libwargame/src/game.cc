@@ -138,6 +138,11 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
 
 void Rules::CheckInvariants(const State&, ErrorList*) const {}
 
+void Rules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const {
+  out->moves.clear();
+  LegalActions(s, ctx, &out->others);
+}
+
 std::string Rules::DescribeDecision(const State& s) const {
   switch (s.decision) {
     case DecisionType::kNone: return "game over";

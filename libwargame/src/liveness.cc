@@ -7,19 +7,28 @@ namespace wg {
 PlayedGame PlayToEnd(Session& session, Player* const players[2], long max_actions) {
   PlayedGame out;
   std::vector<Action> legal;
+  LegalActionList cheap;  // for a player that chooses by the count alone (issue 15)
   while (!session.over()) {
     if (out.actions >= max_actions) {
       out.stop = GameStop::kActionLimit;
       return out;
     }
-    session.LegalActions(&legal);
-    if (legal.empty()) {
+    Player* p = players[session.state().decision_side & 1];
+    const bool by_count = p->ChoosesByCount();
+    size_t n = 0;
+    if (by_count) {
+      session.LegalActions(&cheap);
+      n = cheap.size();
+    } else {
+      session.LegalActions(&legal);
+      n = legal.size();
+    }
+    if (n == 0) {
       out.stop = GameStop::kStuck;
       out.detail = "no legal action but the game is not over (" + session.DescribeDecision() + ")";
       return out;
     }
-    const State& s = session.state();
-    const Action a = players[s.decision_side & 1]->Choose(session.game(), s, legal);
+    const Action a = by_count ? cheap[p->ChooseIndex(n)] : p->Choose(session.game(), session.state(), legal);
     const Status st = session.Apply(a);
     if (!st.ok()) {
       out.stop = GameStop::kRefused;

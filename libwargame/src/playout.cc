@@ -153,11 +153,11 @@ PlayoutResult PlayRandomGame(const std::shared_ptr<const Game>& game, uint64_t s
   Session s(game, seed);
   s.set_playout(true);  // no undo snapshots: play is the same
   RandomPlayer player(seed * 7919 + 1);
-  std::vector<Action> legal;
+  LegalActionList legal;  // the moves not copied: the same actions, in the same order
   while (!s.over() && r.actions < max_actions) {
     s.LegalActions(&legal);
     if (legal.empty()) break;
-    if (!s.Apply(player.Choose(s.game(), s.state(), legal)).ok()) break;
+    if (!s.Apply(legal[player.ChooseIndex(legal.size())]).ok()) break;
     ++r.actions;
   }
   r.finished = s.over();

@@ -111,6 +111,13 @@ void Session::LegalActions(std::vector<Action>* out) {
   game_->rules->LegalActions(state_, ctx, out);
 }
 
+void Session::LegalActions(LegalActionList* out) {
+  out->clear();
+  if (state_.game_over) return;
+  Context ctx(*game_, nullptr, nullptr, scratch_.get());
+  game_->rules->ListLegal(state_, ctx, out);
+}
+
 void Session::set_playout(bool on) {
   playout_ = on;
   if (on) {

@@ -73,8 +73,16 @@ bool BgRules::Exposed(const State& s, UnitId u) const {
 }
 
 // 8.42: a unit whose stack-mate already attacked (in another combat) may not attack.
-bool BgRules::StackmateAttacked(const State& s, UnitId u) const {
+// `stacks` (if not null): the units of each hex as s has them (the obligations' lists).
+bool BgRules::StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks) const {
   const UnitState& us = s.unit(u);
+  if (stacks != nullptr && us.OnMap() && us.hex < game_.hex_board().map.size()) {
+    for (int i = stacks->hex_head[static_cast<size_t>(us.hex)]; i >= 0; i = stacks->next_in_hex[static_cast<size_t>(i)]) {
+      const UnitState& o = s.units[static_cast<size_t>(i)];
+      if (i != u && o.side == us.side && o.Has(kUnitAttacked)) return true;
+    }
+    return false;
+  }
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& o = s.units[static_cast<size_t>(i)];
     if (i != u && o.hex == us.hex && o.side == us.side && o.Has(kUnitAttacked)) return true;
@@ -208,16 +216,20 @@ void BgRules::OnPhaseEnd(State& s, Context& ctx) const {
 
 // --- Hooks: movement -------------------------------------------------------------------
 
-Status BgRules::CanMove(const State& s, UnitId u) const {
-  Status st = HexRules::CanMove(s, u);
-  if (!st.ok()) return st;
+bool BgRules::Movable(const State& s, UnitId u, Status* why) const {
+  auto refuse = [why](const std::string& rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  if (!HexRules::Movable(s, u, why)) return false;
   if (IsFixedArtillery(u)) {
-    return Status::Refused(cfg_.fixed_rule, game_.UnitLabel(u) + ": Union artillery may not move (only Sherman may)");
+    return refuse(cfg_.fixed_rule, [&] { return game_.UnitLabel(u) + ": Union artillery may not move (only Sherman may)"; });
   }
   if (Night(s)) {
     if (s.unit(u).side == cfg_.night_no_move_side) {
-      return Status::Refused(cfg_.night_rule, "no " + game_.sides[static_cast<size_t>(cfg_.night_no_move_side)].name +
-                                                  " unit may move during a night game-turn");
+      return refuse(cfg_.night_rule, [&] {
+        return "no " + game_.sides[static_cast<size_t>(cfg_.night_no_move_side)].name + " unit may move during a night game-turn";
+      });
     }
     if (s.unit(u).side != cfg_.night_exit_side && s.unit(u).OnMap()) {
       // 9.0: units adjacent to enemy units may not move at night.
@@ -225,12 +237,12 @@ Status BgRules::CanMove(const State& s, UnitId u) const {
       for (int d = 0; d < 6; ++d) {
         const int nb = game_.hex_board().map.grid.NeighborIndex(s.unit(u).hex, d);
         if (nb >= 0 && EnemyIn(s, nb, side)) {
-          return Status::Refused("9.0", game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn");
+          return refuse("9.0", [&] { return game_.UnitLabel(u) + " is adjacent to an enemy unit during a night turn"; });
         }
       }
     }
   }
-  return Status::Ok();
+  return true;
 }
 
 int BgRules::AttackStrength(const State& s, UnitId u) const {
@@ -267,36 +279,43 @@ BgRules::MoveContext BgRules::MoveContextOf(const State& s) const {
 }
 
 bool BgRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const {
+  if (a.num_hexes == 0 || a.num_units == 0) return true;
+  return MoveAllowedTo(s, a.units.data(), a.num_units, a.type, a.hexes[0], a.hexes[static_cast<size_t>(a.num_hexes - 1)],
+                       ctx, m, why);
+}
+
+// MoveAllowed of a move of `units` of type `type` entering `first` and ending in
+// `to` (the only path hexes its rules read).
+bool BgRules::MoveAllowedTo(const State& s, const UnitId* units, int num_units, ActionType type, int first, int to,
+                            Context& ctx, const MoveContext& m, Status* why) const {
   auto refuse = [why](const std::string& rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
     return false;
   };
-  if (a.num_hexes == 0 || a.num_units == 0) return true;
   const int side = m.side;
-  const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
   // 19.12: no unit may end its move in a ferry hex.
   if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) {
     return refuse("19.12", [&] { return "no unit may end its movement phase in a ferry hex (" + game_.HexLabel(to) + ")"; });
   }
   const bool to_ezoc = to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, side, to));
   if (to_ezoc) {
-    for (int i = 0; i < a.num_units; ++i) {
-      if (Ineffective(s, a.units[static_cast<size_t>(i)])) {
+    for (int i = 0; i < num_units; ++i) {
+      if (Ineffective(s, units[i])) {
         return refuse("10.2", [&] {
-          return game_.UnitLabel(a.units[static_cast<size_t>(i)]) + " is ineffective and may not enter an enemy zone of control";
+          return game_.UnitLabel(units[i]) + " is ineffective and may not enter an enemy zone of control";
         });
       }
     }
     if (m.night) return refuse("9.0", [] { return "units may not enter enemy zones of control during night turns"; });
   }
   // 15.12: reinforcements may not enter an enemy-controlled entry hex.
-  if (a.type == ActionType::kEnter && Control(s, a.hexes[0]) == 1 - side) {
-    return refuse("15.12", [&] { return "entry hex " + game_.HexLabel(a.hexes[0]) + " is enemy controlled"; });
+  if (type == ActionType::kEnter && Control(s, first) == 1 - side) {
+    return refuse("15.12", [&] { return "entry hex " + game_.HexLabel(first) + " is enemy controlled"; });
   }
   // 17.11-17.14: the Union movement quota.
   if (m.quota) {
     int adding = 0;
-    for (int i = 0; i < a.num_units; ++i) adding += QuotaCounts(s, a.units[static_cast<size_t>(i)]) ? 1 : 0;
+    for (int i = 0; i < num_units; ++i) adding += QuotaCounts(s, units[i]) ? 1 : 0;
     if (adding > 0 && m.moved + adding > m.limit) {
       return refuse(m.bonus ? "17.14" : cfg_.quota_rule, [&] {
         return "the Union may move at most " + std::to_string(m.limit) + " units this movement phase" +
@@ -408,7 +427,7 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
   return Status::Ok();
 }
 
-void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+void BgRules::ListSpecialMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   std::vector<uint8_t>& blocked = hs.hex_mask;
   bool blocked_ready = false;  // the phasing side's mask, built at the first strategic unit
@@ -419,7 +438,7 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !CanMove(s, u).ok()) continue;
+    if (us.side != s.phasing_side || !us.OnMap() || us.Has(kUnitMoved) || !Movable(s, u, nullptr)) continue;
     if (mask_decides && !blocked_ready) {
       StrategicBlocked(s, ctx, s.phasing_side, &blocked);
       blocked_ready = true;
@@ -431,7 +450,7 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>
       const MoveQuery q = SpecialQuery(s, ctx, &u, 1, strategic, &blocked, blocked_ready);
       blocked_ready = blocked_ready || strategic;
       // Cached per unit like ListMoves' (slots 1 and 2), by the query and the mask.
-      ListUnitMoves(hs, u, q, ActionType::kMove, out, strategic ? 1 : 2, strategic ? 1 : 0);
+      ListUnitMoves(hs, u, q, ActionType::kMove, strategic ? 1 : 2, strategic ? 1 : 0);
     }
   }
 }
@@ -798,8 +817,8 @@ bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
 // of the units ... and not attack at all with the other": the other is excused,
 // the core does not hold a declaration against a unit it bars), nor from a ferry
 // hex (19.12: "no unit may attack from a Ferry Hex").
-bool BgRules::CanStillAttack(const State& s, UnitId u) const {
-  if (!HexRules::CanStillAttack(s, u) || StackmateAttacked(s, u)) return false;
+bool BgRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const {
+  if (!HexRules::CanStillAttack(s, u, stacks) || StackmateAttacked(s, u, stacks)) return false;
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
 }
 
@@ -1225,8 +1244,8 @@ void BgRules::RegisterSteps() {
 
 // Moves, strategic and night moves (11.1, 9.0), the end of the phase; less what CheckMove refuses.
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx, out);
-  ListSpecialMoves(s, ctx, out);
+  ListMoves(s, ctx);  // these two list into the scratch's listed_moves (placed first)
+  ListSpecialMoves(s, ctx);
   // ApplyBgMovement always accepts the end of the movement phase (the core's
   // ApplyMovementStep): listed without trying it on a copy of the State.
   out->push_back(Action::EndPhase());
@@ -1249,7 +1268,38 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
   if (std::none_of(out->begin(), out->end(), [](const Action& a) { return a.type == ActionType::kAttack; })) {
     m.zoc = &EnemyZoc(s, ctx, m.side);
   }
+  HexScratch& hs = Hs(ctx);
+  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
   size_t kept = 0;
+  for (size_t i = 0; i < moves.size();) {
+    // A listed move is one unit's (ListUnitMoves) and the refs to one cache slot (one
+    // unit's moves of one type) are consecutive. A kMove's rules (MoveAllowedTo) read
+    // only its end hex, kept beside the cached Action, and the unit: the unit's part
+    // (10.2 ineffective, 17.11 quota) is decided once for its run.
+    const uint32_t cache = moves[i].cache;
+    size_t end = i + 1;
+    while (end < moves.size() && moves[end].cache == cache) ++end;
+    const HexScratch::UnitMoves& slot = hs.unit_moves[cache];
+    const UnitId u = static_cast<UnitId>(cache / HexScratch::kMoveSlots);
+    if (!(slot.valid && slot.key.type == ActionType::kMove)) {
+      for (size_t k = i; k < end; ++k) {
+        if (MoveAllowed(s, hs.ListedMove(moves[k]), ctx, m, nullptr)) moves[kept++] = moves[k];
+      }
+      i = end;
+      continue;
+    }
+    const bool over_quota = m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit;  // 17.11-17.14
+    const bool no_ezoc = m.night || Ineffective(s, u);                               // 9.0, 10.2
+    for (size_t k = i; k < end && !over_quota; ++k) {
+      const int to = slot.ends[moves[k].index];
+      if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) continue;  // 19.12
+      if (no_ezoc && to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, m.side, to))) continue;
+      moves[kept++] = moves[k];
+    }
+    i = end;
+  }
+  moves.resize(kept);
+  kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
     const Action& a = (*out)[i];
     bool ok = true;

@@ -108,7 +108,7 @@ class BgRules : public HexRules {
   void OnPhaseEnd(State& s, Context& ctx) const override;
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  bool Movable(const State& s, UnitId u, Status* why) const override;
   int AttackStrength(const State& s, UnitId u) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;
@@ -119,7 +119,7 @@ class BgRules : public HexRules {
   bool MustBeAttacked(const State& s, Context& ctx, UnitId u) const override;
   // 8.0 over the whole phase (`combat: {obligations: true}`): who may still attack
   // (8.41, 8.42, 10.0, 19.12) and what each unit can reach (8.41, 8.7, 8.71, 8.73).
-  bool CanStillAttack(const State& s, UnitId u) const override;
+  bool CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const override;
   bool InAttackReach(const State& s, UnitId u, int hex) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
@@ -145,7 +145,7 @@ class BgRules : public HexRules {
   void IndexControlPlaces();
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
-  bool StackmateAttacked(const State& s, UnitId u) const;
+  bool StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks = nullptr) const;
   bool HexAttackable(const State& s, int hex, int attacker_side) const;
   bool NextToSide(const State& s, int hex, int side) const;
   bool BatteryMayFireAtAll(const State& s, UnitId b) const;
@@ -169,7 +169,7 @@ class BgRules : public HexRules {
   void ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
   void ListExLosses(const State& s, std::vector<Action>* out) const;
-  void ListSpecialMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListSpecialMoves(const State& s, Context& ctx) const;  // into HexScratch::listed_moves
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
   void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
@@ -194,6 +194,8 @@ class BgRules : public HexRules {
   bool QuotaCounts(const State& s, UnitId u) const;  // 17.12
   // CheckMove's rules; `why` (if not null) gets the refusal (the listing passes null).
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveContext& m, Status* why) const;
+  bool MoveAllowedTo(const State& s, const UnitId* units, int num_units, ActionType type, int first, int to, Context& ctx,
+                     const MoveContext& m, Status* why) const;
   // The hexes strategic movement may not enter (11.1: enemy units and hexes closer
   // than the distance to one), from the side's occupancy (RefreshOccupancy).
   void StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const;

@@ -44,6 +44,12 @@ class SbRules : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    // 10.1: each unit's size read once (the listing asks it of every unit pair).
+    for (int i = 0; i < game.num_units(); ++i) {
+      const UnitDef& d = game.units[static_cast<size_t>(i)];
+      const bool infantry = d.kind == kind_infantry_;
+      unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
+    }
     RegisterSteps();
   }
 
@@ -59,7 +65,7 @@ class SbRules : public HexRules {
   int MovementAllowance(const State& s, UnitId u) const override;
   int Allowance(const State& s, UnitId u, bool forced_march) const;
   int ReinforcementTurn(const State& s, UnitId u) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  bool Movable(const State& s, UnitId u, Status* why) const override;
   ZocKind ZocOf(const State& s, UnitId u) const override;
   bool CountsForStacking(const State& s, UnitId u) const override;
   int AttackStrength(const State& s, UnitId u) const override;
@@ -100,8 +106,9 @@ class SbRules : public HexRules {
   bool IsArtillery(UnitId u) const { return IsKind(u, kind_artillery_); }
   bool IsHq(UnitId u) const { return IsKind(u, kind_hq_); }
   bool IsSupply(UnitId u) const { return IsKind(u, kind_supply_); }
-  bool IsRegiment(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "regiment"; }
-  bool IsBrigade(UnitId u) const { return IsKind(u, kind_infantry_) && Def(u).size == "brigade"; }
+  // An infantry regiment / brigade (10.1), from unit_size_ (read at load).
+  bool IsRegiment(UnitId u) const { return unit_size_[static_cast<size_t>(u)] == 1; }
+  bool IsBrigade(UnitId u) const { return unit_size_[static_cast<size_t>(u)] == 2; }
   bool Unlimbered(const State& s, UnitId u) const { return IsArtillery(u) && s.unit(u).face == 1; }
   int Losses(const State& s, UnitId u) const { return s.unit(u).markers[pl_] + s.unit(u).markers[dis_]; }
   // 7.4 / 8.4: the strength losses are taken from (DS, or BS of unlimbered artillery).
@@ -160,6 +167,8 @@ class SbRules : public HexRules {
   void ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status CheckDetach(const State& s, const Action& a) const;
   Status CheckRecombine(const State& s, const Action& a) const;
+  bool CheckDetachAllowed(const State& s, const Action& a, Status* why) const;
+  bool CheckRecombineAllowed(const State& s, const Action& a, Status* why) const;
   bool HqServes(UnitId hq, UnitId u) const;
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
@@ -183,7 +192,7 @@ class SbRules : public HexRules {
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
-  bool FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
+  bool FilterMoves(const State& s, Context& ctx) const;  // on HexScratch::listed_moves
   Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
@@ -218,6 +227,7 @@ class SbRules : public HexRules {
   UnitId buell_, bragg_, gilbert_, liddell_, liddell_reg_, cav_2nd_;
   std::vector<int> battery_parent_;
   std::vector<int8_t> corps_;  // CorpsNumber per unit
+  std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -275,10 +285,16 @@ int SbRules::ReinforcementTurn(const State& s, UnitId u) const {
   return Def(u).reinforcement_turn;
 }
 
-Status SbRules::CanMove(const State& s, UnitId u) const {
-  if (!s.unit(u).Has(kUnitReleased)) return Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
-  if (Unlimbered(s, u)) return Status::Refused("5.3", game_.UnitLabel(u) + " is unlimbered and may not move");
-  return Status::Ok();
+bool SbRules::Movable(const State& s, UnitId u, Status* why) const {
+  if (!s.unit(u).Has(kUnitReleased)) {
+    if (why) *why = Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
+    return false;
+  }
+  if (Unlimbered(s, u)) {
+    if (why) *why = Status::Refused("5.3", game_.UnitLabel(u) + " is unlimbered and may not move");
+    return false;
+  }
+  return true;
 }
 
 int SbRules::CorpsNumber(UnitId u) const {
@@ -1410,35 +1426,57 @@ void SbRules::ListReorganize(const State& s, Context& ctx, std::vector<Action>* 
 // --- Detachments (10.1-10.3) -----------------------------------------------------------------
 
 Status SbRules::CheckDetach(const State& s, const Action& a) const {
-  if (s.decision != DecisionType::kMovement) return Status::Refused("10.1", "detachments happen in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.1", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return Status::Refused("10.1", "name the brigade and the regiment");
+  Status why;
+  CheckDetachAllowed(s, a, &why);
+  return why;
+}
+
+// CheckDetach's rules; `why` (if not null) gets the refusal (the listing passes null).
+bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) const {
+  auto refuse = [why](const char* rule, const char* message) {
+    if (why) *why = Status::Refused(rule, message);
+    return false;
+  };
+  if (s.decision != DecisionType::kMovement) return refuse("10.1", "detachments happen in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return refuse("10.1", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return refuse("10.1", "name the brigade and the regiment");
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.1", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.1", "only a phasing brigade on the map may detach a regiment");
-  if (s.unit(b).markers[pl_] > 0) return Status::Refused("10.1", "the brigade must be at full strength (no permanent loss)");
-  if (s.unit(b).Has(kSbHasDetached)) return Status::Refused("10.1", "no brigade may have more than one regiment detached");
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.1", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.1", "only a phasing brigade on the map may detach a regiment");
+  if (s.unit(b).markers[pl_] > 0) return refuse("10.1", "the brigade must be at full strength (no permanent loss)");
+  if (s.unit(b).Has(kSbHasDetached)) return refuse("10.1", "no brigade may have more than one regiment detached");
   if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
       (!Def(r).optional_rule.empty() && !game_.OptionOn(Def(r).optional_rule))) {
-    return Status::Refused("10.1", "that regiment counter is not available");
+    return refuse("10.1", "that regiment counter is not available");
   }
-  return Status::Ok();
+  return true;
 }
 
 Status SbRules::CheckRecombine(const State& s, const Action& a) const {
-  if (s.decision != DecisionType::kMovement) return Status::Refused("10.2", "recombination happens in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return Status::Refused("10.2", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return Status::Refused("10.2", "name the brigade and the regiment");
+  Status why;
+  CheckRecombineAllowed(s, a, &why);
+  return why;
+}
+
+// CheckRecombine's rules; `why` (if not null) gets the refusal (the listing passes null).
+bool SbRules::CheckRecombineAllowed(const State& s, const Action& a, Status* why) const {
+  auto refuse = [why](const char* rule, const char* message) {
+    if (why) *why = Status::Refused(rule, message);
+    return false;
+  };
+  if (s.decision != DecisionType::kMovement) return refuse("10.2", "recombination happens in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return refuse("10.2", "only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return refuse("10.2", "name the brigade and the regiment");
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return Status::Refused("10.2", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return Status::Refused("10.2", "only a phasing brigade on the map may recombine");
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.2", "no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.2", "only a phasing brigade on the map may recombine");
   if (!IsRegiment(r) || s.unit(r).side != s.phasing_side || s.unit(r).hex != s.unit(b).hex || s.unit(r).spare == 0) {
-    return Status::Refused("10.2", "the regiment must be a detached regiment in the brigade's hex");
+    return refuse("10.2", "the regiment must be a detached regiment in the brigade's hex");
   }
   const int as = Def(r).front[data().attack] - s.unit(r).markers[pl_];
-  if (as <= 0) return Status::Refused("10.2", "the regiment has no attack strength left to restore");
-  if (s.unit(b).markers[pl_] < as) return Status::Refused("10.2", "the brigade's permanent loss must be at least the regiment's AS");
-  return Status::Ok();
+  if (as <= 0) return refuse("10.2", "the regiment has no attack strength left to restore");
+  if (s.unit(b).markers[pl_] < as) return refuse("10.2", "the brigade's permanent loss must be at least the regiment's AS");
+  return true;
 }
 
 // --- Phases ------------------------------------------------------------------------------------
@@ -1697,13 +1735,13 @@ void SbRules::RegisterSteps() {
 // --- Steps: the movement phase ---------------------------------------------------------------
 
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx, out);
+  ListMoves(s, ctx);  // into the scratch's listed_moves: placed ahead of `out`
   ListMovementExtras(s, ctx, out);
   // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
   // may still enter (5.7), so that is asked directly instead of trying the end on a
   // copy of the State (the same answer; ReinforcementCanEnter is not even needed
   // when an entry is listed).
-  if (!FilterMoves(s, ctx, out) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
+  if (!FilterMoves(s, ctx) && !ReinforcementCanEnter(s, ctx)) out->push_back(Action::EndPhase());
 }
 
 // Mode changes (5.3), convoy destruction (5.8), detachment and recombination (10.1, 10.2),
@@ -1726,7 +1764,7 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
         if (!IsRegiment(r)) continue;
         Action d = Action::Of(ActionType::kDetach);
         d.AddUnit(u).AddUnit(r);
-        if (CheckDetach(s, d).ok()) {
+        if (CheckDetachAllowed(s, d, nullptr)) {
           out->push_back(d);
           break;
         }
@@ -1736,7 +1774,7 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
         if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
         Action d = Action::Of(ActionType::kRecombine);
         d.AddUnit(u).AddUnit(r);
-        if (CheckRecombine(s, d).ok()) out->push_back(d);
+        if (CheckRecombineAllowed(s, d, nullptr)) out->push_back(d);
       }
     }
     if (us.markers[dis_] > 0 && !IsArtillery(u)) {
@@ -1766,34 +1804,39 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
 
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
 // true if an entry is kept (then the phase may not end: 5.7).
-bool SbRules::FilterMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+bool SbRules::FilterMoves(const State& s, Context& ctx) const {
+  HexScratch& hs = Hs(ctx);
+  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
-  // per unit (the listed moves of a unit are consecutive), not per destination.
-  UnitId checked_unit = kNoUnit;
-  bool needs_check = false;
-  MoveFacts facts;
+  // per unit, for the run of its candidates (the refs to one cache slot, one unit's
+  // moves of one type, are consecutive); a run that needs no check is kept without
+  // reading its actions.
   size_t kept = 0;
-  for (size_t i = 0; i < out->size(); ++i) {
-    const Action& a = (*out)[i];
-    if (a.type == ActionType::kMove || a.type == ActionType::kEnter) {
-      const UnitId u = a.units[0];
-      if (u != checked_unit || a.num_units != 1) {
-        checked_unit = a.num_units == 1 ? u : kNoUnit;
-        needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
-        if (needs_check) {
-          facts = MoveFactsOf(s, a);  // the same for all of a unit's moves
-          facts.normal_friend = NormalFriends(s, ctx);
-        }
+  for (size_t i = 0; i < moves.size();) {
+    const uint32_t cache = moves[i].cache;
+    size_t end = i + 1;
+    while (end < moves.size() && moves[end].cache == cache) ++end;
+    const Action& first = hs.ListedMove(moves[i]);
+    const UnitId u = first.units[0];
+    const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+    if (!needs_check) {
+      enter = enter || first.type == ActionType::kEnter;
+      for (size_t k = i; k < end; ++k) moves[kept++] = moves[k];
+    } else {
+      MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
+      facts.normal_friend = NormalFriends(s, ctx);
+      for (size_t k = i; k < end; ++k) {
+        const Action& a = hs.ListedMove(moves[k]);
+        if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
+        enter = enter || a.type == ActionType::kEnter;
+        moves[kept++] = moves[k];
       }
-      if (needs_check && !MoveAllowed(s, a, ctx, facts, nullptr)) continue;
-      if (a.type == ActionType::kEnter) enter = true;
     }
-    if (kept != i) (*out)[kept] = a;
-    ++kept;
+    i = end;
   }
-  out->resize(kept);
+  moves.resize(kept);
   return enter;
 }
 

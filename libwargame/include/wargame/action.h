@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "wargame/state.h"
 
@@ -77,6 +78,27 @@ struct Action {
     return *this;
   }
   bool operator==(const Action& o) const;
+};
+
+// The legal actions of one decision in the cheap form (issue 15): the same actions
+// in the same order as the vector form of Session::LegalActions, but the listed
+// moves are not copied: `moves` points at the move candidates the Session's scratch
+// keeps for each unit (full Actions, paths included), and `others` holds every other
+// listed action. The moves come first: element i is *moves[i] for i < moves.size(),
+// else others[i - moves.size()]. The pointers are valid until the next listing or
+// Apply on the same Session; Session::Apply copies its argument first, so
+// `session.Apply(list[i])` is safe.
+struct LegalActionList {
+  std::vector<const Action*> moves;
+  std::vector<Action> others;
+
+  size_t size() const { return moves.size() + others.size(); }
+  bool empty() const { return moves.empty() && others.empty(); }
+  const Action& operator[](size_t i) const { return i < moves.size() ? *moves[i] : others[i - moves.size()]; }
+  void clear() {
+    moves.clear();
+    others.clear();
+  }
 };
 
 }  // namespace wg

@@ -184,6 +184,9 @@ class Rules {
   // Legal actions where they can be listed (every action a random player may
   // take). Actions that cannot be listed exhaustively are still checked by Apply.
   virtual void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const = 0;
+  // The same actions, in the same order, in the cheap form (LegalActionList: the
+  // moves by reference into ctx's scratch). The default lists into out->others.
+  virtual void ListLegal(const State& s, Context& ctx, LegalActionList* out) const;
   // Validates and applies one action. On refusal the caller restores the state.
   virtual Status Apply(State& s, const Action& a, Context& ctx) const = 0;
   // Invariants the conformance harness checks after every action.

@@ -160,12 +160,24 @@ class HexScratch : public Scratch {
   struct UnitMoves {
     bool valid = false;
     MoveListKey key;
-    std::vector<Action> actions;
+    std::vector<Action> actions;  // one unit's candidates, all of one type
+    std::vector<int16_t> ends;    // ends[i]: the last hex of actions[i] (read without the Action)
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
+  // The moves of the listing under way (issue 15: not copied into the list):
+  // ListUnitMoves appends each kept candidate by reference (its unit_moves index and
+  // its index there), in listing order; the rulesets' movement filters drop from
+  // here; HexRules::LegalActions copies them ahead of the step's other actions
+  // (every step lists its moves first) and ListLegal hands out pointers to them.
+  struct MoveRef {
+    uint32_t cache = 0;
+    uint32_t index = 0;
+  };
+  std::vector<MoveRef> listed_moves;
+  const Action& ListedMove(MoveRef r) const { return unit_moves[r.cache].actions[r.index]; }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
@@ -290,6 +302,7 @@ class HexRules : public Rules, public HexQueries {
 
   void Start(State& s, Context& ctx) const override;
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override;
+  void ListLegal(const State& s, Context& ctx, LegalActionList* out) const override;
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   void CheckInvariants(const State& s, ErrorList* out) const override;
   std::unique_ptr<Scratch> NewScratch() const override;
@@ -364,7 +377,11 @@ class HexRules : public Rules, public HexQueries {
   // --- Movement queries (public for players and playouts) ---------------------------
   // Hooks: a unit's movement allowance in half points, and whether it may move now.
   int MovementAllowance(const State& s, UnitId u) const override;
-  Status CanMove(const State& s, UnitId u) const override;
+  // CanMove is Movable(s, u, &why) (a ruleset overrides Movable, not CanMove).
+  Status CanMove(const State& s, UnitId u) const final;
+  // Hook: may u move now? If not and `why` is not null, *why gets the refusal
+  // (the listing passes null: a refused unit formats no message). Default: released.
+  virtual bool Movable(const State& s, UnitId u, Status* why) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
@@ -445,7 +462,10 @@ class HexRules : public Rules, public HexQueries {
   // With obligations: may u still take part in an attack (not attacked yet, an
   // attack strength, ...)? `s` may be a view with a declared attack marked
   // (B&G 8.42: a stack-mate that attacked bars u).
-  virtual bool CanStillAttack(const State& s, UnitId u) const;
+  // `stacks`, if not null, lists the units of each map hex as they stand in s
+  // (HexScratch::hex_head / next_in_hex: the obligations' cache, built from a State
+  // with s's positions), for a hook that asks who shares u's hex; null: scan.
+  virtual bool CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const;
   // May u attack the units in `hex` (adjacent; artillery with a range: in range
   // and line of sight)? Checked after CanStillAttack.
   virtual bool InAttackReach(const State& s, UnitId u, int hex) const;
@@ -510,11 +530,14 @@ class HexRules : public Rules, public HexQueries {
   void ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
-  void ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const;
-  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q,
-  // reusing the candidates cached in `slot` (< HexScratch::kMoveSlots; 0 is ListMoves').
-  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, std::vector<Action>* out,
-                     int slot = 0, int value = 0) const;
+  // The phasing side's moves and entries, into HexScratch::listed_moves (a step that
+  // lists moves lists them before anything else: they are placed first).
+  void ListMoves(const State& s, Context& ctx) const;
+  // One unit's moves (type kMove or kEnter, Action::value `value`) by query q, into
+  // hs.listed_moves, reusing the candidates cached in `slot` (< HexScratch::kMoveSlots;
+  // 0 is ListMoves').
+  void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int slot = 0,
+                     int value = 0) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;

@@ -56,6 +56,10 @@ class Session {
   // The same into *out (cleared first), reusing its storage: a playout loop that
   // keeps one vector allocates nothing per decision once it has grown.
   void LegalActions(std::vector<Action>* out);
+  // The same actions in the same order, the moves not copied (LegalActionList,
+  // action.h: valid until the next listing or Apply): for playouts that apply one
+  // listed action and never look at the rest (PlayRandomGame, `wargame simulate`).
+  void LegalActions(LegalActionList* out);
   // Undoes the last applied action. False if there is none (or in playout mode).
   bool Undo();
   // Playout mode (issue 15), for callers that play games to the end and never

@@ -286,8 +286,6 @@ int PrintedTotal(const Game& g, const State& s, const UnitId* units, int n, int 
 void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   const PendingCombat& c = s.combat;
   const HexGameData& d = data();
-  const int printed[2] = {PrintedTotal(game_, s, c.attackers, c.num_attackers, d.attack),
-                          PrintedTotal(game_, s, c.defenders, c.num_defenders, d.defense)};
   // Each token's effect (a single-part cell's tokens, or both parts of an "A/D" cell).
   auto each_effect = [&](const auto& fn) {
     for (const auto* part : {&r.tokens, &r.attacker, &r.defender}) {
@@ -296,6 +294,16 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
       }
     }
   };
+  // The printed totals, before any elimination, only for a result with an exchange.
+  bool exchange = false;
+  each_effect([&](const ResultEffect& e) {
+    exchange = exchange || e.attacker == ResultLoss::kExchange || e.defender == ResultLoss::kExchange;
+  });
+  int printed[2] = {0, 0};
+  if (exchange) {
+    printed[0] = PrintedTotal(game_, s, c.attackers, c.num_attackers, d.attack);
+    printed[1] = PrintedTotal(game_, s, c.defenders, c.num_defenders, d.defense);
+  }
   auto rule = [&](const ResultEffect& e) { return e.rule.empty() ? d.Rule("combat") : e.rule.c_str(); };
   // Eliminations (the attacker's, then the defender's), then exchanges, then retreats.
   bool retreat[2] = {false, false};

@@ -41,10 +41,17 @@ int HexRules::MovementAllowance(const State& s, UnitId u) const {
 }
 
 Status HexRules::CanMove(const State& s, UnitId u) const {
+  Status why;
+  Movable(s, u, &why);
+  return why;
+}
+
+bool HexRules::Movable(const State& s, UnitId u, Status* why) const {
   if (!s.unit(u).Has(kUnitReleased)) {
-    return Status::Refused(data().Rule("release"), game_.UnitLabel(u) + " is not released yet");
+    if (why) *why = Status::Refused(data().Rule("release"), game_.UnitLabel(u) + " is not released yet");
+    return false;
   }
-  return Status::Ok();
+  return true;
 }
 
 ZocKind HexRules::ZocOf(const State& s, UnitId u) const {

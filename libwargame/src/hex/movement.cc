@@ -1,5 +1,6 @@
 // The movement phase: reachable hexes, listing and applying moves and reinforcement entries.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "internal.h"
@@ -51,7 +52,7 @@ void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
 // Moves, entries, then the end of the phase if the ruleset accepts it now (e.g.
 // reinforcements that must enter first).
 void HexRules::ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx, out);
+  ListMoves(s, ctx);
   ListEndPhaseIfAccepted(s, ctx, out);
 }
 
@@ -138,7 +139,7 @@ const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitI
   return Hs(ctx).pathfinder.Search(q);
 }
 
-void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
+void HexRules::ListMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.phasing_side;
   for (int i = 0; i < s.num_units; ++i) {
@@ -146,8 +147,8 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
     const UnitState& us = s.unit(u);
     if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
-      if (!CanMove(s, u).ok() || MovementAllowance(s, u) <= 0) continue;
-      ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove, out);
+      if (!Movable(s, u, nullptr) || MovementAllowance(s, u) <= 0) continue;
+      ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove);
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
       const int due = ReinforcementTurn(s, u);
@@ -155,7 +156,7 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
       const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
       MoveQuery q = BuildQuery(s, ctx, &u, 1);
       q.EnterFrom(place.hexes);
-      ListUnitMoves(hs, u, q, ActionType::kEnter, out);
+      ListUnitMoves(hs, u, q, ActionType::kEnter);
     }
   }
 }
@@ -166,31 +167,39 @@ void HexRules::ListMoves(const State& s, Context& ctx, std::vector<Action>* out)
 // order; the friendly units already in a hex (the stacking limit at the end of a
 // move) decide only whether a reached hex may end the move, never the search, so
 // they are applied here, to the current counts (exactly Reachable::CanEnd).
-void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type,
-                             std::vector<Action>* out, int slot, int value) const {
+void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int slot,
+                             int value) const {
   const size_t units = std::max(static_cast<size_t>(game_.num_units()), static_cast<size_t>(u) + 1);
   if (hs.unit_moves.size() < units * HexScratch::kMoveSlots) hs.unit_moves.resize(units * HexScratch::kMoveSlots);
-  HexScratch::UnitMoves& cached = hs.unit_moves[static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot)];
+  const size_t at = static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot);
+  HexScratch::UnitMoves& cached = hs.unit_moves[at];
   HexScratch::MoveListKey key;
   const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
+    cached.ends.clear();
     const Reachable& r = hs.pathfinder.Search(q);
+    // At most one allocation per vector, and only when the unit reaches more hexes
+    // than its slot has held (push_back's doubling would allocate log2(n) times).
+    const size_t reached = std::bit_ceil(r.hexes().size());
+    if (cached.actions.capacity() < reached) cached.actions.reserve(reached);
+    if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
     for (int h : r.hexes()) {
       if (h == q.start) continue;
-      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) a->value = value;
+      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
+        a->value = value;
+        cached.ends.push_back(static_cast<int16_t>(h));
+      }
     }
     cached.valid = cacheable;
     cached.key = key;
   }
   const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
-  if (!stacking) {
-    out->insert(out->end(), cached.actions.begin(), cached.actions.end());
-    return;
-  }
-  for (const Action& a : cached.actions) {
-    const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-    if (q.friendly_count[to] + q.moving_count <= q.stack_limit) out->push_back(a);
+  const uint32_t cache = static_cast<uint32_t>(at);
+  const uint32_t n = static_cast<uint32_t>(cached.actions.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    if (stacking && q.friendly_count[cached.ends[i]] + q.moving_count > q.stack_limit) continue;
+    hs.listed_moves.push_back(HexScratch::MoveRef{cache, i});
   }
 }
 

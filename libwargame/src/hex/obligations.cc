@@ -66,7 +66,7 @@ bool Targets(const Action* a, int hex) {
 
 // --- Default hooks -------------------------------------------------------------------
 
-bool HexRules::CanStillAttack(const State& s, UnitId u) const {
+bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* /*stacks*/) const {
   const UnitState& us = s.unit(u);
   return us.OnMap() && us.side == s.phasing_side && !us.Has(kUnitAttacked) && AttackStrength(s, u) > 0;
 }
@@ -140,7 +140,7 @@ void HexRules::BuildDuties(const State& s, Context& ctx) const {
 // nor a target of `declared`? Reads the snapshot of the State before `declared`.
 bool HexRules::HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const {
   const HexScratch& hs = Hs(ctx);
-  if (!CanStillAttack(view, u)) return false;
+  if (!CanStillAttack(view, u, &hs)) return false;
   auto open = [&](int h) {
     const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
     return (d & kDutyEnemy) && !(d & kDutyDefended) && !Targets(declared, h) && InAttackReach(view, u, h);
@@ -165,7 +165,7 @@ bool HexRules::HasAttacker(const State& view, Context& ctx, int hex, const Actio
   const uint8_t hd = hs.hex_duty[static_cast<size_t>(hex)];
   if (!(hd & kDutyEnemy) || (hd & kDutyDefended) || Targets(declared, hex)) return false;
   auto can = [&](UnitId f) {
-    return view.unit(f).side == view.phasing_side && !Declares(declared, f) && CanStillAttack(view, f) &&
+    return view.unit(f).side == view.phasing_side && !Declares(declared, f) && CanStillAttack(view, f, &hs) &&
            InAttackReach(view, f, hex);
   };
   const int32_t* nb = game_.hex_board().map.grid.Neighbors(hex);
@@ -231,7 +231,7 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
     for (int k = 0; k < a.num_hexes && could_join; ++k) could_join = InAttackReach(s, u, a.hexes[static_cast<size_t>(k)]);
     // A unit the declaration itself bars from attacking is excused (B&G 8.42: its
     // stack-mate attacks and it need "not attack at all").
-    if (!could_join && CanStillAttack(view, u) && !HasTarget(view, ctx, u, &a)) {
+    if (!could_join && CanStillAttack(view, u, &hs) && !HasTarget(view, ctx, u, &a)) {
       return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
                                    "attack: this attack would leave it none (include it, or attack with it first)");
     }
@@ -280,7 +280,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
   auto edge = [&](UnitId u, int h) {
     const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
-    return (d & kDutyEnemy) && !(d & kDutyDefended) && CanStillAttack(s, u) && InAttackReach(s, u, h);
+    return (d & kDutyEnemy) && !(d & kDutyDefended) && CanStillAttack(s, u, &hs) && InAttackReach(s, u, h);
   };
   auto covered_unit = [&](UnitId u) {
     return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.u == u; });
@@ -357,7 +357,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
       const int hex = s.unit(a.units[static_cast<size_t>(i)]).hex;
       for (int v = hs.hex_head[static_cast<size_t>(hex)]; v >= 0; v = hs.next_in_hex[static_cast<size_t>(v)]) {
         const UnitId m = static_cast<UnitId>(v);
-        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !CanStillAttack(s, m)) continue;
+        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !CanStillAttack(s, m, &hs)) continue;
         bool reach = true;
         for (int j = 0; j < a.num_hexes; ++j) reach = reach && InAttackReach(s, m, a.hexes[static_cast<size_t>(j)]);
         if (reach) a.AddUnit(m);
@@ -368,7 +368,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43).
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
-    if (s.unit(u).side != side || !CanStillAttack(s, u)) continue;
+    if (s.unit(u).side != side || !CanStillAttack(s, u, &hs)) continue;
     Action a = Action::Of(ActionType::kAttack);
     a.AddUnit(u);
     for (int h : hs.enemy_hexes) {

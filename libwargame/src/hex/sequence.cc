@@ -182,7 +182,27 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   out->clear();
   if (s.game_over) return;
   const HexStatePin pin(ctx, s);
+  HexScratch& hs = Hs(ctx);
+  hs.listed_moves.clear();
   ListStep(steps_, s, ctx, out);
+  // The moves (by reference in the scratch) go first, as they were listed.
+  const size_t moves = hs.listed_moves.size();
+  if (moves == 0) return;
+  const size_t others = out->size();
+  out->resize(moves + others);
+  std::move_backward(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(others), out->end());
+  for (size_t i = 0; i < moves; ++i) (*out)[i] = hs.ListedMove(hs.listed_moves[i]);
+}
+
+void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const {
+  out->clear();
+  if (s.game_over) return;
+  const HexStatePin pin(ctx, s);
+  HexScratch& hs = Hs(ctx);
+  hs.listed_moves.clear();
+  ListStep(steps_, s, ctx, &out->others);
+  out->moves.resize(hs.listed_moves.size());
+  for (size_t i = 0; i < out->moves.size(); ++i) out->moves[i] = &hs.ListedMove(hs.listed_moves[i]);
 }
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
