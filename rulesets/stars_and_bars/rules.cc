@@ -168,6 +168,8 @@ class SbRules : public HexRules {
   Status CheckDetach(const State& s, const Action& a) const;
   Status CheckRecombine(const State& s, const Action& a) const;
   bool CheckDetachAllowed(const State& s, const Action& a, Status* why) const;
+  bool BrigadeMayActOnRegiment(const State& s, const Action& a, const char* rule, const char* acts, const char* may,
+                               Status* why) const;
   bool CheckRecombineAllowed(const State& s, const Action& a, Status* why) const;
   bool HqServes(UnitId hq, UnitId u) const;
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
@@ -1432,17 +1434,34 @@ Status SbRules::CheckDetach(const State& s, const Action& a) const {
 }
 
 // CheckDetach's rules; `why` (if not null) gets the refusal (the listing passes null).
+// What detaching (10.1) and recombining (10.2) both require: the start of the movement
+// phase, a brigade and a regiment named, the brigade the phasing side's and on the map.
+// The refusals name the act: `acts` ("detachments happen"), `may` ("detach a regiment").
+// A message is built only when `why` is given (the listing passes null).
+bool SbRules::BrigadeMayActOnRegiment(const State& s, const Action& a, const char* rule, const char* acts,
+                                      const char* may, Status* why) const {
+  auto refuse = [why, rule](const char* message, const char* tail = "") {
+    if (why) *why = Status::Refused(rule, std::string(message) + tail);
+    return false;
+  };
+  if (s.decision != DecisionType::kMovement) return refuse(acts, " in the movement phase");
+  if (Ext<SbExt>(s).moved_any) return refuse("only at the start of the movement phase, before any unit moves");
+  if (a.num_units != 2) return refuse("name the brigade and the regiment");
+  const UnitId b = a.units[0], r = a.units[1];
+  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("no such unit");
+  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) {
+    return refuse("only a phasing brigade on the map may ", may);
+  }
+  return true;
+}
+
 bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) const {
   auto refuse = [why](const char* rule, const char* message) {
     if (why) *why = Status::Refused(rule, message);
     return false;
   };
-  if (s.decision != DecisionType::kMovement) return refuse("10.1", "detachments happen in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return refuse("10.1", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return refuse("10.1", "name the brigade and the regiment");
+  if (!BrigadeMayActOnRegiment(s, a, "10.1", "detachments happen", "detach a regiment", why)) return false;
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.1", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.1", "only a phasing brigade on the map may detach a regiment");
   if (s.unit(b).markers[pl_] > 0) return refuse("10.1", "the brigade must be at full strength (no permanent loss)");
   if (s.unit(b).Has(kSbHasDetached)) return refuse("10.1", "no brigade may have more than one regiment detached");
   if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
@@ -1464,12 +1483,8 @@ bool SbRules::CheckRecombineAllowed(const State& s, const Action& a, Status* why
     if (why) *why = Status::Refused(rule, message);
     return false;
   };
-  if (s.decision != DecisionType::kMovement) return refuse("10.2", "recombination happens in the movement phase");
-  if (Ext<SbExt>(s).moved_any) return refuse("10.2", "only at the start of the movement phase, before any unit moves");
-  if (a.num_units != 2) return refuse("10.2", "name the brigade and the regiment");
+  if (!BrigadeMayActOnRegiment(s, a, "10.2", "recombination happens", "recombine", why)) return false;
   const UnitId b = a.units[0], r = a.units[1];
-  if (b < 0 || r < 0 || b >= s.num_units || r >= s.num_units) return refuse("10.2", "no such unit");
-  if (!IsBrigade(b) || s.unit(b).side != s.phasing_side || !s.unit(b).OnMap()) return refuse("10.2", "only a phasing brigade on the map may recombine");
   if (!IsRegiment(r) || s.unit(r).side != s.phasing_side || s.unit(r).hex != s.unit(b).hex || s.unit(r).spare == 0) {
     return refuse("10.2", "the regiment must be a detached regiment in the brigade's hex");
   }
