@@ -195,7 +195,10 @@ TEST(Ai, BeatsRandomInStarsAndBarsFromEitherSide) {
 // pin is the State hash that `wargame play GAME --players ai,ai --seed S
 // --max-actions N --save F` wrote in F before the AI was made faster (the
 // players seeded as that command seeds them); a change that moves a pin
-// changed what the AI plays.
+// changed what the AI plays. (The Chattanooga pin moved once without a change of
+// play, with save format 3: its final State had the byte that kept the advance's
+// stage set, which is now always 0; the build before, its hash taken with that
+// byte 0, gives the new value.)
 std::string AiGameHash(const std::string& spec, uint64_t seed, long max_actions) {
   auto game = LoadGame(spec);
   EXPECT_TRUE(game.ok()) << game.errors().ToString();
@@ -218,7 +221,7 @@ TEST(Ai, ChoicesArePinnedOnStarsAndBars) {
 }
 
 TEST(Ai, ChoicesArePinnedOnChattanooga) {
-  EXPECT_EQ(AiGameHash("blue_and_gray(scenario=chattanooga)", 1, 120), "85c42d6de2c8758c");
+  EXPECT_EQ(AiGameHash("blue_and_gray(scenario=chattanooga)", 1, 120), "ccbd1186bf5577c6");
 }
 
 }  // namespace

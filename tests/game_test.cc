@@ -3,7 +3,11 @@
 // reinforcements, victory, save/load/replay and undo, scripts.
 #include <gtest/gtest.h>
 
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "skirmish.h"
 #include "wargame/action_text.h"
@@ -236,6 +240,30 @@ TEST(Game, SaveLoadReplaysToTheSameState) {
   auto partial = Session::Load(text, "save.yaml", 1);
   ASSERT_TRUE(partial.ok());
   EXPECT_EQ((*partial)->actions().size(), 1u);
+}
+
+// Save format 3 (issue 11): a save of format 2 hashed bytes that have since become step
+// arguments (the advance's stage, the tabletop's card and charge). Each of these was
+// written by the program before format 3, with such bytes set in its final State: it
+// loads, its hash checked against the States Rules::LegacySaveStates gives, not the
+// State as it is now; the same file marked format 3 is refused (that check is exact);
+// a save written now is format 3.
+TEST(Game, SavesOfFormat2AreCheckedAgainstTheirLegacyStates) {
+  for (const char* file : {"stars_and_bars_advance.yaml", "civil_war_miniatures_charge.yaml"}) {
+    std::ifstream in(std::string(WG_TEST_DATA_DIR) + "/saves_v2/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty()) << file;
+    auto loaded = Session::Load(text.str(), file);
+    ASSERT_TRUE(loaded.ok()) << file << ": " << loaded.errors().ToString();
+    char now[24];
+    std::snprintf(now, sizeof now, "hash: \"%016" PRIx64 "\"", HashState((*loaded)->state()));
+    EXPECT_EQ(text.str().find(now), std::string::npos) << file << ": its final State hashes as it did (no legacy byte set)";
+    std::string as3 = text.str();
+    as3.replace(as3.find("format: 2"), 9, "format: 3");
+    EXPECT_FALSE(Session::Load(as3, file).ok()) << file;
+    EXPECT_NE((*loaded)->Save().find("\nformat: 3\n"), std::string::npos);
+  }
 }
 
 TEST(Game, ActionTextRoundTrips) {

@@ -13,6 +13,7 @@
 
 #include "wargame/game.h"
 #include "wargame/hex_rules.h"
+#include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
 
@@ -207,6 +208,38 @@ TEST(Steps, EveryRulesetStartsWithAPhaseStepOnTheStack) {
     EXPECT_TRUE(errors.ok()) << spec << ": " << errors.ToString();
     const StepDef& top = (*game)->rules->steps().Def(TopKind(s.state()));
     EXPECT_FALSE(top.rule.empty()) << spec << ": step " << top.name << " cites no rule";
+  }
+}
+
+// What a combat owes is read from the steps (issue 11): the advance after combat is
+// decided at most once a combat (one advance action, taken or declined, before the
+// combat is back at its phase's step), and the byte that kept its stage
+// (PendingCombat::legacy_stage) stays 0, over whole random games.
+TEST(Steps, TheAdvanceIsOfferedOnceACombatFromTheSteps) {
+  for (const char* spec : {"stars_and_bars", "blue_and_gray(scenario=chattanooga)"}) {
+    auto game = LoadGame(spec);
+    ASSERT_TRUE(game.ok()) << spec;
+    const StepKind advance = (*game)->rules->steps().Find("advance");
+    ASSERT_NE(advance, kNoStep) << spec;
+    int offers = 0;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      Session s(*game, seed);
+      s.set_playout(true);
+      RandomPlayer p(seed);
+      int decided = 0;  // advance actions since the phase's step was on top
+      for (int i = 0; i < 5000 && !s.over(); ++i) {
+        const bool at_advance = TopKind(s.state()) == advance;
+        const Action a = p.Choose(**game, s.state(), s.LegalActions());
+        ASSERT_TRUE(s.Apply(a).ok());
+        ASSERT_EQ(s.state().combat.legacy_stage, 0) << spec << " seed " << seed << " action " << i;
+        if (at_advance && a.type == ActionType::kAdvance) {
+          ++offers;
+          EXPECT_EQ(++decided, 1) << spec << " seed " << seed << " action " << i;
+        }
+        if (StepDepth(s.state()) <= 1) decided = 0;
+      }
+    }
+    EXPECT_GT(offers, 0) << spec << ": no advance was offered in these games";
   }
 }
 

@@ -121,9 +121,10 @@ TEST_F(WargameCli, SavesOfFormat1LoadAndContinueAsTheirReadmeSays) {
   EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v1/"), 3);
 }
 
-// A tabletop save of format 2 written while its units stood on hex 0 (before kOnTable).
-TEST_F(WargameCli, TabletopSavesOfFormat2FromBeforeTheTablePlacementLoad) {
-  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v2/"), 1);
+// Saves of format 2 (before format 3): a tabletop one written while its units stood on
+// hex 0 (before kOnTable), one just after an advance, one in the middle of a charge.
+TEST_F(WargameCli, SavesOfFormat2LoadAndContinueAsTheirReadmeSays) {
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v2/"), 3);
 }
 
 TEST_F(WargameCli, ListExitsZero) {

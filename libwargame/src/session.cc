@@ -181,7 +181,7 @@ std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
 }
 
 // The hash a save of `format` holds for its final state (format 1: the bytes
-// before the step stack; 2: the whole State). `on_hex_0`: as it was before
+// before the step stack; 2 and 3: the whole State). `on_hex_0`: as it was before
 // tabletop units had their own placement (issue 11), when a unit on the table
 // stood on hex 0, so saves written then still load.
 uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
@@ -192,6 +192,18 @@ uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
     }
   }
   return format == 1 ? HashStatePrefix(s) : HashState(s);
+}
+
+// Whether `want` is the hash a save of `format` holds for `state`: for an older
+// format, also of the States the ruleset says such a save may have hashed.
+bool SaveHashMatches(const Game& game, const State& state, int format, const std::string& want) {
+  if (format == Session::kSaveFormat) return want == HashText(SaveHash(state, format, false));
+  std::vector<State> forms{state};
+  game.rules->LegacySaveStates(state, format, &forms);
+  for (const State& s : forms) {
+    if (want == HashText(SaveHash(s, format, false)) || want == HashText(SaveHash(s, format, true))) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -288,7 +300,7 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     seed = ReadSeed(r, seed_node);
   }
   // format: 1 (no key: written before the State had its step stack) hashed the bytes
-  // that are now HashStatePrefix's; 2 hashes the whole State.
+  // that are now HashStatePrefix's; 2 and 3 hash the whole State (kSaveFormat).
   int format = 1;
   if (const YAML::Node f = root["format"]) {
     if (auto v = r.Int(f, "format", 1, kSaveFormat)) format = *v;
@@ -340,7 +352,7 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   if (!r.ok()) return r.errors();
   if (max_actions >= num_actions) {
     const std::string got = HashText(SaveHash(session->state(), format, false));
-    if (*want_hash != got && *want_hash != HashText(SaveHash(session->state(), format, true))) {
+    if (!SaveHashMatches(session->game(), session->state(), format, *want_hash)) {
       r.Fail(root["hash"], "hash", "replayed state hash " + got + " differs from the saved " + *want_hash +
                                        " (the ruleset or its data changed since the game was saved)");
       return r.errors();

@@ -172,8 +172,7 @@ void BgRules::BeginBgCombat(State& s, Context& ctx) const {
   c = PendingCombat{};
   for (auto& h : c.defender_hexes) h = -1;
   c.active = 1;
-  c.stage = 2;  // no advance (10.2)
-  c.vacated_hex = -1;
+  c.vacated_hex = -1;  // no defender hexes: none is vacated, so there is no advance (10.2)
   c.current = kNoUnit;
   c.retreat_hexes = 1;
   c.num_attackers = static_cast<uint8_t>(n);

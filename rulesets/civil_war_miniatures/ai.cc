@@ -106,11 +106,9 @@ double ExpectedStandsLost(const Game& g, const State& s, UnitId u, bool winner) 
 // charge, from the chart's dice: the loser's and the winner's losses, the
 // loser's rout, the building a winning charger takes (C.3), and ties (8.4: a
 // stand each, then the melee goes on at the same odds).
-double PendingMelee(const Game& g, const State& s) {
-  const MiniState& m = M(s);
-  const UnitId att = m.charger, def = m.charge_target;
-  const int ba = MeleeBonus(g, s, att, def, true, m.charge_flank != 0);
-  const int bd = MeleeBonus(g, s, def, att, false, m.charge_flank != 0);
+double PendingMelee(const Game& g, const State& s, UnitId att, UnitId def, bool flank) {
+  const int ba = MeleeBonus(g, s, att, def, true, flank);
+  const int bd = MeleeBonus(g, s, def, att, false, flank);
   const int die = D(g).melee_die;
   double win = 0, tie = 0;
   for (int a = 1; a <= die; ++a) {
@@ -143,12 +141,8 @@ double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
   if (DistanceSquared(CenterOf(s, x), CenterOf(s, y)) > reach * reach) return 0;
   if (FootprintDistance(FootprintOf(g, s, x), FootprintOf(g, s, y)) > d.charge_range) return 0;
   if (ChargePathBlocked(g, s, x, y)) return 0;
-  State probe = s;  // the melee as it would be fought
-  MiniState& pm = M(probe);
-  pm.charger = static_cast<uint8_t>(x);
-  pm.charge_target = static_cast<uint8_t>(y);
-  pm.charge_flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront ? 1 : 0;
-  const double melee = PendingMelee(g, probe);
+  const bool flank = ArcOf(FootprintOf(g, s, y), CenterOf(s, x)) != Arc::kFront;  // 6.2
+  const double melee = PendingMelee(g, s, x, y, flank);
   const double pa = PassChance(g, s, x), pd = PassChance(g, s, y);
   // 2.3: the attackee that fails loses a stand and routs, and the charger takes its place (its building).
   const double routed = StandValue(g, y) + RoutedCost(g, s, y) + BuildingSwing(g, s, y);
@@ -220,8 +214,9 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
         score -= 0.6;
     }
   }
-  if (m.charger != kNone && OnTable(s, m.charger) && OnTable(s, m.charge_target)) {
-    score += (s.unit(m.charger).side == side ? 1 : -1) * PendingMelee(g, s);
+  const PendingCharge c = PendingChargeOf(s);
+  if (c.charger != kNone && OnTable(s, c.charger) && OnTable(s, c.target)) {
+    score += (s.unit(c.charger).side == side ? 1 : -1) * PendingMelee(g, s, c.charger, c.target, c.flank);
   }
   return score;
 }
@@ -235,10 +230,9 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
 // move that is already listed is not listed again.
 void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(const Action&)>& legal,
                         std::vector<Action>* out) {
-  const MiniState& m = M(s);
-  if (s.game_over || m.charger != kNone || m.active == kNone) return;  // the 2.4 choice: the legal two
+  if (s.game_over || PendingChargeOf(s).charger != kNone || ActiveCard(s) == kNone) return;  // 2.4: the legal two
   const MiniData& d = D(g);
-  const UnitId u = m.active;
+  const UnitId u = ActiveCard(s);
   const UnitState& us = s.unit(u);
   if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
   // One move per one-inch cell of the table: the integer action ids (action_space.h)

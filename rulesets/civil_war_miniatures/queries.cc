@@ -20,8 +20,8 @@ class MiniTabletop : public TabletopQueries {
   }
   // T.1: the unit whose card is up, unless a charge (2.4) waits for its target's answer.
   UnitId ActiveUnit(const State& s) const override {
-    const MiniState& m = M(s);
-    return m.active == kNone || m.charger != kNone ? kNoUnit : static_cast<UnitId>(m.active);
+    const uint8_t active = ActiveCard(s);
+    return active == kNone || PendingChargeOf(s).charger != kNone ? kNoUnit : static_cast<UnitId>(active);
   }
   // 1.1: the rate of its formation (face 1 = line / unlimbered).
   double MoveRate(const State& s, UnitId u) const override {

@@ -1,6 +1,7 @@
 // The Civil War miniatures chart as Rules hooks. Rule numbers ("2.3") are the
 // line numbers RULES.md gives the chart; every event and refusal cites one.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -1220,17 +1221,11 @@ void NewDeck(const Game& g, State& s) {
   m.deck_pos = 0;
 }
 
-// T.1: the activated unit's step (the only one on the stack) for `side`.
-void BeginActivation(const Game& g, State& s, int side) {
-  const StepTable& steps = g.rules->steps();
-  PopStepsTo(s, steps, 0);
-  PushStep(s, steps, steps.Find("activation"), side);
-}
-
-// Draws cards until a unit must act (or the game ends).
+// Draws cards until a unit must act (or the game ends): its activation step (T.1,
+// the only one on the stack; args[0] the unit) for its side.
 void DrawNext(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
-  m.active = kNone;
+  PopStepsTo(s, g.rules->steps(), 0);  // no card is up
   for (int guard = 0; guard < 10000; ++guard) {
     if (!SideHasUnits(g, s, 0) || !SideHasUnits(g, s, 1)) {
       EndGame(g, s, ctx);
@@ -1258,10 +1253,9 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
       ctx.Emit(Ev(EventType::kNote, "T.1", "pig card"));
       LivestockCard(g, s, ctx, 4);
     } else if (OnTable(s, card)) {
-      m.active = card;
       s.unit(card).flags |= kActivated;
       s.phasing_side = s.unit(card).side;
-      BeginActivation(g, s, s.unit(card).side);
+      PushStep(s, g.rules->steps(), kActivationStep, s.unit(card).side, {card});
       ctx.Emit(Ev(EventType::kNote, "T.1", "card: unit activates", card));
       return;
     }
@@ -1270,11 +1264,11 @@ void DrawNext(const Game& g, State& s, Context& ctx) {
 
 void EndActivation(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
-  if (m.active != kNone) {
-    s.unit(m.active).flags = static_cast<uint16_t>(s.unit(m.active).flags & ~(kMovedNow | kDesignated));
-    m.units[m.active].arranged = 0;
+  const uint8_t active = ActiveCard(s);
+  if (active != kNone) {
+    s.unit(active).flags = static_cast<uint16_t>(s.unit(active).flags & ~(kMovedNow | kDesignated));
+    m.units[active].arranged = 0;
   }
-  m.charger = m.charge_target = kNone;
   DrawNext(g, s, ctx);
 }
 
@@ -1363,14 +1357,17 @@ class MiniRules : public Rules {
     StepDef act = NewStep("activation", "T.1", DecisionType::kMovement);
     act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
     act.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
-    steps_.Register(std::move(act));
+    const StepKind activation = steps_.Register(std::move(act));
     StepDef charge = NewStep("charge_response", "2.4", DecisionType::kChoice);
     charge.list = [](const State&, Context&, std::vector<Action>* out) {
       out->push_back(Action::Of(ActionType::kChoice).Value(0));
       out->push_back(Action::Of(ActionType::kChoice).Value(1));
     };
     charge.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
-    steps_.Register(std::move(charge));
+    const StepKind response = steps_.Register(std::move(charge));
+    assert(activation == kActivationStep && response == kChargeResponseStep);  // the kinds rules.h reads
+    (void)activation;
+    (void)response;
   }
 
   void Start(State& s, Context& ctx) const override {
@@ -1396,9 +1393,8 @@ class MiniRules : public Rules {
   // Every action of the activated unit (T.1): each candidate tried by Check on a copy.
   void ListActivation(const State& s, Context& ctx, std::vector<Action>* out) const {
     const Game& g = ctx.game();
-    const MiniState& m = M(s);
-    if (m.active == kNone) return;
-    const UnitId u = m.active;
+    if (ActiveCard(s) == kNone) return;
+    const UnitId u = ActiveCard(s);
     const PositionBases pin(g, s, /*pin=*/true);  // every candidate's C.1 tests read it
     out->push_back(Action::EndPhase());
     auto try_add = [&](const Action& a) {
@@ -1499,10 +1495,12 @@ class MiniRules : public Rules {
         fail(g.units[static_cast<size_t>(u)].id + " stands on " + g.units[static_cast<size_t>(o)].id + " (C.1)");
       }
     }
-    if (!s.game_over && m.active != kNone && !OnTable(s, m.active))
+    const uint8_t active = ActiveCard(s);
+    const PendingCharge charge = PendingChargeOf(s);
+    if (!s.game_over && active != kNone && !OnTable(s, active))
       fail("the activated unit is not on the table");
-    if (!s.game_over && m.active == kNone && m.charger == kNone) fail("nobody has a decision");
-    if (m.charger != kNone && (!OnTable(s, m.charger) || !OnTable(s, m.charge_target))) {
+    if (!s.game_over && active == kNone) fail("nobody has a decision");
+    if (charge.charger != kNone && (!OnTable(s, charge.charger) || !OnTable(s, charge.target))) {
       fail("a pending charge names a unit off the table");
     }
     if (m.deck_pos > m.deck_size || m.deck_size > kMaxDeck) fail("the deck is inconsistent");
@@ -1516,13 +1514,13 @@ class MiniRules : public Rules {
   }
 
   std::string DescribeDecision(const State& s) const override {
-    const MiniState& m = M(s);
+    const uint8_t active = ActiveCard(s);
     if (s.game_over) return "game over";
-    if (m.charger != kNone) return "charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)";
-    if (m.active != kNone) {
-      const std::string who = game_ ? game_->UnitLabel(m.active) : std::to_string(m.active);
+    if (PendingChargeOf(s).charger != kNone) return "charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)";
+    if (active != kNone) {
+      const std::string who = game_ ? game_->UnitLabel(active) : std::to_string(active);
       return "activation of " + who +
-             (s.unit(m.active).Has(kRouted) ? ": rally or end (10.1)"
+             (s.unit(active).Has(kRouted) ? ": rally or end (10.1)"
                                             : ": formation, move, face, fire, charge, man guns or end");
     }
     return "";
@@ -1532,6 +1530,7 @@ class MiniRules : public Rules {
   double Evaluate(const State& s, int side) const override { return game_ ? EvaluatePosition(*game_, s, side) : 0; }
   int MaxDieFaces() const override;
   std::string StateJson(const State& s) const override;
+  void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
   // The planned moves (ai.cc), each checked as LegalActions checks an action.
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
     const auto legal = [&](const Action& a) { return Allowed(s, a, ctx.game()); };
@@ -1588,14 +1587,14 @@ UnitId UnitArg(const Game& g, const Action& a, int i) {
 }
 
 // 2.4: the charged unit answers (stand and fire, or countercharge).
-Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, MiniState& m, const Action& a, Context& ctx,
-                           bool apply) {
+Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const PendingCharge& charge, const Action& a,
+                           Context& ctx, bool apply) {
   if (a.type != ActionType::kChoice || a.value < 0 || a.value > 1) {
     return Status::Refused("2.4", "the charged unit must choose: 0 stand and fire, 1 countercharge");
   }
   if (!apply) return Status::Ok();
-  const UnitId att = m.charger, def = m.charge_target;
-  const bool flank = m.charge_flank != 0;
+  const UnitId att = charge.charger, def = charge.target;
+  const bool flank = charge.flank;
   Event e =
       Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
   e.side = static_cast<int8_t>(s.unit(def).side);
@@ -1621,9 +1620,7 @@ Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, MiniState
       ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
     }
   }
-  m.charger = m.charge_target = kNone;
-  m.active = static_cast<uint8_t>(att);
-  EndActivation(g, s, ctx);
+  EndActivation(g, s, ctx);  // the charger's (its step under this one); the next card clears both
   return Status::Ok();
 }
 
@@ -1890,10 +1887,8 @@ Status CheckCharge(const ActionCheck& check) {
     EndActivation(g, s, ctx);
     return Status::Ok();
   }
-  m.charger = static_cast<uint8_t>(u);
-  m.charge_target = static_cast<uint8_t>(t);
-  m.charge_flank = ArcOf(FootprintOf(g, s, t), CenterOf(s, u)) != Arc::kFront ? 1 : 0;
-  PushStep(s, g.rules->steps(), g.rules->steps().Find("charge_response"), s.unit(t).side);  // 2.4
+  const int16_t flank = ArcOf(FootprintOf(g, s, t), CenterOf(s, u)) != Arc::kFront ? 1 : 0;  // 6.2
+  PushStep(s, g.rules->steps(), kChargeResponseStep, s.unit(t).side, {u, t, flank});  // 2.4
   return Status::Ok();
 }
 
@@ -1902,9 +1897,10 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
   const MiniData& d = D(g);
   MiniState& m = M(s);
   if (s.game_over) return Status::Refused("V", "the game is over");
-  if (m.charger != kNone) return CheckChargeResponse(g, d, s, m, a, ctx, apply);  // 2.4
-  if (m.active == kNone) return Status::Refused("T.1", "no unit is activated");
-  const UnitId u = m.active;
+  const PendingCharge charge = PendingChargeOf(s);
+  if (charge.charger != kNone) return CheckChargeResponse(g, d, s, charge, a, ctx, apply);  // 2.4
+  if (ActiveCard(s) == kNone) return Status::Refused("T.1", "no unit is activated");
+  const UnitId u = ActiveCard(s);
   UnitState& us = s.unit(u);
   switch (a.type) {
     case ActionType::kEndPhase: {
@@ -2006,9 +2002,11 @@ std::string MiniRules::StateJson(const State& s) const {
     first = false;
   }
   o += first ? "]" : "\n  ]";
-  o += ", \"active\": " + (m.active != kNone ? JsonQuote(g.units[m.active].id) : std::string("null"));
-  o += ", \"charge\": " + (m.charger != kNone ? "{\"charger\": " + JsonQuote(g.units[m.charger].id) +
-                                                    ", \"target\": " + JsonQuote(g.units[m.charge_target].id) + "}"
+  const uint8_t active = ActiveCard(s);
+  const PendingCharge charge = PendingChargeOf(s);
+  o += ", \"active\": " + (active != kNone ? JsonQuote(g.units[active].id) : std::string("null"));
+  o += ", \"charge\": " + (charge.charger != kNone ? "{\"charger\": " + JsonQuote(g.units[charge.charger].id) +
+                                                    ", \"target\": " + JsonQuote(g.units[charge.target].id) + "}"
                                               : std::string("null"));
   return o + "}";
 }
@@ -2387,6 +2385,26 @@ int MiniRules::MaxDieFaces() const {
   const MiniData& d = D(*game_);
   return std::max({6, d.morale_die, d.battery_morale_die, d.officer_die, d.melee_die, d.melee_loss_die, d.dinner_die,
                    d.dinner_men_die, d.herd_direction_die, d.herd_move_die, d.gun_hit_die});
+}
+
+// Format 1 and 2 saves hashed the card that was up and the pending charge in
+// MiniState (now `legacy`, always 0), and steps without arguments: the older code
+// left the charger, target and unit as the steps say (kNone when none), and the
+// flank of the last charge made, which no step keeps: the State with each of the two.
+void MiniRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
+  if (format > 2) return;
+  const PendingCharge c = PendingChargeOf(s);
+  for (uint8_t flank = 0; flank <= 1; ++flank) {
+    out->push_back(s);
+    for (int i = 0; i < out->back().steps.depth; ++i) {
+      for (int16_t& arg : out->back().steps.items[i].args) arg = 0;
+    }
+    MiniState& m = M(out->back());
+    m.legacy[0] = ActiveCard(s);
+    m.legacy[1] = c.charger;
+    m.legacy[2] = c.target;
+    m.legacy[3] = flank;
+  }
 }
 
 std::unique_ptr<Rules> MakeMiniRules(const Game* game) {

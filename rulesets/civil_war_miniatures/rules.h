@@ -99,10 +99,11 @@ struct MiniState {
   uint8_t deck[kMaxDeck];
   uint8_t deck_size = 0;
   uint8_t deck_pos = 0;
-  uint8_t active = kNone;   // unit whose card is up
-  uint8_t charger = kNone;  // pending charge (2.4)
-  uint8_t charge_target = kNone;
-  uint8_t charge_flank = 0;
+  // Always 0. Saves of format 1 and 2 hashed here the unit whose card was up and
+  // the pending charge (charger, target, from the flank), which are now the
+  // arguments of the activation and charge_response steps (ActiveCard, PendingChargeOf);
+  // LegacySaveStates puts them back to check such a save's hash.
+  uint8_t legacy[4] = {};
   uint8_t pad[4] = {};
 };
 static_assert(std::is_trivially_copyable_v<MiniState> && sizeof(MiniState) <= kStateExtBytes);
@@ -231,6 +232,32 @@ inline const UnitType& TypeOf(const Game& g, UnitId u) {
   return d.types[static_cast<size_t>(d.info[static_cast<size_t>(u)].type)];
 }
 inline bool OnTable(const State& s, UnitId u) { return s.unit(u).OnTable(); }
+
+// The tabletop's steps (registered in this order by MiniRules): a unit card's
+// activation (T.1, args[0] the unit, at the bottom of the stack) and the charged
+// unit's answer (2.4, on top of it: args charger, target, from the flank).
+inline constexpr StepKind kActivationStep = 1;
+inline constexpr StepKind kChargeResponseStep = 2;
+// T.1: the unit whose card is up (kNone between cards and once the game is over).
+inline uint8_t ActiveCard(const State& s) {
+  return s.steps.depth > 0 && s.steps.items[0].kind == kActivationStep ? static_cast<uint8_t>(s.steps.items[0].args[0])
+                                                                       : kNone;
+}
+// 2.4: a charge waiting for its target's answer (charger kNone: none).
+struct PendingCharge {
+  uint8_t charger = kNone, target = kNone;
+  bool flank = false;  // 6.2: from the target's flank or rear
+};
+inline PendingCharge PendingChargeOf(const State& s) {
+  PendingCharge c;
+  if (TopKind(s) == kChargeResponseStep) {
+    const Step& st = s.steps.items[s.steps.depth - 1];
+    c.charger = static_cast<uint8_t>(st.args[0]);
+    c.target = static_cast<uint8_t>(st.args[1]);
+    c.flank = st.args[2] != 0;
+  }
+  return c;
+}
 inline int16_t H(double inches) { return static_cast<int16_t>(std::lround(inches * 100.0)); }
 inline Vec2 HerdPos(const Herd& h) { return {h.x / 100.0, h.y / 100.0}; }
 

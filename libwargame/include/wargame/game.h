@@ -221,6 +221,11 @@ class Rules {
   // The ruleset's own state as a JSON object (figures, facings, livestock on a
   // tabletop), written by --json under "ruleset_state"; "" for none.
   virtual std::string StateJson(const State& /*s*/) const { return ""; }
+  // Saves of an older `format` (docs/scripting.md) hashed bytes that the engine
+  // has since stopped writing (issue 11 moved them into the steps' arguments):
+  // appends each State such a save may have hashed for `s`, those bytes put back
+  // as the older code left them, so the save's hash is still checked. Default: none.
+  virtual void LegacySaveStates(const State& /*s*/, int /*format*/, std::vector<State>* /*out*/) const {}
   // Buffers for one thread playing this game.
   virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
   // A game on a hex map answers the hex queries (hex_rules.h: odds, reachable

@@ -311,6 +311,9 @@ class HexRules : public Rules, public HexQueries {
   void FinishSteps() override;
   // The combat table's die and every die table's (at least a d6: the hooks' own rolls).
   int MaxDieFaces() const override;
+  // Format 1 and 2 saves hashed the advance's stage (PendingCombat::legacy_stage):
+  // the State with each value it may have had (1 offered, 2 done).
+  void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
@@ -488,8 +491,10 @@ class HexRules : public Rules, public HexQueries {
   // owes one: kUnitRetreatOwed), then advance. Called by ApplyCombatResult
   // implementations.
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
+  // What the combat owes next, read from the State: the next retreat (a unit
+  // flagged kUnitRetreatOwed), then the advance (offered by the call that finds the
+  // vacated hex, while the combat is on), then back to the phase.
   void NextCombatStep(State& s, Context& ctx) const;
-  void BeginAdvance(State& s, Context& ctx) const;
   // Appends a `type` action of u along the searched path from `start` to `to` (the
   // predecessor walk of Pathfinder::Path, no vector); none for an empty path or one
   // longer than an Action holds. Returns the action appended, or nullptr.

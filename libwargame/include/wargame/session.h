@@ -97,8 +97,11 @@ class Session {
   // The largest die value a save or a referee may supply (a d1000).
   static constexpr int kMaxDieValue = 1000;
   // The save format Save writes (`format:`): 1 had no key (the State before its step
-  // stack; Load checks its hash against HashStatePrefix), 2 hashes the whole State.
-  static constexpr int kSaveFormat = 2;
+  // stack; Load checks its hash against HashStatePrefix), 2 hashes the whole State,
+  // 3 too, since the combat's advance stage and the tabletop's activation and charge
+  // are the steps' arguments (Load checks an older save against the States
+  // Rules::LegacySaveStates gives, with those bytes as the older code left them).
+  static constexpr int kSaveFormat = 3;
 
  private:
   static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,

@@ -89,7 +89,11 @@ struct PendingCombat {
   uint8_t active = 0;
   uint8_t num_attackers = 0;
   uint8_t num_defenders = 0;
-  uint8_t stage = 0;           // ruleset/engine-defined sub-step
+  // Always 0. Saves of format 1 and 2 hashed the advance's sub-step here (0 owed,
+  // 1 offered, 2 done); the advance is offered by the NextCombatStep call that
+  // finds the vacated hex and is then the advance step, and LegacySaveStates puts
+  // the old values back to check such a save's hash.
+  uint8_t legacy_stage = 0;
   int16_t column = -1;         // odds column used
   int8_t drm = 0;
   int8_t roll = 0;

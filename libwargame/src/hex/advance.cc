@@ -56,7 +56,6 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
     MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));
   }
-  c.stage = 2;
   NextCombatStep(s, ctx);
   return Status::Ok();
 }

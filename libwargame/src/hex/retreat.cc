@@ -61,8 +61,9 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
         }
       }
     }
-    if (c.vacated_hex >= 0 && c.stage == 0) {
-      c.stage = 1;
+    // Offered once: by the call that finds the vacated hex (the advance applied comes
+    // back here and finds it set), and only while the combat is on.
+    if (c.vacated_hex >= 0 && c.active != 0) {
       HexScratch& hs = Hs(ctx);
       hs.actions.clear();
       ListAdvances(s, ctx, &hs.actions);
@@ -77,8 +78,6 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
   ReturnToPhase(s);
   AfterCombat(s, ctx);
 }
-
-void HexRules::BeginAdvance(State& s, Context& ctx) const { NextCombatStep(s, ctx); }
 
 Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
   const UnitState& us = s.unit(u);

@@ -32,6 +32,14 @@ HexRules::HexRules(const Game& game) : game_(game) {
   step_advance_ = steps_.Register(std::move(v));
 }
 
+void HexRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
+  if (format > 2) return;
+  for (uint8_t stage = 1; stage <= 2; ++stage) {
+    out->push_back(s);
+    out->back().combat.legacy_stage = stage;
+  }
+}
+
 // The combat table's die and every die table's, at least a d6 (the hooks' own rolls).
 int HexRules::MaxDieFaces() const {
   int faces = std::max(6, data().crt.die.sides);

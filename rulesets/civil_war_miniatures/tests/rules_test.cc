@@ -113,7 +113,7 @@ TEST(Rules, Rule_2_2_AttackerFailsMoraleCannotMoveOrShoot) {
   EXPECT_TRUE(t.flags("us") & kPinned);
   EXPECT_NEAR(t.pos("us").x, 10.0, 0.01);
   EXPECT_EQ(t.mu("cs").figures, 24);
-  EXPECT_EQ(t.m().active, t.U("cs"));  // the charger's activation is over
+  EXPECT_EQ(ActiveCard(t.s->state()), t.U("cs"));  // the charger's activation is over
 }
 
 TEST(Rules, Rule_2_3_AttackeeFailsRetreatsLosesStandAttackerOccupies) {
@@ -154,6 +154,43 @@ TEST(Rules, Rule_2_4_AttackeePassesFiresThenMelee) {
   EXPECT_EQ(t.mu("cs").figures, 24 - kStand);
   EXPECT_TRUE(t.flags("us") & kRouted);
   EXPECT_EQ(t.s->dice_queued(), 0u);
+}
+
+// 2.4 / T.1 (issue 11): the card that is up and the charge waiting for its answer are the
+// arguments of the activation and charge_response steps (the bytes MiniState kept them in
+// stay 0); the answer ends the charger's activation and the next card is up.
+TEST(Rules, Rule_2_4_TheChargeIsTheResponseStepsArgument) {
+  Mini t = Make(kFirer + Target(18, 24));
+  const State& s = t.s->state();
+  EXPECT_EQ(s.steps.depth, 1);
+  EXPECT_EQ(TopKind(s), kActivationStep);
+  EXPECT_EQ(ActiveCard(s), t.U("us"));
+  EXPECT_EQ(PendingChargeOf(s).charger, kNone);
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  EXPECT_EQ(s.steps.depth, 2);
+  EXPECT_EQ(TopKind(s), kChargeResponseStep);
+  const PendingCharge c = PendingChargeOf(s);
+  EXPECT_EQ(c.charger, t.U("us"));
+  EXPECT_EQ(c.target, t.U("cs"));
+  EXPECT_FALSE(c.flank);  // at its front
+  EXPECT_EQ(ActiveCard(s), t.U("us"));
+  EXPECT_EQ(s.decision_side, 1);  // the target answers
+  const std::string json = t.game->rules->StateJson(s);
+  EXPECT_NE(json.find("\"active\": \"us\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"charge\": {\"charger\": \"us\", \"target\": \"cs\"}"), std::string::npos) << json;
+  for (uint8_t b : t.m().legacy) EXPECT_EQ(b, 0);
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(s.steps.depth, 1);
+  EXPECT_EQ(PendingChargeOf(s).charger, kNone);
+  EXPECT_EQ(ActiveCard(s), t.U("cs"));
+  for (uint8_t b : t.m().legacy) EXPECT_EQ(b, 0);
+  // From behind the target (it faces east, away from the charger): the step says flank (6.2).
+  Mini r = Make(kFirer + Target(18, 24, "", "E"));
+  r.s->SupplyDice({1, 1});
+  ASSERT_TRUE(r.Do("{attack: [us, cs]}").ok());
+  EXPECT_TRUE(PendingChargeOf(r.s->state()).flank);
 }
 
 TEST(Rules, Rule_3_HitTableOneDiePerFourFigures) {
@@ -455,7 +492,7 @@ TEST(Rules, Rule_9_4_OverrunUnitTestsMoraleAndIsPinned) {
   t.s->SupplyDice({1, 6, 6, 1});  // north 12": through the unit; morale 1 passes
   ASSERT_TRUE(t.Do("end").ok());
   EXPECT_TRUE(t.flags("us") & kPinned);
-  EXPECT_EQ(t.m().active, t.U("us"));
+  EXPECT_EQ(ActiveCard(t.s->state()), t.U("us"));
   const Status st = t.Do("{move: [us], value: 2400, value2: 3200}");
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.error().rule, "9.4");
@@ -797,11 +834,11 @@ TEST(Rules, Rule_12_5_WaitingStandsDisorganizedRoutAndInsideCaptured) {
 TEST(Rules, Rule_T_1_DeckOfUnitCardsPlusCowAndPig) {
   Mini t = Make(kFirer + Target(40, 24), "", "livestock: {cows: [24, 10], pigs: [24, 40]}\n");
   EXPECT_EQ(t.m().deck_size, 4);
-  EXPECT_EQ(t.m().active, t.U("us"));  // unshuffled: listed order
+  EXPECT_EQ(ActiveCard(t.s->state()), t.U("us"));  // unshuffled: listed order
   EXPECT_NE(t.s->DescribeDecision().find("activation of us"), std::string::npos) << t.s->DescribeDecision();
   EXPECT_EQ(t.s->state().decision_side, 0);
   ASSERT_TRUE(t.Do("end").ok());
-  EXPECT_EQ(t.m().active, t.U("cs"));
+  EXPECT_EQ(ActiveCard(t.s->state()), t.U("cs"));
   const Status st = t.Do("{move: [us], value: 1200, value2: 2400}");
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.error().rule, "T.1");

@@ -614,6 +614,27 @@ TEST(Rules, Rule_7_6_AdvanceAfterCombatButNotArtillery) {
   EXPECT_EQ(s.state().unit(U(*g, "gilbert_hq")).hex, c);  // the HQ goes with the unit it is stacked with
 }
 
+// 7.6 (issue 11): the advance is decided once. Harris and Lytle both attacked and
+// either may advance; once Harris has, the combat is over (whether the advance is
+// still owed is read from the steps, not from a stage field): Lytle is not asked.
+TEST(Rules, Rule_7_6_TheAdvanceIsDecidedOnce) {
+  const int c = ClearHex();
+  auto g = Position(kUnionCombat, P("harris", Nb(c, 0)) + P("lytle", Nb(c, 1)) + P("jones", c));
+  Session s(g, 1);
+  s.SupplyDice({6});  // 8 vs 3: 2-1, roll 6: -/D1R
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris"), U(*g, "lytle")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, U(*g, "jones"), "disruption")).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "jones")}, {Nb(c, 3), Nb(Nb(c, 3), 3)})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "harris")}, {})).ok());
+  EXPECT_EQ(s.state().unit(U(*g, "harris")).hex, c);
+  EXPECT_EQ(s.state().decision, DecisionType::kCombat);  // not asked again for Lytle
+  EXPECT_EQ(StepDepth(s.state()), 1);
+  EXPECT_EQ(s.state().combat.legacy_stage, 0);
+  EXPECT_FALSE(s.Apply(Act(ActionType::kAdvance, {U(*g, "lytle")}, {})).ok());
+}
+
 TEST(Rules, Rule_7_7_2_SlopeDoublesAndArtilleryIsNotDoubled) {
   // Find an upslope hexside with clear hexes on both sides.
   const Map& m = Base()->hex_board().map;
