@@ -10,21 +10,8 @@
 #include <vector>
 
 #include "../benchmarks/perryville_fixture.h"
+#include "counting_new.h"
 #include "wargame/pathfinder.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// Not inlined either (yaml-cpp headers would otherwise pair it with the sized delete).
-__attribute__((noinline)) void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-// Not inlined, so GCC does not pair the caller's `new` with this `free`.
-__attribute__((noinline)) void operator delete(void* p) noexcept { std::free(p); }
-__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace wg {
 namespace {

@@ -8,21 +8,9 @@
 #include <new>
 #include <random>
 
+#include "counting_new.h"  // so a test can prove Search allocates nothing
 #include "wargame/movement.h"
 #include "wargame/pathfinder.h"
-
-// Counts every global allocation, so a test can prove Search allocates nothing.
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-// Not inlined, so GCC does not pair the caller's `new` with this `free`.
-__attribute__((noinline)) void operator delete(void* p) noexcept { std::free(p); }
-__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace wg {
 namespace {

@@ -17,35 +17,11 @@
 #include <new>
 #include <string>
 
+#include "counting_new.h"  // g_trace: set once the warm-up game is over
 #include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-bool g_trace = false;  // set once the warm-up game is over
-}  // namespace
-extern "C" __attribute__((noinline)) void TraceHook() { asm volatile(""); }  // a breakpoint for gdb
-
-// Not inlined either (yaml-cpp headers would otherwise pair it with the sized delete).
-__attribute__((noinline)) void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (g_trace) TraceHook();
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-// The nothrow form too (std::stable_partition's temporary buffer uses it, then frees it
-// with the sized delete above): otherwise the sanitizer's own nothrow new allocates
-// what this file's delete frees (alloc-dealloc-mismatch).
-__attribute__((noinline)) void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (g_trace) TraceHook();
-  return std::malloc(n ? n : 1);
-}
-__attribute__((noinline)) void operator delete(void* p) noexcept { std::free(p); }
-__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-__attribute__((noinline)) void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace wg {
 namespace {
