@@ -1828,29 +1828,35 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   // per unit, for the run of its candidates (the refs to one cache slot, one unit's
   // moves of one type, are consecutive); a run that needs no check is kept without
   // reading its actions.
-  size_t kept = 0;
-  for (size_t i = 0; i < moves.size();) {
-    const uint32_t cache = moves[i].cache;
-    size_t end = i + 1;
-    while (end < moves.size() && moves[end].cache == cache) ++end;
-    const Action& first = hs.ListedMove(moves[i]);
+  std::vector<HexScratch::MoveRun>& runs = hs.listed_runs;
+  size_t kept = 0, kept_runs = 0;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const HexScratch::MoveRun run = runs[r];
+    const size_t begin = run.begin, end = run.begin + run.count;
+    const size_t first_kept = kept;
+    const Action& first = hs.ListedMove(moves[begin]);
     const UnitId u = first.units[0];
     const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
-      for (size_t k = i; k < end; ++k) moves[kept++] = moves[k];
+      if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
+                                   moves.begin() + static_cast<std::ptrdiff_t>(kept));
+      kept += run.count;
     } else {
       MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
       facts.normal_friend = NormalFriends(s, ctx);
-      for (size_t k = i; k < end; ++k) {
+      for (size_t k = begin; k < end; ++k) {
         const Action& a = hs.ListedMove(moves[k]);
         if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
         enter = enter || a.type == ActionType::kEnter;
         moves[kept++] = moves[k];
       }
     }
-    i = end;
+    if (kept > first_kept) {
+      runs[kept_runs++] = HexScratch::MoveRun{run.cache, static_cast<uint32_t>(first_kept), static_cast<uint32_t>(kept - first_kept)};
+    }
   }
+  runs.resize(kept_runs);
   moves.resize(kept);
   return enter;
 }

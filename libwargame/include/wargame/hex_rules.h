@@ -177,6 +177,14 @@ class HexScratch : public Scratch {
     uint32_t index = 0;
   };
   std::vector<MoveRef> listed_moves;
+  // The runs of listed_moves: each ListUnitMoves call's refs (one cache slot), in
+  // order, so a filter decides per unit without scanning the refs for the run's end.
+  // A filter that drops refs rebuilds the runs (empty runs are left out).
+  struct MoveRun {
+    uint32_t cache = 0;
+    uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
+  };
+  std::vector<MoveRun> listed_runs;
   const Action& ListedMove(MoveRef r) const { return unit_moves[r.cache].actions[r.index]; }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
@@ -382,6 +390,10 @@ class HexRules : public Rules, public HexQueries {
   // Hook: may u move now? If not and `why` is not null, *why gets the refusal
   // (the listing passes null: a refused unit formats no message). Default: released.
   virtual bool Movable(const State& s, UnitId u, Status* why) const;
+  // Hook: per map hex, 1 where no move or entry may ever end (B&G 19.12: a ferry
+  // hex), or null (the default: none). A fixed property of the game: ListUnitMoves
+  // leaves those hexes out of the cached candidates (CheckMove still refuses them).
+  virtual const uint8_t* NoMoveEnd() const { return nullptr; }
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;

@@ -184,6 +184,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
   hs.listed_moves.clear();
+  hs.listed_runs.clear();
   ListStep(steps_, s, ctx, out);
   // The moves (by reference in the scratch) go first, as they were listed.
   const size_t moves = hs.listed_moves.size();
@@ -200,6 +201,7 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
   hs.listed_moves.clear();
+  hs.listed_runs.clear();
   ListStep(steps_, s, ctx, &out->others);
   out->moves.resize(hs.listed_moves.size());
   for (size_t i = 0; i < out->moves.size(); ++i) out->moves[i] = &hs.ListedMove(hs.listed_moves[i]);
