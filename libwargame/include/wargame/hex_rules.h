@@ -162,6 +162,11 @@ class HexScratch : public Scratch {
     MoveListKey key;
     std::vector<Action> actions;  // one unit's candidates, all of one type
     std::vector<int16_t> ends;    // ends[i]: the last hex of actions[i] (read without the Action)
+    // bits[i]: HexRules::CandidateBits of actions[i] (only if the ruleset asks for
+    // them: candidate_bits_), computed when the slot is filled; `enemy` is the query's
+    // enemy array they were computed from (its contents are the key's generation).
+    std::vector<uint8_t> bits;
+    const uint8_t* enemy = nullptr;
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.
@@ -394,6 +399,11 @@ class HexRules : public Rules, public HexQueries {
   // hex), or null (the default: none). A fixed property of the game: ListUnitMoves
   // leaves those hexes out of the cached candidates (CheckMove still refuses them).
   virtual const uint8_t* NoMoveEnd() const { return nullptr; }
+  // Hook: facts about a cached move candidate `a` of u found by query q that depend
+  // only on the query and the path (S&B: 5.3's woods exit, 6.2's enemy hex on the
+  // path), in UnitMoves::bits for the listing's filter; called when a slot is filled,
+  // only if candidate_bits_ is set. Must be a function of q's key, u and a alone.
+  virtual uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
@@ -555,6 +565,7 @@ class HexRules : public Rules, public HexQueries {
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;
 
   const Game& game_;
+  bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
 };
 
 // Loads a hex game: the document, the generic sections, the hex sections;

@@ -103,6 +103,8 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
   }
 }
 
+uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
+
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.unit(units[0]).side;
@@ -178,12 +180,15 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
     cached.ends.clear();
+    cached.bits.clear();
+    cached.enemy = q.enemy;
     const Reachable& r = hs.pathfinder.Search(q);
     // At most one allocation per vector, and only when the unit reaches more hexes
     // than its slot has held (push_back's doubling would allocate log2(n) times).
     const size_t reached = std::bit_ceil(r.hexes().size());
     if (cached.actions.capacity() < reached) cached.actions.reserve(reached);
     if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
+    if (candidate_bits_ && cached.bits.capacity() < reached) cached.bits.reserve(reached);
     const uint8_t* no_end = NoMoveEnd();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
@@ -191,6 +196,7 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
       if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
         a->value = value;
         cached.ends.push_back(static_cast<int16_t>(h));
+        if (candidate_bits_) cached.bits.push_back(CandidateBits(q, u, *a));
       }
     }
     cached.valid = cacheable;
