@@ -565,6 +565,11 @@ class HexRules : public Rules, public HexQueries {
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;
 
   const Game& game_;
+  // TouchHex's index (IndexControlHexes): control_places_[control_begin_[h], control_begin_[h + 1])
+  // are the tracked places holding map hex h.
+  void IndexControlHexes();
+  std::vector<int32_t> control_begin_;
+  std::vector<int16_t> control_places_;
   bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
 };
 

@@ -30,6 +30,7 @@ HexRules::HexRules(const Game& game) : game_(game) {
   v.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListAdvanceStep(s, ctx, out); };
   v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAdvanceStep(s, a, ctx); };
   step_advance_ = steps_.Register(std::move(v));
+  IndexControlHexes();
 }
 
 // The combat table's die and every die table's, at least a d6 (the hooks' own rolls).
