@@ -138,7 +138,7 @@ void BgRules::OnTurnStart(State& s, Context& ctx) const {
   if (s.turn <= 1) return;
   const int prev = s.turn - 2;
   if (!game_.turns.turns[static_cast<size_t>(prev)].night) return;
-  const int m = game_.MarkerIndex("ineffective");
+  const int m = ineffective_;  // looked up at load
   if (m < 0) return;
   for (int i = 0; i < s.num_units; ++i) {
     UnitState& u = s.units[static_cast<size_t>(i)];
@@ -679,7 +679,7 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
     x.attacker_hexes[i] = static_cast<int16_t>(i < c.num_attackers && exposed[i] ? s.unit(c.attackers[i]).hex : -1);
   }
   x.defender_advance = 0;
-  const int marker = game_.MarkerIndex("ineffective");
+  const int marker = ineffective_;  // looked up at load
   for (const auto& t : r.tokens) {
     if (t.code == "AE") {
       for (int i = 0; i < c.num_attackers; ++i) {
