@@ -595,20 +595,19 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
     q.EnterFrom(place.hexes);
     const Reachable& r = hs.pathfinder.Search(q);
-    std::vector<int> targets;
+    // Every entry path the search found (built before any check: a check may search
+    // again), in the order of the reached hexes; into a reused buffer, no allocation.
+    std::vector<Action>& entries = hs.ruleset_actions;
+    entries.clear();
     for (int h : r.hexes()) {
-      if (r.CanEnd(h)) targets.push_back(h);
+      if (r.CanEnd(h)) AppendPathAction(r, ActionType::kEnter, u, q.start, h, &entries);
     }
     // An entry counts only if the ruleset's own checks (12.4, zero-strength
     // units and enemy zones, ...) accept it, as the listed entries are.
-    for (int h : targets) {
-      const std::vector<int> path = hs.pathfinder.Path(h);
-      if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-      Action a = Action::Of(ActionType::kEnter);
-      a.AddUnit(u);
-      for (int p : path) a.AddHex(p);
-      if (CheckMove(s, a, ctx).ok()) return true;
-      hs.pathfinder.Search(q);  // CheckMove may have searched: restore this unit's search
+    if (entries.empty()) continue;
+    const MoveFacts facts = MoveFactsOf(s, entries.front());  // the unit's facts, not the path's
+    for (const Action& a : entries) {
+      if (MoveAllowed(s, a, ctx, facts, nullptr)) return true;  // CheckMove's rules, no message
     }
   }
   return false;

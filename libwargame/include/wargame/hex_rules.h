@@ -114,6 +114,7 @@ class HexScratch : public Scratch {
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
+  std::vector<Action> ruleset_actions;  // free for ruleset hooks (S&B: 5.7's entry paths)
 
   // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
   // the State and the side (their hooks take only the State), so a result is reused
