@@ -301,6 +301,8 @@ class HexQueries {
   // A unit's movement allowance in half points, and whether it may move now.
   virtual int MovementAllowance(const State& s, UnitId u) const = 0;
   virtual Status CanMove(const State& s, UnitId u) const = 0;
+  // CanMove(s, u).ok() without the refusal's message (for playouts).
+  virtual bool MayMove(const State& s, UnitId u) const { return CanMove(s, u).ok(); }
   // The move query of u (or a stack) and its search (reachable hexes, costs, paths).
   virtual MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
   virtual const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
@@ -393,6 +395,7 @@ class HexRules : public Rules, public HexQueries {
   int MovementAllowance(const State& s, UnitId u) const override;
   // CanMove is Movable(s, u, &why) (a ruleset overrides Movable, not CanMove).
   Status CanMove(const State& s, UnitId u) const final;
+  bool MayMove(const State& s, UnitId u) const final { return Movable(s, u, nullptr); }
   // Hook: may u move now? If not and `why` is not null, *why gets the refusal
   // (the listing passes null: a refused unit formats no message). Default: released.
   virtual bool Movable(const State& s, UnitId u, Status* why) const;
