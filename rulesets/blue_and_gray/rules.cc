@@ -1292,7 +1292,7 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     } else if (m.night || Ineffective(s, u)) {                             // 9.0, 10.2
       const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
       for (size_t k = begin; k < end; ++k) {
-        const int to = slot.ends[moves[k].index];
+        const int to = slot.ends[HexScratch::IndexIn(slot, moves[k])];
         if (to >= 0 && zoc.InEzoc(to)) continue;
         moves[kept++] = moves[k];
       }

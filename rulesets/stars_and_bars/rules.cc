@@ -1890,7 +1890,7 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1;
       for (size_t k = begin; k < end; ++k) {
         const Action& a = hs.ListedMove(moves[k]);
-        if (!MoveAllowed(s, a, ctx, facts, nullptr, bits ? slot.bits[moves[k].index] : -1)) continue;
+        if (!MoveAllowed(s, a, ctx, facts, nullptr, bits ? slot.bits[HexScratch::IndexIn(slot, moves[k])] : -1)) continue;
         enter = enter || a.type == ActionType::kEnter;
         moves[kept++] = moves[k];
       }

@@ -174,14 +174,13 @@ class HexScratch : public Scratch {
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
   // The moves of the listing under way (issue 15: not copied into the list):
-  // ListUnitMoves appends each kept candidate by reference (its unit_moves index and
-  // its index there), in listing order; the rulesets' movement filters drop from
+  // ListUnitMoves appends each kept candidate by reference (a pointer to the cached
+  // Action: no slot is filled again during a listing, so the pointers stay valid until
+  // the next listing), in listing order; the rulesets' movement filters drop from
   // here; HexRules::LegalActions copies them ahead of the step's other actions
-  // (every step lists its moves first) and ListLegal hands out pointers to them.
-  struct MoveRef {
-    uint32_t cache = 0;
-    uint32_t index = 0;
-  };
+  // (every step lists its moves first) and ListLegal hands out these pointers.
+  // A ref's cache slot is its run's (listed_runs); its index there is IndexIn.
+  using MoveRef = const Action*;
   std::vector<MoveRef> listed_moves;
   // The runs of listed_moves: each ListUnitMoves call's refs (one cache slot), in
   // order, so a filter decides per unit without scanning the refs for the run's end.
@@ -191,7 +190,9 @@ class HexScratch : public Scratch {
     uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
   };
   std::vector<MoveRun> listed_runs;
-  const Action& ListedMove(MoveRef r) const { return unit_moves[r.cache].actions[r.index]; }
+  static const Action& ListedMove(MoveRef r) { return *r; }
+  // The index in `slot` (its actions, ends, bits) of a ref to one of its actions.
+  static size_t IndexIn(const UnitMoves& slot, MoveRef r) { return static_cast<size_t>(r - slot.actions.data()); }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after

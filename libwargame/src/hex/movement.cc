@@ -208,16 +208,17 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const size_t begin = hs.listed_moves.size();
   hs.listed_moves.resize(begin + n);  // then shrunk to what is kept
   HexScratch::MoveRef* out = hs.listed_moves.data() + begin;
+  const Action* actions = cached.actions.data();
   uint32_t kept = 0;
   if (stacking) {
     const int16_t* ends = cached.ends.data();
     const int room = q.stack_limit - q.moving_count;  // friendly_count[end] may be at most this
     for (uint32_t i = 0; i < n; ++i) {
-      out[kept] = HexScratch::MoveRef{cache, i};
+      out[kept] = actions + i;
       kept += q.friendly_count[ends[i]] <= room ? 1 : 0;
     }
   } else {
-    for (uint32_t i = 0; i < n; ++i) out[i] = HexScratch::MoveRef{cache, i};
+    for (uint32_t i = 0; i < n; ++i) out[i] = actions + i;
     kept = n;
   }
   hs.listed_moves.resize(begin + kept);

@@ -204,8 +204,7 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   hs.listed_moves.clear();
   hs.listed_runs.clear();
   ListStep(steps_, s, ctx, &out->others);
-  out->moves.resize(hs.listed_moves.size());
-  for (size_t i = 0; i < out->moves.size(); ++i) out->moves[i] = &hs.ListedMove(hs.listed_moves[i]);
+  out->moves.assign(hs.listed_moves.begin(), hs.listed_moves.end());  // the refs are the pointers
 }
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
