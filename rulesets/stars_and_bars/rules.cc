@@ -100,6 +100,20 @@ class SbRules : public HexRules {
   static constexpr uint8_t kPathEnemyHex = 2;    // 6.2: enters an enemy-occupied hex
   static constexpr uint8_t kPathOffMap = 4;      // a hex off the map: the bits do not decide
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
+  // MoveAllowed of a listed one-unit move with its CandidateBits, the common case
+  // decided inline (the path bits and 12.4.1); a move ending in an enemy ZOC of a unit
+  // that 6.2's zero-strength test or 12.6 concerns goes to MoveAllowed itself.
+  bool ListedMoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, uint8_t bits,
+                         bool forced_march) const {
+    if (bits & kPathOffMap) return MoveAllowed(s, a, ctx, f, nullptr, -1);
+    if (f.artillery && a.type == ActionType::kMove && (bits & kPathWoodsExit)) return false;  // 5.3
+    if (!f.any_attack && (bits & kPathEnemyHex)) return false;                                // 6.2
+    if (f.initiative_limit[0] != 0 && a.num_hexes > f.initiative_limit[0]) return false;      // 12.4.1
+    if ((!f.any_normal || forced_march) && f.zoc != nullptr && f.zoc->InEzoc(a.hexes[static_cast<size_t>(a.num_hexes - 1)])) {
+      return MoveAllowed(s, a, ctx, f, nullptr, bits);  // 6.2 joining a normal unit, 12.6
+    }
+    return true;
+  }
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -1890,7 +1904,9 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1;
       for (size_t k = begin; k < end; ++k) {
         const Action& a = hs.ListedMove(moves[k]);
-        if (!MoveAllowed(s, a, ctx, facts, nullptr, bits ? slot.bits[HexScratch::IndexIn(slot, moves[k])] : -1)) continue;
+        const bool ok = bits ? ListedMoveAllowed(s, a, ctx, facts, slot.bits[HexScratch::IndexIn(slot, moves[k])], fm)
+                             : MoveAllowed(s, a, ctx, facts, nullptr);
+        if (!ok) continue;
         enter = enter || a.type == ActionType::kEnter;
         moves[kept++] = moves[k];
       }
