@@ -36,7 +36,7 @@ uint64_t MixString(uint64_t h, const char* s) {
 bool MayMoveNow(const Game& game, const HexQueries& rules, const State& s, UnitId u) {
   const UnitState& us = s.unit(u);
   if (us.side != s.phasing_side || us.Has(kUnitMoved)) return false;
-  if (us.OnMap()) return rules.CanMove(s, u).ok() && rules.MovementAllowance(s, u) > 0;
+  if (us.OnMap()) return rules.MayMove(s, u) && rules.MovementAllowance(s, u) > 0;
   if (us.hex != kNotYetEntered) return false;
   const UnitDef& d = game.units[static_cast<size_t>(u)];
   return d.entry_place >= 0 && d.reinforcement_turn <= s.turn && d.reinforcement_turn != 0;

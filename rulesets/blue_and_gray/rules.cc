@@ -138,7 +138,7 @@ void BgRules::OnTurnStart(State& s, Context& ctx) const {
   if (s.turn <= 1) return;
   const int prev = s.turn - 2;
   if (!game_.turns.turns[static_cast<size_t>(prev)].night) return;
-  const int m = game_.MarkerIndex("ineffective");
+  const int m = ineffective_;  // looked up at load
   if (m < 0) return;
   for (int i = 0; i < s.num_units; ++i) {
     UnitState& u = s.units[static_cast<size_t>(i)];
@@ -678,7 +678,7 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
     x.attacker_hexes[i] = static_cast<int16_t>(i < c.num_attackers && exposed[i] ? s.unit(c.attackers[i]).hex : -1);
   }
   x.defender_advance = 0;
-  const int marker = game_.MarkerIndex("ineffective");
+  const int marker = ineffective_;  // looked up at load
   for (const auto& t : r.tokens) {
     if (t.code == "AE") {
       for (int i = 0; i < c.num_attackers; ++i) {
@@ -1269,34 +1269,40 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
   }
   HexScratch& hs = Hs(ctx);
   std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
-  size_t kept = 0;
-  for (size_t i = 0; i < moves.size();) {
-    // A listed move is one unit's (ListUnitMoves) and the refs to one cache slot (one
-    // unit's moves of one type) are consecutive. A kMove's rules (MoveAllowedTo) read
-    // only its end hex, kept beside the cached Action, and the unit: the unit's part
-    // (10.2 ineffective, 17.11 quota) is decided once for its run.
-    const uint32_t cache = moves[i].cache;
-    size_t end = i + 1;
-    while (end < moves.size() && moves[end].cache == cache) ++end;
-    const HexScratch::UnitMoves& slot = hs.unit_moves[cache];
-    const UnitId u = static_cast<UnitId>(cache / HexScratch::kMoveSlots);
+  std::vector<HexScratch::MoveRun>& runs = hs.listed_runs;     // one per unit and cache slot
+  size_t kept = 0, kept_runs = 0;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    // A run is one unit's moves of one type (ListUnitMoves). A cached kMove's rules
+    // (MoveAllowedTo) read only its end hex, kept beside the cached Action, and the
+    // unit: the unit's part (10.2 ineffective, 9.0 night, 17.11 quota) is decided once
+    // for its run; 19.12's ferry hexes are never candidates (NoMoveEnd), so a unit
+    // that may enter enemy ZOCs keeps its run whole, and one that may not tests one
+    // byte (the ZOC field) per end hex.
+    const HexScratch::MoveRun run = runs[r];
+    const size_t begin = run.begin, end = run.begin + run.count;
+    const size_t first = kept;
+    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    const UnitId u = static_cast<UnitId>(run.cache / HexScratch::kMoveSlots);
     if (!(slot.valid && slot.key.type == ActionType::kMove)) {
-      for (size_t k = i; k < end; ++k) {
+      for (size_t k = begin; k < end; ++k) {
         if (MoveAllowed(s, hs.ListedMove(moves[k]), ctx, m, nullptr)) moves[kept++] = moves[k];
       }
-      i = end;
-      continue;
+    } else if (m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit) {  // 17.11-17.14: none
+    } else if (m.night || Ineffective(s, u)) {                             // 9.0, 10.2
+      const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
+      for (size_t k = begin; k < end; ++k) {
+        const int to = slot.ends[HexScratch::IndexIn(slot, moves[k])];
+        if (to >= 0 && zoc.InEzoc(to)) continue;
+        moves[kept++] = moves[k];
+      }
+    } else {
+      if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
+                                   moves.begin() + static_cast<std::ptrdiff_t>(kept));
+      kept += run.count;
     }
-    const bool over_quota = m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit;  // 17.11-17.14
-    const bool no_ezoc = m.night || Ineffective(s, u);                               // 9.0, 10.2
-    for (size_t k = i; k < end && !over_quota; ++k) {
-      const int to = slot.ends[moves[k].index];
-      if (cfg_.ferry_no_end && to >= 0 && cfg_.is_ferry[static_cast<size_t>(to)]) continue;  // 19.12
-      if (no_ezoc && to >= 0 && (m.zoc != nullptr ? m.zoc->InEzoc(to) : InEnemyZoc(s, ctx, m.side, to))) continue;
-      moves[kept++] = moves[k];
-    }
-    i = end;
+    if (kept > first) runs[kept_runs++] = HexScratch::MoveRun{run.cache, static_cast<uint32_t>(first), static_cast<uint32_t>(kept - first)};
   }
+  runs.resize(kept_runs);
   moves.resize(kept);
   kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {

@@ -109,6 +109,8 @@ class BgRules : public HexRules {
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
   bool Movable(const State& s, UnitId u, Status* why) const override;
+  // 19.12: no unit may end its move in a ferry hex (a fixed set of hexes).
+  const uint8_t* NoMoveEnd() const override { return cfg_.ferry_no_end ? cfg_.is_ferry.data() : nullptr; }
   int AttackStrength(const State& s, UnitId u) const override;
   void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const override;
   Status CheckMove(const State& s, const Action& a, Context& ctx) const override;

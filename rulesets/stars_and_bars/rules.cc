@@ -17,6 +17,7 @@ HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
 class SbRules : public HexRules {
  public:
   SbRules(const Game& game, RulesetDocument& doc, ErrorList* errors) : HexRules(game) {
+    candidate_bits_ = true;  // 5.3 and 6.2's path facts, per cached move (CandidateBits)
     kind_infantry_ = game.KindIndex("infantry");
     kind_cavalry_ = game.KindIndex("cavalry");
     kind_artillery_ = game.KindIndex("artillery");
@@ -85,10 +86,34 @@ class SbRules : public HexRules {
     // Per map hex: holds a unit of the phasing side with a defence strength (6.2's
     // "joining a normal unit"), built once by the listing; null: scan the units.
     const uint8_t* normal_friend = nullptr;
+    // The phasing side's enemy ZOCs, if fetched once by the listing; null: fetched per call.
+    const ZocField* zoc = nullptr;
   };
   MoveFacts MoveFactsOf(const State& s, const Action& a) const;
   const uint8_t* NormalFriends(const State& s, Context& ctx) const;
-  bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const;
+  // `path_bits`: the move's CandidateBits (a listed single-unit move whose bits were
+  // computed from this State's occupancy), or -1: the path is examined here.
+  bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
+                   int path_bits = -1) const;
+  // Bits of CandidateBits.
+  static constexpr uint8_t kPathWoodsExit = 1;   // 5.3: leaves a woods hex off a road or trail (an artillery move)
+  static constexpr uint8_t kPathEnemyHex = 2;    // 6.2: enters an enemy-occupied hex
+  static constexpr uint8_t kPathOffMap = 4;      // a hex off the map: the bits do not decide
+  uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
+  // MoveAllowed of a listed one-unit move with its CandidateBits, the common case
+  // decided inline (the path bits and 12.4.1); a move ending in an enemy ZOC of a unit
+  // that 6.2's zero-strength test or 12.6 concerns goes to MoveAllowed itself.
+  bool ListedMoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, uint8_t bits,
+                         bool forced_march) const {
+    if (bits & kPathOffMap) return MoveAllowed(s, a, ctx, f, nullptr, -1);
+    if (f.artillery && a.type == ActionType::kMove && (bits & kPathWoodsExit)) return false;  // 5.3
+    if (!f.any_attack && (bits & kPathEnemyHex)) return false;                                // 6.2
+    if (f.initiative_limit[0] != 0 && a.num_hexes > f.initiative_limit[0]) return false;      // 12.4.1
+    if ((!f.any_normal || forced_march) && f.zoc != nullptr && f.zoc->InEzoc(a.hexes[static_cast<size_t>(a.num_hexes - 1)])) {
+      return MoveAllowed(s, a, ctx, f, nullptr, bits);  // 6.2 joining a normal unit, 12.6
+    }
+    return true;
+  }
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -350,12 +375,19 @@ SbRules::MoveFacts SbRules::MoveFactsOf(const State& s, const Action& a) const {
 // CheckMove's rules, with the facts about the moving units (MoveFactsOf: the same
 // for every destination of a unit); `why` (if not null) gets the refusal. The
 // listing passes null, so a refused destination formats no message.
-bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why) const {
+bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
+                          int path_bits) const {
   auto refuse = [why](const char* rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
     return false;
   };
-  if (f.artillery && a.type == ActionType::kMove) {
+  if (path_bits >= 0 && (path_bits & kPathOffMap)) path_bits = -1;
+  if (path_bits >= 0) {
+    // The listing's one-unit move: the path facts were worked out when it was cached.
+    if (f.artillery && a.type == ActionType::kMove && (path_bits & kPathWoodsExit)) {
+      return refuse("5.3", [] { return "artillery may leave a woods hex only along a road or trail"; });
+    }
+  } else if (f.artillery && a.type == ActionType::kMove) {
     for (int i = 0; i < a.num_units; ++i) {
       const UnitId u = a.units[static_cast<size_t>(i)];
       if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, a.hexes.data(), a.num_hexes)) {
@@ -366,7 +398,11 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
   const bool any_attack = f.any_attack, any_normal = f.any_normal;
   const int side = s.phasing_side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  if (!any_attack) {
+  if (!any_attack && path_bits >= 0) {
+    if (path_bits & kPathEnemyHex) {
+      return refuse("6.2", [] { return "units without an attack strength may never enter an enemy-occupied hex"; });
+    }
+  } else if (!any_attack) {
     // EnemyIn per path hex, read from the (cached) occupancy map for map hexes.
     RefreshOccupancy(s, ctx, side);
     const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
@@ -393,7 +429,7 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
   }
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   if (!any_normal || fm) {
-    const ZocField& zoc = EnemyZoc(s, ctx, side);
+    const ZocField& zoc = f.zoc != nullptr ? *f.zoc : EnemyZoc(s, ctx, side);
     if (!any_normal && zoc.InEzoc(to)) {
       // 6.2: a zero-strength unit enters an EZOC only with or joining a normal unit.
       bool joins = false;
@@ -431,6 +467,22 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
     }
   }
   return true;
+}
+
+// MoveAllowed's path facts of a cached candidate (a function of the query and the
+// path: the start hex, the map, the query's enemy array).
+uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const {
+  uint8_t bits = 0;
+  const int map_size = game_.hex_board().map.size();
+  for (int k = 0; k < a.num_hexes; ++k) {
+    const int h = a.hexes[static_cast<size_t>(k)];
+    if (h < 0 || h >= map_size || q.enemy == nullptr) return kPathOffMap;
+    if (q.enemy[h]) bits |= kPathEnemyHex;  // 6.2
+  }
+  if (a.type == ActionType::kMove && IsArtillery(u) && LeavesWoodsOffPath(q.start, a.hexes.data(), a.num_hexes)) {
+    bits |= kPathWoodsExit;  // 5.3
+  }
+  return bits;
 }
 
 bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
@@ -557,20 +609,19 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
     q.EnterFrom(place.hexes);
     const Reachable& r = hs.pathfinder.Search(q);
-    std::vector<int> targets;
+    // Every entry path the search found (built before any check: a check may search
+    // again), in the order of the reached hexes; into a reused buffer, no allocation.
+    std::vector<Action>& entries = hs.ruleset_actions;
+    entries.clear();
     for (int h : r.hexes()) {
-      if (r.CanEnd(h)) targets.push_back(h);
+      if (r.CanEnd(h)) AppendPathAction(r, ActionType::kEnter, u, q.start, h, &entries);
     }
     // An entry counts only if the ruleset's own checks (12.4, zero-strength
     // units and enemy zones, ...) accept it, as the listed entries are.
-    for (int h : targets) {
-      const std::vector<int> path = hs.pathfinder.Path(h);
-      if (path.empty() || path.size() > static_cast<size_t>(kMaxActionHexes)) continue;
-      Action a = Action::Of(ActionType::kEnter);
-      a.AddUnit(u);
-      for (int p : path) a.AddHex(p);
-      if (CheckMove(s, a, ctx).ok()) return true;
-      hs.pathfinder.Search(q);  // CheckMove may have searched: restore this unit's search
+    if (entries.empty()) continue;
+    const MoveFacts facts = MoveFactsOf(s, entries.front());  // the unit's facts, not the path's
+    for (const Action& a : entries) {
+      if (MoveAllowed(s, a, ctx, facts, nullptr)) return true;  // CheckMove's rules, no message
     }
   }
   return false;
@@ -1828,29 +1879,43 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   // per unit, for the run of its candidates (the refs to one cache slot, one unit's
   // moves of one type, are consecutive); a run that needs no check is kept without
   // reading its actions.
-  size_t kept = 0;
-  for (size_t i = 0; i < moves.size();) {
-    const uint32_t cache = moves[i].cache;
-    size_t end = i + 1;
-    while (end < moves.size() && moves[end].cache == cache) ++end;
-    const Action& first = hs.ListedMove(moves[i]);
+  std::vector<HexScratch::MoveRun>& runs = hs.listed_runs;
+  size_t kept = 0, kept_runs = 0;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const HexScratch::MoveRun run = runs[r];
+    const size_t begin = run.begin, end = run.begin + run.count;
+    const size_t first_kept = kept;
+    const Action& first = hs.ListedMove(moves[begin]);
     const UnitId u = first.units[0];
     const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
-      for (size_t k = i; k < end; ++k) moves[kept++] = moves[k];
+      if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
+                                   moves.begin() + static_cast<std::ptrdiff_t>(kept));
+      kept += run.count;
     } else {
       MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
       facts.normal_friend = NormalFriends(s, ctx);
-      for (size_t k = i; k < end; ++k) {
+      if (!facts.any_normal || fm) facts.zoc = &EnemyZoc(s, ctx, s.phasing_side);
+      // The path facts cached with the candidates, if computed from the phasing side's
+      // occupancy (the query's enemy array is the scratch's, of the key's generation,
+      // which this listing's refresh for the phasing side produced).
+      const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+      const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1;
+      for (size_t k = begin; k < end; ++k) {
         const Action& a = hs.ListedMove(moves[k]);
-        if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
+        const bool ok = bits ? ListedMoveAllowed(s, a, ctx, facts, slot.bits[HexScratch::IndexIn(slot, moves[k])], fm)
+                             : MoveAllowed(s, a, ctx, facts, nullptr);
+        if (!ok) continue;
         enter = enter || a.type == ActionType::kEnter;
         moves[kept++] = moves[k];
       }
     }
-    i = end;
+    if (kept > first_kept) {
+      runs[kept_runs++] = HexScratch::MoveRun{run.cache, static_cast<uint32_t>(first_kept), static_cast<uint32_t>(kept - first_kept)};
+    }
   }
+  runs.resize(kept_runs);
   moves.resize(kept);
   return enter;
 }

@@ -114,6 +114,7 @@ class HexScratch : public Scratch {
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
+  std::vector<Action> ruleset_actions;  // free for ruleset hooks (S&B: 5.7's entry paths)
 
   // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
   // the State and the side (their hooks take only the State), so a result is reused
@@ -162,22 +163,36 @@ class HexScratch : public Scratch {
     MoveListKey key;
     std::vector<Action> actions;  // one unit's candidates, all of one type
     std::vector<int16_t> ends;    // ends[i]: the last hex of actions[i] (read without the Action)
+    // bits[i]: HexRules::CandidateBits of actions[i] (only if the ruleset asks for
+    // them: candidate_bits_), computed when the slot is filled; `enemy` is the query's
+    // enemy array they were computed from (its contents are the key's generation).
+    std::vector<uint8_t> bits;
+    const uint8_t* enemy = nullptr;
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
   // The moves of the listing under way (issue 15: not copied into the list):
-  // ListUnitMoves appends each kept candidate by reference (its unit_moves index and
-  // its index there), in listing order; the rulesets' movement filters drop from
+  // ListUnitMoves appends each kept candidate by reference (a pointer to the cached
+  // Action: no slot is filled again during a listing, so the pointers stay valid until
+  // the next listing), in listing order; the rulesets' movement filters drop from
   // here; HexRules::LegalActions copies them ahead of the step's other actions
-  // (every step lists its moves first) and ListLegal hands out pointers to them.
-  struct MoveRef {
-    uint32_t cache = 0;
-    uint32_t index = 0;
-  };
+  // (every step lists its moves first) and ListLegal hands out these pointers.
+  // A ref's cache slot is its run's (listed_runs); its index there is IndexIn.
+  using MoveRef = const Action*;
   std::vector<MoveRef> listed_moves;
-  const Action& ListedMove(MoveRef r) const { return unit_moves[r.cache].actions[r.index]; }
+  // The runs of listed_moves: each ListUnitMoves call's refs (one cache slot), in
+  // order, so a filter decides per unit without scanning the refs for the run's end.
+  // A filter that drops refs rebuilds the runs (empty runs are left out).
+  struct MoveRun {
+    uint32_t cache = 0;
+    uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
+  };
+  std::vector<MoveRun> listed_runs;
+  static const Action& ListedMove(MoveRef r) { return *r; }
+  // The index in `slot` (its actions, ends, bits) of a ref to one of its actions.
+  static size_t IndexIn(const UnitMoves& slot, MoveRef r) { return static_cast<size_t>(r - slot.actions.data()); }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
@@ -287,6 +302,8 @@ class HexQueries {
   // A unit's movement allowance in half points, and whether it may move now.
   virtual int MovementAllowance(const State& s, UnitId u) const = 0;
   virtual Status CanMove(const State& s, UnitId u) const = 0;
+  // CanMove(s, u).ok() without the refusal's message (for playouts).
+  virtual bool MayMove(const State& s, UnitId u) const { return CanMove(s, u).ok(); }
   // The move query of u (or a stack) and its search (reachable hexes, costs, paths).
   virtual MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
   virtual const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
@@ -382,9 +399,19 @@ class HexRules : public Rules, public HexQueries {
   int MovementAllowance(const State& s, UnitId u) const override;
   // CanMove is Movable(s, u, &why) (a ruleset overrides Movable, not CanMove).
   Status CanMove(const State& s, UnitId u) const final;
+  bool MayMove(const State& s, UnitId u) const final { return Movable(s, u, nullptr); }
   // Hook: may u move now? If not and `why` is not null, *why gets the refusal
   // (the listing passes null: a refused unit formats no message). Default: released.
   virtual bool Movable(const State& s, UnitId u, Status* why) const;
+  // Hook: per map hex, 1 where no move or entry may ever end (B&G 19.12: a ferry
+  // hex), or null (the default: none). A fixed property of the game: ListUnitMoves
+  // leaves those hexes out of the cached candidates (CheckMove still refuses them).
+  virtual const uint8_t* NoMoveEnd() const { return nullptr; }
+  // Hook: facts about a cached move candidate `a` of u found by query q that depend
+  // only on the query and the path (S&B: 5.3's woods exit, 6.2's enemy hex on the
+  // path), in UnitMoves::bits for the listing's filter; called when a slot is filled,
+  // only if candidate_bits_ is set. Must be a function of q's key, u and a alone.
+  virtual uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
@@ -548,6 +575,12 @@ class HexRules : public Rules, public HexQueries {
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;
 
   const Game& game_;
+  // TouchHex's index (IndexControlHexes): control_places_[control_begin_[h], control_begin_[h + 1])
+  // are the tracked places holding map hex h.
+  void IndexControlHexes();
+  std::vector<int32_t> control_begin_;
+  std::vector<int16_t> control_places_;
+  bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
 };
 
 // Loads a hex game: the document, the generic sections, the hex sections;

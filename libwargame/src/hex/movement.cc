@@ -103,6 +103,8 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
   }
 }
 
+uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
+
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.unit(units[0]).side;
@@ -178,17 +180,23 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
     cached.ends.clear();
+    cached.bits.clear();
+    cached.enemy = q.enemy;
     const Reachable& r = hs.pathfinder.Search(q);
     // At most one allocation per vector, and only when the unit reaches more hexes
     // than its slot has held (push_back's doubling would allocate log2(n) times).
     const size_t reached = std::bit_ceil(r.hexes().size());
     if (cached.actions.capacity() < reached) cached.actions.reserve(reached);
     if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
+    if (candidate_bits_ && cached.bits.capacity() < reached) cached.bits.reserve(reached);
+    const uint8_t* no_end = NoMoveEnd();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
+      if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
       if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
         a->value = value;
         cached.ends.push_back(static_cast<int16_t>(h));
+        if (candidate_bits_) cached.bits.push_back(CandidateBits(q, u, *a));
       }
     }
     cached.valid = cacheable;
@@ -197,10 +205,24 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
   const uint32_t cache = static_cast<uint32_t>(at);
   const uint32_t n = static_cast<uint32_t>(cached.actions.size());
-  for (uint32_t i = 0; i < n; ++i) {
-    if (stacking && q.friendly_count[cached.ends[i]] + q.moving_count > q.stack_limit) continue;
-    hs.listed_moves.push_back(HexScratch::MoveRef{cache, i});
+  const size_t begin = hs.listed_moves.size();
+  hs.listed_moves.resize(begin + n);  // then shrunk to what is kept
+  HexScratch::MoveRef* out = hs.listed_moves.data() + begin;
+  const Action* actions = cached.actions.data();
+  uint32_t kept = 0;
+  if (stacking) {
+    const int16_t* ends = cached.ends.data();
+    const int room = q.stack_limit - q.moving_count;  // friendly_count[end] may be at most this
+    for (uint32_t i = 0; i < n; ++i) {
+      out[kept] = actions + i;
+      kept += q.friendly_count[ends[i]] <= room ? 1 : 0;
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) out[i] = actions + i;
+    kept = n;
   }
+  hs.listed_moves.resize(begin + kept);
+  if (kept > 0) hs.listed_runs.push_back(HexScratch::MoveRun{cache, static_cast<uint32_t>(begin), kept});
 }
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {

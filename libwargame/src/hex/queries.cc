@@ -123,13 +123,34 @@ void HexRules::AwardVp(State& s, Context& ctx, int side, int points, const char*
   AwardVictoryPoints(s, ctx, side, points, rule, why);  // victory.h: the one VP ledger
 }
 
-void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
+// TouchHex's index: per map hex, the places of the tracked kinds (control_kinds)
+// holding it, in place order (the order TouchHex visits them), read at load instead
+// of comparing place kinds as strings on every call.
+void HexRules::IndexControlHexes() {
+  const Map& map = game_.hex_board().map;
   const auto& kinds = data().control_kinds;
-  if (kinds.empty()) return;
-  for (size_t p = 0; p < game_.hex_board().map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
-    const Place& place = game_.hex_board().map.places[p];
+  std::vector<std::vector<int16_t>> per_hex(static_cast<size_t>(std::max(map.size(), 0)));
+  for (size_t p = 0; p < map.places.size() && p < static_cast<size_t>(kMaxPlaces); ++p) {
+    const Place& place = map.places[p];
     if (std::find(kinds.begin(), kinds.end(), place.kind) == kinds.end()) continue;
-    if (std::find(place.hexes.begin(), place.hexes.end(), hex) == place.hexes.end()) continue;
+    for (int h : place.hexes) {
+      if (h < 0 || h >= map.size()) continue;
+      std::vector<int16_t>& at = per_hex[static_cast<size_t>(h)];
+      if (at.empty() || at.back() != static_cast<int16_t>(p)) at.push_back(static_cast<int16_t>(p));
+    }
+  }
+  control_begin_.assign(per_hex.size() + 1, 0);
+  control_places_.clear();
+  for (size_t h = 0; h < per_hex.size(); ++h) {
+    control_places_.insert(control_places_.end(), per_hex[h].begin(), per_hex[h].end());
+    control_begin_[h + 1] = static_cast<int32_t>(control_places_.size());
+  }
+}
+
+void HexRules::TouchHex(State& s, Context& ctx, int hex, int side) const {
+  if (control_places_.empty() || hex < 0 || static_cast<size_t>(hex) + 1 >= control_begin_.size()) return;
+  for (int32_t i = control_begin_[static_cast<size_t>(hex)]; i < control_begin_[static_cast<size_t>(hex) + 1]; ++i) {
+    const size_t p = static_cast<size_t>(control_places_[static_cast<size_t>(i)]);
     if (s.place_control[p] == side + 1) continue;
     s.place_control[p] = static_cast<uint8_t>(side + 1);
     Event e;

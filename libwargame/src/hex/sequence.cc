@@ -30,6 +30,7 @@ HexRules::HexRules(const Game& game) : game_(game) {
   v.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListAdvanceStep(s, ctx, out); };
   v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAdvanceStep(s, a, ctx); };
   step_advance_ = steps_.Register(std::move(v));
+  IndexControlHexes();
 }
 
 void HexRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
@@ -192,6 +193,7 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
   hs.listed_moves.clear();
+  hs.listed_runs.clear();
   ListStep(steps_, s, ctx, out);
   // The moves (by reference in the scratch) go first, as they were listed.
   const size_t moves = hs.listed_moves.size();
@@ -208,9 +210,9 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
   hs.listed_moves.clear();
+  hs.listed_runs.clear();
   ListStep(steps_, s, ctx, &out->others);
-  out->moves.resize(hs.listed_moves.size());
-  for (size_t i = 0; i < out->moves.size(); ++i) out->moves[i] = &hs.ListedMove(hs.listed_moves[i]);
+  out->moves.assign(hs.listed_moves.begin(), hs.listed_moves.end());  // the refs are the pointers
 }
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
