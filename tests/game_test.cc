@@ -256,7 +256,7 @@ TEST(Game, SavesOfFormat2AreCheckedAgainstTheirLegacyStates) {
     ASSERT_FALSE(text.str().empty()) << file;
     auto loaded = Session::Load(text.str(), file);
     ASSERT_TRUE(loaded.ok()) << file << ": " << loaded.errors().ToString();
-    char now[24];
+    char now[40];
     std::snprintf(now, sizeof now, "hash: \"%016" PRIx64 "\"", HashState((*loaded)->state()));
     EXPECT_EQ(text.str().find(now), std::string::npos) << file << ": its final State hashes as it did (no legacy byte set)";
     std::string as3 = text.str();
