@@ -999,9 +999,42 @@ void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool f
   }
 }
 
-// 2.4 / C.2: u moves up to `inches` toward the target's centre and stops at
-// contact with it, or short of it at another unit or a building the enemy holds.
-// True when the two are in contact at the end.
+// 2.1 / C.4: the way a base slides to meet another by the shortest path: from
+// its nearest part to the other's (two bases that do not overlap are nearest at
+// a corner of one and an edge of the other). Sliding that far along it brings
+// the two into contact, so a charge within 8" (measured between the nearest
+// parts) reaches its target in 8". The centres' line when they overlap.
+Vec2 TowardNearestPart(const Footprint& f, const Footprint& tf) {
+  const auto closest = [](Vec2 p, Vec2 a, Vec2 b) {
+    const Vec2 d = b - a;
+    const double l2 = Dot(d, d);
+    return l2 > 0 ? a + d * std::clamp(Dot(p - a, d) / l2, 0.0, 1.0) : a;
+  };
+  const auto fc = f.Corners(), tc = tf.Corners();
+  double best = 1e18;
+  Vec2 dir = tf.center - f.center;
+  for (int k = 0; k < 2; ++k) {  // f's corners to tf's edges, then tf's corners to f's edges
+    const auto& from = k == 0 ? fc : tc;
+    const auto& to = k == 0 ? tc : fc;
+    for (size_t i = 0; i < 4; ++i) {
+      for (size_t j = 0; j < 4; ++j) {
+        const Vec2 q = closest(from[i], to[j], to[(j + 1) % 4]);
+        const Vec2 v = k == 0 ? q - from[i] : from[i] - q;
+        const double d2 = Dot(v, v);
+        if (d2 < best) {
+          best = d2;
+          dir = v;
+        }
+      }
+    }
+  }
+  return best > 1e-12 && !FootprintsOverlap(f, tf) ? dir : tf.center - f.center;
+}
+
+// 2.1 / 2.4 / C.2: u moves up to `inches` toward the target's nearest part (the
+// way the 8" of 2.1 is measured: a charge within 8" reaches contact in 8") and
+// stops at contact with it, or short of it at another unit or a building the
+// enemy holds. True when the two are in contact at the end.
 bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, double inches, const char* text) {
   const Footprint tf = FootprintOf(g, s, target);
   if (FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2) return true;
@@ -1010,7 +1043,7 @@ bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, dou
   mu.building = 0;  // a unit leaving its building moves as one body
   mu.beside = 0;
   const Footprint f = FootprintOf(g, s, u);
-  const Path p = Sweep(g, s, u, f, tf.center - f.center, inches, target);
+  const Path p = Sweep(g, s, u, f, TowardNearestPart(f, tf), inches, target);
   if (p.moved > 0) {
     PlaceAt(s, ctx, u, p, EventType::kAdvance, "2.4", text);
   } else {
@@ -1020,12 +1053,14 @@ bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, dou
   return FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2;
 }
 
-// C.4: a charge needs a clear path: sliding toward the target, the charger's
-// base meets the target before any other unit or a building the enemy holds.
+// C.4: a charge needs a clear path: sliding toward the target's nearest part
+// (the closing move's path, CloseIn), the charger's base meets the target before
+// any other unit or a building the enemy holds.
 const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target) {
   const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
   if (FootprintDistance(f, tf) <= kContact * 2) return nullptr;
-  const Path p = Sweep(g, s, u, f, tf.center - f.center, DistanceBetween(f.center, tf.center) + 1, target);
+  const Vec2 dir = TowardNearestPart(f, tf);
+  const Path p = Sweep(g, s, u, f, dir, dir.Length() + 1, target);
   if (p.blocker == target) return nullptr;
   if (p.blocker != kNoUnit) return "no clear path to the target: another unit is in the way";
   if (p.building) return "no clear path to the target: a building the enemy holds is in the way";

@@ -986,10 +986,12 @@ TEST(Rules, Rule_C_2_AttackerOccupiesOnlyAsFarAsThePathIsClear) {
 TEST(Rules, Rule_C_2_AGlancingPathStopsClearWhereTheStateStoresIt) {
   // From a farm game: the attacker's corner grazes a friend's corner as it occupies the
   // attackee's position, so the overlap grows by about 0.2" an inch of path; the stop must be
-  // clear at the hundredths the state stores, not only at the point the path found.
+  // clear at the hundredths the state stores, not only at the point the path found. (The
+  // friend stood 0.2" farther north in that game; here it is clear of the charge's own path
+  // to the attackee's nearest part, C.4, and still grazes the path to its centre.)
   const std::string units =
       "  - {id: us, side: union, type: infantry, figures: 24, at: [28.8, 19.26], facing: 333, formation: line}\n"
-      "  - {id: us2, side: union, type: infantry, figures: 5, at: [33.02, 21.82], facing: 4, formation: line}\n"
+      "  - {id: us2, side: union, type: infantry, figures: 5, at: [33.02, 21.62], facing: 4, formation: line}\n"
       "  - {id: cs, side: confederate, type: infantry, figures: 22, at: [35, 26.61], facing: 192,"
       " formation: column}\n";
   Mini t = Make(units, "", "deck: [us, us2, cs, cows, pigs]\n");
@@ -1044,6 +1046,27 @@ TEST(Rules, Rule_C_3_BuildingHeldByTheEnemyIsEnteredOnlyByChargeAndMelee) {
   ASSERT_TRUE(charge.Do("{choose: 0}").ok());
   EXPECT_EQ(charge.mu("us").building, 1);
   EXPECT_EQ(charge.Count(EventType::kAdvance, "C.3"), 1);
+}
+
+TEST(Rules, Rule_2_1_AChargeWithin8InchesReachesItsTarget) {
+  // From a farm game: a column charges a line past its end, 7.4" between their nearest parts
+  // (2.1 measures to the nearest part) but more than 8" along the line of their centres. The
+  // closing move goes to the nearest part, so a charge within 8" meets its target in 8" and
+  // the melee is fought (2.4); along the centres' line it was stopped short with no melee.
+  const std::string units =
+      "  - {id: us, side: union, type: infantry, figures: 24, at: [13, 33.5], facing: E, formation: column}\n" +
+      Target(20, 24);
+  Mini t = Make(units);
+  const double gap = FootprintDistance(FootprintOf(*t.game, t.s->state(), t.U("us")),
+                                       FootprintOf(*t.game, t.s->state(), t.U("cs")));
+  ASSERT_LE(gap, 8.0);
+  t.s->SupplyDice({1, 1});  // both tests pass
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  t.s->SupplyDice(std::vector<int>(40, 1));  // the attackee's fire misses; then the melee
+  ASSERT_TRUE(t.Do("{choose: 0}").ok());
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.4"), 1);
+  for (const Event& e : t.s->events()) EXPECT_EQ(std::string(e.text).find("stopped short"), std::string::npos);
+  EXPECT_GE(t.Count(EventType::kCombatResult, "8.1"), 1);
 }
 
 TEST(Rules, Rule_C_4_ChargeNeedsAClearPath) {
