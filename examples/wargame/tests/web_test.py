@@ -59,6 +59,18 @@ def ai_save(until):
     return path, text
 
 
+def saved_actions(text):
+    """The number of actions a save holds (the items of its `actions:` list)."""
+    lines = text.split("\n")
+    start = lines.index("actions:") + 1
+    n = 0
+    for line in lines[start:]:
+        if not line.startswith("  - "):
+            break
+        n += 1
+    return n
+
+
 def unit_hex(state, uid):
     return next(u["hex"] for u in state["units"] if u["id"] == uid)
 
@@ -127,7 +139,12 @@ def case_page():
         page.click("#importbtn")
         page.js("document.getElementById('importtext').value = %s" % json.dumps(save_text))
         page.click("#importgo")
-        page.wait("wg.state.phase === 'combat'", "the imported game in its combat phase")
+        # The game before the import may be in a combat phase too: wait for the imported
+        # game itself (its number of actions), not for a phase name, or the attack below
+        # is chosen in the old position when the page is slow (seen under load).
+        n = saved_actions(save_text)
+        page.wait(f"wg.state.phase === 'combat' && wg.state.actions === {n}", "the imported game in its combat phase")
+        check(server.state(who)["actions"] == n, "the server holds the imported game")
         attack, roll = choose_retreat_attack(server, who)
     finally:
         browser.close()
