@@ -1028,6 +1028,18 @@ TEST(Rules, Rule_C_2_ClosingMovesAreEventsAndEndInContact) {
   EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);
 }
 
+// C.2 (our reading, RULES.md): a charge's closing move pays no terrain. The gap is 7.75",
+// almost all of it woods (which halve a move): the charge still reaches and melees.
+TEST(Rules, Rule_C_2_AChargeClosesThroughWoodsWithoutTheirCost) {
+  Mini t = Make(kFirer + Target(18.5, 24), "  areas:\n    - {name: Wood, kind: woods, rect: [11, 18, 6, 12]}\n");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  t.s->SupplyDice({6, 6, 1, 1, 1, 1, 2, 5, 1, 2});  // as Rule_2_4_AttackeePassesFiresThenMelee
+  ASSERT_TRUE(t.Do("{choose: 0}").ok());
+  EXPECT_EQ(t.Count(EventType::kAdvance, "2.4"), 1);  // the charger closed
+  EXPECT_EQ(t.Count(EventType::kCombatResult, "8.1"), 1);  // the melee was fought: not stopped short
+}
+
 TEST(Rules, Rule_C_3_BuildingHeldByTheEnemyIsEnteredOnlyByChargeAndMelee) {
   const std::string col = "  - {id: us, side: union, type: infantry, figures: 24, at: [12, 24], facing: E, formation: column}\n";
   Mini move = Make(col + Target(20, 24, "", "W", 8), kTallHouse);
