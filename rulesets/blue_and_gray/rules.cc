@@ -414,8 +414,9 @@ Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool s
     Status st = CheckMove(s, a, ctx);
     if (!st.ok()) return st;
   }
-  std::vector<uint8_t> blocked;
-  const MoveQuery q = SpecialQuery(s, ctx, a.units.data(), a.num_units, strategic, &blocked);
+  // 11.1's mask is the scratch's (StrategicBlocked): built once for the enemy's
+  // positions and reused while they stay, by the listing and by every move applied.
+  const MoveQuery q = SpecialQuery(s, ctx, a.units.data(), a.num_units, strategic, &Hs(ctx).hex_mask);
   PathCheck pc;
   bool ezoc = false;
   {
