@@ -212,6 +212,18 @@ class HexScratch : public Scratch {
   uint64_t duty_pin = 0;
   bool duty_valid = false;
 
+  // HexRules::PinnedAttackStrength: each unit's AttackStrength in the pinned State,
+  // computed at most once per pin (the hook is a pure function of the State);
+  // strength[u] is valid while strength_pin[u] is the active pin.
+  std::array<int32_t, kMaxUnits> strength{};
+  std::array<uint64_t, kMaxUnits> strength_pin{};
+  // HexRules::ListAttacks: the phasing units that may attack, by hex (the first
+  // unit in each hex, -1 none, and the next in unit order), and the enemy hexes seen.
+  std::vector<int16_t> attacker_head;
+  std::array<int16_t, kMaxUnits> next_attacker{};
+  std::vector<int16_t> attacker_hexes, seen_hexes;
+  std::vector<uint8_t> hex_seen;
+
   // Is a cache filled from `key` under pin `filled` valid for s?
   bool CacheFresh(uint64_t filled, const State& key, const State& s) const {
     if (filled != 0 && filled == pin && pinned == &s) return true;
@@ -464,6 +476,19 @@ class HexRules : public Rules, public HexQueries {
   virtual ZocKind ZocOf(const State& s, UnitId u) const;
   virtual bool CountsForStacking(const State& s, UnitId u) const;
   virtual int AttackStrength(const State& s, UnitId u) const;
+  // AttackStrength(s, u), computed once per unit while s is pinned (HexStatePin);
+  // for any other State it calls the hook.
+  int PinnedAttackStrength(const State& s, const HexScratch& hs, UnitId u) const {
+    const uint64_t pin = hs.PinOf(s);
+    if (pin == 0) return AttackStrength(s, u);
+    HexScratch& m = const_cast<HexScratch&>(hs);  // a memo of a pure function
+    const size_t i = static_cast<size_t>(u);
+    if (m.strength_pin[i] != pin) {
+      m.strength[i] = AttackStrength(s, u);
+      m.strength_pin[i] = pin;
+    }
+    return m.strength[i];
+  }
   virtual int DefenseStrength(const State& s, UnitId u) const;
   // May the moving side's units pass through/enter this enemy hex (overrun)?
   virtual bool Overrunnable(const State& s, int hex, int moving_side) const;

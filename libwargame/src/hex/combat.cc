@@ -47,23 +47,34 @@ Status HexRules::ApplyCombatStep(State& s, const Action& a, Context& ctx) const 
 void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   const int side = s.phasing_side;
   const auto& grid = game_.hex_board().map.grid;
+  HexScratch& hs = Hs(ctx);
+  const size_t map_size = hs.attacker_head.size();
+  // The phasing units that may attack, by hex, in unit order (a unit off the map or
+  // that attacked is in no hex's list; AttackStrength is asked only of those listed).
+  for (int j = s.num_units - 1; j >= 0; --j) {
+    const UnitState& a = s.units[static_cast<size_t>(j)];
+    if (a.hex < 0 || static_cast<size_t>(a.hex) >= map_size || a.side != side || a.Has(kUnitAttacked)) continue;
+    int16_t& head = hs.attacker_head[static_cast<size_t>(a.hex)];
+    if (head < 0) hs.attacker_hexes.push_back(a.hex);
+    hs.next_attacker[static_cast<size_t>(j)] = head;
+    head = static_cast<int16_t>(j);
+  }
   // For each enemy-occupied hex not yet attacked: all eligible adjacent
   // attackers together, and each one alone.
-  std::vector<int> seen;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& e = s.units[static_cast<size_t>(i)];
     if (!e.OnMap() || e.side == side || e.Has(kUnitDefended)) continue;
-    if (std::find(seen.begin(), seen.end(), e.hex) != seen.end()) continue;
-    seen.push_back(e.hex);
+    uint8_t& seen = hs.hex_seen[static_cast<size_t>(e.hex)];
+    if (seen) continue;
+    seen = 1;
+    hs.seen_hexes.push_back(e.hex);
     Action all = Action::Of(ActionType::kAttack);
     all.AddHex(e.hex);
     for (int d = 0; d < 6; ++d) {
       const int nb = grid.NeighborIndex(e.hex, d);
       if (nb < 0) continue;
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitState& a = s.units[static_cast<size_t>(j)];
-        if (a.hex != nb || a.side != side || a.Has(kUnitAttacked)) continue;
-        if (AttackStrength(s, static_cast<UnitId>(j)) <= 0) continue;
+      for (int j = hs.attacker_head[static_cast<size_t>(nb)]; j >= 0; j = hs.next_attacker[static_cast<size_t>(j)]) {
+        if (PinnedAttackStrength(s, hs, static_cast<UnitId>(j)) <= 0) continue;
         Action one = Action::Of(ActionType::kAttack);
         one.AddUnit(static_cast<UnitId>(j)).AddHex(e.hex);
         out->push_back(one);
@@ -72,9 +83,12 @@ void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* ou
     }
     if (all.num_units > 1) out->push_back(all);
   }
+  for (int16_t h : hs.seen_hexes) hs.hex_seen[static_cast<size_t>(h)] = 0;
+  hs.seen_hexes.clear();
+  for (int16_t h : hs.attacker_hexes) hs.attacker_head[static_cast<size_t>(h)] = -1;
+  hs.attacker_hexes.clear();
   if (data().obligations) ListDutyAttacks(s, ctx, out);
 }
-
 
 Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
   const HexGameData& d = data();

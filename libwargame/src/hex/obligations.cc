@@ -66,9 +66,10 @@ bool Targets(const Action* a, int hex) {
 
 // --- Default hooks -------------------------------------------------------------------
 
-bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* /*stacks*/) const {
+bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const {
   const UnitState& us = s.unit(u);
-  return us.OnMap() && us.side == s.phasing_side && !us.Has(kUnitAttacked) && AttackStrength(s, u) > 0;
+  if (!us.OnMap() || us.side != s.phasing_side || us.Has(kUnitAttacked)) return false;
+  return (stacks != nullptr ? PinnedAttackStrength(s, *stacks, u) : AttackStrength(s, u)) > 0;
 }
 
 bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {

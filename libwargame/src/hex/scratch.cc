@@ -28,6 +28,10 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   friendly.assign(n, 0);
   hex_head.assign(n, -1);
   hex_duty.assign(n, 0);
+  attacker_head.assign(n, -1);
+  attacker_hexes.reserve(n);
+  seen_hexes.reserve(n);
+  hex_seen.assign(n, 0);
   enemy_hexes.reserve(n);
   sources.reserve(kMaxUnits);
   actions.reserve(256);
