@@ -99,21 +99,9 @@ class SbRules : public HexRules {
   static constexpr uint8_t kPathWoodsExit = 1;   // 5.3: leaves a woods hex off a road or trail (an artillery move)
   static constexpr uint8_t kPathEnemyHex = 2;    // 6.2: enters an enemy-occupied hex
   static constexpr uint8_t kPathOffMap = 4;      // a hex off the map: the bits do not decide
+  static constexpr uint8_t kPathOver1 = 8;       // enters more than one hex (12.4.1's limit of 1)
+  static constexpr uint8_t kPathOver2 = 16;      // enters more than two hexes (12.4.1's limit of 2)
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
-  // MoveAllowed of a listed one-unit move with its CandidateBits, the common case
-  // decided inline (the path bits and 12.4.1); a move ending in an enemy ZOC of a unit
-  // that 6.2's zero-strength test or 12.6 concerns goes to MoveAllowed itself.
-  bool ListedMoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, uint8_t bits,
-                         bool forced_march) const {
-    if (bits & kPathOffMap) return MoveAllowed(s, a, ctx, f, nullptr, -1);
-    if (f.artillery && a.type == ActionType::kMove && (bits & kPathWoodsExit)) return false;  // 5.3
-    if (!f.any_attack && (bits & kPathEnemyHex)) return false;                                // 6.2
-    if (f.initiative_limit[0] != 0 && a.num_hexes > f.initiative_limit[0]) return false;      // 12.4.1
-    if ((!f.any_normal || forced_march) && f.zoc != nullptr && f.zoc->InEzoc(a.hexes[static_cast<size_t>(a.num_hexes - 1)])) {
-      return MoveAllowed(s, a, ctx, f, nullptr, bits);  // 6.2 joining a normal unit, 12.6
-    }
-    return true;
-  }
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -482,6 +470,8 @@ uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) co
   if (a.type == ActionType::kMove && IsArtillery(u) && LeavesWoodsOffPath(q.start, a.hexes.data(), a.num_hexes)) {
     bits |= kPathWoodsExit;  // 5.3
   }
+  if (a.num_hexes > 1) bits |= kPathOver1;  // 12.4.1
+  if (a.num_hexes > 2) bits |= kPathOver2;
   return bits;
 }
 
@@ -1887,7 +1877,7 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
     const size_t first_kept = kept;
     const Action& first = hs.ListedMove(moves[begin]);
     const UnitId u = first.units[0];
-    const bool needs_check = AttackStrength(s, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
+    const bool needs_check = PinnedAttackStrength(s, hs, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
       if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
@@ -1901,14 +1891,38 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       // occupancy (the query's enemy array is the scratch's, of the key's generation,
       // which this listing's refresh for the phasing side produced).
       const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
-      const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1;
-      for (size_t k = begin; k < end; ++k) {
-        const Action& a = hs.ListedMove(moves[k]);
-        const bool ok = bits ? ListedMoveAllowed(s, a, ctx, facts, slot.bits[HexScratch::IndexIn(slot, moves[k])], fm)
-                             : MoveAllowed(s, a, ctx, facts, nullptr);
-        if (!ok) continue;
-        enter = enter || a.type == ActionType::kEnter;
-        moves[kept++] = moves[k];
+      const int limit = facts.initiative_limit[0];
+      const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
+                        limit <= 2;
+      if (bits) {
+        // MoveAllowed's tests of a one-unit move decided by the path's bits, without
+        // reading the Action: the bits that refuse it outright for this unit (5.3, 6.2,
+        // 12.4.1); a path off the map, and a move ending in an enemy ZOC of a unit that
+        // 6.2's zero-strength test or 12.6 concerns, go to MoveAllowed itself.
+        uint8_t reject = limit == 1 ? kPathOver1 : (limit == 2 ? kPathOver2 : 0);
+        if (facts.artillery && first.type == ActionType::kMove) reject |= kPathWoodsExit;  // 5.3
+        if (!facts.any_attack) reject |= kPathEnemyHex;                                    // 6.2
+        const ZocField* ezoc = !facts.any_normal || fm ? facts.zoc : nullptr;
+        const uint8_t* b = slot.bits.data();
+        const int16_t* ends = slot.ends.data();
+        for (size_t k = begin; k < end; ++k) {
+          const size_t i = HexScratch::IndexIn(slot, moves[k]);
+          const uint8_t m = b[i];
+          if (m & (reject | kPathOffMap)) {
+            if (!(m & kPathOffMap) || !MoveAllowed(s, hs.ListedMove(moves[k]), ctx, facts, nullptr, -1)) continue;
+          } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, hs.ListedMove(moves[k]), ctx, facts, nullptr, m)) {
+            continue;  // 6.2 joining a normal unit, 12.6
+          }
+          moves[kept++] = moves[k];
+        }
+        enter = enter || (kept > first_kept && first.type == ActionType::kEnter);
+      } else {
+        for (size_t k = begin; k < end; ++k) {
+          const Action& a = hs.ListedMove(moves[k]);
+          if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
+          enter = enter || a.type == ActionType::kEnter;
+          moves[kept++] = moves[k];
+        }
       }
     }
     if (kept > first_kept) {
