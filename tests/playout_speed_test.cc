@@ -3,7 +3,10 @@
 // - ListMoves reuses a unit's listed moves while its move query is the same
 //   (HexScratch::unit_moves): at every decision of seeded random games the
 //   session's listing (warm caches, built up over the game) must equal a listing
-//   from a brand-new scratch (nothing cached), action for action, in order.
+//   from a brand-new scratch (nothing cached), action for action, in order; and
+//   that scratch's cached candidates (each extended from its predecessor's, with
+//   its path bits extended by the step) equal those of a scratch that builds every
+//   path whole (HexScratch::extend_candidates = false).
 // - The cheap listing (Session::LegalActions(LegalActionList*): the moves by
 //   reference into the scratch, not copied) holds the same actions in the same
 //   order as the vector form, and its elements apply as they are.
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "wargame/conformance.h"
+#include "wargame/hex_rules.h"
 #include "wargame/players.h"
 #include "wargame/playout.h"
 #include "wargame/registry.h"
@@ -47,6 +51,26 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
       Context ctx(*game, nullptr, nullptr, scratch.get());
       game->rules->LegalActions(s.state(), ctx, &fresh);
       EXPECT_EQ(legal.size(), fresh.size()) << "game " << g << ", action " << n;
+      // The fresh scratch extended each candidate from its predecessor's; one that
+      // builds every path whole must hold the same candidates and path bits.
+      std::unique_ptr<Scratch> whole = game->rules->NewScratch();
+      if (auto* hw = dynamic_cast<HexScratch*>(whole.get())) {
+        hw->extend_candidates = false;
+        Context wctx(*game, nullptr, nullptr, whole.get());
+        std::vector<Action> by_walk;
+        game->rules->LegalActions(s.state(), wctx, &by_walk);
+        EXPECT_EQ(by_walk, fresh) << "game " << g << ", action " << n;
+        const auto& a = dynamic_cast<HexScratch&>(*scratch).unit_moves;
+        const auto& b = hw->unit_moves;
+        EXPECT_EQ(a.size(), b.size());
+        for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+          if (a[i].valid != b[i].valid || a[i].actions != b[i].actions || a[i].ends != b[i].ends || a[i].bits != b[i].bits) {
+            ADD_FAILURE() << "game " << g << ", action " << n << ": slot " << i
+                          << " differs between the stepwise and the whole-path fill";
+            return decisions;
+          }
+        }
+      }
       if (legal != fresh) {
         ADD_FAILURE() << "game " << g << ", action " << n << ": the cached listing differs from a fresh one";
         return decisions;

@@ -102,6 +102,9 @@ class SbRules : public HexRules {
   static constexpr uint8_t kPathOver1 = 8;       // enters more than one hex (12.4.1's limit of 1)
   static constexpr uint8_t kPathOver2 = 16;      // enters more than two hexes (12.4.1's limit of 2)
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
+  bool StepwiseCandidateBits() const override { return true; }
+  uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
+                            int num_hexes) const override;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
   void CombatModifiers(const State& s, Context& ctx, CombatMods* mods) const override;
   void ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const override;
@@ -472,6 +475,24 @@ uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) co
   }
   if (a.num_hexes > 1) bits |= kPathOver1;  // 12.4.1
   if (a.num_hexes > 2) bits |= kPathOver2;
+  return bits;
+}
+
+// CandidateBits of a path extended by the step from -> to: a hex off the map decides
+// nothing (kPathOffMap alone, absorbing); 6.2's enemy hex, 5.3's woods exit by this
+// step, 12.4.1's lengths.
+uint8_t SbRules::StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
+                                   int num_hexes) const {
+  if (pred_bits & kPathOffMap) return kPathOffMap;
+  if (to < 0 || to >= game_.hex_board().map.size() || q.enemy == nullptr) return kPathOffMap;
+  uint8_t bits = pred_bits;
+  if (q.enemy[to]) bits |= kPathEnemyHex;  // 6.2
+  if (type == ActionType::kMove && IsArtillery(u) && !(bits & kPathWoodsExit)) {
+    const int16_t step = static_cast<int16_t>(to);
+    if (LeavesWoodsOffPath(from, &step, 1)) bits |= kPathWoodsExit;  // 5.3
+  }
+  if (num_hexes > 1) bits |= kPathOver1;  // 12.4.1
+  if (num_hexes > 2) bits |= kPathOver2;
   return bits;
 }
 

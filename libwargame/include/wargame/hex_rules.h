@@ -190,6 +190,12 @@ class HexScratch : public Scratch {
     uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
   };
   std::vector<MoveRun> listed_runs;
+  // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
+  // (-1 none; reset after each fill).
+  std::vector<int32_t> candidate_index;
+  // false: every candidate is built by walking back its path and its bits asked of the
+  // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
+  bool extend_candidates = true;
   static const Action& ListedMove(MoveRef r) { return *r; }
   // The index in `slot` (its actions, ends, bits) of a ref to one of its actions.
   static size_t IndexIn(const UnitMoves& slot, MoveRef r) { return static_cast<size_t>(r - slot.actions.data()); }
@@ -424,6 +430,13 @@ class HexRules : public Rules, public HexQueries {
   // path), in UnitMoves::bits for the listing's filter; called when a slot is filled,
   // only if candidate_bits_ is set. Must be a function of q's key, u and a alone.
   virtual uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const;
+  // Hook, if StepwiseCandidateBits(): the CandidateBits of the path that extends a
+  // cached candidate's (whose bits are pred_bits) by one step, from hex `from` to
+  // `to` (then num_hexes long, of a move of `type`). Must equal CandidateBits of that
+  // path: ListUnitMoves uses it for every candidate whose predecessor is one.
+  virtual bool StepwiseCandidateBits() const { return false; }
+  virtual uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
+                                    int num_hexes) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;

@@ -104,6 +104,7 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
 }
 
 uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
+uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_t, int, int, int) const { return 0; }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
@@ -190,15 +191,37 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
     if (candidate_bits_ && cached.bits.capacity() < reached) cached.bits.reserve(reached);
     const uint8_t* no_end = NoMoveEnd();
+    // A candidate whose predecessor is a candidate of this fill (settled before it) is
+    // that one's Action with one more hex, and its bits extend that one's by the step
+    // (StepCandidateBits): no walk back along the path. Any other is built by walking
+    // back (AppendPathAction) and its bits asked of the whole path (CandidateBits).
+    std::vector<int32_t>& index = hs.candidate_index;  // per map hex: its candidate, -1 none
+    const bool stepwise = candidate_bits_ && StepwiseCandidateBits();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
       if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
-      if (Action* a = AppendPathAction(r, type, u, q.start, h, &cached.actions)) {
+      const int p = r.Predecessor(h);
+      const int32_t from = p >= 0 && p != q.start && hs.extend_candidates ? index[static_cast<size_t>(p)] : -1;
+      Action* a = nullptr;
+      uint8_t bits = 0;
+      if (from >= 0) {
+        const size_t f = static_cast<size_t>(from);
+        if (cached.actions[f].num_hexes >= kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
+        cached.actions.push_back(cached.actions[f]);  // no reallocation: reserved for every reached hex
+        a = &cached.actions.back();
+        a->hexes[a->num_hexes++] = static_cast<int16_t>(h);
+        if (candidate_bits_) bits = stepwise ? StepCandidateBits(q, u, type, cached.bits[f], p, h, a->num_hexes) : CandidateBits(q, u, *a);
+      } else {
+        a = AppendPathAction(r, type, u, q.start, h, &cached.actions);
+        if (a == nullptr) continue;
         a->value = value;
-        cached.ends.push_back(static_cast<int16_t>(h));
-        if (candidate_bits_) cached.bits.push_back(CandidateBits(q, u, *a));
+        if (candidate_bits_) bits = CandidateBits(q, u, *a);
       }
+      index[static_cast<size_t>(h)] = static_cast<int32_t>(cached.ends.size());
+      cached.ends.push_back(static_cast<int16_t>(h));
+      if (candidate_bits_) cached.bits.push_back(bits);
     }
+    for (int16_t h : cached.ends) index[static_cast<size_t>(h)] = -1;
     cached.valid = cacheable;
     cached.key = key;
   }

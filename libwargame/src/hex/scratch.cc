@@ -29,6 +29,7 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   hex_head.assign(n, -1);
   hex_duty.assign(n, 0);
   attacker_head.assign(n, -1);
+  candidate_index.assign(n, -1);
   attacker_hexes.reserve(n);
   seen_hexes.reserve(n);
   hex_seen.assign(n, 0);
