@@ -520,7 +520,13 @@ void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vecto
     uint8_t& m = o[static_cast<size_t>(u.hex)];
     m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
   }
-  for (size_t h = 0; h < n; ++h) o[h] = o[h] == 1 ? 1 : 0;
+  // Only the enemy units' hexes were marked (the rest are 0 already).
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
+    uint8_t& m = o[static_cast<size_t>(u.hex)];
+    m = m == 1 ? 1 : 0;
+  }
 }
 
 void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const {

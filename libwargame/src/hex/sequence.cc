@@ -212,7 +212,9 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   hs.listed_moves.clear();
   hs.listed_runs.clear();
   ListStep(steps_, s, ctx, &out->others);
-  out->moves.assign(hs.listed_moves.begin(), hs.listed_moves.end());  // the refs are the pointers
+  // The refs are the pointers: handed over (the list's old buffer becomes the
+  // scratch's, cleared by the next listing), not copied.
+  out->moves.swap(hs.listed_moves);
 }
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
