@@ -136,6 +136,9 @@ class HexScratch : public Scratch {
   // equal arrays. The previous contents are kept to compare.
   uint64_t enemy_gen = 0, zoc_gen = 0;
   std::vector<uint8_t> prev_enemy, prev_overrun, prev_zoc;
+  // The sources enemy_zoc was last computed from, for side zoc_sources_side (-1: none).
+  std::vector<ZocSource> prev_sources;
+  int zoc_sources_side = -1;
   int prev_occupancy_side = -1, prev_zoc_side = -1;
 
   // The move candidates HexRules::ListMoves found for each unit, reused while the

@@ -68,14 +68,23 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
-  hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
-  // A new generation only if the field changed (ListMoves' cache key).
-  const uint8_t* bits = hs.enemy_zoc.data();
-  const size_t n = static_cast<size_t>(hs.enemy_zoc.size());
-  if (hs.prev_zoc_side != side || hs.prev_zoc.size() != n || !std::equal(bits, bits + n, hs.prev_zoc.begin())) {
-    ++hs.zoc_gen;
-    hs.prev_zoc.assign(bits, bits + n);
-    hs.prev_zoc_side = side;
+  // The field is a function of the sources alone (ZocField::Compute): the same sources
+  // as the last computation's (the other side did not move) leave it as it is.
+  const bool same_sources = hs.zoc_sources_side == side && hs.sources.size() == hs.prev_sources.size() &&
+                            std::equal(hs.sources.begin(), hs.sources.end(), hs.prev_sources.begin(),
+                                       [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
+  if (!same_sources) {
+    hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
+    hs.prev_sources = hs.sources;
+    hs.zoc_sources_side = side;
+    // A new generation only if the field changed (ListMoves' cache key).
+    const uint8_t* bits = hs.enemy_zoc.data();
+    const size_t n = static_cast<size_t>(hs.enemy_zoc.size());
+    if (hs.prev_zoc_side != side || hs.prev_zoc.size() != n || !std::equal(bits, bits + n, hs.prev_zoc.begin())) {
+      ++hs.zoc_gen;
+      hs.prev_zoc.assign(bits, bits + n);
+      hs.prev_zoc_side = side;
+    }
   }
   std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
   hs.zoc_side = side;
