@@ -1269,43 +1269,35 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     m.zoc = &EnemyZoc(s, ctx, m.side);
   }
   HexScratch& hs = Hs(ctx);
-  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;  // the listed moves (by reference)
-  std::vector<HexScratch::MoveRun>& runs = hs.listed_runs;     // one per unit and cache slot
-  size_t kept = 0, kept_runs = 0;
-  for (size_t r = 0; r < runs.size(); ++r) {
+  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::MoveRef* refs, HexScratch::MoveRef* out) -> size_t {
     // A run is one unit's moves of one type (ListUnitMoves). A cached kMove's rules
     // (MoveAllowedTo) read only its end hex, kept beside the cached Action, and the
     // unit: the unit's part (10.2 ineffective, 9.0 night, 17.11 quota) is decided once
     // for its run; 19.12's ferry hexes are never candidates (NoMoveEnd), so a unit
     // that may enter enemy ZOCs keeps its run whole, and one that may not tests one
     // byte (the ZOC field) per end hex.
-    const HexScratch::MoveRun run = runs[r];
-    const size_t begin = run.begin, end = run.begin + run.count;
-    const size_t first = kept;
     const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
     const UnitId u = static_cast<UnitId>(run.cache / HexScratch::kMoveSlots);
+    size_t kept = 0;
     if (!(slot.valid && slot.key.type == ActionType::kMove)) {
-      for (size_t k = begin; k < end; ++k) {
-        if (MoveAllowed(s, hs.ListedMove(moves[k]), ctx, m, nullptr)) moves[kept++] = moves[k];
+      for (size_t k = 0; k < run.count; ++k) {
+        if (MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, m, nullptr)) out[kept++] = refs[k];
       }
-    } else if (m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit) {  // 17.11-17.14: none
-    } else if (m.night || Ineffective(s, u)) {                             // 9.0, 10.2
-      const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
-      for (size_t k = begin; k < end; ++k) {
-        const int to = slot.ends[HexScratch::IndexIn(slot, moves[k])];
-        if (to >= 0 && zoc.InEzoc(to)) continue;
-        moves[kept++] = moves[k];
-      }
-    } else {
-      if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
-                                   moves.begin() + static_cast<std::ptrdiff_t>(kept));
-      kept += run.count;
+      return kept;
     }
-    if (kept > first) runs[kept_runs++] = HexScratch::MoveRun{run.cache, static_cast<uint32_t>(first), static_cast<uint32_t>(kept - first)};
-  }
-  runs.resize(kept_runs);
-  moves.resize(kept);
-  kept = 0;
+    if (m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit) return 0;  // 17.11-17.14: none
+    if (m.night || Ineffective(s, u)) {                                   // 9.0, 10.2
+      const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
+      for (size_t k = 0; k < run.count; ++k) {
+        const int to = slot.ends[HexScratch::IndexIn(slot, refs[k])];
+        if (to >= 0 && zoc.InEzoc(to)) continue;
+        out[kept++] = refs[k];
+      }
+      return kept;
+    }
+    return HexScratch::KeepWhole(run, refs, out);
+  });
+  size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {
     const Action& a = (*out)[i];
     bool ok = true;

@@ -1889,75 +1889,60 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
 // true if an entry is kept (then the phase may not end: 5.7).
 bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
-  std::vector<HexScratch::MoveRef>& moves = hs.listed_moves;
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
   // per unit, for the run of its candidates (the refs to one cache slot, one unit's
   // moves of one type, are consecutive); a run that needs no check is kept without
   // reading its actions.
-  std::vector<HexScratch::MoveRun>& runs = hs.listed_runs;
-  size_t kept = 0, kept_runs = 0;
-  for (size_t r = 0; r < runs.size(); ++r) {
-    const HexScratch::MoveRun run = runs[r];
-    const size_t begin = run.begin, end = run.begin + run.count;
-    const size_t first_kept = kept;
-    const Action& first = hs.ListedMove(moves[begin]);
+  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::MoveRef* refs, HexScratch::MoveRef* out) -> size_t {
+    const Action& first = HexScratch::ListedMove(refs[0]);
     const UnitId u = first.units[0];
     const bool needs_check = PinnedAttackStrength(s, hs, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
-      if (kept != begin) std::copy(moves.begin() + static_cast<std::ptrdiff_t>(begin), moves.begin() + static_cast<std::ptrdiff_t>(end),
-                                   moves.begin() + static_cast<std::ptrdiff_t>(kept));
-      kept += run.count;
+      return HexScratch::KeepWhole(run, refs, out);
+    }
+    MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
+    facts.normal_friend = NormalFriends(s, ctx);
+    if (!facts.any_normal || fm) facts.zoc = &EnemyZoc(s, ctx, s.phasing_side);
+    // The path facts cached with the candidates, if computed from the phasing side's
+    // occupancy (the query's enemy array is the scratch's, of the key's generation,
+    // which this listing's refresh for the phasing side produced).
+    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    const int limit = facts.initiative_limit[0];
+    const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
+                      limit <= 2;
+    size_t kept = 0;
+    if (bits) {
+      // MoveAllowed's tests of a one-unit move decided by the path's bits, without
+      // reading the Action: the bits that refuse it outright for this unit (5.3, 6.2,
+      // 12.4.1); a path off the map, and a move ending in an enemy ZOC of a unit that
+      // 6.2's zero-strength test or 12.6 concerns, go to MoveAllowed itself.
+      uint8_t reject = limit == 1 ? kPathOver1 : (limit == 2 ? kPathOver2 : 0);
+      if (facts.artillery && first.type == ActionType::kMove) reject |= kPathWoodsExit;  // 5.3
+      if (!facts.any_attack) reject |= kPathEnemyHex;                                    // 6.2
+      const ZocField* ezoc = !facts.any_normal || fm ? facts.zoc : nullptr;
+      const uint8_t* b = slot.bits.data();
+      const int16_t* ends = slot.ends.data();
+      for (size_t k = 0; k < run.count; ++k) {
+        const size_t i = HexScratch::IndexIn(slot, refs[k]);
+        const uint8_t m = b[i];
+        if (m & (reject | kPathOffMap)) {
+          if (!(m & kPathOffMap) || !MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr, -1)) continue;
+        } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr, m)) {
+          continue;  // 6.2 joining a normal unit, 12.6
+        }
+        out[kept++] = refs[k];
+      }
     } else {
-      MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
-      facts.normal_friend = NormalFriends(s, ctx);
-      if (!facts.any_normal || fm) facts.zoc = &EnemyZoc(s, ctx, s.phasing_side);
-      // The path facts cached with the candidates, if computed from the phasing side's
-      // occupancy (the query's enemy array is the scratch's, of the key's generation,
-      // which this listing's refresh for the phasing side produced).
-      const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
-      const int limit = facts.initiative_limit[0];
-      const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
-                        limit <= 2;
-      if (bits) {
-        // MoveAllowed's tests of a one-unit move decided by the path's bits, without
-        // reading the Action: the bits that refuse it outright for this unit (5.3, 6.2,
-        // 12.4.1); a path off the map, and a move ending in an enemy ZOC of a unit that
-        // 6.2's zero-strength test or 12.6 concerns, go to MoveAllowed itself.
-        uint8_t reject = limit == 1 ? kPathOver1 : (limit == 2 ? kPathOver2 : 0);
-        if (facts.artillery && first.type == ActionType::kMove) reject |= kPathWoodsExit;  // 5.3
-        if (!facts.any_attack) reject |= kPathEnemyHex;                                    // 6.2
-        const ZocField* ezoc = !facts.any_normal || fm ? facts.zoc : nullptr;
-        const uint8_t* b = slot.bits.data();
-        const int16_t* ends = slot.ends.data();
-        for (size_t k = begin; k < end; ++k) {
-          const size_t i = HexScratch::IndexIn(slot, moves[k]);
-          const uint8_t m = b[i];
-          if (m & (reject | kPathOffMap)) {
-            if (!(m & kPathOffMap) || !MoveAllowed(s, hs.ListedMove(moves[k]), ctx, facts, nullptr, -1)) continue;
-          } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, hs.ListedMove(moves[k]), ctx, facts, nullptr, m)) {
-            continue;  // 6.2 joining a normal unit, 12.6
-          }
-          moves[kept++] = moves[k];
-        }
-        enter = enter || (kept > first_kept && first.type == ActionType::kEnter);
-      } else {
-        for (size_t k = begin; k < end; ++k) {
-          const Action& a = hs.ListedMove(moves[k]);
-          if (!MoveAllowed(s, a, ctx, facts, nullptr)) continue;
-          enter = enter || a.type == ActionType::kEnter;
-          moves[kept++] = moves[k];
-        }
+      for (size_t k = 0; k < run.count; ++k) {
+        if (MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr)) out[kept++] = refs[k];
       }
     }
-    if (kept > first_kept) {
-      runs[kept_runs++] = HexScratch::MoveRun{run.cache, static_cast<uint32_t>(first_kept), static_cast<uint32_t>(kept - first_kept)};
-    }
-  }
-  runs.resize(kept_runs);
-  moves.resize(kept);
+    enter = enter || (kept > 0 && first.type == ActionType::kEnter);
+    return kept;
+  });
   return enter;
 }
 

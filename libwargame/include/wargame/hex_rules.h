@@ -44,6 +44,7 @@
 //               (keys: kRuleKeys below); a key without a number cites itself.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -193,6 +194,26 @@ class HexScratch : public Scratch {
     uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
   };
   std::vector<MoveRun> listed_runs;
+  // A ruleset's movement filter: keeps, run by run, what keep_run keeps of the listed
+  // moves and rebuilds listed_runs (empty runs left out). keep_run(run, refs, out)
+  // writes the refs it keeps of refs[0, run.count) to out, in order (out <= refs: in
+  // place), and returns how many; KeepWhole keeps them all.
+  template <class KeepRun>
+  void FilterRuns(KeepRun&& keep_run) {
+    size_t kept = 0, kept_runs = 0;
+    for (size_t r = 0; r < listed_runs.size(); ++r) {
+      const MoveRun run = listed_runs[r];
+      const size_t n = keep_run(run, listed_moves.data() + run.begin, listed_moves.data() + kept);
+      if (n > 0) listed_runs[kept_runs++] = MoveRun{run.cache, static_cast<uint32_t>(kept), static_cast<uint32_t>(n)};
+      kept += n;
+    }
+    listed_runs.resize(kept_runs);
+    listed_moves.resize(kept);
+  }
+  static size_t KeepWhole(const MoveRun& run, const MoveRef* refs, MoveRef* out) {
+    if (out != refs) std::copy(refs, refs + run.count, out);
+    return run.count;
+  }
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
   std::vector<int32_t> candidate_index;
