@@ -1605,11 +1605,12 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   if (us.Has(kMovedNow)) return "the unit has already moved in this activation";
   double rate = us.face == 1 ? t.move_line : t.move_column;
   if (rate <= 0) return "cannot move in this formation (unlimbered artillery must limber)";
+  const Table& table = g.table();
   const Vec2 c = CenterOf(s, u);
   const Vec2 delta = dest - c;
   const double want = delta.Length();
   if (want < 0.01) return "the destination is where the unit stands";
-  if (!g.table().Contains(dest)) return "the destination is off the table";
+  if (!table.Contains(dest)) return "the destination is off the table";
   rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
   const double facing = std::round(std::atan2(delta.y, delta.x) * 180.0 / kPi);
@@ -1623,7 +1624,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   }
   const FootprintFrame frame = FrameOf(f, facing);  // its corners are f.Corners(), term by term
   for (Vec2 p : Straightforward() ? f.Corners() : frame.Corners()) {
-    if (!g.table().Contains(p)) return "the unit cannot wheel there: it would leave the table";
+    if (!table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   *rule = "C.1";
   const double go = std::min(want, rate);
