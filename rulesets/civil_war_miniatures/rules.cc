@@ -77,8 +77,9 @@ Vec2 ForwardOfDegrees(double deg) {
     }
     return t;
   }();
-  if (deg >= -360 && deg <= 360 && deg == std::floor(deg) && !Straightforward()) {
-    return table[static_cast<size_t>(static_cast<int>(deg) + 360)];
+  if (deg >= -360 && deg <= 360 && !Straightforward()) {
+    const int k = static_cast<int>(deg);
+    if (k == deg) return table[static_cast<size_t>(k + 360)];
   }
   Footprint f;
   f.facing = deg * kPi / 180.0;
