@@ -52,18 +52,4 @@ int ActionTypeFromName(std::string_view name) {
   return -1;
 }
 
-bool Action::operator==(const Action& o) const {
-  if (type != o.type || num_units != o.num_units || num_hexes != o.num_hexes ||
-      value != o.value || value2 != o.value2) {
-    return false;
-  }
-  for (int i = 0; i < num_units; ++i) {
-    if (units[static_cast<size_t>(i)] != o.units[static_cast<size_t>(i)]) return false;
-  }
-  for (int i = 0; i < num_hexes; ++i) {
-    if (hexes[static_cast<size_t>(i)] != o.hexes[static_cast<size_t>(i)]) return false;
-  }
-  return true;
-}
-
 }  // namespace wg

@@ -203,6 +203,12 @@ FootprintFrame::FootprintFrame(const Footprint& f) : base(f), forward(f.Forward(
   radius = f.Radius();
 }
 
+FootprintFrame::FootprintFrame(const Footprint& f, Vec2 fwd) : base(f), forward(fwd), right{fwd.y, -fwd.x} {
+  half_forward = forward * (f.depth / 2);
+  half_right = right * (f.width / 2);
+  radius = f.Radius();
+}
+
 FootprintFrame FootprintFrame::Resized(double width, double depth) const {
   FootprintFrame out = *this;
   out.base.width = width;

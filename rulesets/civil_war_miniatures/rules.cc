@@ -55,6 +55,54 @@ Footprint FootprintIn(const Game& g, const State& s, UnitId u, Vec2 c, double fa
   return f;
 }
 
+// Issue 15: the listing's fast paths (FastSweepProbe, the facing table, the planned
+// moves' short duplicate list, the refusals without text) are switched off while a
+// StraightforwardGeometry lives on the thread: then every move is swept on its own,
+// sample by sample, every frame computes its cosine and sine, as before they came.
+thread_local int straightforward_depth = 0;
+bool Straightforward() { return straightforward_depth > 0; }
+
+// f.Forward() of a base facing `deg` degrees (f.facing = deg * pi / 180, as FootprintIn
+// sets it): from a table for the whole degrees -360..360 that every base of the rules
+// faces, filled once by the same expression (Footprint::Forward of that facing, computed
+// at run time, so the same library cosine and sine give the same bits); others computed.
+Vec2 ForwardOfDegrees(double deg) {
+  static const std::vector<Vec2> table = [] {
+    std::vector<Vec2> t;
+    volatile int last = 360;  // a bound the compiler cannot see: the values come from the library at run time
+    for (int k = -360; k <= last; ++k) {
+      Footprint f;
+      f.facing = static_cast<double>(k) * kPi / 180.0;
+      t.push_back(f.Forward());
+    }
+    return t;
+  }();
+  if (deg >= -360 && deg <= 360 && !Straightforward()) {
+    const int k = static_cast<int>(deg);
+    if (k == deg) return table[static_cast<size_t>(k + 360)];
+  }
+  Footprint f;
+  f.facing = deg * kPi / 180.0;
+  return f.Forward();
+}
+
+// MiniRules::Allowed asks only whether an action is legal: while it does, a refusal
+// carries no texts (their strings are not built; StraightforwardGeometry: they are).
+thread_local int probing_depth = 0;
+Status Refused(const char* rule, const char* why) {
+  if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
+  return Status::Refused(rule, why);
+}
+Status Refused(const char* rule, const std::string& why) {
+  if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
+  return Status::Refused(rule, why);
+}
+
+// FootprintFrame(f) for a base facing `deg` degrees (f.facing = deg * pi / 180).
+FootprintFrame FrameOf(const Footprint& f, double deg) {
+  return Straightforward() ? FootprintFrame(f) : FootprintFrame(f, ForwardOfDegrees(deg));
+}
+
 // The same in the unit's own formation.
 Footprint FootprintAt(const Game& g, const State& s, UnitId u, Vec2 c, double facing_deg) {
   return FootprintIn(g, s, u, c, facing_deg, s.unit(u).face);
@@ -326,8 +374,9 @@ class PositionBases {
   PositionBases(const Game& g, const State& s, bool pin) : state_(&s) {
     for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
       if (!OnTable(s, o)) continue;
-      new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(FootprintOf(g, s, o)))};
-      if (HasLine(s, o)) new (&bases_[count_++]) Base{o, FootprintFrame(Shrunk(LineOf(g, s, o)))};
+      const double deg = M(s).units[o].facing;  // the main body and its line face as the unit
+      new (&bases_[count_++]) Base{o, FrameOf(Shrunk(FootprintOf(g, s, o)), deg)};
+      if (HasLine(s, o)) new (&bases_[count_++]) Base{o, FrameOf(Shrunk(LineOf(g, s, o)), deg)};
     }
     if (pin) {
       prev_ = pinned_;
@@ -568,8 +617,9 @@ class SweepProbe {
 // first contact with another unit's base, at the wall of a building the other
 // side holds (except the building of `into`, a charge's target), or at the
 // table edge. Sampled every quarter inch, then bisected to a hundredth.
-Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
-           UnitId into = kNoUnit) {
+// The straightforward sweep: the reference of FastSweepProbe's (StraightforwardGeometry).
+Path SweepStraight(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
+                   UnitId into) {
   Path p;
   p.end = f;
   const double len = dir.Length();
@@ -620,6 +670,237 @@ Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir
     p.blocker = probe.start();
   }
   return p;
+}
+
+// C.2, issue 15: SweepProbe's answers, every one of them, for fewer instructions. Before
+// the sweep it finds, for each other base and each wall the path may meet, the stretch
+// [lo, hi] of the path (the distance t the centre has slid) outside which the moving base
+// surely does not meet it, by the separating axes of two rectangles: the moving base
+// only slides (its facing and size fixed), so along each of the four edge directions of
+// the two bases the gap between their shadows changes linearly with t, and where the gap
+// exceeds kMargin on one axis the two are apart there (FootprintsOverlap's own
+// SeparatedAlong rejects them on that axis: the centre tested, rounded to hundredths, is
+// at most 0.0071" off the unrounded path). A wall (a building the other side holds) is
+// met only where the centre is in its box. Blocked(t) then tests, exactly as
+// SweepProbe::Blocked, only the bases and walls whose stretch holds t, in the same order
+// (so the same first unit and the same first building), and NextPossible(t) says where
+// the next stretch begins: the samples before it are clear without a test.
+class FastSweepProbe {
+ public:
+  static constexpr double kMargin = 0.02;
+  FastSweepProbe(const Game& g, const State& s, UnitId u, const FootprintFrame& whole, Vec2 d, double room, int own)
+      : g_(g),
+        origin_(whole.base.center),
+        d_(d),
+        own_(own),
+        moving_(whole.Resized(Shrunk(whole.base).width, Shrunk(whole.base).depth)) {
+    if (const PositionBases* pinned = PositionBases::For(s)) {
+      Select(*pinned, u, room);
+    } else {
+      Select(PositionBases(g, s, /*pin=*/false), u, room);
+    }
+    for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {  // EnemyBuildings' order
+      const uint8_t b = M(s).units[o].building;
+      if (b == 0 || !OnTable(s, o) || s.unit(o).side == s.unit(u).side) continue;
+      const AreaGeometry& a = D(g).areas[b - 1u];
+      double lo = 0, hi = room;
+      if (!Slab(origin_.x, d_.x, a.lo.x, a.hi.x, &lo, &hi) || !Slab(origin_.y, d_.y, a.lo.y, a.hi.y, &lo, &hi)) continue;
+      walls_[num_walls_++] = Wall{b, lo, hi};
+    }
+    // SweepProbe's start: the first base the moving base stands on where it starts.
+    moving_.MoveTo(origin_);
+    for (int i = 0; i < num_bases_; ++i) {
+      if (bases_[i].lo <= 0 && FootprintsOverlap(moving_, bases_[i].frame)) {
+        start_ = bases_[i].unit;
+        break;
+      }
+    }
+  }
+  UnitId start() const { return start_; }
+  Vec2 At(double t) const {  // SweepProbe::At
+    const Vec2 p = origin_ + d_ * t;
+    return Vec2{std::round(p.x * 100) / 100, std::round(p.y * 100) / 100};
+  }
+  // SweepProbe::Blocked(t, who, wall).
+  bool Blocked(double t, UnitId* who, bool* wall) {
+    *who = kNoUnit;
+    *wall = false;
+    bool near = false;
+    for (int i = 0; i < num_bases_ && !near; ++i) near = bases_[i].unit != start_ && bases_[i].lo <= t && t <= bases_[i].hi;
+    for (int i = 0; i < num_walls_ && !near; ++i) near = walls_[i].lo <= t && t <= walls_[i].hi;
+    if (!near) return false;
+    const Vec2 c = At(t);
+    moving_.MoveTo(c);
+    for (int i = 0; i < num_bases_; ++i) {
+      const Base& b = bases_[i];
+      if (b.unit != start_ && b.lo <= t && t <= b.hi && FootprintsOverlap(moving_, b.frame)) {
+        *who = b.unit;
+        break;
+      }
+    }
+    for (int i = 0; i < num_walls_; ++i) {  // EnemyBuildings::At: the first held building at c
+      const Wall& w = walls_[i];
+      if (w.lo > t || t > w.hi) continue;
+      const AreaGeometry& a = D(g_).areas[w.building - 1u];
+      if (BoxMayHold(a.lo, a.hi, c) && g_.table().areas[w.building - 1u].Contains(c)) {
+        *wall = w.building != own_;
+        break;
+      }
+    }
+    return *who != kNoUnit || *wall;
+  }
+  // Where after t the next stretch that can block begins (infinite when none).
+  double NextPossible(double t) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < num_bases_; ++i) {
+      if (bases_[i].unit != start_ && bases_[i].hi >= t) best = std::min(best, bases_[i].lo);
+    }
+    for (int i = 0; i < num_walls_; ++i) {
+      if (walls_[i].hi >= t) best = std::min(best, walls_[i].lo);
+    }
+    return best;
+  }
+  // SweepProbe::StillOnStart(c), c a point of the path.
+  bool StillOnStart(Vec2 c) {
+    if (start_ == kNoUnit) return false;
+    moving_.MoveTo(c);
+    for (int i = 0; i < num_bases_; ++i) {
+      if (FootprintsOverlap(moving_, bases_[i].frame)) return bases_[i].unit == start_;
+    }
+    return false;
+  }
+
+ private:
+  struct Base {
+    UnitId unit;
+    double lo, hi;
+    FootprintFrame frame;
+  };
+  struct Wall {
+    uint8_t building;
+    double lo, hi;
+  };
+  // Narrows [lo, hi] to the t where x0 + dx t is within [a - kMargin, b + kMargin];
+  // false when nowhere.
+  static bool Slab(double x0, double dx, double a, double b, double* lo, double* hi) {
+    if (std::abs(dx) < 1e-12) return x0 >= a - kMargin && x0 <= b + kMargin;
+    double t1 = (a - kMargin - x0) / dx, t2 = (b + kMargin - x0) / dx;
+    if (t1 > t2) std::swap(t1, t2);
+    *lo = std::max(*lo, t1);
+    *hi = std::min(*hi, t2);
+    return *lo <= *hi;
+  }
+  // Narrows [lo, hi] to the t where the shadows of the two bases on the unit vector
+  // `axis` are within kMargin of each other; false when nowhere.
+  bool Axis(const FootprintFrame& b, Vec2 axis, double* lo, double* hi) const {
+    const double r = std::abs(Dot(moving_.half_forward, axis)) + std::abs(Dot(moving_.half_right, axis)) +
+                     std::abs(Dot(b.half_forward, axis)) + std::abs(Dot(b.half_right, axis));
+    const double gap = Dot(b.base.center - origin_, axis);  // at t: gap - t (d . axis)
+    return Slab(0, Dot(d_, axis), gap - r, gap + r, lo, hi);
+  }
+  void Select(const PositionBases& all, UnitId u, double room) {
+    for (const PositionBases::Base& b : all) {
+      if (b.unit == u) continue;
+      // The circles first (cheap): the centre's distance off the path, and along it.
+      const Vec2 rel = b.frame.base.center - origin_;
+      const double reach = moving_.radius + b.frame.radius + kMargin;
+      const double along = Dot(rel, d_), across = Cross(d_, rel);
+      if (std::abs(across) > reach || along + reach < 0 || along - reach > room) continue;
+      double lo = 0, hi = room;
+      if (!Axis(b.frame, moving_.forward, &lo, &hi) || !Axis(b.frame, moving_.right, &lo, &hi) ||
+          !Axis(b.frame, b.frame.forward, &lo, &hi) || !Axis(b.frame, b.frame.right, &lo, &hi)) {
+        continue;
+      }
+      new (&bases_[num_bases_++]) Base{b.unit, lo, hi, b.frame};
+    }
+  }
+
+  const Game& g_;
+  Vec2 origin_, d_;
+  int own_ = 0;
+  FootprintFrame moving_;
+  union {  // uninitialised storage: a sweep fills only the few bases its path may meet
+    Base bases_[2 * kMaxMiniUnits];
+  };
+  int num_bases_ = 0;
+  Wall walls_[kMaxMiniUnits];
+  int num_walls_ = 0;
+  UnitId start_ = kNoUnit;
+};
+
+// C.2: Sweep by FastSweepProbe (the same path as SweepStraight's). `whole` is the
+// frame of the base, `len` the length of dir.
+Path SweepFast(const Game& g, const State& s, UnitId u, const FootprintFrame& whole, Vec2 dir, double len,
+               double inches, UnitId into) {
+  const Footprint& f = whole.base;
+  Path p;
+  p.end = f;
+  if (len <= 0 || inches <= 0) return p;
+  const Vec2 d = dir * (1.0 / len);
+  double room = 0;
+  g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
+  FastSweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+  p.start_blocker = probe.start();
+  double ok = 0;
+  UnitId who = kNoUnit;
+  bool wall = false;
+  for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
+    if (!probe.Blocked(t, &who, &wall)) {
+      ok = t;
+      // The samples t + 0.25 k before the next stretch that can block (and before the
+      // end of the path, the last sample) are clear: go to the last of them.
+      const double lim = std::min(probe.NextPossible(t), room);
+      if (lim > t + 0.25) {
+        double k = std::floor((lim - t) / 0.25);
+        while (k > 0 && t + 0.25 * k >= lim) k -= 1;
+        t += 0.25 * k;  // a multiple of 0.25, exactly as the sum of the quarters
+        ok = t;
+      }
+      continue;
+    }
+    double bad = t;
+    for (int i = 0; i < 6; ++i) {  // bisect to a hundredth of an inch
+      const double mid = (ok + bad) / 2;
+      UnitId w2;
+      bool b2;
+      if (probe.Blocked(mid, &w2, &b2)) {
+        bad = mid;
+      } else {
+        ok = mid;
+      }
+    }
+    UnitId w3;  // back off until the stored point is clear (SweepStraight)
+    bool b3;
+    do {
+      ok = std::max(0.0, ok - 0.01);
+    } while (ok > 0 && probe.Blocked(ok, &w3, &b3));
+    p.blocker = who;
+    p.building = who == kNoUnit && wall;
+    p.edge = false;
+    break;
+  }
+  p.moved = ok;
+  p.end.center = ok > 0 ? probe.At(ok) : f.center;
+  if (probe.StillOnStart(p.end.center)) {
+    p.moved = 0;
+    p.end = f;
+    p.blocker = probe.start();
+  }
+  return p;
+}
+
+// C.2: slides f up to `inches` along dir (SweepStraight; by SweepFast unless
+// StraightforwardGeometry).
+Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
+           UnitId into = kNoUnit) {
+  if (Straightforward()) return SweepStraight(g, s, u, f, dir, inches, into);
+  const double len = dir.Length();
+  if (len <= 0 || inches <= 0) {
+    Path p;
+    p.end = f;
+    return p;
+  }
+  return SweepFast(g, s, u, FootprintFrame(f), dir, len, inches, into);
 }
 
 // Why a path stopped, for events and refusals; nullptr when nothing stopped it.
@@ -1325,28 +1606,32 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   if (us.Has(kMovedNow)) return "the unit has already moved in this activation";
   double rate = us.face == 1 ? t.move_line : t.move_column;
   if (rate <= 0) return "cannot move in this formation (unlimbered artillery must limber)";
+  const Table& table = g.table();
   const Vec2 c = CenterOf(s, u);
   const Vec2 delta = dest - c;
   const double want = delta.Length();
   if (want < 0.01) return "the destination is where the unit stands";
-  if (!g.table().Contains(dest)) return "the destination is off the table";
+  if (!table.Contains(dest)) return "the destination is off the table";
   rate = Allowance(g, Segment{c, c + delta * (std::min(want, rate) / want)}, rate);
   if (rate <= 0.01) return "not enough movement to cross the fence";
-  const double facing = std::atan2(delta.y, delta.x) * 180.0 / kPi;
+  const double facing = std::round(std::atan2(delta.y, delta.x) * 180.0 / kPi);
   // 12.3: a unit leaving its building moves as one body (its line beside rejoins it).
-  Footprint f = FootprintAt(g, s, u, c, std::round(facing));
+  Footprint f = FootprintAt(g, s, u, c, facing);
   if (M(s).units[u].building != 0) {
     State whole = s;
     M(whole).units[u].building = 0;
     M(whole).units[u].beside = 0;
-    f = FootprintAt(g, whole, u, c, std::round(facing));
+    f = FootprintAt(g, whole, u, c, facing);
   }
-  for (Vec2 p : f.Corners()) {
-    if (!g.table().Contains(p)) return "the unit cannot wheel there: it would leave the table";
+  const FootprintFrame frame = FrameOf(f, facing);  // its corners are f.Corners(), term by term
+  for (Vec2 p : Straightforward() ? f.Corners() : frame.Corners()) {
+    if (!table.Contains(p)) return "the unit cannot wheel there: it would leave the table";
   }
   *rule = "C.1";
   const double go = std::min(want, rate);
-  const Path p = Sweep(g, s, u, f, delta, go);  // want >= 0.01 and go > 0.01: it tests the start
+  // want >= 0.01 and go > 0.01: it tests the start. The sweep's direction is delta, of length want.
+  const Path p = Straightforward() ? SweepStraight(g, s, u, f, delta, go, kNoUnit)
+                                   : SweepFast(g, s, u, frame, delta, want, go, kNoUnit);
   if (p.start_blocker != kNoUnit) return "the unit cannot wheel there: it would stand on another unit";
   if (p.blocker != kNoUnit && p.moved < go - 0.01)
     return "units may not move through or onto other units (friends do not interpenetrate)";
@@ -1491,7 +1776,7 @@ class MiniRules : public Rules {
   }
 
   Status Apply(State& s, const Action& a, Context& ctx) const override {
-    if (s.game_over) return Status::Refused("V", "the game is over");
+    if (s.game_over) return Refused("V", "the game is over");
     return ApplyStep(*this, steps_, s, a, ctx, "T.2");
   }
 
@@ -1567,9 +1852,25 @@ class MiniRules : public Rules {
   std::string StateJson(const State& s) const override;
   void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
   // The planned moves (ai.cc), each checked as LegalActions checks an action.
+  // A planned move is not listed twice (ai.cc compares it with every action listed
+  // before it): only a move or a facing (custom kFace) can be one of the planned
+  // moves, which are moves and facings, so they are compared with the moves and
+  // facings listed so far only, then appended in their order (StraightforwardGeometry:
+  // with the whole listing).
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
     const auto legal = [&](const Action& a) { return Allowed(s, a, ctx.game()); };
-    civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
+    if (Straightforward()) {
+      civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
+      return;
+    }
+    thread_local std::vector<Action> listed;  // reused: no allocation once grown
+    listed.clear();
+    for (const Action& a : *out) {
+      if (a.type == ActionType::kMove || (a.type == ActionType::kCustom && a.value == kFace)) listed.push_back(a);
+    }
+    const size_t before = listed.size();
+    civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, &listed);
+    out->insert(out->end(), listed.begin() + static_cast<std::ptrdiff_t>(before), listed.end());
   }
   // Casualty reports (simulate): figures plus guns.
   int Strength(const State& s, UnitId u) const override {
@@ -1590,7 +1891,10 @@ class MiniRules : public Rules {
   // over whole games), so it runs on `s` itself, without a copy.
   bool Allowed(const State& s, const Action& a, const Game& g) const {
     Context probe(g, nullptr, nullptr, nullptr);
-    return Check(const_cast<State&>(s), a, probe, false).ok();
+    ++probing_depth;
+    const bool ok = Check(const_cast<State&>(s), a, probe, false).ok();
+    --probing_depth;
+    return ok;
   }
 
  private:
@@ -1625,7 +1929,7 @@ UnitId UnitArg(const Game& g, const Action& a, int i) {
 Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const PendingCharge& charge, const Action& a,
                            Context& ctx, bool apply) {
   if (a.type != ActionType::kChoice || a.value < 0 || a.value > 1) {
-    return Status::Refused("2.4", "the charged unit must choose: 0 stand and fire, 1 countercharge");
+    return Refused("2.4", "the charged unit must choose: 0 stand and fire, 1 countercharge");
   }
   if (!apply) return Status::Ok();
   const UnitId att = charge.charger, def = charge.target;
@@ -1662,19 +1966,19 @@ Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const Pen
 // 1: a change of formation (column or line).
 Status CheckFormation(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
-  if (!IsActive(a, u, 0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
-  if (a.value != 0 && a.value != 1) return Status::Refused("1", "formation is 0 (column) or 1 (line)");
-  if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
-  if (us.Has(kFormationChanged)) return Status::Refused("1", "formation may change only once per turn");
-  if (a.value == us.face) return Status::Refused("1", "the unit is already in that formation");
+  if (!IsActive(a, u, 0) || a.num_units != 1) return Refused("T.1", "only the activated unit may act");
+  if (a.value != 0 && a.value != 1) return Refused("1", "formation is 0 (column) or 1 (line)");
+  if (us.Has(kRouted)) return Refused("10.1", "a routed unit must rally first");
+  if (us.Has(kFormationChanged)) return Refused("1", "formation may change only once per turn");
+  if (a.value == us.face) return Refused("1", "the unit is already in that formation");
   // The base in the new formation (the check writes nothing unless it applies).
   const Footprint f = FootprintIn(g, s, u, CenterOf(s, u), m.units[u].facing, a.value);
   bool ok = true;
   for (Vec2 p : f.Corners()) ok = ok && g.table().Contains(p);
   const bool crowded = ok && Blocker(g, s, u, f) != kNoUnit;
   if (!ok || crowded) {
-    return crowded ? Status::Refused("C.1", "no room for that formation: it would stand on another unit")
-                   : Status::Refused("1", "no room on the table for that formation");
+    return crowded ? Refused("C.1", "no room for that formation: it would stand on another unit")
+                   : Refused("1", "no room on the table for that formation");
   }
   if (!apply) return Status::Ok();
   us.face = static_cast<uint8_t>(a.value);
@@ -1686,11 +1990,11 @@ Status CheckFormation(const ActionCheck& check) {
 // M: a move of the activated unit.
 Status CheckMoveAction(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
-  if (!IsActive(a, u, 0) || a.num_units != 1) return Status::Refused("T.1", "only the activated unit may act");
+  if (!IsActive(a, u, 0) || a.num_units != 1) return Refused("T.1", "only the activated unit may act");
   Footprint f;
   const char* rule = "M";
   const char* why = PlanMove(g, s, u, Vec2{a.value / 100.0, a.value2 / 100.0}, &f, &rule);
-  if (why) return Status::Refused(rule, why);
+  if (why) return Refused(rule, why);
   if (!apply) return Status::Ok();
   MiniUnit& mu = m.units[u];
   mu.x = H(f.center.x);
@@ -1706,26 +2010,26 @@ Status CheckMoveAction(const ActionCheck& check) {
 Status CheckFace(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1)
-    return Status::Refused("T.1", "only the activated unit may act");
-  if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot move until rallied");
-  if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
-  if (us.Has(kMovedNow)) return Status::Refused("M", "facing counts as the unit's move");
+    return Refused("T.1", "only the activated unit may act");
+  if (us.Has(kRouted)) return Refused("10.1", "a routed unit cannot move until rallied");
+  if (us.Has(kPinned)) return Refused(PinRule(us), "the unit cannot move this turn");
+  if (us.Has(kMovedNow)) return Refused("M", "facing counts as the unit's move");
   const Footprint f = FootprintAt(g, s, u, CenterOf(s, u), a.value2);
   for (Vec2 p : f.Corners()) {
     if (!g.table().Contains(p))
-      return Status::Refused("M", "the unit cannot wheel there: it would leave the table");
+      return Refused("M", "the unit cannot wheel there: it would leave the table");
   }
   if (Blocker(g, s, u, f) != kNoUnit)
-    return Status::Refused("C.1", "the unit cannot wheel there: it would stand on another unit");
+    return Refused("C.1", "the unit cannot wheel there: it would stand on another unit");
   if (HasLine(s, u)) {  // 12.3: the line beside the building wheels in place with it
     Footprint l = LineOf(g, s, u);
     l.facing = a.value2 * kPi / 180.0;
     for (Vec2 p : l.Corners()) {
       if (!g.table().Contains(p))
-        return Status::Refused("12.3", "the line beside the building cannot wheel there: off the table");
+        return Refused("12.3", "the line beside the building cannot wheel there: off the table");
     }
     if (Blocker(g, s, u, l) != kNoUnit)
-      return Status::Refused("C.1", "the line beside the building cannot wheel there: it would stand on another unit");
+      return Refused("C.1", "the line beside the building cannot wheel there: it would stand on another unit");
   }
   if (!apply) return Status::Ok();
   m.units[u].facing = static_cast<int16_t>(((a.value2 % 360) + 360) % 360);
@@ -1737,8 +2041,8 @@ Status CheckFace(const ActionCheck& check) {
 // custom kRally, 10.1: a routed unit rallies.
 Status CheckRally(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
-  if (!IsActive(a, u, 0)) return Status::Refused("T.1", "only the activated unit may act");
-  if (!us.Has(kRouted)) return Status::Refused("10.1", "only a routed unit rallies");
+  if (!IsActive(a, u, 0)) return Refused("T.1", "only the activated unit may act");
+  if (!us.Has(kRouted)) return Refused("10.1", "only a routed unit rallies");
   if (!apply) return Status::Ok();
   if (TestMorale(g, s, ctx, u, "rally")) {
     us.flags = static_cast<uint16_t>(us.flags & ~kRouted);
@@ -1755,19 +2059,19 @@ Status CheckManGuns(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   const UnitId o = UnitArg(g, a, 1);
   if (!IsActive(a, u, 0) || o == kNoUnit)
-    return Status::Refused("11.2", "{custom: 3, units: [crew, battery]}");
+    return Refused("11.2", "{custom: 3, units: [crew, battery]}");
   const UnitType& t = TypeOf(g, u);
   if (!t.artillery || !TypeOf(g, o).artillery)
-    return Status::Refused("11.2", "only gun crews man batteries");
-  if (us.Has(kRouted)) return Status::Refused("11.2", "crews must be rallied first");
+    return Refused("11.2", "only gun crews man batteries");
+  if (us.Has(kRouted)) return Refused("11.2", "crews must be rallied first");
   if (!OnTable(s, o) || s.unit(o).side != us.side || o == u)
-    return Status::Refused("11.2", "not a friendly battery");
+    return Refused("11.2", "not a friendly battery");
   const int spare = m.units[u].figures - m.units[u].guns * t.crew_per_gun;
   const int need = m.units[o].guns * TypeOf(g, o).crew_per_gun - m.units[o].figures;
-  if (spare <= 0) return Status::Refused("11.2", "no crew without a gun");
-  if (need <= 0) return Status::Refused("11.2", "that battery is not depleted");
+  if (spare <= 0) return Refused("11.2", "no crew without a gun");
+  if (need <= 0) return Refused("11.2", "that battery is not depleted");
   if (FootprintDistance(FootprintOf(g, s, u), FootprintOf(g, s, o)) > t.move_column) {
-    return Status::Refused("11.2", "the battery is beyond one move");
+    return Refused("11.2", "the battery is beyond one move");
   }
   if (!apply) return Status::Ok();
   const int n = std::min(spare, need);
@@ -1783,13 +2087,13 @@ Status CheckManGuns(const ActionCheck& check) {
 Status CheckOfficerPlace(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1)
-    return Status::Refused("T.1", "only the activated unit may act");
+    return Refused("T.1", "only the activated unit may act");
   if (m.units[u].building == 0 || m.units[u].officers == 0) {
-    return Status::Refused("12.4", "only a unit with officers in a building designates where they are");
+    return Refused("12.4", "only a unit with officers in a building designates where they are");
   }
-  if (a.value2 != 0 && a.value2 != 1) return Status::Refused("12.4", "value2: 0 inside, 1 outside");
+  if (a.value2 != 0 && a.value2 != 1) return Refused("12.4", "value2: 0 inside, 1 outside");
   if (us.Has(kDesignated))
-    return Status::Refused("12.4", "officers are designated once per activation");
+    return Refused("12.4", "officers are designated once per activation");
   if (!apply) return Status::Ok();
   us.flags |= kDesignated;
   if (a.value2) {
@@ -1805,32 +2109,32 @@ Status CheckOfficerPlace(const ActionCheck& check) {
 Status CheckFormBeside(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1)
-    return Status::Refused("T.1", "only the activated unit may act");
-  if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit must rally first");
-  if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
+    return Refused("T.1", "only the activated unit may act");
+  if (us.Has(kRouted)) return Refused("10.1", "a routed unit must rally first");
+  if (us.Has(kPinned)) return Refused(PinRule(us), "the unit cannot move this turn");
   MiniUnit& mu = m.units[u];
   if (mu.building == 0)
-    return Status::Refused("12.3", "only a unit occupying a building places the figures that do not fit");
+    return Refused("12.3", "only a unit occupying a building places the figures that do not fit");
   const int over = Overflow(g, s, u);
-  if (over <= 0) return Status::Refused("12.3", "every figure of the unit fits in the building");
+  if (over <= 0) return Refused("12.3", "every figure of the unit fits in the building");
   const int max_stands = (over + d.figures_per_stand - 1) / d.figures_per_stand;
   if (a.value2 < 0 || a.value2 > max_stands) {
-    return Status::Refused("12.3", "value2: the stands formed in line beside the building, 0 to " +
+    return Refused("12.3", "value2: the stands formed in line beside the building, 0 to " +
                                        std::to_string(max_stands));
   }
-  if (mu.arranged) return Status::Refused("12.3", "the figures outside are placed once per activation");
+  if (mu.arranged) return Refused("12.3", "the figures outside are placed once per activation");
   const int figs = std::min(a.value2 * d.figures_per_stand, over);
   if (figs >= mu.figures)  // the building is full of other units: nobody of this one is inside
-    return Status::Refused("12.3", "the whole unit would stand outside the building: move it instead");
+    return Refused("12.3", "the whole unit would stand outside the building: move it instead");
   Vec2 c{mu.line_x / 100.0, mu.line_y / 100.0};
   if (figs > 0) {
-    if (const char* why = PlaceLineBeside(g, s, u, figs, &c)) return Status::Refused("12.3", why);
+    if (const char* why = PlaceLineBeside(g, s, u, figs, &c)) return Refused("12.3", why);
   }
   {  // C.1: the main body grows when figures come back from the line
     State after = s;
     M(after).units[u].beside = static_cast<uint8_t>(figs);
     if (Blocker(g, after, u, FootprintOf(g, after, u)) != kNoUnit)
-      return Status::Refused("C.1", "the main body would stand on another unit");
+      return Refused("C.1", "the main body would stand on another unit");
   }
   if (!apply) return Status::Ok();
   mu.beside = static_cast<uint8_t>(figs);
@@ -1846,14 +2150,14 @@ Status CheckFormBeside(const ActionCheck& check) {
 // 3: fire at an enemy unit, its line beside a building (12.3) or livestock (9.3).
 Status CheckFire(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
-  if (!IsActive(a, u, 0)) return Status::Refused("T.1", "only the activated unit may act");
+  if (!IsActive(a, u, 0)) return Refused("T.1", "only the activated unit may act");
   const char* rule = "3";
   if (a.num_units == 1 && a.value >= kHerdTarget && a.value < kHerdTarget + kNumHerds) {  // 9.3
     const int h = a.value - kHerdTarget;
-    if (!m.herds[h].alive) return Status::Refused("9.3", "no livestock there");
+    if (!m.herds[h].alive) return Refused("9.3", "no livestock there");
     const Vec2 p = HerdPos(m.herds[h]);
     const double range = DistanceBetween(CenterOf(s, u), p);
-    if (const char* why = CannotFire(g, s, u, p, range, &rule)) return Status::Refused(rule, why);
+    if (const char* why = CannotFire(g, s, u, p, range, &rule)) return Refused(rule, why);
     if (!apply) return Status::Ok();
     const int hits = RollHits(g, s, ctx, u, FireDice(g, s, u, kBody),
                               AttackerBonus(g, s, u, CenterOf(s, u), kNoUnit, nullptr), range, 0, "3");
@@ -1865,14 +2169,14 @@ Status CheckFire(const ActionCheck& check) {
     return Status::Ok();
   }
   const UnitId t = UnitArg(g, a, 1);
-  if (a.num_units != 2 || t == kNoUnit) return Status::Refused("3", "{bombard: [firer, target]}");
+  if (a.num_units != 2 || t == kNoUnit) return Refused("3", "{bombard: [firer, target]}");
   if (!OnTable(s, t) || s.unit(t).side == us.side)
-    return Status::Refused("3", "the target must be an enemy unit on the table");
+    return Refused("3", "the target must be an enemy unit on the table");
   if (a.value != kBody && a.value != kAtLineBeside)
-    return Status::Refused("3", "value: 0 the unit, 1 its line beside a building (12.3)");
+    return Refused("3", "value: 0 the unit, 1 its line beside a building (12.3)");
   if (a.value == kAtLineBeside && !HasLine(s, t))
-    return Status::Refused("12.3", "the target has no line formed beside a building");
-  if (const char* why = CannotFireAt(g, s, u, t, a.value, &rule)) return Status::Refused(rule, why);
+    return Refused("12.3", "the target has no line formed beside a building");
+  if (const char* why = CannotFireAt(g, s, u, t, a.value, &rule)) return Refused(rule, why);
   if (!apply) return Status::Ok();
   Fire(g, s, ctx, u, t, a.value);
   EndActivation(g, s, ctx);
@@ -1884,22 +2188,22 @@ Status CheckCharge(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   const UnitId t = UnitArg(g, a, 1);
   if (!IsActive(a, u, 0) || a.num_units != 2 || t == kNoUnit)
-    return Status::Refused("2", "{attack: [charger, target]}");
+    return Refused("2", "{attack: [charger, target]}");
   if (!OnTable(s, t) || s.unit(t).side == us.side)
-    return Status::Refused("2", "the target must be an enemy unit");
-  if (us.Has(kRouted)) return Status::Refused("10.1", "a routed unit cannot charge until rallied");
-  if (us.Has(kPinned)) return Status::Refused(PinRule(us), "the unit cannot move this turn");
+    return Refused("2", "the target must be an enemy unit");
+  if (us.Has(kRouted)) return Refused("10.1", "a routed unit cannot charge until rallied");
+  if (us.Has(kPinned)) return Refused(PinRule(us), "the unit cannot move this turn");
   if (us.Has(kMovedNow))
-    return Status::Refused("2.1", "a charge is the unit's move: it has already moved");
-  if (TypeOf(g, u).artillery) return Status::Refused("2", "artillery does not charge");
+    return Refused("2.1", "a charge is the unit's move: it has already moved");
+  if (TypeOf(g, u).artillery) return Refused("2", "artillery does not charge");
   const Footprint uf = FootprintOf(g, s, u), tf = FootprintOf(g, s, t);
   // Centres farther apart than both radii and the range: the bases are surely
   // farther apart than the range (the same refusal, without the exact distance).
   const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
   const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
   if (dist > d.charge_range + 1e-9)
-    return Status::Refused("2.1", "charges must be within 8\" of the chosen target");
-  if (const char* why = ChargePathBlocked(g, s, u, t)) return Status::Refused("C.4", why);
+    return Refused("2.1", "charges must be within 8\" of the chosen target");
+  if (const char* why = ChargePathBlocked(g, s, u, t)) return Refused("C.4", why);
   if (!apply) return Status::Ok();
   ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
   us.flags |= kMovedNow;
@@ -1931,10 +2235,10 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
   const Game& g = ctx.game();
   const MiniData& d = D(g);
   MiniState& m = M(s);
-  if (s.game_over) return Status::Refused("V", "the game is over");
+  if (s.game_over) return Refused("V", "the game is over");
   const PendingCharge charge = PendingChargeOf(s);
   if (charge.charger != kNone) return CheckChargeResponse(g, d, s, charge, a, ctx, apply);  // 2.4
-  if (ActiveCard(s) == kNone) return Status::Refused("T.1", "no unit is activated");
+  if (ActiveCard(s) == kNone) return Refused("T.1", "no unit is activated");
   const UnitId u = ActiveCard(s);
   UnitState& us = s.unit(u);
   switch (a.type) {
@@ -1945,7 +2249,7 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
       return Status::Ok();
     }
     case ActionType::kRecombine:
-      return Status::Refused("10.2", "fragments of infantry units cannot be consolidated");
+      return Refused("10.2", "fragments of infantry units cannot be consolidated");
     case ActionType::kChangeMode: return CheckFormation({g, d, s, m, a, ctx, apply, u, us});
     case ActionType::kMove: return CheckMoveAction({g, d, s, m, a, ctx, apply, u, us});
     case ActionType::kCustom:
@@ -1956,13 +2260,13 @@ Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) con
         case kOfficerPlace: return CheckOfficerPlace({g, d, s, m, a, ctx, apply, u, us});
         case kFormBeside: return CheckFormBeside({g, d, s, m, a, ctx, apply, u, us});
         default:
-          return Status::Refused(
+          return Refused(
               "T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place, 5 line beside a building)");
       }
     case ActionType::kBombard: return CheckFire({g, d, s, m, a, ctx, apply, u, us});
     case ActionType::kAttack: return CheckCharge({g, d, s, m, a, ctx, apply, u, us});
     default:
-      return Status::Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
+      return Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
   }
 }
 
@@ -2449,6 +2753,9 @@ std::unique_ptr<Rules> MakeMiniRules(const Game* game) {
 }
 
 Vec2 CenterOf(const State& s, UnitId u) { return {M(s).units[u].x / 100.0, M(s).units[u].y / 100.0}; }
+
+StraightforwardGeometry::StraightforwardGeometry() { ++straightforward_depth; }
+StraightforwardGeometry::~StraightforwardGeometry() { --straightforward_depth; }
 
 int Stands(const Game& g, const State& s, UnitId u) {
   const MiniUnit& mu = M(s).units[u];

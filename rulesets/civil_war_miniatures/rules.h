@@ -284,6 +284,20 @@ const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId ta
 // A facing toward v in whole degrees, 0 east, counterclockwise, in (-180, 180].
 int FacingDegrees(Vec2 v);
 
+// Issue 15, for tests: while one lives, this thread's listing and play use the
+// straightforward code the fast paths replaced (each move swept from the unit's
+// centre on its own, sample by sample; every frame's cosine and sine computed; the
+// planned moves compared with the whole listing; refusals with their texts). The
+// fast paths give the same listings and the same play; tests/playout_speed_test.cc
+// compares the two at every decision of seeded random games.
+class StraightforwardGeometry {
+ public:
+  StraightforwardGeometry();
+  ~StraightforwardGeometry();
+  StraightforwardGeometry(const StraightforwardGeometry&) = delete;
+  StraightforwardGeometry& operator=(const StraightforwardGeometry&) = delete;
+};
+
 // The tabletop queries Rules::tabletop() answers (queries.cc).
 std::unique_ptr<TabletopQueries> MakeMiniTabletop(const Game& game);
 

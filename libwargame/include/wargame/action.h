@@ -80,6 +80,21 @@ struct Action {
   bool operator==(const Action& o) const;
 };
 
+// Inline: listings compare candidates with what they listed (issue 15).
+inline bool Action::operator==(const Action& o) const {
+  if (type != o.type || num_units != o.num_units || num_hexes != o.num_hexes || value != o.value ||
+      value2 != o.value2) {
+    return false;
+  }
+  for (int i = 0; i < num_units; ++i) {
+    if (units[static_cast<size_t>(i)] != o.units[static_cast<size_t>(i)]) return false;
+  }
+  for (int i = 0; i < num_hexes; ++i) {
+    if (hexes[static_cast<size_t>(i)] != o.hexes[static_cast<size_t>(i)]) return false;
+  }
+  return true;
+}
+
 // The legal actions of one decision in the cheap form (issue 15): the same actions
 // in the same order as the vector form of Session::LegalActions, but the listed
 // moves are not copied: `moves` points at the move candidates the Session's scratch

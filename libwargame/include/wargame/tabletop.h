@@ -135,6 +135,10 @@ struct FootprintFrame {
 
   FootprintFrame() = default;
   explicit FootprintFrame(const Footprint& f);
+  // The same frame from f and its forward vector known beforehand (`forward` must be
+  // f.Forward(), e.g. from a table of whole-degree facings): no cosine or sine computed.
+  // Right() is (sin, -cos) of the facing, so it is (forward.y, -forward.x) exactly.
+  FootprintFrame(const Footprint& f, Vec2 forward);
   // The same base with its centre at `center` (facing and size unchanged).
   void MoveTo(Vec2 center) { base.center = center; }
   // The same base, `width` by `depth` (centre and facing unchanged): FootprintFrame
