@@ -613,22 +613,12 @@ class SweepProbe {
   double clear_from_ = 0, clear_to_ = 0;  // the t known clear, [from, to)
 };
 
-// C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
-// first contact with another unit's base, at the wall of a building the other
-// side holds (except the building of `into`, a charge's target), or at the
-// table edge. Sampled every quarter inch, then bisected to a hundredth.
-// The straightforward sweep: the reference of FastSweepProbe's (StraightforwardGeometry).
-Path SweepStraight(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
-                   UnitId into) {
-  Path p;
-  p.end = f;
-  const double len = dir.Length();
-  if (len <= 0 || inches <= 0) return p;
-  const Vec2 d = dir * (1.0 / len);
-  double room = 0;
-  const FootprintFrame whole(f);
-  g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
-  SweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+// C.2: the sweep's loop, for either probe (SweepProbe, the reference; FastSweepProbe):
+// quarter-inch samples, the first blocked one bisected to a hundredth, then backed off;
+// a probe that knows where the next possible contact is (NextPossible) skips the
+// samples before it.
+template <class Probe>
+Path SweepWith(Probe& probe, const Footprint& f, double room, Path p) {
   p.start_blocker = probe.start();
   double ok = 0;
   UnitId who = kNoUnit;
@@ -636,6 +626,17 @@ Path SweepStraight(const Game& g, const State& s, UnitId u, const Footprint& f, 
   for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
     if (!probe.Blocked(t, &who, &wall)) {
       ok = t;
+      if constexpr (requires { probe.NextPossible(t); }) {
+        // The samples t + 0.25 k before the next stretch that can block (and before the
+        // end of the path, the last sample) are clear: go to the last of them.
+        const double lim = std::min(probe.NextPossible(t), room);
+        if (lim > t + 0.25) {
+          double k = std::floor((lim - t) / 0.25);
+          while (k > 0 && t + 0.25 * k >= lim) k -= 1;
+          t += 0.25 * k;  // a multiple of 0.25, exactly as the sum of the quarters
+          ok = t;
+        }
+      }
       continue;
     }
     double bad = t;
@@ -670,6 +671,25 @@ Path SweepStraight(const Game& g, const State& s, UnitId u, const Footprint& f, 
     p.blocker = probe.start();
   }
   return p;
+}
+
+// C.2: slides f up to `inches` along dir (facing unchanged) and stops at the
+// first contact with another unit's base, at the wall of a building the other
+// side holds (except the building of `into`, a charge's target), or at the
+// table edge. Sampled every quarter inch, then bisected to a hundredth.
+// The straightforward sweep: the reference of FastSweepProbe's (StraightforwardGeometry).
+Path SweepStraight(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
+                   UnitId into) {
+  Path p;
+  p.end = f;
+  const double len = dir.Length();
+  if (len <= 0 || inches <= 0) return p;
+  const Vec2 d = dir * (1.0 / len);
+  double room = 0;
+  const FootprintFrame whole(f);
+  g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
+  SweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
+  return SweepWith(probe, f, room, p);
 }
 
 // C.2, issue 15: SweepProbe's answers, every one of them, for fewer instructions. Before
@@ -840,53 +860,7 @@ Path SweepFast(const Game& g, const State& s, UnitId u, const FootprintFrame& wh
   double room = 0;
   g.table().MoveFootprint(whole, d, inches, &room, &p.edge);
   FastSweepProbe probe(g, s, u, whole, d, room, into != kNoUnit ? M(s).units[into].building : 0);
-  p.start_blocker = probe.start();
-  double ok = 0;
-  UnitId who = kNoUnit;
-  bool wall = false;
-  for (double t = std::min(0.25, room); ok < room; t = std::min(t + 0.25, room)) {
-    if (!probe.Blocked(t, &who, &wall)) {
-      ok = t;
-      // The samples t + 0.25 k before the next stretch that can block (and before the
-      // end of the path, the last sample) are clear: go to the last of them.
-      const double lim = std::min(probe.NextPossible(t), room);
-      if (lim > t + 0.25) {
-        double k = std::floor((lim - t) / 0.25);
-        while (k > 0 && t + 0.25 * k >= lim) k -= 1;
-        t += 0.25 * k;  // a multiple of 0.25, exactly as the sum of the quarters
-        ok = t;
-      }
-      continue;
-    }
-    double bad = t;
-    for (int i = 0; i < 6; ++i) {  // bisect to a hundredth of an inch
-      const double mid = (ok + bad) / 2;
-      UnitId w2;
-      bool b2;
-      if (probe.Blocked(mid, &w2, &b2)) {
-        bad = mid;
-      } else {
-        ok = mid;
-      }
-    }
-    UnitId w3;  // back off until the stored point is clear (SweepStraight)
-    bool b3;
-    do {
-      ok = std::max(0.0, ok - 0.01);
-    } while (ok > 0 && probe.Blocked(ok, &w3, &b3));
-    p.blocker = who;
-    p.building = who == kNoUnit && wall;
-    p.edge = false;
-    break;
-  }
-  p.moved = ok;
-  p.end.center = ok > 0 ? probe.At(ok) : f.center;
-  if (probe.StillOnStart(p.end.center)) {
-    p.moved = 0;
-    p.end = f;
-    p.blocker = probe.start();
-  }
-  return p;
+  return SweepWith(probe, f, room, p);
 }
 
 // C.2: slides f up to `inches` along dir (SweepStraight; by SweepFast unless
