@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "wargame/registry.h"
@@ -169,6 +170,8 @@ class SbRules : public HexRules {
   Status ApplyBombard(State& s, const Action& a, Context& ctx) const;
   void ListBombards(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
+  Status CavalryMayRetreat(const State& s, UnitId u) const;
+  void CavalryRetreatView(const State& s, State* view) const;
   Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
   void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
   // 7.5.1 / 7.8: zero-AS units of `from` that go along a retreat by `u` on `path`.
@@ -1275,7 +1278,19 @@ void SbRules::ListBombards(const State& s, Context&, std::vector<Action>* out) c
 Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const {
   if (a.num_units != 1 || a.num_hexes != 2) return Status::Refused("7.8", "a cavalry retreat before combat is one unit, two hexes");
   const UnitId u = a.units[0];
-  if (u < 0 || u >= s.num_units || !IsKind(u, kind_cavalry_)) return Status::Refused("7.8", "only cavalry may retreat before combat");
+  if (u < 0 || u >= s.num_units) return Status::Refused("7.8", "only cavalry may retreat before combat");
+  Status st = CavalryMayRetreat(s, u);
+  if (!st.ok()) return st;
+  State view;
+  CavalryRetreatView(s, &view);
+  int16_t path[2] = {a.hexes[0], a.hexes[1]};
+  return CheckRetreat(view, ctx, u, path, 2);
+}
+
+// 7.8's tests of the unit (not of its path): cavalry of the deciding side, on the map,
+// not retreated yet, with an enemy unit adjacent.
+Status SbRules::CavalryMayRetreat(const State& s, UnitId u) const {
+  if (!IsKind(u, kind_cavalry_)) return Status::Refused("7.8", "only cavalry may retreat before combat");
   const UnitState& us = s.unit(u);
   if (us.side != s.decision_side || !us.OnMap() || us.Has(kSbCavRetreated)) return Status::Refused("7.8", game_.UnitLabel(u) + " cannot retreat before combat now");
   bool adjacent = false;
@@ -1284,11 +1299,13 @@ Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& 
     adjacent = e.OnMap() && e.side != us.side && Adjacent(e.hex, us.hex);
   }
   if (!adjacent) return Status::Refused("7.8", "no enemy unit is adjacent");
-  State view;
-  std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-  view.combat.retreat_hexes = 2;
-  int16_t path[2] = {a.hexes[0], a.hexes[1]};
-  return CheckRetreat(view, ctx, u, path, 2);
+  return Status::Ok();
+}
+
+// The retreat's path is checked as a two-hex combat retreat (7.5.1) of s.
+void SbRules::CavalryRetreatView(const State& s, State* view) const {
+  std::memcpy(static_cast<void*>(view), &s, sizeof(State));
+  view->combat.retreat_hexes = 2;
 }
 
 Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const {
@@ -1339,10 +1356,21 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
 }
 
 void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const {
+  // CheckCavalryRetreat's tests, the unit's once per unit and the view once per listing
+  // (pinned: nothing changes it while the paths are checked).
+  State view;
+  bool have_view = false;
+  std::optional<HexStatePin> pin;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != s.decision_side || !us.OnMap() || !IsKind(u, kind_cavalry_) || us.Has(kSbCavRetreated)) continue;
+    if (!CavalryMayRetreat(s, u).ok()) continue;
+    if (!have_view) {
+      CavalryRetreatView(s, &view);
+      pin.emplace(ctx, view);
+      have_view = true;
+    }
     const auto& grid = game_.hex_board().map.grid;
     for (int d1 = 0; d1 < 6; ++d1) {
       const int h1 = grid.NeighborIndex(us.hex, d1);
@@ -1350,9 +1378,11 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
       for (int d2 = 0; d2 < 6; ++d2) {
         const int h2 = grid.NeighborIndex(h1, d2);
         if (h2 < 0 || DistanceBetween(us.hex, h2) != 2) continue;
+        const int16_t path[2] = {static_cast<int16_t>(h1), static_cast<int16_t>(h2)};
+        if (!CheckRetreat(view, ctx, u, path, 2).ok()) continue;
         Action a = Action::Of(ActionType::kRetreat);
         a.AddUnit(u).AddHex(h1).AddHex(h2);
-        if (CheckCavalryRetreat(s, ctx, a).ok()) out->push_back(a);
+        out->push_back(a);
       }
     }
   }
