@@ -279,9 +279,19 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   std::vector<Edge> cover;
   auto owes = [&](UnitId u) { return hs.unit_duty[static_cast<size_t>(u)] == (kDutyOwed | kDutyPossible); };
   auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
+  // The phasing units that can still attack, in unit order (CanStillAttack asked once each).
+  std::vector<UnitId> able;
+  std::vector<uint8_t> can(static_cast<size_t>(s.num_units), 0);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).side == side && CanStillAttack(s, u, &hs)) {
+      able.push_back(u);
+      can[static_cast<size_t>(i)] = 1;
+    }
+  }
   auto edge = [&](UnitId u, int h) {
     const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
-    return (d & kDutyEnemy) && !(d & kDutyDefended) && CanStillAttack(s, u, &hs) && InAttackReach(s, u, h);
+    return (d & kDutyEnemy) && !(d & kDutyDefended) && can[static_cast<size_t>(u)] && InAttackReach(s, u, h);
   };
   auto covered_unit = [&](UnitId u) {
     return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.u == u; });
@@ -293,9 +303,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   for (int pass = 0; pass < 2; ++pass) {
     for (int h : hs.enemy_hexes) {
       if (!owed(h) || covered_hex(h)) continue;
-      for (int i = 0; i < s.num_units; ++i) {
-        const UnitId u = static_cast<UnitId>(i);
-        if (s.unit(u).side == side && (pass == 1 || owes(u)) && edge(u, h)) {
+      for (const UnitId u : able) {
+        if ((pass == 1 || owes(u)) && edge(u, h)) {
           cover.push_back({u, static_cast<int16_t>(h)});
           break;
         }
@@ -358,7 +367,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
       const int hex = s.unit(a.units[static_cast<size_t>(i)]).hex;
       for (int v = hs.hex_head[static_cast<size_t>(hex)]; v >= 0; v = hs.next_in_hex[static_cast<size_t>(v)]) {
         const UnitId m = static_cast<UnitId>(v);
-        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !CanStillAttack(s, m, &hs)) continue;
+        if (s.unit(m).side != side || covered_unit(m) || Declares(&a, m) || !can[static_cast<size_t>(m)]) continue;
         bool reach = true;
         for (int j = 0; j < a.num_hexes; ++j) reach = reach && InAttackReach(s, m, a.hexes[static_cast<size_t>(j)]);
         if (reach) a.AddUnit(m);
@@ -367,9 +376,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     out->push_back(a);
   }
   // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    if (s.unit(u).side != side || !CanStillAttack(s, u, &hs)) continue;
+  for (const UnitId u : able) {
     Action a = Action::Of(ActionType::kAttack);
     a.AddUnit(u);
     for (int h : hs.enemy_hexes) {
