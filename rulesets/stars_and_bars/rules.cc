@@ -51,6 +51,7 @@ class SbRules : public HexRules {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
       const bool infantry = d.kind == kind_infantry_;
       unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
+      if (d.entry_place >= 0) entering_.push_back(static_cast<UnitId>(i));  // 5.7's candidates
     }
     RegisterSteps();
   }
@@ -249,6 +250,7 @@ class SbRules : public HexRules {
   std::vector<int> battery_parent_;
   std::vector<int8_t> corps_;  // CorpsNumber per unit
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
+  std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -620,11 +622,11 @@ Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
 bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
   // 5.7: reinforcements must enter on their turn (or the first possible phase after).
   HexScratch& hs = Hs(ctx);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
+  for (const UnitId u : entering_) {  // the units with an entry place, in unit order
+    if (u >= s.num_units) break;
     const UnitDef& d = Def(u);
     if (s.unit(u).side != s.phasing_side || s.unit(u).hex != kNotYetEntered) continue;
-    if (d.entry_place < 0 || ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
+    if (ReinforcementTurn(s, u) == 0 || ReinforcementTurn(s, u) > s.turn) continue;
     const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
     MoveQuery q = BuildQuery(s, ctx, &u, 1);
     q.EnterFrom(place.hexes);
