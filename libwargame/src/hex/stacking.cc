@@ -20,8 +20,18 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
     }
   };
   recount();
-  for (int h = 0; h < game_.hex_board().map.size(); ++h) {
-    if (static_cast<int>(units[static_cast<size_t>(h)]) <= game_.hex_board().stacking.limit) continue;
+  // The hexes in ascending order, but only those of the side's units with more units
+  // than the limit: the smallest such hex from `from` on (the map's size if none).
+  const int limit = game_.hex_board().stacking.limit;
+  auto next_over = [&](int from) {
+    int best = game_.hex_board().map.size();
+    for (int i = 0; i < s.num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side && u.hex >= from && u.hex < best && static_cast<int>(units[static_cast<size_t>(u.hex)]) > limit) best = u.hex;
+    }
+    return best;
+  };
+  for (int h = next_over(0); h < game_.hex_board().map.size(); h = next_over(h + 1)) {
     while (StackingCount(s, h, side) > game_.hex_board().stacking.limit) {
       // Eliminate the excess: the weakest first (combat.stacking_untrained_first:
       // untrained units before any other, as S&B 5.5 asks).
