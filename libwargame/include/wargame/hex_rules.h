@@ -244,9 +244,10 @@ class HexScratch : public Scratch {
 
   // HexRules::PinnedAttackStrength: each unit's AttackStrength in the pinned State,
   // computed at most once per pin (the hook is a pure function of the State);
-  // strength[u] is valid while strength_pin[u] is the active pin.
-  std::array<int32_t, kMaxUnits> strength{};
-  std::array<uint64_t, kMaxUnits> strength_pin{};
+  // strength[u] is valid while strength_pin[u] is the active pin. Mutable: a memo,
+  // filled through a const scratch.
+  mutable std::array<int32_t, kMaxUnits> strength{};
+  mutable std::array<uint64_t, kMaxUnits> strength_pin{};
   // HexRules::ListAttacks: the phasing units that may attack, by hex (the first
   // unit in each hex, -1 none, and the next in unit order), and the enemy hexes seen.
   std::vector<int16_t> attacker_head;
@@ -518,13 +519,12 @@ class HexRules : public Rules, public HexQueries {
   int PinnedAttackStrength(const State& s, const HexScratch& hs, UnitId u) const {
     const uint64_t pin = hs.PinOf(s);
     if (pin == 0) return AttackStrength(s, u);
-    HexScratch& m = const_cast<HexScratch&>(hs);  // a memo of a pure function
     const size_t i = static_cast<size_t>(u);
-    if (m.strength_pin[i] != pin) {
-      m.strength[i] = AttackStrength(s, u);
-      m.strength_pin[i] = pin;
+    if (hs.strength_pin[i] != pin) {
+      hs.strength[i] = AttackStrength(s, u);
+      hs.strength_pin[i] = pin;
     }
-    return m.strength[i];
+    return hs.strength[i];
   }
   virtual int DefenseStrength(const State& s, UnitId u) const;
   // May the moving side's units pass through/enter this enemy hex (overrun)?
