@@ -7,9 +7,9 @@
 //   that scratch's cached candidates (each extended from its predecessor's, with
 //   its path bits extended by the step) equal those of a scratch that builds every
 //   path whole (HexScratch::extend_candidates = false).
-// - The cheap listing (Session::LegalActions(LegalActionList*): the moves by
-//   reference into the scratch, not copied) holds the same actions in the same
-//   order as the vector form, and its elements apply as they are.
+// - The cheap listing (Session::LegalActions(LegalActionList*): the moves as spans
+//   over the scratch's cached candidates, not copied) holds the same actions in the
+//   same order as the vector form, and its elements apply as they are.
 // - Session's playout mode keeps no undo snapshots and changes nothing else: the
 //   same game played with and without it has the same events, actions, save and
 //   final state; Undo() is refused in it.

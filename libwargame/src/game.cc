@@ -139,7 +139,8 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
 void Rules::CheckInvariants(const State&, ErrorList*) const {}
 
 void Rules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const {
-  out->moves.clear();
+  out->spans.clear();
+  out->ends.clear();
   LegalActions(s, ctx, &out->others);
 }
 

@@ -1244,7 +1244,7 @@ void BgRules::RegisterSteps() {
 
 // Moves, strategic and night moves (11.1, 9.0), the end of the phase; less what CheckMove refuses.
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx);  // these two list into the scratch's listed_moves (placed first)
+  ListMoves(s, ctx);  // these two list into the scratch's listed_runs (placed first)
   ListSpecialMoves(s, ctx);
   // ApplyBgMovement always accepts the end of the movement phase (the core's
   // ApplyMovementStep): listed without trying it on a copy of the State.
@@ -1269,7 +1269,7 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     m.zoc = &EnemyZoc(s, ctx, m.side);
   }
   HexScratch& hs = Hs(ctx);
-  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::MoveRef* refs, HexScratch::MoveRef* out) -> size_t {
+  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::RunView& view, uint32_t* out) -> size_t {
     // A run is one unit's moves of one type (ListUnitMoves). A cached kMove's rules
     // (MoveAllowedTo) read only its end hex, kept beside the cached Action, and the
     // unit: the unit's part (10.2 ineffective, 9.0 night, 17.11 quota) is decided once
@@ -1281,7 +1281,7 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     size_t kept = 0;
     if (!(slot.valid && slot.key.type == ActionType::kMove)) {
       for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, m, nullptr)) out[kept++] = refs[k];
+        if (MoveAllowed(s, view[k], ctx, m, nullptr)) out[kept++] = view.Index(k);
       }
       return kept;
     }
@@ -1289,13 +1289,14 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     if (m.night || Ineffective(s, u)) {                                   // 9.0, 10.2
       const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
       for (size_t k = 0; k < run.count; ++k) {
-        const int to = slot.ends[HexScratch::IndexIn(slot, refs[k])];
+        const uint32_t i = view.Index(k);
+        const int to = slot.ends[i];
         if (to >= 0 && zoc.InEzoc(to)) continue;
-        out[kept++] = refs[k];
+        out[kept++] = i;
       }
       return kept;
     }
-    return HexScratch::KeepWhole(run, refs, out);
+    return HexScratch::kKeepWhole;
   });
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {

@@ -171,7 +171,7 @@ class BgRules : public HexRules {
   void ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
   void ListExLosses(const State& s, std::vector<Action>* out) const;
-  void ListSpecialMoves(const State& s, Context& ctx) const;  // into HexScratch::listed_moves
+  void ListSpecialMoves(const State& s, Context& ctx) const;  // into HexScratch::listed_runs
   void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
   void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;

@@ -214,7 +214,7 @@ class SbRules : public HexRules {
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
-  bool FilterMoves(const State& s, Context& ctx) const;  // on HexScratch::listed_moves
+  bool FilterMoves(const State& s, Context& ctx) const;  // on HexScratch::listed_runs
   Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
@@ -1850,7 +1850,7 @@ void SbRules::RegisterSteps() {
 // --- Steps: the movement phase ---------------------------------------------------------------
 
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
-  ListMoves(s, ctx);  // into the scratch's listed_moves: placed ahead of `out`
+  ListMoves(s, ctx);  // into the scratch's listed_runs: placed ahead of `out`
   ListMovementExtras(s, ctx, out);
   // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
   // may still enter (5.7), so that is asked directly instead of trying the end on a
@@ -1924,16 +1924,15 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
-  // per unit, for the run of its candidates (the refs to one cache slot, one unit's
-  // moves of one type, are consecutive); a run that needs no check is kept without
-  // reading its actions.
-  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::MoveRef* refs, HexScratch::MoveRef* out) -> size_t {
-    const Action& first = HexScratch::ListedMove(refs[0]);
+  // per unit, for the run of its candidates (a run is one cache slot's: one unit's
+  // moves of one type); a run that needs no check is kept without reading its actions.
+  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::RunView& view, uint32_t* out) -> size_t {
+    const Action& first = view[0];
     const UnitId u = first.units[0];
     const bool needs_check = PinnedAttackStrength(s, hs, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
-      return HexScratch::KeepWhole(run, refs, out);
+      return HexScratch::kKeepWhole;
     }
     MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
     facts.normal_friend = NormalFriends(s, ctx);
@@ -1958,18 +1957,18 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       const uint8_t* b = slot.bits.data();
       const int16_t* ends = slot.ends.data();
       for (size_t k = 0; k < run.count; ++k) {
-        const size_t i = HexScratch::IndexIn(slot, refs[k]);
+        const uint32_t i = view.Index(k);
         const uint8_t m = b[i];
         if (m & (reject | kPathOffMap)) {
-          if (!(m & kPathOffMap) || !MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr, -1)) continue;
-        } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr, m)) {
+          if (!(m & kPathOffMap) || !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) continue;
+        } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, m)) {
           continue;  // 6.2 joining a normal unit, 12.6
         }
-        out[kept++] = refs[k];
+        out[kept++] = i;
       }
     } else {
       for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, HexScratch::ListedMove(refs[k]), ctx, facts, nullptr)) out[kept++] = refs[k];
+        if (MoveAllowed(s, view[k], ctx, facts, nullptr)) out[kept++] = view.Index(k);
       }
     }
     enter = enter || (kept > 0 && first.type == ActionType::kEnter);

@@ -97,21 +97,47 @@ inline bool Action::operator==(const Action& o) const {
 
 // The legal actions of one decision in the cheap form (issue 15): the same actions
 // in the same order as the vector form of Session::LegalActions, but the listed
-// moves are not copied: `moves` points at the move candidates the Session's scratch
-// keeps for each unit (full Actions, paths included), and `others` holds every other
-// listed action. The moves come first: element i is *moves[i] for i < moves.size(),
-// else others[i - moves.size()]. The pointers are valid until the next listing or
-// Apply on the same Session; Session::Apply copies its argument first, so
-// `session.Apply(list[i])` is safe.
+// moves are neither copied nor referenced one by one: `spans` point into the move
+// candidates the Session's scratch keeps for each unit (full Actions, paths
+// included), a span being a unit's candidates in order (picks == nullptr) or the
+// ones at the indices `picks[0, count)`; `others` holds every other listed action.
+// The moves come first: element i is the i-th move for i < num_moves(), else
+// others[i - num_moves()]. Indexing a move is a binary search over the spans (a few
+// dozen). The references are valid until the next listing or Apply on the same
+// Session; Session::Apply copies its argument first, so `session.Apply(list[i])` is safe.
 struct LegalActionList {
-  std::vector<const Action*> moves;
+  struct Span {
+    const Action* actions = nullptr;
+    const uint32_t* picks = nullptr;  // nullptr: actions[0, count)
+    uint32_t count = 0;
+  };
+  std::vector<Span> spans;
+  std::vector<uint32_t> ends;   // ends[j]: the number of moves in spans[0..j]
+  std::vector<uint32_t> picks;  // the storage `spans` index into (the lister's)
   std::vector<Action> others;
 
-  size_t size() const { return moves.size() + others.size(); }
-  bool empty() const { return moves.empty() && others.empty(); }
-  const Action& operator[](size_t i) const { return i < moves.size() ? *moves[i] : others[i - moves.size()]; }
+  size_t num_moves() const { return ends.empty() ? 0 : ends.back(); }
+  size_t size() const { return num_moves() + others.size(); }
+  bool empty() const { return size() == 0; }
+  const Action& operator[](size_t i) const {
+    const size_t moves = num_moves();
+    if (i >= moves) return others[i - moves];
+    size_t lo = 0, hi = ends.size() - 1;  // the first span whose end exceeds i
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (ends[mid] > i) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    const Span& s = spans[lo];
+    const size_t k = i - (lo == 0 ? 0 : ends[lo - 1]);
+    return s.actions[s.picks != nullptr ? s.picks[k] : k];
+  }
   void clear() {
-    moves.clear();
+    spans.clear();
+    ends.clear();
     others.clear();
   }
 };

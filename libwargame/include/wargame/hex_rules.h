@@ -177,42 +177,84 @@ class HexScratch : public Scratch {
   // night moves) have slots of their own, so they do not evict the unit's moves.
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
-  // The moves of the listing under way (issue 15: not copied into the list):
-  // ListUnitMoves appends each kept candidate by reference (a pointer to the cached
-  // Action: no slot is filled again during a listing, so the pointers stay valid until
-  // the next listing), in listing order; the rulesets' movement filters drop from
-  // here; HexRules::LegalActions copies them ahead of the step's other actions
-  // (every step lists its moves first) and ListLegal hands out these pointers.
-  // A ref's cache slot is its run's (listed_runs); its index there is IndexIn.
-  using MoveRef = const Action*;
-  std::vector<MoveRef> listed_moves;
-  // The runs of listed_moves: each ListUnitMoves call's refs (one cache slot), in
-  // order, so a filter decides per unit without scanning the refs for the run's end.
-  // A filter that drops refs rebuilds the runs (empty runs are left out).
+  // The moves of the listing under way (issue 15: neither copied into the list nor
+  // referenced one by one): runs of one cache slot's candidates, in listing order. A
+  // run is whole (the slot's candidates 0..count-1, nothing written per move) or keeps
+  // the candidate indices listed_picks[begin, begin + count). No slot is filled again
+  // during a listing, so the runs stay valid until the next listing; the rulesets'
+  // movement filters drop from them (FilterRuns); HexRules::LegalActions copies the
+  // moves ahead of the step's other actions (every step lists its moves first) and
+  // ListLegal hands out spans over the cached Actions (LegalActionList).
   struct MoveRun {
-    uint32_t cache = 0;
-    uint32_t begin = 0, count = 0;  // listed_moves[begin, begin + count)
+    uint32_t cache = 0;             // the slot: unit_moves[cache]
+    uint32_t begin = 0, count = 0;  // listed_picks[begin, begin + count), unless whole
+    bool whole = false;
   };
   std::vector<MoveRun> listed_runs;
+  // Grown only (a high-water mark): picks_used are in use.
+  std::vector<uint32_t> listed_picks, filtered_picks;
+  uint32_t picks_used = 0;
+  // Room for n more picks at listed_picks[picks_used] (the pointer is valid until the next call).
+  uint32_t* PickSpace(size_t n) {
+    if (listed_picks.size() < picks_used + n) listed_picks.resize(std::max(picks_used + n, 2 * listed_picks.size()));
+    return listed_picks.data() + picks_used;
+  }
+  void ClearListedMoves() {
+    listed_runs.clear();
+    picks_used = 0;
+  }
+  // One run as a filter sees it: its k-th move is actions[Index(k)].
+  struct RunView {
+    const Action* actions;
+    const uint32_t* picks;  // nullptr: a whole run
+    uint32_t count;
+    uint32_t Index(size_t k) const { return picks != nullptr ? picks[k] : static_cast<uint32_t>(k); }
+    const Action& operator[](size_t k) const { return actions[Index(k)]; }
+  };
+  RunView View(const MoveRun& run) const {
+    return RunView{unit_moves[run.cache].actions.data(), run.whole ? nullptr : listed_picks.data() + run.begin, run.count};
+  }
+  size_t NumListedMoves() const {
+    size_t n = 0;
+    for (const MoveRun& r : listed_runs) n += r.count;
+    return n;
+  }
+  // keep_run's answer: the run is kept as it is.
+  static constexpr size_t kKeepWhole = ~size_t{0};
   // A ruleset's movement filter: keeps, run by run, what keep_run keeps of the listed
-  // moves and rebuilds listed_runs (empty runs left out). keep_run(run, refs, out)
-  // writes the refs it keeps of refs[0, run.count) to out, in order (out <= refs: in
-  // place), and returns how many; KeepWhole keeps them all.
+  // moves and rebuilds listed_runs (empty runs left out). keep_run(run, view, out)
+  // writes the candidate indices (view.Index(k)) it keeps, in order, to out (room for
+  // view.count) and returns how many, or returns kKeepWhole to keep the run unchanged.
   template <class KeepRun>
   void FilterRuns(KeepRun&& keep_run) {
-    size_t kept = 0, kept_runs = 0;
+    size_t total = 0;
+    for (const MoveRun& r : listed_runs) total += r.count;
+    if (filtered_picks.size() < total) filtered_picks.resize(total);
+    uint32_t used = 0;
+    size_t kept_runs = 0;
     for (size_t r = 0; r < listed_runs.size(); ++r) {
       const MoveRun run = listed_runs[r];
-      const size_t n = keep_run(run, listed_moves.data() + run.begin, listed_moves.data() + kept);
-      if (n > 0) listed_runs[kept_runs++] = MoveRun{run.cache, static_cast<uint32_t>(kept), static_cast<uint32_t>(n)};
-      kept += n;
+      const RunView view = View(run);
+      uint32_t* out = filtered_picks.data() + used;
+      const size_t n = keep_run(run, view, out);
+      if (n == kKeepWhole) {
+        if (run.whole) {
+          listed_runs[kept_runs++] = run;
+          continue;
+        }
+        std::copy(view.picks, view.picks + run.count, out);
+        listed_runs[kept_runs++] = MoveRun{run.cache, used, run.count, false};
+        used += run.count;
+      } else if (n == run.count && run.whole) {
+        listed_runs[kept_runs++] = run;  // every candidate kept: still whole
+      } else if (n > 0) {
+        listed_runs[kept_runs++] = MoveRun{run.cache, used, static_cast<uint32_t>(n), false};
+        used += static_cast<uint32_t>(n);
+      }
     }
     listed_runs.resize(kept_runs);
-    listed_moves.resize(kept);
-  }
-  static size_t KeepWhole(const MoveRun& run, const MoveRef* refs, MoveRef* out) {
-    if (out != refs) std::copy(refs, refs + run.count, out);
-    return run.count;
+    std::swap(listed_picks, filtered_picks);
+    picks_used = used;
   }
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
@@ -220,9 +262,6 @@ class HexScratch : public Scratch {
   // false: every candidate is built by walking back its path and its bits asked of the
   // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
   bool extend_candidates = true;
-  static const Action& ListedMove(MoveRef r) { return *r; }
-  // The index in `slot` (its actions, ends, bits) of a ref to one of its actions.
-  static size_t IndexIn(const UnitMoves& slot, MoveRef r) { return static_cast<size_t>(r - slot.actions.data()); }
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
   bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
@@ -624,11 +663,11 @@ class HexRules : public Rules, public HexQueries {
   void ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   bool HasTarget(const State& view, Context& ctx, UnitId u, const Action* declared) const;
   bool HasAttacker(const State& view, Context& ctx, int hex, const Action* declared) const;
-  // The phasing side's moves and entries, into HexScratch::listed_moves (a step that
+  // The phasing side's moves and entries, into HexScratch::listed_runs (a step that
   // lists moves lists them before anything else: they are placed first).
   void ListMoves(const State& s, Context& ctx) const;
   // One unit's moves (type kMove or kEnter, Action::value `value`) by query q, into
-  // hs.listed_moves, reusing the candidates cached in `slot` (< HexScratch::kMoveSlots;
+  // hs.listed_runs, reusing the candidates cached in `slot` (< HexScratch::kMoveSlots;
   // 0 is ListMoves').
   void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int slot = 0,
                      int value = 0) const;

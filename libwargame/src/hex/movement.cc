@@ -228,24 +228,25 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
   const uint32_t cache = static_cast<uint32_t>(at);
   const uint32_t n = static_cast<uint32_t>(cached.actions.size());
-  const size_t begin = hs.listed_moves.size();
-  hs.listed_moves.resize(begin + n);  // then shrunk to what is kept
-  HexScratch::MoveRef* out = hs.listed_moves.data() + begin;
-  const Action* actions = cached.actions.data();
-  uint32_t kept = 0;
-  if (stacking) {
-    const int16_t* ends = cached.ends.data();
-    const int room = q.stack_limit - q.moving_count;  // friendly_count[end] may be at most this
-    for (uint32_t i = 0; i < n; ++i) {
-      out[kept] = actions + i;
-      kept += q.friendly_count[ends[i]] <= room ? 1 : 0;
-    }
-  } else {
-    for (uint32_t i = 0; i < n; ++i) out[i] = actions + i;
-    kept = n;
+  if (n == 0) return;
+  if (!stacking) {
+    hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});  // every candidate: nothing written per move
+    return;
   }
-  hs.listed_moves.resize(begin + kept);
-  if (kept > 0) hs.listed_runs.push_back(HexScratch::MoveRun{cache, static_cast<uint32_t>(begin), kept});
+  uint32_t* out = hs.PickSpace(n);
+  const int16_t* ends = cached.ends.data();
+  const int room = q.stack_limit - q.moving_count;  // friendly_count[end] may be at most this
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    out[kept] = i;
+    kept += q.friendly_count[ends[i]] <= room ? 1 : 0;
+  }
+  if (kept == n) {
+    hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});
+  } else if (kept > 0) {
+    hs.listed_runs.push_back(HexScratch::MoveRun{cache, hs.picks_used, kept, false});
+    hs.picks_used += kept;
+  }
 }
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {

@@ -192,16 +192,19 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   if (s.game_over) return;
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
-  hs.listed_moves.clear();
-  hs.listed_runs.clear();
+  hs.ClearListedMoves();
   ListStep(steps_, s, ctx, out);
-  // The moves (by reference in the scratch) go first, as they were listed.
-  const size_t moves = hs.listed_moves.size();
+  // The moves (runs over the scratch's candidates) go first, as they were listed.
+  const size_t moves = hs.NumListedMoves();
   if (moves == 0) return;
   const size_t others = out->size();
   out->resize(moves + others);
   std::move_backward(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(others), out->end());
-  for (size_t i = 0; i < moves; ++i) (*out)[i] = hs.ListedMove(hs.listed_moves[i]);
+  size_t i = 0;
+  for (const HexScratch::MoveRun& run : hs.listed_runs) {
+    const HexScratch::RunView view = hs.View(run);
+    for (size_t k = 0; k < view.count; ++k) (*out)[i++] = view[k];
+  }
 }
 
 void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const {
@@ -209,12 +212,19 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   if (s.game_over) return;
   const HexStatePin pin(ctx, s);
   HexScratch& hs = Hs(ctx);
-  hs.listed_moves.clear();
-  hs.listed_runs.clear();
+  hs.ClearListedMoves();
   ListStep(steps_, s, ctx, &out->others);
-  // The refs are the pointers: handed over (the list's old buffer becomes the
-  // scratch's, cleared by the next listing), not copied.
-  out->moves.swap(hs.listed_moves);
+  // The picks are handed over (the list's old buffer becomes the scratch's, reused
+  // by the next listing), not copied; a span per run.
+  out->picks.swap(hs.listed_picks);
+  uint32_t end = 0;
+  for (const HexScratch::MoveRun& run : hs.listed_runs) {
+    end += run.count;
+    out->spans.push_back(LegalActionList::Span{hs.unit_moves[run.cache].actions.data(),
+                                               run.whole ? nullptr : out->picks.data() + run.begin, run.count});
+    out->ends.push_back(end);
+  }
+  hs.ClearListedMoves();  // the runs now index the list's buffer
 }
 
 Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
