@@ -3,6 +3,7 @@
 // converts to and from YAML; docs/scripting.md documents it).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -122,15 +123,7 @@ struct LegalActionList {
   const Action& operator[](size_t i) const {
     const size_t moves = num_moves();
     if (i >= moves) return others[i - moves];
-    size_t lo = 0, hi = ends.size() - 1;  // the first span whose end exceeds i
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      if (ends[mid] > i) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
+    const size_t lo = static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin());  // the first span ending after i
     const Span& s = spans[lo];
     const size_t k = i - (lo == 0 ? 0 : ends[lo - 1]);
     return s.actions[s.picks != nullptr ? s.picks[k] : k];
