@@ -171,7 +171,7 @@ class SbRules : public HexRules {
   Status ApplyBombard(State& s, const Action& a, Context& ctx) const;
   void ListBombards(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
-  Status CavalryMayRetreat(const State& s, UnitId u) const;
+  bool CavalryMayRetreat(const State& s, UnitId u, Status* why) const;
   void CavalryRetreatView(const State& s, State* view) const;
   Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
   void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -1281,8 +1281,8 @@ Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& 
   if (a.num_units != 1 || a.num_hexes != 2) return Status::Refused("7.8", "a cavalry retreat before combat is one unit, two hexes");
   const UnitId u = a.units[0];
   if (u < 0 || u >= s.num_units) return Status::Refused("7.8", "only cavalry may retreat before combat");
-  Status st = CavalryMayRetreat(s, u);
-  if (!st.ok()) return st;
+  Status st;
+  if (!CavalryMayRetreat(s, u, &st)) return st;
   State view;
   CavalryRetreatView(s, &view);
   int16_t path[2] = {a.hexes[0], a.hexes[1]};
@@ -1291,17 +1291,23 @@ Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& 
 
 // 7.8's tests of the unit (not of its path): cavalry of the deciding side, on the map,
 // not retreated yet, with an enemy unit adjacent.
-Status SbRules::CavalryMayRetreat(const State& s, UnitId u) const {
-  if (!IsKind(u, kind_cavalry_)) return Status::Refused("7.8", "only cavalry may retreat before combat");
+bool SbRules::CavalryMayRetreat(const State& s, UnitId u, Status* why) const {
+  auto refuse = [why](auto&& message) {  // the text only when asked (the listing does not)
+    if (why) *why = Status::Refused("7.8", message());
+    return false;
+  };
+  if (!IsKind(u, kind_cavalry_)) return refuse([] { return "only cavalry may retreat before combat"; });
   const UnitState& us = s.unit(u);
-  if (us.side != s.decision_side || !us.OnMap() || us.Has(kSbCavRetreated)) return Status::Refused("7.8", game_.UnitLabel(u) + " cannot retreat before combat now");
+  if (us.side != s.decision_side || !us.OnMap() || us.Has(kSbCavRetreated)) {
+    return refuse([&] { return game_.UnitLabel(u) + " cannot retreat before combat now"; });
+  }
   bool adjacent = false;
   for (int i = 0; i < s.num_units && !adjacent; ++i) {
     const UnitState& e = s.units[static_cast<size_t>(i)];
     adjacent = e.OnMap() && e.side != us.side && Adjacent(e.hex, us.hex);
   }
-  if (!adjacent) return Status::Refused("7.8", "no enemy unit is adjacent");
-  return Status::Ok();
+  if (!adjacent) return refuse([] { return "no enemy unit is adjacent"; });
+  return true;
 }
 
 // The retreat's path is checked as a two-hex combat retreat (7.5.1) of s.
@@ -1365,9 +1371,8 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
   std::optional<HexStatePin> pin;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
+    if (!CavalryMayRetreat(s, u, nullptr)) continue;
     const UnitState& us = s.unit(u);
-    if (us.side != s.decision_side || !us.OnMap() || !IsKind(u, kind_cavalry_) || us.Has(kSbCavRetreated)) continue;
-    if (!CavalryMayRetreat(s, u).ok()) continue;
     if (!have_view) {
       CavalryRetreatView(s, &view);
       pin.emplace(ctx, view);
