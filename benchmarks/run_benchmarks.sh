@@ -60,6 +60,7 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
   ai_games="${WG_AI_GAMES:-1}"
   : > "$cmp/ai.txt.new"
   : > "$cmp/tabletop.txt.new"
+  sed 's/^turns: .*/turns: 8/' "$src/rulesets/civil_war_miniatures/scenarios/farm.yaml" > "$cmp/farm8.yaml"
   for k in $(seq 1 "$rounds"); do
     echo "baseline round $k of $rounds ..."
     for side in base cur; do
@@ -72,7 +73,10 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
         echo "side=$side round=$k games=$ai_games spec=$spec $m" >> "$cmp/ai.txt.new"
       done
       tg="${WG_TABLETOP_GAMES:-200}"  # 40 games (0.07 s of CPU) swung by 30% between rounds
-      m=$($timecmd -- "$dir/examples/wargame/wargame" simulate civil_war_miniatures \
+      # The baseline's farm is 8 turns; the farm is 12 since 2026-12-03, so this build plays
+      # a copy of today's farm cut to 8 turns: the same length of game on both sides.
+      farm=(); [ "$side" = cur ] && farm=(--scenario "$cmp/farm8.yaml")
+      m=$($timecmd -- "$dir/examples/wargame/wargame" simulate civil_war_miniatures "${farm[@]}" \
           --games "$tg" --threads 1 --seed 1 --players random,random)
       echo "side=$side round=$k games=$tg $m" >> "$cmp/tabletop.txt.new"
     done
