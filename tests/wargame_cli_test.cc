@@ -180,6 +180,16 @@ TEST_F(WargameCli, ScriptMovesAUnitAndJsonShowsIt) {
 }
 
 // A tabletop unit stands on the table, on no hex (issue 11): --json says so.
+// A tabletop unit's fire is a bombard of a unit, not of hexes: its events say what it hit
+// (figures lost), and the hex game's "bombardment result" summary would say "no effect".
+TEST_F(WargameCli, TabletopFireIsNotSummedUpAsAHexBombardment) {
+  const RunResult r = Wargame("play civil_war_miniatures --players ai,random --seed 11");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("fires at"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("figures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bombardment result"), std::string::npos) << r.out;
+}
+
 TEST_F(WargameCli, JsonShowsATabletopUnitOnTheTableWithNoHex) {
   const std::string script = TempPath("table.yaml"), json = TempPath("table.json");
   WriteText(script, "- end\n");

@@ -251,7 +251,9 @@ int PlayLoop(Session& session, std::unique_ptr<Player> (&players)[2], const Unti
     if (history) history->Applied(session, human && !human->forced() ? side : -1, events_before);
     if (!quiet) std::cout << "[" << where << "] " << who << ": " << text << "\n";
     flush_events();
-    if (!quiet && a.type == ActionType::kBombard) {
+    // A bombardment of hexes gets its summary; a tabletop unit's fire (a bombard of a unit,
+    // no hexes) has said what it did in its events, and "no effect" would contradict them.
+    if (!quiet && a.type == ActionType::kBombard && a.num_hexes > 0) {
       std::cout << "  bombardment result: " << BombardResult(g, before, session.state(), a) << "\n";
     }
   }
