@@ -49,6 +49,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wargame/combat_table.h"
@@ -87,8 +88,9 @@ struct HexGameData : RulesetData {
   std::unique_ptr<Pathfinder> pathfinder_prototype;
   // The ruleset's numbers for the engine's generic rules (rule_numbers:
   // {movement: "5.1", zoc: "6.1", ...}); events and refusals cite them.
-  std::map<std::string, std::string> rule_numbers;
-  const char* Rule(const std::string& key) const;
+  // (std::less<>: looked up by a string_view, so `Rule("combat")` builds no string.)
+  std::map<std::string, std::string, std::less<>> rule_numbers;
+  const char* Rule(std::string_view key) const;
 };
 
 // Keys of `rule_numbers:`.

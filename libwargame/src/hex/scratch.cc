@@ -83,7 +83,7 @@ std::string HexRules::PositionText(const State& s, UnitId u) const {
   return h >= 0 ? game_.hex_board().map.Label(h) : Rules::PositionText(s, u);
 }
 
-const char* HexGameData::Rule(const std::string& key) const {
+const char* HexGameData::Rule(std::string_view key) const {
   auto it = rule_numbers.find(key);
   if (it != rule_numbers.end()) return it->second.c_str();
   // Keys without a number print as themselves; the strings are static.
