@@ -240,7 +240,7 @@ int Game::FormationIndex(const std::string& id) const {
 int Game::UnitIndex(const std::string& id) const {
   return FindIndex(units, [&](const UnitDef& d) { return d.id == id; });
 }
-bool Game::OptionOn(const std::string& id) const {
+bool Game::OptionOn(std::string_view id) const {
   return std::find(params.optional.begin(), params.optional.end(), id) != params.optional.end();
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -311,7 +312,7 @@ class Game {
   int FormationIndex(const std::string& id) const;
   // Unit index by id, -1 if none.
   int UnitIndex(const std::string& id) const;
-  bool OptionOn(const std::string& optional_rule_id) const;
+  bool OptionOn(std::string_view optional_rule_id) const;
   // The value of a unit's attribute on its current face, before markers.
   int Printed(const State& s, UnitId u, int attribute) const;
   // Printed value minus the markers that reduce it, not below zero.
