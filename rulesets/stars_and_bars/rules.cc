@@ -15,7 +15,9 @@ namespace {
 
 HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
 
-class SbRules : public HexRules {
+// final: the hooks it calls on itself (DefenseStrength, CountsForStacking, ...) are
+// direct calls the compiler may inline (issue 15: they run per unit per listing).
+class SbRules final : public HexRules {
  public:
   SbRules(const Game& game, RulesetDocument& doc, ErrorList* errors) : HexRules(game) {
     candidate_bits_ = true;  // 5.3 and 6.2's path facts, per cached move (CandidateBits)
@@ -46,6 +48,13 @@ class SbRules : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
+    // Game::Reduction of the attack strength: each marker once per `reduces` entry naming it.
+    for (size_t m = 0; m < game.markers.size(); ++m) {
+      for (int a : game.markers[m].reduces) {
+        if (a == data().attack) attack_reducers_.push_back(static_cast<int>(m));
+      }
+    }
     // 10.1: each unit's size read once (the listing asks it of every unit pair).
     for (int i = 0; i < game.num_units(); ++i) {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
@@ -145,7 +154,7 @@ class SbRules : public HexRules {
   }
   bool FreeBattery(const State& s, UnitId u) const {
     const int p = battery_parent_[static_cast<size_t>(u)];
-    return game_.OptionOn("12.2") && p >= 0 && s.unit(u).OnMap() && s.unit(static_cast<UnitId>(p)).hex == s.unit(u).hex &&
+    return option_12_2_ && p >= 0 && s.unit(u).OnMap() && s.unit(static_cast<UnitId>(p)).hex == s.unit(u).hex &&
            s.unit(static_cast<UnitId>(p)).side == s.unit(u).side;
   }
   bool InForce(const State& s, UnitId u, int k) const {
@@ -251,6 +260,8 @@ class SbRules : public HexRules {
   std::vector<int8_t> corps_;  // CorpsNumber per unit
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
+  bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
+  std::vector<int> attack_reducers_;  // the markers that reduce the attack strength (Game::Reduction), read at load
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
@@ -268,7 +279,10 @@ int SbRules::AttackStrength(const State& s, UnitId u) const {
     if (s.unit(u).Has(kUnitBombarded) && s.unit(u).side == s.phasing_side) return 0;
     return Bombard(s, u);
   }
-  return game_.Current(s, u, data().attack);
+  // game_.Current(s, u, attack), with its reducing markers read at load.
+  int reduction = 0;
+  for (int m : attack_reducers_) reduction += s.unit(u).markers[static_cast<size_t>(m)];
+  return std::max(0, game_.Printed(s, u, data().attack) - reduction);
 }
 
 ZocKind SbRules::ZocOf(const State& s, UnitId u) const {
@@ -519,17 +533,19 @@ void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vecto
                                std::vector<uint8_t>* overrun) const {
   std::vector<uint8_t>& o = *overrun;  // 1: only zero-strength units so far; 2: a normal unit
   const size_t n = enemy.size();
+  int16_t hexes[kMaxUnits];  // the hexes of the other side's units, for the second pass
+  int num_hexes = 0;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side || !enemy[static_cast<size_t>(u.hex)]) continue;
+    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
+    hexes[num_hexes++] = u.hex;
+    if (!enemy[static_cast<size_t>(u.hex)]) continue;
     uint8_t& m = o[static_cast<size_t>(u.hex)];
     m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
   }
   // Only the enemy units' hexes were marked (the rest are 0 already).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
-    uint8_t& m = o[static_cast<size_t>(u.hex)];
+  for (int k = 0; k < num_hexes; ++k) {
+    uint8_t& m = o[static_cast<size_t>(hexes[k])];
     m = m == 1 ? 1 : 0;
   }
 }
