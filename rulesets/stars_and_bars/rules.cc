@@ -48,6 +48,8 @@ class SbRules final : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    map_ = &game.hex_board().map;  // the game's board is fixed
+    map_size_ = map_->size();
     option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
     // Game::Reduction of the attack strength: each marker once per `reduces` entry naming it.
     for (size_t m = 0; m < game.markers.size(); ++m) {
@@ -61,6 +63,7 @@ class SbRules final : public HexRules {
       const bool infantry = d.kind == kind_infantry_;
       unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
       if (d.entry_place >= 0) entering_.push_back(static_cast<UnitId>(i));  // 5.7's candidates
+      if (unit_size_.back() == 1) regiments_.push_back(static_cast<UnitId>(i));
     }
     RegisterSteps();
   }
@@ -81,7 +84,8 @@ class SbRules final : public HexRules {
   ZocKind ZocOf(const State& s, UnitId u) const override;
   bool CountsForStacking(const State& s, UnitId u) const override;
   int AttackStrength(const State& s, UnitId u) const override;
-  int DefenseStrength(const State& s, UnitId u) const override;
+  // Defined here to be inlined (MarkOverrunnable, ZocOf and the listing ask it per unit).
+  int DefenseStrength(const State& s, UnitId u) const override { return std::max(0, BaseDefense(s, u) - Losses(s, u)); }
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
   void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
                         std::vector<uint8_t>* overrun) const override;
@@ -197,6 +201,7 @@ class SbRules final : public HexRules {
   Status CheckDetach(const State& s, const Action& a) const;
   Status CheckRecombine(const State& s, const Action& a) const;
   bool CheckDetachAllowed(const State& s, const Action& a, Status* why) const;
+  bool RegimentAvailable(const State& s, UnitId r) const;
   bool BrigadeMayActOnRegiment(const State& s, const Action& a, const char* rule, const char* acts, const char* may,
                                Status* why) const;
   bool CheckRecombineAllowed(const State& s, const Action& a, Status* why) const;
@@ -260,6 +265,9 @@ class SbRules final : public HexRules {
   std::vector<int8_t> corps_;  // CorpsNumber per unit
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
+  std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
+  const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
+  int map_size_ = 0;
   bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
   std::vector<int> attack_reducers_;  // the markers that reduce the attack strength (Game::Reduction), read at load
   int army_hq_hex_[2] = {-1, -1};
@@ -267,10 +275,6 @@ class SbRules final : public HexRules {
 };
 
 // --- Strengths, ZOC, stacking (2.5, 6.0, 6.2, 7.4, 8.4, 5.5, 12.2) -------------------
-
-int SbRules::DefenseStrength(const State& s, UnitId u) const {
-  return std::max(0, BaseDefense(s, u) - Losses(s, u));
-}
 
 int SbRules::AttackStrength(const State& s, UnitId u) const {
   if (DefenseStrength(s, u) <= 0) return 0;  // 6.2: zero-strength units have AS 0
@@ -352,12 +356,13 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
 
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
   const FeatureMask paths = road_trail_;  // looked up once at load
+  const Map& map = *map_;
   int prev = from;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    if (prev >= 0 && h >= 0 && game_.hex_board().map.HasTerrain(prev, woods_)) {
-      const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
-      if (dir >= 0 && !(game_.hex_board().map.Side(prev, dir) & paths)) return true;
+    if (prev >= 0 && h >= 0 && map.HasTerrain(prev, woods_)) {
+      const int dir = DirectionTo(map.grid.HexAt(prev), map.grid.HexAt(h));
+      if (dir >= 0 && !(map.Side(prev, dir) & paths)) return true;
     }
     prev = h;
   }
@@ -483,7 +488,7 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
 // path: the start hex, the map, the query's enemy array).
 uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const {
   uint8_t bits = 0;
-  const int map_size = game_.hex_board().map.size();
+  const int map_size = map_size_;
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
     if (h < 0 || h >= map_size || q.enemy == nullptr) return kPathOffMap;
@@ -503,7 +508,7 @@ uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) co
 uint8_t SbRules::StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                    int num_hexes) const {
   if (pred_bits & kPathOffMap) return kPathOffMap;
-  if (to < 0 || to >= game_.hex_board().map.size() || q.enemy == nullptr) return kPathOffMap;
+  if (to < 0 || to >= map_size_ || q.enemy == nullptr) return kPathOffMap;
   uint8_t bits = pred_bits;
   if (q.enemy[to]) bits |= kPathEnemyHex;  // 6.2
   if (type == ActionType::kMove && IsArtillery(u) && !(bits & kPathWoodsExit)) {
@@ -1585,11 +1590,14 @@ bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) c
   const UnitId b = a.units[0], r = a.units[1];
   if (s.unit(b).markers[pl_] > 0) return refuse("10.1", "the brigade must be at full strength (no permanent loss)");
   if (s.unit(b).Has(kSbHasDetached)) return refuse("10.1", "no brigade may have more than one regiment detached");
-  if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
-      (!Def(r).optional_rule.empty() && !game_.OptionOn(Def(r).optional_rule))) {
-    return refuse("10.1", "that regiment counter is not available");
-  }
+  if (!RegimentAvailable(s, r)) return refuse("10.1", "that regiment counter is not available");
   return true;
+}
+
+// CheckDetachAllowed's test of the regiment alone (it does not read the brigade).
+bool SbRules::RegimentAvailable(const State& s, UnitId r) const {
+  return IsRegiment(r) && Def(r).side == s.phasing_side && s.unit(r).hex == kWithdrawn && s.unit(r).spare == 0 &&
+         (Def(r).optional_rule.empty() || game_.OptionOn(Def(r).optional_rule));
 }
 
 Status SbRules::CheckRecombine(const State& s, const Action& a) const {
@@ -1884,6 +1892,8 @@ void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* 
 // disruption converted to permanent loss (7.4.3).
 void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const {
   const SbExt& x = Ext<SbExt>(s);
+  constexpr UnitId kNotLookedFor = -2;
+  UnitId detachable = kNotLookedFor;  // 10.1: the regiment any brigade would detach (kNoUnit: none)
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
@@ -1895,19 +1905,27 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
     }
     if (IsSupply(u)) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(u));
     if (!x.moved_any && IsBrigade(u)) {
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId r = static_cast<UnitId>(j);
-        if (!IsRegiment(r)) continue;
-        Action d = Action::Of(ActionType::kDetach);
-        d.AddUnit(u).AddUnit(r);
-        if (CheckDetachAllowed(s, d, nullptr)) {
-          out->push_back(d);
-          break;
+      // 10.1: the brigade detaches the first regiment (in unit order) that CheckDetachAllowed
+      // accepts; its regiment test does not read the brigade, so that regiment is the first
+      // available one for every brigade, looked for once per listing.
+      if (detachable == kNotLookedFor) {
+        detachable = kNoUnit;
+        for (const UnitId r : regiments_) {  // IsRegiment, in unit order
+          if (r >= s.num_units) break;
+          if (RegimentAvailable(s, r)) {
+            detachable = r;
+            break;
+          }
         }
       }
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId r = static_cast<UnitId>(j);
-        if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
+      if (detachable != kNoUnit) {
+        Action d = Action::Of(ActionType::kDetach);
+        d.AddUnit(u).AddUnit(detachable);
+        if (CheckDetachAllowed(s, d, nullptr)) out->push_back(d);
+      }
+      for (const UnitId r : regiments_) {
+        if (r >= s.num_units) break;
+        if (s.unit(r).hex != us.hex) continue;
         Action d = Action::Of(ActionType::kRecombine);
         d.AddUnit(u).AddUnit(r);
         if (CheckRecombineAllowed(s, d, nullptr)) out->push_back(d);
