@@ -120,9 +120,30 @@ class HexScratch : public Scratch {
   // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
   // the State and the side (their hooks take only the State), so a result is reused
   // while the State's bytes and the side are unchanged. Key side -1: empty.
-  ZocField enemy_zoc;
-  int zoc_side = -1;
-  State zoc_state;
+  // EnemyZoc has a slot per side parity (side % 2): the obligations ask InEnemyZoc of
+  // both sides in turn, which one slot recomputed at every switch. A slot's key is
+  // exact: its side, and the State's bytes (or the pin it was filled under).
+  struct ZocSlot {
+    ZocField field;
+    int side = -1;  // the key's side (-1: empty)
+    State state;    // the key's State
+    uint64_t pin = 0;
+    uint64_t gen = 0;  // the field's generation (ListMoves' cache key; see zoc_gen)
+    // The sources the field was last computed from, for sources_side (-1: none), and the
+    // field's contents then, for prev_side (a new generation only if they change).
+    std::vector<ZocSource> sources;
+    int sources_side = -1;
+    std::vector<uint8_t> prev_bits;
+    int prev_side = -1;
+  };
+  std::array<ZocSlot, 2> zoc_slots;
+  // The slot holding a field that a query points to, or null (not EnemyZoc's field).
+  const ZocSlot* ZocSlotOf(const ZocField* f) const {
+    for (const ZocSlot& z : zoc_slots) {
+      if (f == &z.field) return &z;
+    }
+    return nullptr;
+  }
   int occupancy_side = -1;
   State occupancy_state;
   // While a listing runs (HexStatePin), its const State is pinned: a cache filled
@@ -130,17 +151,15 @@ class HexScratch : public Scratch {
   const State* pinned = nullptr;
   uint64_t pin = 0;          // the active pin's id (0: none)
   uint64_t pin_counter = 0;  // ids are never reused
-  uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+  uint64_t occupancy_pin = 0;  // the pin the cache was filled under (0: none)
 
-  // Generations of the occupancy arrays and the enemy ZOC field: bumped when a
+  // Generations of the occupancy arrays and of each enemy ZOC field: bumped when a
   // refresh changes their contents (or their side), so equal generations mean
-  // equal arrays. The previous contents are kept to compare.
+  // equal arrays. The previous contents are kept to compare. zoc_gen is the last
+  // generation given to a ZOC slot (never reused, so a slot's gen names its contents).
   uint64_t enemy_gen = 0, zoc_gen = 0;
-  std::vector<uint8_t> prev_enemy, prev_overrun, prev_zoc;
-  // The sources enemy_zoc was last computed from, for side zoc_sources_side (-1: none).
-  std::vector<ZocSource> prev_sources;
-  int zoc_sources_side = -1;
-  int prev_occupancy_side = -1, prev_zoc_side = -1;
+  std::vector<uint8_t> prev_enemy, prev_overrun;
+  int prev_occupancy_side = -1;
 
   // The move candidates HexRules::ListMoves found for each unit, reused while the
   // unit's move query is the same (every scalar equal, the enemy/overrun arrays and

@@ -60,7 +60,8 @@ HexStatePin::~HexStatePin() {
 
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.zoc_side == side && hs.CacheFresh(hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
+  HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
+  if (z.side == side && hs.CacheFresh(z.pin, z.state, s)) return z.field;
   hs.sources.clear();
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
@@ -69,27 +70,27 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
   }
   // The field is a function of the sources alone (ZocField::Compute): the same sources
-  // as the last computation's (the other side did not move) leave it as it is.
-  const bool same_sources = hs.zoc_sources_side == side && hs.sources.size() == hs.prev_sources.size() &&
-                            std::equal(hs.sources.begin(), hs.sources.end(), hs.prev_sources.begin(),
+  // as the slot's last computation's (the other side did not move) leave it as it is.
+  const bool same_sources = z.sources_side == side && hs.sources.size() == z.sources.size() &&
+                            std::equal(hs.sources.begin(), hs.sources.end(), z.sources.begin(),
                                        [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
   if (!same_sources) {
-    hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
-    hs.prev_sources = hs.sources;
-    hs.zoc_sources_side = side;
+    z.field.Compute(game_.hex_board().map, data().zoc, hs.sources);
+    z.sources = hs.sources;
+    z.sources_side = side;
     // A new generation only if the field changed (ListMoves' cache key).
-    const uint8_t* bits = hs.enemy_zoc.data();
-    const size_t n = static_cast<size_t>(hs.enemy_zoc.size());
-    if (hs.prev_zoc_side != side || hs.prev_zoc.size() != n || !std::equal(bits, bits + n, hs.prev_zoc.begin())) {
-      ++hs.zoc_gen;
-      hs.prev_zoc.assign(bits, bits + n);
-      hs.prev_zoc_side = side;
+    const uint8_t* bits = z.field.data();
+    const size_t n = static_cast<size_t>(z.field.size());
+    if (z.prev_side != side || z.prev_bits.size() != n || !std::equal(bits, bits + n, z.prev_bits.begin())) {
+      z.gen = ++hs.zoc_gen;
+      z.prev_bits.assign(bits, bits + n);
+      z.prev_side = side;
     }
   }
-  std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
-  hs.zoc_side = side;
-  hs.zoc_pin = hs.PinOf(s);
-  return hs.enemy_zoc;
+  std::memcpy(static_cast<void*>(&z.state), &s, sizeof(State));
+  z.side = side;
+  z.pin = hs.PinOf(s);
+  return z.field;
 }
 
 bool HexRules::InEnemyZoc(const State& s, Context& ctx, int side, int hex) const {
