@@ -74,11 +74,15 @@ bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks
 
 bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
   const int from = s.unit(u).hex;
-  if (Adjacent(from, hex)) return true;
+  // Adjacent(from, hex), inline (the obligations ask it per unit and enemy hex).
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(from);
+  for (int dir = 0; dir < 6; ++dir) {
+    if (nb[dir] == hex) return true;
+  }
   // Mirrors PrepareAttack: artillery with a range attacks in range and line of sight.
   const HexGameData& d = data();
-  const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
-                         d.artillery_range > 1;
+  if (d.artillery_range <= 1) return false;
+  const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind;
   return artillery && DistanceBetween(from, hex) <= d.artillery_range && d.los->Clear(from, hex);
 }
 
