@@ -48,6 +48,12 @@ class SbRules final : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    // Each unit's kind, and its base defence on either face (DefenseStrength runs per
+    // unit per listing: MarkOverrunnable, ZocOf, 6.2's tests).
+    for (int i = 0; i < game.num_units(); ++i) kind_.push_back(game.units[static_cast<size_t>(i)].kind);
+    for (int i = 0; i < game.num_units(); ++i) {
+      for (const bool face1 : {false, true}) base_defense_.push_back(static_cast<int16_t>(BaseDefenseOn(static_cast<UnitId>(i), face1)));
+    }
     map_ = &game.hex_board().map;  // the game's board is fixed
     map_size_ = map_->size();
     option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
@@ -133,7 +139,7 @@ class SbRules final : public HexRules {
 
  private:
   const UnitDef& Def(UnitId u) const { return game_.units[static_cast<size_t>(u)]; }
-  bool IsKind(UnitId u, int k) const { return Def(u).kind == k; }
+  bool IsKind(UnitId u, int k) const { return kind_[static_cast<size_t>(u)] == k; }  // Def(u).kind, read at load
   bool IsArtillery(UnitId u) const { return IsKind(u, kind_artillery_); }
   bool IsHq(UnitId u) const { return IsKind(u, kind_hq_); }
   bool IsSupply(UnitId u) const { return IsKind(u, kind_supply_); }
@@ -143,9 +149,15 @@ class SbRules final : public HexRules {
   bool Unlimbered(const State& s, UnitId u) const { return IsArtillery(u) && s.unit(u).face == 1; }
   int Losses(const State& s, UnitId u) const { return s.unit(u).markers[pl_] + s.unit(u).markers[dis_]; }
   // 7.4 / 8.4: the strength losses are taken from (DS, or BS of unlimbered artillery).
+  // Read from base_defense_ (worked out at load by BaseDefenseOn for both faces).
   int BaseDefense(const State& s, UnitId u) const {
-    if (IsArtillery(u)) return Unlimbered(s, u) ? Def(u).back[attr_bombard_] : 0;
-    return game_.Printed(s, u, data().defense);
+    return base_defense_[2 * static_cast<size_t>(u) + (s.unit(u).face == 1 ? 1 : 0)];
+  }
+  // BaseDefense of a unit showing face 1 (unlimbered, or its back) or not.
+  int BaseDefenseOn(UnitId u, bool face1) const {
+    const UnitDef& d = Def(u);
+    if (d.kind == kind_artillery_) return face1 ? d.back[attr_bombard_] : 0;  // Unlimbered
+    return (face1 && d.has_back ? d.back : d.front)[data().defense];          // Game::Printed
   }
   int Bombard(const State& s, UnitId u) const {
     return Unlimbered(s, u) ? std::max(0, Def(u).back[attr_bombard_] - Losses(s, u)) : 0;
@@ -266,6 +278,8 @@ class SbRules final : public HexRules {
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
   std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
+  std::vector<int> kind_;               // per unit: Def(u).kind
+  std::vector<int16_t> base_defense_;   // per unit and face (2u: not face 1, 2u + 1: face 1): BaseDefenseOn
   const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
   int map_size_ = 0;
   bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
