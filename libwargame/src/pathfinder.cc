@@ -327,6 +327,15 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
   };
   const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
   auto in_ezoc = [&](int h) { return zr && q.zoc->InEzoc(h); };
+  // The search's cost table for these classes, if built (TableFor: StepCostFor of every
+  // step); the message of a prohibited step is still worked out by StepCostFor.
+  const int16_t* table = nullptr;
+  for (const Table& t : tables_) {
+    if (t.classes == q.classes) {
+      table = t.cost.data();
+      break;
+    }
+  }
   int prev = q.start;
   int cost = 0;
   for (size_t i = 0; i < path.size(); ++i) {
@@ -370,9 +379,12 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
         }
         w += zr->leave_cost;
       }
-      std::string why;
-      const int s = StepCostFor(q.classes, prev, d, &why);
-      if (s < 0) return fail(i, why, labels.prohibited);
+      int s = table != nullptr ? table[static_cast<size_t>(prev) * 6 + static_cast<size_t>(d)] : -1;
+      if (s < 0) {
+        std::string why;
+        s = StepCostFor(q.classes, prev, d, &why);
+        if (s < 0) return fail(i, why, labels.prohibited);
+      }
       w += s;
     }
     if (q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h])) {
