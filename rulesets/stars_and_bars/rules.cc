@@ -1292,18 +1292,27 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
 
 void SbRules::ListBombards(const State& s, Context&, std::vector<Action>* out) const {
   const int side = s.decision_side;
+  // The hexes of the other side's units on the map, each once, in the unit order of the
+  // first unit in it: the same targets for every bombarding unit, found once.
+  int16_t targets[kMaxUnits];
+  int num_targets = -1;  // not yet found
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || !us.OnMap() || !Unlimbered(s, u) || us.Has(kUnitBombarded)) continue;
-    for (int j = 0; j < s.num_units; ++j) {
-      const UnitState& e = s.units[static_cast<size_t>(j)];
-      if (!e.OnMap() || e.side == side) continue;
-      bool dup = false;
-      for (int k = 0; k < j && !dup; ++k) dup = s.units[static_cast<size_t>(k)].hex == e.hex && s.units[static_cast<size_t>(k)].side != side;
-      if (dup || DistanceBetween(us.hex, e.hex) > 3) continue;
+    if (num_targets < 0) {
+      num_targets = 0;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitState& e = s.units[static_cast<size_t>(j)];
+        if (!e.OnMap() || e.side == side) continue;
+        if (std::find(targets, targets + num_targets, e.hex) == targets + num_targets) targets[num_targets++] = e.hex;
+      }
+    }
+    for (int t = 0; t < num_targets; ++t) {
+      const int hex = targets[t];
+      if (DistanceBetween(us.hex, hex) > 3) continue;
       Action a = Action::Of(ActionType::kBombard);
-      a.AddUnit(u).AddHex(e.hex);
+      a.AddUnit(u).AddHex(hex);
       int strength;
       if (CheckBombard(s, a, &strength).ok()) out->push_back(a);
     }
