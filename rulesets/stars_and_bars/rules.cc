@@ -53,6 +53,10 @@ class SbRules final : public HexRules {
     for (int i = 0; i < game.num_units(); ++i) kind_.push_back(game.units[static_cast<size_t>(i)].kind);
     for (int i = 0; i < game.num_units(); ++i) {
       for (const bool face1 : {false, true}) base_defense_.push_back(static_cast<int16_t>(BaseDefenseOn(static_cast<UnitId>(i), face1)));
+      // Game::Printed of the attack strength on either face (AttackStrength).
+      const UnitDef& d = game.units[static_cast<size_t>(i)];
+      printed_attack_.push_back(d.front[data().attack]);
+      printed_attack_.push_back((d.has_back ? d.back : d.front)[data().attack]);
     }
     map_ = &game.hex_board().map;  // the game's board is fixed
     map_size_ = map_->size();
@@ -280,6 +284,7 @@ class SbRules final : public HexRules {
   std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
   std::vector<int> kind_;               // per unit: Def(u).kind
   std::vector<int16_t> base_defense_;   // per unit and face (2u: not face 1, 2u + 1: face 1): BaseDefenseOn
+  std::vector<int16_t> printed_attack_; // per unit and face, the same way: Game::Printed of the attack
   const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
   int map_size_ = 0;
   bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
@@ -300,7 +305,7 @@ int SbRules::AttackStrength(const State& s, UnitId u) const {
   // game_.Current(s, u, attack), with its reducing markers read at load.
   int reduction = 0;
   for (int m : attack_reducers_) reduction += s.unit(u).markers[static_cast<size_t>(m)];
-  return std::max(0, game_.Printed(s, u, data().attack) - reduction);
+  return std::max(0, printed_attack_[2 * static_cast<size_t>(u) + (s.unit(u).face == 1 ? 1 : 0)] - reduction);
 }
 
 ZocKind SbRules::ZocOf(const State& s, UnitId u) const {
@@ -1917,10 +1922,12 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   const SbExt& x = Ext<SbExt>(s);
   constexpr UnitId kNotLookedFor = -2;
   UnitId detachable = kNotLookedFor;  // 10.1: the regiment any brigade would detach (kNoUnit: none)
-  for (int i = 0; i < s.num_units; ++i) {
+  // Read once: the compiler cannot tell that out's push_back leaves s alone.
+  const int side = s.phasing_side, num_units = s.num_units;
+  for (int i = 0; i < num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side || !us.OnMap()) continue;
+    if (us.side != side || !us.OnMap()) continue;
     if (IsArtillery(u)) {
       Action a = Action::Of(ActionType::kChangeMode);
       a.AddUnit(u);
@@ -1968,12 +1975,12 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
 const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
-  hs.hex_mask.assign(static_cast<size_t>(game_.hex_board().map.size()), 0);
-  for (int i = 0; i < s.num_units; ++i) {
+  hs.hex_mask.assign(static_cast<size_t>(map_size_), 0);
+  uint8_t* mask = hs.hex_mask.data();
+  const int side = s.phasing_side, num_units = s.num_units;  // read once (the mask's stores might alias s)
+  for (int i = 0; i < num_units; ++i) {
     const UnitState& o = s.units[static_cast<size_t>(i)];
-    if (o.OnMap() && o.side == s.phasing_side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) {
-      hs.hex_mask[static_cast<size_t>(o.hex)] = 1;
-    }
+    if (o.OnMap() && o.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) mask[static_cast<size_t>(o.hex)] = 1;
   }
   hs.hex_mask_pin = hs.PinOf(s);
   return hs.hex_mask.data();
