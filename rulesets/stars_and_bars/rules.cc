@@ -128,6 +128,15 @@ class SbRules final : public HexRules {
   static constexpr uint8_t kPathOver2 = 16;      // enters more than two hexes (12.4.1's limit of 2)
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
   bool StepwiseCandidateBits() const override { return true; }
+  // The default's loop, with this class's StepCandidateBits and CandidateBits called directly (inlined).
+  void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions, const int16_t* ends,
+                             const int32_t* from, size_t n, uint8_t* bits) const override {
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t f = from[i];
+      bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
+                       : CandidateBits(q, u, actions[i]);
+    }
+  }
   uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                             int num_hexes) const override;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;

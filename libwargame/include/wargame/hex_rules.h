@@ -278,6 +278,8 @@ class HexScratch : public Scratch {
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
   std::vector<int32_t> candidate_index;
+  // ... and per candidate of the fill, its predecessor's candidate (-1 none), for FillStepCandidateBits.
+  std::vector<int32_t> candidate_from;
   // false: every candidate is built by walking back its path and its bits asked of the
   // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
   bool extend_candidates = true;
@@ -520,6 +522,13 @@ class HexRules : public Rules, public HexQueries {
   virtual bool StepwiseCandidateBits() const { return false; }
   virtual uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                     int num_hexes) const;
+  // The bits of a whole fill at once, if StepwiseCandidateBits() (one call per fill, not
+  // one per candidate): bits[i] for the n candidates in order, where from[i] is the
+  // index of candidate i's predecessor among them (-1: none, then CandidateBits of
+  // actions[i]). The default asks StepCandidateBits / CandidateBits of each; an
+  // override must give the same bits.
+  virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
+                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;

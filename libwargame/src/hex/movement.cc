@@ -106,6 +106,15 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
 uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
 uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_t, int, int, int) const { return 0; }
 
+void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
+                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const {
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t f = from[i];
+    bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
+                     : CandidateBits(q, u, actions[i]);
+  }
+}
+
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.unit(units[0]).side;
@@ -197,6 +206,10 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     // back (AppendPathAction) and its bits asked of the whole path (CandidateBits).
     std::vector<int32_t>& index = hs.candidate_index;  // per map hex: its candidate, -1 none
     const bool stepwise = candidate_bits_ && StepwiseCandidateBits();
+    // Stepwise bits are filled after the loop, in one call (FillStepCandidateBits),
+    // from each candidate's predecessor candidate recorded here.
+    std::vector<int32_t>& from_of = hs.candidate_from;
+    from_of.clear();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
       if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
@@ -210,16 +223,21 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
         cached.actions.push_back(cached.actions[f]);  // no reallocation: reserved for every reached hex
         a = &cached.actions.back();
         a->hexes[a->num_hexes++] = static_cast<int16_t>(h);
-        if (candidate_bits_) bits = stepwise ? StepCandidateBits(q, u, type, cached.bits[f], p, h, a->num_hexes) : CandidateBits(q, u, *a);
+        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
       } else {
         a = AppendPathAction(r, type, u, q.start, h, &cached.actions);
         if (a == nullptr) continue;
         a->value = value;
-        if (candidate_bits_) bits = CandidateBits(q, u, *a);
+        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
       }
       index[static_cast<size_t>(h)] = static_cast<int32_t>(cached.ends.size());
       cached.ends.push_back(static_cast<int16_t>(h));
       if (candidate_bits_) cached.bits.push_back(bits);
+      if (stepwise) from_of.push_back(from);
+    }
+    if (stepwise) {
+      FillStepCandidateBits(q, u, type, cached.actions.data(), cached.ends.data(), from_of.data(), cached.ends.size(),
+                            cached.bits.data());
     }
     for (int16_t h : cached.ends) index[static_cast<size_t>(h)] = -1;
     cached.valid = cacheable;
