@@ -568,7 +568,8 @@ void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vecto
   const size_t n = enemy.size();
   int16_t hexes[kMaxUnits];  // the hexes of the other side's units, for the second pass
   int num_hexes = 0;
-  for (int i = 0; i < s.num_units; ++i) {
+  const int num_units = s.num_units;  // read once (the stores into o might alias s)
+  for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
     hexes[num_hexes++] = u.hex;

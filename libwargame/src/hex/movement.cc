@@ -73,13 +73,17 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
-  for (int i = 0; i < s.num_units; ++i) {
+  // Read once: the stores into the byte arrays might alias s and hs for the compiler.
+  const int num_units = s.num_units;
+  uint8_t* const friendly = hs.friendly.data();
+  uint8_t* const enemy = hs.enemy.data();
+  for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap()) continue;
     if (u.side == side) {
-      if (CountsForStacking(s, static_cast<UnitId>(i))) ++hs.friendly[static_cast<size_t>(u.hex)];
+      if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
     } else {
-      hs.enemy[static_cast<size_t>(u.hex)] = 1;
+      enemy[static_cast<size_t>(u.hex)] = 1;
     }
   }
   MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
@@ -153,8 +157,8 @@ const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitI
 
 void HexRules::ListMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
-  const int side = s.phasing_side;
-  for (int i = 0; i < s.num_units; ++i) {
+  const int side = s.phasing_side, num_units = s.num_units;
+  for (int i = 0; i < num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || us.Has(kUnitMoved)) continue;

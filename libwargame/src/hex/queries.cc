@@ -63,7 +63,8 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
   HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
   if (z.side == side && hs.CacheFresh(z.pin, z.state, s)) return z.field;
   hs.sources.clear();
-  for (int i = 0; i < s.num_units; ++i) {
+  const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
+  for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap() || u.side == side) continue;
     const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
