@@ -137,6 +137,13 @@ class HexScratch : public Scratch {
     int prev_side = -1;
   };
   std::array<ZocSlot, 2> zoc_slots;
+  // The ZOC sources of the other side's units (EnemyZoc's gather, in the same order),
+  // collected by a RefreshOccupancy under pin gathered_pin (0: none) for side gathered_side
+  // while it walks the units anyway: EnemyZoc for that side under the same pin (the State
+  // unchanged) uses them instead of walking the units again.
+  std::vector<ZocSource> gathered_sources;
+  uint64_t gathered_pin = 0;
+  int gathered_side = -1;
   // The slot holding a field that a query points to, or null (not EnemyZoc's field).
   const ZocSlot* ZocSlotOf(const ZocField* f) const {
     for (const ZocSlot& z : zoc_slots) {

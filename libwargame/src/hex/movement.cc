@@ -77,6 +77,10 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   const int num_units = s.num_units;
   uint8_t* const friendly = hs.friendly.data();
   uint8_t* const enemy = hs.enemy.data();
+  // Under a pin, the other side's ZOC sources are gathered too (HexScratch::gathered_sources).
+  const uint64_t pin = hs.PinOf(s);
+  std::vector<ZocSource>& sources = hs.gathered_sources;
+  sources.clear();
   for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap()) continue;
@@ -84,8 +88,13 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
       if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
     } else {
       enemy[static_cast<size_t>(u.hex)] = 1;
+      if (pin == 0) continue;
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
     }
   }
+  hs.gathered_pin = pin;
+  hs.gathered_side = side;
   MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
   // A new generation only if the arrays' contents changed (ListMoves' cache key).
   const bool same_side = hs.prev_occupancy_side == side;

@@ -62,22 +62,29 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
   HexScratch& hs = Hs(ctx);
   HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
   if (z.side == side && hs.CacheFresh(z.pin, z.state, s)) return z.field;
-  hs.sources.clear();
-  const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
-  for (int i = 0; i < num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (!u.OnMap() || u.side == side) continue;
-    const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
-    if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
+  // The sources: gathered by RefreshOccupancy from this State if it is pinned under the
+  // same pin (so unchanged since) for this side, else walked here.
+  const uint64_t pin = hs.PinOf(s);
+  const bool gathered = pin != 0 && hs.gathered_pin == pin && hs.gathered_side == side;
+  std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
+  if (!gathered) {
+    sources.clear();
+    const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (!u.OnMap() || u.side == side) continue;
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+    }
   }
   // The field is a function of the sources alone (ZocField::Compute): the same sources
   // as the slot's last computation's (the other side did not move) leave it as it is.
-  const bool same_sources = z.sources_side == side && hs.sources.size() == z.sources.size() &&
-                            std::equal(hs.sources.begin(), hs.sources.end(), z.sources.begin(),
+  const bool same_sources = z.sources_side == side && sources.size() == z.sources.size() &&
+                            std::equal(sources.begin(), sources.end(), z.sources.begin(),
                                        [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
   if (!same_sources) {
-    z.field.Compute(game_.hex_board().map, data().zoc, hs.sources);
-    z.sources = hs.sources;
+    z.field.Compute(game_.hex_board().map, data().zoc, sources);
+    z.sources = sources;
     z.sources_side = side;
     // A new generation only if the field changed (ListMoves' cache key).
     const uint8_t* bits = z.field.data();

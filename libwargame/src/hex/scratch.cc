@@ -35,6 +35,7 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   hex_seen.assign(n, 0);
   enemy_hexes.reserve(n);
   sources.reserve(kMaxUnits);
+  gathered_sources.reserve(kMaxUnits);
   actions.reserve(256);
 }
 
