@@ -97,7 +97,7 @@ class SbRules final : public HexRules {
   // Defined here to be inlined (MarkOverrunnable, ZocOf and the listing ask it per unit).
   int DefenseStrength(const State& s, UnitId u) const override { return std::max(0, BaseDefense(s, u) - Losses(s, u)); }
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
-  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy, std::span<const UnitId> others,
                         std::vector<uint8_t>* overrun) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
@@ -560,22 +560,22 @@ bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
   return any;
 }
 
-// Overrunnable for every enemy hex in one pass over the units (not one per hex): a hex
-// is overrunnable if it holds units of the other side and none has a defence strength.
-void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+// Overrunnable for every enemy hex in one pass over the other side's units (not one per
+// hex): a hex is overrunnable if it holds units of the other side and none has a defence
+// strength.
+void SbRules::MarkOverrunnable(const State& s, int, const std::vector<uint8_t>& enemy, std::span<const UnitId> others,
                                std::vector<uint8_t>* overrun) const {
   std::vector<uint8_t>& o = *overrun;  // 1: only zero-strength units so far; 2: a normal unit
   const size_t n = enemy.size();
   int16_t hexes[kMaxUnits];  // the hexes of the other side's units, for the second pass
   int num_hexes = 0;
-  const int num_units = s.num_units;  // read once (the stores into o might alias s)
-  for (int i = 0; i < num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
+  for (const UnitId i : others) {  // on the map, not of the moving side, in unit order
+    const UnitState& u = s.unit(i);
+    if (static_cast<size_t>(u.hex) >= n) continue;
     hexes[num_hexes++] = u.hex;
     if (!enemy[static_cast<size_t>(u.hex)]) continue;
     uint8_t& m = o[static_cast<size_t>(u.hex)];
-    m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
+    m = DefenseStrength(s, i) > 0 ? 2 : (m == 2 ? 2 : 1);
   }
   // Only the enemy units' hexes were marked (the rest are 0 already).
   for (int k = 0; k < num_hexes; ++k) {

@@ -48,6 +48,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -605,9 +606,10 @@ class HexRules : public Rules, public HexQueries {
   virtual bool Overrunnable(const State& s, int hex, int moving_side) const;
   // Sets (*overrun)[h] = Overrunnable(s, h, moving_side) for every hex h with enemy[h]
   // (the rest are 0 already): RefreshOccupancy's pass. A ruleset may do it in one pass
-  // over the units instead of one per hex; the result must be the same.
+  // over the units instead of one per hex; the result must be the same. `others`: the
+  // units on the map not of moving_side, in unit order (RefreshOccupancy's walk found them).
   virtual void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
-                                std::vector<uint8_t>* overrun) const;
+                                std::span<const UnitId> others, std::vector<uint8_t>* overrun) const;
   // Called for each overrun hex the path enters.
   virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
   virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;

@@ -81,6 +81,8 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   const uint64_t pin = hs.PinOf(s);
   std::vector<ZocSource>& sources = hs.gathered_sources;
   sources.clear();
+  UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
+  size_t num_others = 0;
   for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap()) continue;
@@ -88,6 +90,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
       if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
     } else {
       enemy[static_cast<size_t>(u.hex)] = 1;
+      others[num_others++] = static_cast<UnitId>(i);
       if (pin == 0) continue;
       const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
       if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
@@ -95,7 +98,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   }
   hs.gathered_pin = pin;
   hs.gathered_side = side;
-  MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
+  MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
   // A new generation only if the arrays' contents changed (ListMoves' cache key).
   const bool same_side = hs.prev_occupancy_side == side;
   if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
@@ -110,7 +113,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
 }
 
 void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
-                                std::vector<uint8_t>* overrun) const {
+                                std::span<const UnitId>, std::vector<uint8_t>* overrun) const {
   for (size_t h = 0; h < enemy.size(); ++h) {
     if (enemy[h] && Overrunnable(s, static_cast<int>(h), moving_side)) (*overrun)[h] = 1;
   }
