@@ -116,6 +116,7 @@ class SbRules final : public HexRules {
   };
   MoveFacts MoveFactsOf(const State& s, const Action& a) const;
   const uint8_t* NormalFriends(const State& s, Context& ctx) const;
+  size_t PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const;
   // `path_bits`: the move's CandidateBits (a listed single-unit move whose bits were
   // computed from this State's occupancy), or -1: the path is examined here.
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
@@ -1932,12 +1933,11 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   const SbExt& x = Ext<SbExt>(s);
   constexpr UnitId kNotLookedFor = -2;
   UnitId detachable = kNotLookedFor;  // 10.1: the regiment any brigade would detach (kNoUnit: none)
-  // Read once: the compiler cannot tell that out's push_back leaves s alone.
-  const int side = s.phasing_side, num_units = s.num_units;
-  for (int i = 0; i < num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
+  UnitId units[kMaxUnits];
+  const size_t num_units = PhasingUnitsOnMap(s, ctx, units);
+  for (size_t k = 0; k < num_units; ++k) {
+    const UnitId u = units[k];
     const UnitState& us = s.unit(u);
-    if (us.side != side || !us.OnMap()) continue;
     if (IsArtillery(u)) {
       Action a = Action::Of(ActionType::kChangeMode);
       a.AddUnit(u);
@@ -1980,6 +1980,21 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   }
 }
 
+// The phasing side's units on the map, in unit order, into out (room for kMaxUnits): those a
+// RefreshOccupancy of this listing gathered (HexScratch::GatheredUnits), else found here.
+size_t SbRules::PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const {
+  if (const std::vector<UnitId>* g = Hs(ctx).GatheredUnits(s, s.phasing_side)) {
+    std::copy(g->begin(), g->end(), out);
+    return g->size();
+  }
+  size_t n = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.side == s.phasing_side && u.OnMap()) out[n++] = static_cast<UnitId>(i);
+  }
+  return n;
+}
+
 // MoveFacts::normal_friend for s, in the scratch's hex_mask (rebuilt by each listing that
 // needs it, on the first unit: the pointer stays valid for the listing).
 const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
@@ -1987,10 +2002,10 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
   if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
   hs.hex_mask.assign(static_cast<size_t>(map_size_), 0);
   uint8_t* mask = hs.hex_mask.data();
-  const int side = s.phasing_side, num_units = s.num_units;  // read once (the mask's stores might alias s)
-  for (int i = 0; i < num_units; ++i) {
-    const UnitState& o = s.units[static_cast<size_t>(i)];
-    if (o.OnMap() && o.side == side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) mask[static_cast<size_t>(o.hex)] = 1;
+  UnitId units[kMaxUnits];
+  const size_t n = PhasingUnitsOnMap(s, ctx, units);
+  for (size_t k = 0; k < n; ++k) {
+    if (DefenseStrength(s, units[k]) > 0) mask[static_cast<size_t>(s.unit(units[k]).hex)] = 1;
   }
   hs.hex_mask_pin = hs.PinOf(s);
   return hs.hex_mask.data();

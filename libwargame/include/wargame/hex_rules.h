@@ -143,8 +143,15 @@ class HexScratch : public Scratch {
   // while it walks the units anyway: EnemyZoc for that side under the same pin (the State
   // unchanged) uses them instead of walking the units again.
   std::vector<ZocSource> gathered_sources;
+  // ... and the units of gathered_side on the map, in unit order.
+  std::vector<UnitId> gathered_units;
   uint64_t gathered_pin = 0;
   int gathered_side = -1;
+  // gathered_units if a RefreshOccupancy for `side` under the pin of s gathered them (s
+  // is then unchanged since), else null.
+  const std::vector<UnitId>* GatheredUnits(const State& s, int side) const {
+    return gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side ? &gathered_units : nullptr;
+  }
   // The slot holding a field that a query points to, or null (not EnemyZoc's field).
   const ZocSlot* ZocSlotOf(const ZocField* f) const {
     for (const ZocSlot& z : zoc_slots) {

@@ -81,6 +81,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   const uint64_t pin = hs.PinOf(s);
   std::vector<ZocSource>& sources = hs.gathered_sources;
   sources.clear();
+  hs.gathered_units.clear();
   UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
   size_t num_others = 0;
   for (int i = 0; i < num_units; ++i) {
@@ -88,6 +89,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
     if (!u.OnMap()) continue;
     if (u.side == side) {
       if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
+      if (pin != 0) hs.gathered_units.push_back(static_cast<UnitId>(i));
     } else {
       enemy[static_cast<size_t>(u.hex)] = 1;
       others[num_others++] = static_cast<UnitId>(i);

@@ -36,6 +36,7 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   enemy_hexes.reserve(n);
   sources.reserve(kMaxUnits);
   gathered_sources.reserve(kMaxUnits);
+  gathered_units.reserve(kMaxUnits);
   actions.reserve(256);
 }
 
