@@ -244,12 +244,6 @@ bool Game::OptionOn(std::string_view id) const {
   return std::find(params.optional.begin(), params.optional.end(), id) != params.optional.end();
 }
 
-int Game::Printed(const State& s, UnitId u, int attribute) const {
-  const UnitDef& d = units[static_cast<size_t>(u)];
-  const bool back = s.unit(u).face == 1 && d.has_back;
-  return (back ? d.back : d.front)[attribute];
-}
-
 int Game::Reduction(const State& s, UnitId u, int attribute) const {
   int r = 0;
   for (size_t m = 0; m < markers.size(); ++m) {

@@ -121,13 +121,20 @@ struct Pathfinder::Run {
         ezoc(zr ? query.zoc->data() : nullptr),
         leave(zr ? zr->leave_cost : 0),
         enemy(query.enemy),
-        over(query.overrunnable) {}
+        over(query.overrunnable),
+        start(query.start),
+        allowance(query.allowance),
+        stop_on_entry(ezoc != nullptr && zr->stop_on_entry),
+        no_infiltration(zr != nullptr && zr->no_infiltration),
+        friendly(query.stack_limit > 0 ? query.friendly_count : nullptr),
+        room(query.stack_limit - query.moving_count) {}
 
-  bool MustStop(int h) const { return ezoc && zr->stop_on_entry && h != q.start && ezoc[h]; }
-  bool CanEnd(int h) const {
-    return h == q.start || !q.friendly_count || q.stack_limit <= 0 ||
-           q.friendly_count[h] + q.moving_count <= q.stack_limit;
-  }
+  // The query's scalars are copied into the Run (start, allowance, stop_on_entry, ...):
+  // read through the MoveQuery reference they would be reloaded after every store
+  // into the int arrays, which might alias them.
+  bool MustStop(int h) const { return stop_on_entry && h != start && ezoc[h]; }
+  // friendly_count[h] + moving_count <= stack_limit, as friendly_count[h] <= room.
+  bool CanEnd(int h) const { return h == start || friendly == nullptr || friendly[h] <= room; }
   bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
 
@@ -186,24 +193,26 @@ struct Pathfinder::Run {
   // Expands h (cost c); with bounded == false only offers hexes not yet reached
   // (minimum-one-hex moves), marking them must-stop.
   void Expand(int h, int c, bool bounded) {
-    const bool h_ezoc = ezoc && (h == q.start ? q.started_in_ezoc : ezoc[h] != 0);
+    const bool h_ezoc = ezoc && (h == start ? q.started_in_ezoc : ezoc[h] != 0);
     int extra = 0;
     if (h_ezoc) {
       if (zr->rigid) return;
-      if (zr->leave_only_if_started && !(h == q.start && q.started_in_ezoc)) return;
+      if (zr->leave_only_if_started && !(h == start && q.started_in_ezoc)) return;
       extra = leave;
     }
     const int32_t* nb = map.grid.Neighbors(h);
     const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
+    const bool infiltration = h_ezoc && no_infiltration;  // may not step from this EZOC into another
+    const int base = c + extra;
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = w6[d];
       if (w < 0) continue;
       const int n = nb[d];
       if (BlockedByEnemy(n)) continue;
-      if (h_ezoc && zr->no_infiltration && ezoc[n]) continue;
-      const int nc = c + w + extra;
+      if (infiltration && ezoc[n]) continue;
+      const int nc = base + w;
       if (bounded) {
-        if (nc <= q.allowance) Relax(n, nc, h);
+        if (nc <= allowance) Relax(n, nc, h);
       } else if (stamp[n] != gen) {
         ReachBeyond(n, nc, h);
       }
@@ -242,6 +251,10 @@ struct Pathfinder::Run {
   const int leave;
   const uint8_t* const enemy;
   const uint8_t* const over;
+  const int start, allowance;
+  const bool stop_on_entry, no_infiltration;
+  const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else null
+  const int room;
   int mask = 0;
   int32_t* next = nullptr;
   int32_t* prev = nullptr;
@@ -314,6 +327,15 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
   };
   const ZocRules* zr = (q.zoc && q.zoc_rules) ? q.zoc_rules : nullptr;
   auto in_ezoc = [&](int h) { return zr && q.zoc->InEzoc(h); };
+  // The search's cost table for these classes, if built (TableFor: StepCostFor of every
+  // step); the message of a prohibited step is still worked out by StepCostFor.
+  const int16_t* table = nullptr;
+  for (const Table& t : tables_) {
+    if (t.classes == q.classes) {
+      table = t.cost.data();
+      break;
+    }
+  }
   int prev = q.start;
   int cost = 0;
   for (size_t i = 0; i < path.size(); ++i) {
@@ -357,9 +379,12 @@ PathCheck Pathfinder::CheckPath(const MoveQuery& q, std::span<const int> path,
         }
         w += zr->leave_cost;
       }
-      std::string why;
-      const int s = StepCostFor(q.classes, prev, d, &why);
-      if (s < 0) return fail(i, why, labels.prohibited);
+      int s = table != nullptr ? table[static_cast<size_t>(prev) * 6 + static_cast<size_t>(d)] : -1;
+      if (s < 0) {
+        std::string why;
+        s = StepCostFor(q.classes, prev, d, &why);
+        if (s < 0) return fail(i, why, labels.prohibited);
+      }
       w += s;
     }
     if (q.enemy && q.enemy[h] && !(q.overrunnable && q.overrunnable[h])) {

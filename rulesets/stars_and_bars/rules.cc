@@ -15,7 +15,9 @@ namespace {
 
 HexScratch& Hs(Context& ctx) { return static_cast<HexScratch&>(ctx.scratch()); }
 
-class SbRules : public HexRules {
+// final: the hooks it calls on itself (DefenseStrength, CountsForStacking, ...) are
+// direct calls the compiler may inline (issue 15: they run per unit per listing).
+class SbRules final : public HexRules {
  public:
   SbRules(const Game& game, RulesetDocument& doc, ErrorList* errors) : HexRules(game) {
     candidate_bits_ = true;  // 5.3 and 6.2's path facts, per cached move (CandidateBits)
@@ -46,12 +48,32 @@ class SbRules : public HexRules {
     army_hq_hex_[1] = d.army_hq_hex[1];
     objective_place_ = d.objective_place;
     for (int i = 0; i < game.num_units(); ++i) corps_.push_back(static_cast<int8_t>(CorpsOf(static_cast<UnitId>(i))));
+    // Each unit's kind, and its base defence on either face (DefenseStrength runs per
+    // unit per listing: MarkOverrunnable, ZocOf, 6.2's tests).
+    for (int i = 0; i < game.num_units(); ++i) kind_.push_back(game.units[static_cast<size_t>(i)].kind);
+    for (int i = 0; i < game.num_units(); ++i) {
+      for (const bool face1 : {false, true}) base_defense_.push_back(static_cast<int16_t>(BaseDefenseOn(static_cast<UnitId>(i), face1)));
+      // Game::Printed of the attack strength on either face (AttackStrength).
+      const UnitDef& d = game.units[static_cast<size_t>(i)];
+      printed_attack_.push_back(d.front[data().attack]);
+      printed_attack_.push_back((d.has_back ? d.back : d.front)[data().attack]);
+    }
+    map_ = &game.hex_board().map;  // the game's board is fixed
+    map_size_ = map_->size();
+    option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
+    // Game::Reduction of the attack strength: each marker once per `reduces` entry naming it.
+    for (size_t m = 0; m < game.markers.size(); ++m) {
+      for (int a : game.markers[m].reduces) {
+        if (a == data().attack) attack_reducers_.push_back(static_cast<int>(m));
+      }
+    }
     // 10.1: each unit's size read once (the listing asks it of every unit pair).
     for (int i = 0; i < game.num_units(); ++i) {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
       const bool infantry = d.kind == kind_infantry_;
       unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
       if (d.entry_place >= 0) entering_.push_back(static_cast<UnitId>(i));  // 5.7's candidates
+      if (unit_size_.back() == 1) regiments_.push_back(static_cast<UnitId>(i));
     }
     RegisterSteps();
   }
@@ -72,9 +94,10 @@ class SbRules : public HexRules {
   ZocKind ZocOf(const State& s, UnitId u) const override;
   bool CountsForStacking(const State& s, UnitId u) const override;
   int AttackStrength(const State& s, UnitId u) const override;
-  int DefenseStrength(const State& s, UnitId u) const override;
+  // Defined here to be inlined (MarkOverrunnable, ZocOf and the listing ask it per unit).
+  int DefenseStrength(const State& s, UnitId u) const override { return std::max(0, BaseDefense(s, u) - Losses(s, u)); }
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
-  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+  void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy, std::span<const UnitId> others,
                         std::vector<uint8_t>* overrun) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
   Status ApplyModeChange(State& s, const Action& a, Context& ctx) const override;
@@ -93,6 +116,7 @@ class SbRules : public HexRules {
   };
   MoveFacts MoveFactsOf(const State& s, const Action& a) const;
   const uint8_t* NormalFriends(const State& s, Context& ctx) const;
+  size_t PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const;
   // `path_bits`: the move's CandidateBits (a listed single-unit move whose bits were
   // computed from this State's occupancy), or -1: the path is examined here.
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
@@ -105,6 +129,15 @@ class SbRules : public HexRules {
   static constexpr uint8_t kPathOver2 = 16;      // enters more than two hexes (12.4.1's limit of 2)
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
   bool StepwiseCandidateBits() const override { return true; }
+  // The default's loop, with this class's StepCandidateBits and CandidateBits called directly (inlined).
+  void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions, const int16_t* ends,
+                             const int32_t* from, size_t n, uint8_t* bits) const override {
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t f = from[i];
+      bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
+                       : CandidateBits(q, u, actions[i]);
+    }
+  }
   uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                             int num_hexes) const override;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
@@ -120,7 +153,7 @@ class SbRules : public HexRules {
 
  private:
   const UnitDef& Def(UnitId u) const { return game_.units[static_cast<size_t>(u)]; }
-  bool IsKind(UnitId u, int k) const { return Def(u).kind == k; }
+  bool IsKind(UnitId u, int k) const { return kind_[static_cast<size_t>(u)] == k; }  // Def(u).kind, read at load
   bool IsArtillery(UnitId u) const { return IsKind(u, kind_artillery_); }
   bool IsHq(UnitId u) const { return IsKind(u, kind_hq_); }
   bool IsSupply(UnitId u) const { return IsKind(u, kind_supply_); }
@@ -130,9 +163,15 @@ class SbRules : public HexRules {
   bool Unlimbered(const State& s, UnitId u) const { return IsArtillery(u) && s.unit(u).face == 1; }
   int Losses(const State& s, UnitId u) const { return s.unit(u).markers[pl_] + s.unit(u).markers[dis_]; }
   // 7.4 / 8.4: the strength losses are taken from (DS, or BS of unlimbered artillery).
+  // Read from base_defense_ (worked out at load by BaseDefenseOn for both faces).
   int BaseDefense(const State& s, UnitId u) const {
-    if (IsArtillery(u)) return Unlimbered(s, u) ? Def(u).back[attr_bombard_] : 0;
-    return game_.Printed(s, u, data().defense);
+    return base_defense_[2 * static_cast<size_t>(u) + (s.unit(u).face == 1 ? 1 : 0)];
+  }
+  // BaseDefense of a unit showing face 1 (unlimbered, or its back) or not.
+  int BaseDefenseOn(UnitId u, bool face1) const {
+    const UnitDef& d = Def(u);
+    if (d.kind == kind_artillery_) return face1 ? d.back[attr_bombard_] : 0;  // Unlimbered
+    return (face1 && d.has_back ? d.back : d.front)[data().defense];          // Game::Printed
   }
   int Bombard(const State& s, UnitId u) const {
     return Unlimbered(s, u) ? std::max(0, Def(u).back[attr_bombard_] - Losses(s, u)) : 0;
@@ -145,7 +184,7 @@ class SbRules : public HexRules {
   }
   bool FreeBattery(const State& s, UnitId u) const {
     const int p = battery_parent_[static_cast<size_t>(u)];
-    return game_.OptionOn("12.2") && p >= 0 && s.unit(u).OnMap() && s.unit(static_cast<UnitId>(p)).hex == s.unit(u).hex &&
+    return option_12_2_ && p >= 0 && s.unit(u).OnMap() && s.unit(static_cast<UnitId>(p)).hex == s.unit(u).hex &&
            s.unit(static_cast<UnitId>(p)).side == s.unit(u).side;
   }
   bool InForce(const State& s, UnitId u, int k) const {
@@ -188,6 +227,7 @@ class SbRules : public HexRules {
   Status CheckDetach(const State& s, const Action& a) const;
   Status CheckRecombine(const State& s, const Action& a) const;
   bool CheckDetachAllowed(const State& s, const Action& a, Status* why) const;
+  bool RegimentAvailable(const State& s, UnitId r) const;
   bool BrigadeMayActOnRegiment(const State& s, const Action& a, const char* rule, const char* acts, const char* may,
                                Status* why) const;
   bool CheckRecombineAllowed(const State& s, const Action& a, Status* why) const;
@@ -251,15 +291,19 @@ class SbRules : public HexRules {
   std::vector<int8_t> corps_;  // CorpsNumber per unit
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
+  std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
+  std::vector<int> kind_;               // per unit: Def(u).kind
+  std::vector<int16_t> base_defense_;   // per unit and face (2u: not face 1, 2u + 1: face 1): BaseDefenseOn
+  std::vector<int16_t> printed_attack_; // per unit and face, the same way: Game::Printed of the attack
+  const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
+  int map_size_ = 0;
+  bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
+  std::vector<int> attack_reducers_;  // the markers that reduce the attack strength (Game::Reduction), read at load
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
 };
 
 // --- Strengths, ZOC, stacking (2.5, 6.0, 6.2, 7.4, 8.4, 5.5, 12.2) -------------------
-
-int SbRules::DefenseStrength(const State& s, UnitId u) const {
-  return std::max(0, BaseDefense(s, u) - Losses(s, u));
-}
 
 int SbRules::AttackStrength(const State& s, UnitId u) const {
   if (DefenseStrength(s, u) <= 0) return 0;  // 6.2: zero-strength units have AS 0
@@ -268,7 +312,10 @@ int SbRules::AttackStrength(const State& s, UnitId u) const {
     if (s.unit(u).Has(kUnitBombarded) && s.unit(u).side == s.phasing_side) return 0;
     return Bombard(s, u);
   }
-  return game_.Current(s, u, data().attack);
+  // game_.Current(s, u, attack), with its reducing markers read at load.
+  int reduction = 0;
+  for (int m : attack_reducers_) reduction += s.unit(u).markers[static_cast<size_t>(m)];
+  return std::max(0, printed_attack_[2 * static_cast<size_t>(u) + (s.unit(u).face == 1 ? 1 : 0)] - reduction);
 }
 
 ZocKind SbRules::ZocOf(const State& s, UnitId u) const {
@@ -338,12 +385,13 @@ bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
 
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
   const FeatureMask paths = road_trail_;  // looked up once at load
+  const Map& map = *map_;
   int prev = from;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    if (prev >= 0 && h >= 0 && game_.hex_board().map.HasTerrain(prev, woods_)) {
-      const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
-      if (dir >= 0 && !(game_.hex_board().map.Side(prev, dir) & paths)) return true;
+    if (prev >= 0 && h >= 0 && map.HasTerrain(prev, woods_)) {
+      const int dir = DirectionTo(map.grid.HexAt(prev), map.grid.HexAt(h));
+      if (dir >= 0 && !(map.Side(prev, dir) & paths)) return true;
     }
     prev = h;
   }
@@ -469,7 +517,7 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
 // path: the start hex, the map, the query's enemy array).
 uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const {
   uint8_t bits = 0;
-  const int map_size = game_.hex_board().map.size();
+  const int map_size = map_size_;
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
     if (h < 0 || h >= map_size || q.enemy == nullptr) return kPathOffMap;
@@ -489,7 +537,7 @@ uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) co
 uint8_t SbRules::StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                    int num_hexes) const {
   if (pred_bits & kPathOffMap) return kPathOffMap;
-  if (to < 0 || to >= game_.hex_board().map.size() || q.enemy == nullptr) return kPathOffMap;
+  if (to < 0 || to >= map_size_ || q.enemy == nullptr) return kPathOffMap;
   uint8_t bits = pred_bits;
   if (q.enemy[to]) bits |= kPathEnemyHex;  // 6.2
   if (type == ActionType::kMove && IsArtillery(u) && !(bits & kPathWoodsExit)) {
@@ -513,23 +561,26 @@ bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
   return any;
 }
 
-// Overrunnable for every enemy hex in one pass over the units (not one per hex): a hex
-// is overrunnable if it holds units of the other side and none has a defence strength.
-void SbRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
+// Overrunnable for every enemy hex in one pass over the other side's units (not one per
+// hex): a hex is overrunnable if it holds units of the other side and none has a defence
+// strength.
+void SbRules::MarkOverrunnable(const State& s, int, const std::vector<uint8_t>& enemy, std::span<const UnitId> others,
                                std::vector<uint8_t>* overrun) const {
   std::vector<uint8_t>& o = *overrun;  // 1: only zero-strength units so far; 2: a normal unit
   const size_t n = enemy.size();
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side || !enemy[static_cast<size_t>(u.hex)]) continue;
+  int16_t hexes[kMaxUnits];  // the hexes of the other side's units, for the second pass
+  int num_hexes = 0;
+  for (const UnitId i : others) {  // on the map, not of the moving side, in unit order
+    const UnitState& u = s.unit(i);
+    if (static_cast<size_t>(u.hex) >= n) continue;
+    hexes[num_hexes++] = u.hex;
+    if (!enemy[static_cast<size_t>(u.hex)]) continue;
     uint8_t& m = o[static_cast<size_t>(u.hex)];
-    m = DefenseStrength(s, static_cast<UnitId>(i)) > 0 ? 2 : (m == 2 ? 2 : 1);
+    m = DefenseStrength(s, i) > 0 ? 2 : (m == 2 ? 2 : 1);
   }
   // Only the enemy units' hexes were marked (the rest are 0 already).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.hex < 0 || static_cast<size_t>(u.hex) >= n || u.side == moving_side) continue;
-    uint8_t& m = o[static_cast<size_t>(u.hex)];
+  for (int k = 0; k < num_hexes; ++k) {
+    uint8_t& m = o[static_cast<size_t>(hexes[k])];
     m = m == 1 ? 1 : 0;
   }
 }
@@ -1257,18 +1308,27 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
 
 void SbRules::ListBombards(const State& s, Context&, std::vector<Action>* out) const {
   const int side = s.decision_side;
+  // The hexes of the other side's units on the map, each once, in the unit order of the
+  // first unit in it: the same targets for every bombarding unit, found once.
+  int16_t targets[kMaxUnits];
+  int num_targets = -1;  // not yet found
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || !us.OnMap() || !Unlimbered(s, u) || us.Has(kUnitBombarded)) continue;
-    for (int j = 0; j < s.num_units; ++j) {
-      const UnitState& e = s.units[static_cast<size_t>(j)];
-      if (!e.OnMap() || e.side == side) continue;
-      bool dup = false;
-      for (int k = 0; k < j && !dup; ++k) dup = s.units[static_cast<size_t>(k)].hex == e.hex && s.units[static_cast<size_t>(k)].side != side;
-      if (dup || DistanceBetween(us.hex, e.hex) > 3) continue;
+    if (num_targets < 0) {
+      num_targets = 0;
+      for (int j = 0; j < s.num_units; ++j) {
+        const UnitState& e = s.units[static_cast<size_t>(j)];
+        if (!e.OnMap() || e.side == side) continue;
+        if (std::find(targets, targets + num_targets, e.hex) == targets + num_targets) targets[num_targets++] = e.hex;
+      }
+    }
+    for (int t = 0; t < num_targets; ++t) {
+      const int hex = targets[t];
+      if (DistanceBetween(us.hex, hex) > 3) continue;
       Action a = Action::Of(ActionType::kBombard);
-      a.AddUnit(u).AddHex(e.hex);
+      a.AddUnit(u).AddHex(hex);
       int strength;
       if (CheckBombard(s, a, &strength).ok()) out->push_back(a);
     }
@@ -1569,11 +1629,14 @@ bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) c
   const UnitId b = a.units[0], r = a.units[1];
   if (s.unit(b).markers[pl_] > 0) return refuse("10.1", "the brigade must be at full strength (no permanent loss)");
   if (s.unit(b).Has(kSbHasDetached)) return refuse("10.1", "no brigade may have more than one regiment detached");
-  if (!IsRegiment(r) || Def(r).side != s.phasing_side || s.unit(r).hex != kWithdrawn || s.unit(r).spare != 0 ||
-      (!Def(r).optional_rule.empty() && !game_.OptionOn(Def(r).optional_rule))) {
-    return refuse("10.1", "that regiment counter is not available");
-  }
+  if (!RegimentAvailable(s, r)) return refuse("10.1", "that regiment counter is not available");
   return true;
+}
+
+// CheckDetachAllowed's test of the regiment alone (it does not read the brigade).
+bool SbRules::RegimentAvailable(const State& s, UnitId r) const {
+  return IsRegiment(r) && Def(r).side == s.phasing_side && s.unit(r).hex == kWithdrawn && s.unit(r).spare == 0 &&
+         (Def(r).optional_rule.empty() || game_.OptionOn(Def(r).optional_rule));
 }
 
 Status SbRules::CheckRecombine(const State& s, const Action& a) const {
@@ -1868,10 +1931,13 @@ void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* 
 // disruption converted to permanent loss (7.4.3).
 void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const {
   const SbExt& x = Ext<SbExt>(s);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
+  constexpr UnitId kNotLookedFor = -2;
+  UnitId detachable = kNotLookedFor;  // 10.1: the regiment any brigade would detach (kNoUnit: none)
+  UnitId units[kMaxUnits];
+  const size_t num_units = PhasingUnitsOnMap(s, ctx, units);
+  for (size_t k = 0; k < num_units; ++k) {
+    const UnitId u = units[k];
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side || !us.OnMap()) continue;
     if (IsArtillery(u)) {
       Action a = Action::Of(ActionType::kChangeMode);
       a.AddUnit(u);
@@ -1879,19 +1945,27 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
     }
     if (IsSupply(u)) out->push_back(Action::Of(ActionType::kDestroy).AddUnit(u));
     if (!x.moved_any && IsBrigade(u)) {
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId r = static_cast<UnitId>(j);
-        if (!IsRegiment(r)) continue;
-        Action d = Action::Of(ActionType::kDetach);
-        d.AddUnit(u).AddUnit(r);
-        if (CheckDetachAllowed(s, d, nullptr)) {
-          out->push_back(d);
-          break;
+      // 10.1: the brigade detaches the first regiment (in unit order) that CheckDetachAllowed
+      // accepts; its regiment test does not read the brigade, so that regiment is the first
+      // available one for every brigade, looked for once per listing.
+      if (detachable == kNotLookedFor) {
+        detachable = kNoUnit;
+        for (const UnitId r : regiments_) {  // IsRegiment, in unit order
+          if (r >= s.num_units) break;
+          if (RegimentAvailable(s, r)) {
+            detachable = r;
+            break;
+          }
         }
       }
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId r = static_cast<UnitId>(j);
-        if (!IsRegiment(r) || s.unit(r).hex != us.hex) continue;
+      if (detachable != kNoUnit) {
+        Action d = Action::Of(ActionType::kDetach);
+        d.AddUnit(u).AddUnit(detachable);
+        if (CheckDetachAllowed(s, d, nullptr)) out->push_back(d);
+      }
+      for (const UnitId r : regiments_) {
+        if (r >= s.num_units) break;
+        if (s.unit(r).hex != us.hex) continue;
         Action d = Action::Of(ActionType::kRecombine);
         d.AddUnit(u).AddUnit(r);
         if (CheckRecombineAllowed(s, d, nullptr)) out->push_back(d);
@@ -1906,17 +1980,32 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   }
 }
 
+// The phasing side's units on the map, in unit order, into out (room for kMaxUnits): those a
+// RefreshOccupancy of this listing gathered (HexScratch::GatheredUnits), else found here.
+size_t SbRules::PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const {
+  if (const std::vector<UnitId>* g = Hs(ctx).GatheredUnits(s, s.phasing_side)) {
+    std::copy(g->begin(), g->end(), out);
+    return g->size();
+  }
+  size_t n = 0;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& u = s.units[static_cast<size_t>(i)];
+    if (u.side == s.phasing_side && u.OnMap()) out[n++] = static_cast<UnitId>(i);
+  }
+  return n;
+}
+
 // MoveFacts::normal_friend for s, in the scratch's hex_mask (rebuilt by each listing that
 // needs it, on the first unit: the pointer stays valid for the listing).
 const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
-  hs.hex_mask.assign(static_cast<size_t>(game_.hex_board().map.size()), 0);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& o = s.units[static_cast<size_t>(i)];
-    if (o.OnMap() && o.side == s.phasing_side && DefenseStrength(s, static_cast<UnitId>(i)) > 0) {
-      hs.hex_mask[static_cast<size_t>(o.hex)] = 1;
-    }
+  hs.hex_mask.assign(static_cast<size_t>(map_size_), 0);
+  uint8_t* mask = hs.hex_mask.data();
+  UnitId units[kMaxUnits];
+  const size_t n = PhasingUnitsOnMap(s, ctx, units);
+  for (size_t k = 0; k < n; ++k) {
+    if (DefenseStrength(s, units[k]) > 0) mask[static_cast<size_t>(s.unit(units[k]).hex)] = 1;
   }
   hs.hex_mask_pin = hs.PinOf(s);
   return hs.hex_mask.data();

@@ -314,7 +314,12 @@ class Game {
   int UnitIndex(const std::string& id) const;
   bool OptionOn(std::string_view optional_rule_id) const;
   // The value of a unit's attribute on its current face, before markers.
-  int Printed(const State& s, UnitId u, int attribute) const;
+  // (Inline: the rulesets' strength hooks ask it per unit per listing.)
+  int Printed(const State& s, UnitId u, int attribute) const {
+    const UnitDef& d = units[static_cast<size_t>(u)];
+    const bool back = s.unit(u).face == 1 && d.has_back;
+    return (back ? d.back : d.front)[attribute];
+  }
   // Printed value minus the markers that reduce it, not below zero.
   int Current(const State& s, UnitId u, int attribute) const;
   // Sum of the markers that reduce `attribute`.

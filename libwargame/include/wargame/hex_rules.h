@@ -48,6 +48,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,9 +123,44 @@ class HexScratch : public Scratch {
   // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
   // the State and the side (their hooks take only the State), so a result is reused
   // while the State's bytes and the side are unchanged. Key side -1: empty.
-  ZocField enemy_zoc;
-  int zoc_side = -1;
-  State zoc_state;
+  // EnemyZoc has a slot per side parity (side % 2): the obligations ask InEnemyZoc of
+  // both sides in turn, which one slot recomputed at every switch. A slot's key is
+  // exact: its side, and the State's bytes (or the pin it was filled under).
+  struct ZocSlot {
+    ZocField field;
+    int side = -1;  // the key's side (-1: empty)
+    State state;    // the key's State
+    uint64_t pin = 0;
+    uint64_t gen = 0;  // the field's generation (ListMoves' cache key; see zoc_gen)
+    // The sources the field was last computed from, for sources_side (-1: none), and the
+    // field's contents then, for prev_side (a new generation only if they change).
+    std::vector<ZocSource> sources;
+    int sources_side = -1;
+    std::vector<uint8_t> prev_bits;
+    int prev_side = -1;
+  };
+  std::array<ZocSlot, 2> zoc_slots;
+  // The ZOC sources of the other side's units (EnemyZoc's gather, in the same order),
+  // collected by a RefreshOccupancy under pin gathered_pin (0: none) for side gathered_side
+  // while it walks the units anyway: EnemyZoc for that side under the same pin (the State
+  // unchanged) uses them instead of walking the units again.
+  std::vector<ZocSource> gathered_sources;
+  // ... and the units of gathered_side on the map, in unit order.
+  std::vector<UnitId> gathered_units;
+  uint64_t gathered_pin = 0;
+  int gathered_side = -1;
+  // gathered_units if a RefreshOccupancy for `side` under the pin of s gathered them (s
+  // is then unchanged since), else null.
+  const std::vector<UnitId>* GatheredUnits(const State& s, int side) const {
+    return gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side ? &gathered_units : nullptr;
+  }
+  // The slot holding a field that a query points to, or null (not EnemyZoc's field).
+  const ZocSlot* ZocSlotOf(const ZocField* f) const {
+    for (const ZocSlot& z : zoc_slots) {
+      if (f == &z.field) return &z;
+    }
+    return nullptr;
+  }
   int occupancy_side = -1;
   State occupancy_state;
   // While a listing runs (HexStatePin), its const State is pinned: a cache filled
@@ -132,17 +168,15 @@ class HexScratch : public Scratch {
   const State* pinned = nullptr;
   uint64_t pin = 0;          // the active pin's id (0: none)
   uint64_t pin_counter = 0;  // ids are never reused
-  uint64_t zoc_pin = 0, occupancy_pin = 0;  // the pin each cache was filled under (0: none)
+  uint64_t occupancy_pin = 0;  // the pin the cache was filled under (0: none)
 
-  // Generations of the occupancy arrays and the enemy ZOC field: bumped when a
+  // Generations of the occupancy arrays and of each enemy ZOC field: bumped when a
   // refresh changes their contents (or their side), so equal generations mean
-  // equal arrays. The previous contents are kept to compare.
+  // equal arrays. The previous contents are kept to compare. zoc_gen is the last
+  // generation given to a ZOC slot (never reused, so a slot's gen names its contents).
   uint64_t enemy_gen = 0, zoc_gen = 0;
-  std::vector<uint8_t> prev_enemy, prev_overrun, prev_zoc;
-  // The sources enemy_zoc was last computed from, for side zoc_sources_side (-1: none).
-  std::vector<ZocSource> prev_sources;
-  int zoc_sources_side = -1;
-  int prev_occupancy_side = -1, prev_zoc_side = -1;
+  std::vector<uint8_t> prev_enemy, prev_overrun;
+  int prev_occupancy_side = -1;
 
   // The move candidates HexRules::ListMoves found for each unit, reused while the
   // unit's move query is the same (every scalar equal, the enemy/overrun arrays and
@@ -261,6 +295,8 @@ class HexScratch : public Scratch {
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
   std::vector<int32_t> candidate_index;
+  // ... and per candidate of the fill, its predecessor's candidate (-1 none), for FillStepCandidateBits.
+  std::vector<int32_t> candidate_from;
   // false: every candidate is built by walking back its path and its bits asked of the
   // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
   bool extend_candidates = true;
@@ -503,6 +539,13 @@ class HexRules : public Rules, public HexQueries {
   virtual bool StepwiseCandidateBits() const { return false; }
   virtual uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                     int num_hexes) const;
+  // The bits of a whole fill at once, if StepwiseCandidateBits() (one call per fill, not
+  // one per candidate): bits[i] for the n candidates in order, where from[i] is the
+  // index of candidate i's predecessor among them (-1: none, then CandidateBits of
+  // actions[i]). The default asks StepCandidateBits / CandidateBits of each; an
+  // override must give the same bits.
+  virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
+                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const;
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
@@ -572,9 +615,10 @@ class HexRules : public Rules, public HexQueries {
   virtual bool Overrunnable(const State& s, int hex, int moving_side) const;
   // Sets (*overrun)[h] = Overrunnable(s, h, moving_side) for every hex h with enemy[h]
   // (the rest are 0 already): RefreshOccupancy's pass. A ruleset may do it in one pass
-  // over the units instead of one per hex; the result must be the same.
+  // over the units instead of one per hex; the result must be the same. `others`: the
+  // units on the map not of moving_side, in unit order (RefreshOccupancy's walk found them).
   virtual void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
-                                std::vector<uint8_t>* overrun) const;
+                                std::span<const UnitId> others, std::vector<uint8_t>* overrun) const;
   // Called for each overrun hex the path enters.
   virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
   virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;
@@ -684,6 +728,7 @@ class HexRules : public Rules, public HexQueries {
   std::vector<int32_t> control_begin_;
   std::vector<int16_t> control_places_;
   bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
+  const char* rule_sequence_ = "";  // data().Rule("sequence"), read at construction (Apply cites it per action)
 };
 
 // Loads a hex game: the document, the generic sections, the hex sections;

@@ -73,16 +73,34 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
   std::fill(hs.friendly.begin(), hs.friendly.end(), 0);
-  for (int i = 0; i < s.num_units; ++i) {
+  // Read once: the stores into the byte arrays might alias s and hs for the compiler.
+  const int num_units = s.num_units;
+  uint8_t* const friendly = hs.friendly.data();
+  uint8_t* const enemy = hs.enemy.data();
+  // Under a pin, the other side's ZOC sources are gathered too (HexScratch::gathered_sources).
+  const uint64_t pin = hs.PinOf(s);
+  std::vector<ZocSource>& sources = hs.gathered_sources;
+  sources.clear();
+  hs.gathered_units.clear();
+  UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
+  size_t num_others = 0;
+  for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap()) continue;
     if (u.side == side) {
-      if (CountsForStacking(s, static_cast<UnitId>(i))) ++hs.friendly[static_cast<size_t>(u.hex)];
+      if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
+      if (pin != 0) hs.gathered_units.push_back(static_cast<UnitId>(i));
     } else {
-      hs.enemy[static_cast<size_t>(u.hex)] = 1;
+      enemy[static_cast<size_t>(u.hex)] = 1;
+      others[num_others++] = static_cast<UnitId>(i);
+      if (pin == 0) continue;
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
     }
   }
-  MarkOverrunnable(s, side, hs.enemy, &hs.overrun);
+  hs.gathered_pin = pin;
+  hs.gathered_side = side;
+  MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
   // A new generation only if the arrays' contents changed (ListMoves' cache key).
   const bool same_side = hs.prev_occupancy_side == side;
   if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
@@ -97,7 +115,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
 }
 
 void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
-                                std::vector<uint8_t>* overrun) const {
+                                std::span<const UnitId>, std::vector<uint8_t>* overrun) const {
   for (size_t h = 0; h < enemy.size(); ++h) {
     if (enemy[h] && Overrunnable(s, static_cast<int>(h), moving_side)) (*overrun)[h] = 1;
   }
@@ -105,6 +123,15 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
 
 uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
 uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_t, int, int, int) const { return 0; }
+
+void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
+                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const {
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t f = from[i];
+    bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
+                     : CandidateBits(q, u, actions[i]);
+  }
+}
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
@@ -144,8 +171,8 @@ const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitI
 
 void HexRules::ListMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
-  const int side = s.phasing_side;
-  for (int i = 0; i < s.num_units; ++i) {
+  const int side = s.phasing_side, num_units = s.num_units;
+  for (int i = 0; i < num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || us.Has(kUnitMoved)) continue;
@@ -197,6 +224,10 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     // back (AppendPathAction) and its bits asked of the whole path (CandidateBits).
     std::vector<int32_t>& index = hs.candidate_index;  // per map hex: its candidate, -1 none
     const bool stepwise = candidate_bits_ && StepwiseCandidateBits();
+    // Stepwise bits are filled after the loop, in one call (FillStepCandidateBits),
+    // from each candidate's predecessor candidate recorded here.
+    std::vector<int32_t>& from_of = hs.candidate_from;
+    from_of.clear();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
       if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
@@ -210,16 +241,21 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
         cached.actions.push_back(cached.actions[f]);  // no reallocation: reserved for every reached hex
         a = &cached.actions.back();
         a->hexes[a->num_hexes++] = static_cast<int16_t>(h);
-        if (candidate_bits_) bits = stepwise ? StepCandidateBits(q, u, type, cached.bits[f], p, h, a->num_hexes) : CandidateBits(q, u, *a);
+        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
       } else {
         a = AppendPathAction(r, type, u, q.start, h, &cached.actions);
         if (a == nullptr) continue;
         a->value = value;
-        if (candidate_bits_) bits = CandidateBits(q, u, *a);
+        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
       }
       index[static_cast<size_t>(h)] = static_cast<int32_t>(cached.ends.size());
       cached.ends.push_back(static_cast<int16_t>(h));
       if (candidate_bits_) cached.bits.push_back(bits);
+      if (stepwise) from_of.push_back(from);
+    }
+    if (stepwise) {
+      FillStepCandidateBits(q, u, type, cached.actions.data(), cached.ends.data(), from_of.data(), cached.ends.size(),
+                            cached.bits.data());
     }
     for (int16_t h : cached.ends) index[static_cast<size_t>(h)] = -1;
     cached.valid = cacheable;

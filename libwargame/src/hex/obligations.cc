@@ -23,6 +23,26 @@ namespace wg {
 namespace {
 
 
+// A minimal cover: drops an edge (.u, .h) whose two ends stay met without it (an end
+// needs an edge only if owes(u) / owed(h)).
+template <class Edge, class Owes, class Owed>
+void DropRedundantEdges(std::vector<Edge>* cover, const Owes& owes, const Owed& owed) {
+  for (size_t k = 0; k < cover->size();) {
+    const Edge e = (*cover)[k];
+    int du = 0, dh = 0;
+    for (const Edge& f : *cover) {
+      du += f.u == e.u;
+      dh += f.h == e.h;
+    }
+    if ((du > 1 || !owes(e.u)) && (dh > 1 || !owed(e.h))) {
+      cover->erase(cover->begin() + static_cast<long>(k));
+      k = 0;
+    } else {
+      ++k;
+    }
+  }
+}
+
 // Keeps the actions `keep` accepts, once each: the same attackers against the same
 // hexes, in whatever order they are named, is one attack.
 void KeepDistinct(std::vector<Action>* out, const std::function<bool(const Action&)>& keep) {
@@ -74,11 +94,15 @@ bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks
 
 bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
   const int from = s.unit(u).hex;
-  if (Adjacent(from, hex)) return true;
+  // Adjacent(from, hex), inline (the obligations ask it per unit and enemy hex).
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(from);
+  for (int dir = 0; dir < 6; ++dir) {
+    if (nb[dir] == hex) return true;
+  }
   // Mirrors PrepareAttack: artillery with a range attacks in range and line of sight.
   const HexGameData& d = data();
-  const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
-                         d.artillery_range > 1;
+  if (d.artillery_range <= 1) return false;
+  const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind;
   return artillery && DistanceBetween(from, hex) <= d.artillery_range && d.los->Clear(from, hex);
 }
 
@@ -289,9 +313,16 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
       can[static_cast<size_t>(i)] = 1;
     }
   }
+  // InAttackReach is adjacency alone when no artillery has a range: then tested here
+  // (the cover's loops ask it of every owed hex and able unit).
+  const bool adjacent_only = data().artillery_range <= 1;
+  const HexGrid& grid = game_.hex_board().map.grid;
   auto edge = [&](UnitId u, int h) {
     const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
-    return (d & kDutyEnemy) && !(d & kDutyDefended) && can[static_cast<size_t>(u)] && InAttackReach(s, u, h);
+    if (!(d & kDutyEnemy) || (d & kDutyDefended) || !can[static_cast<size_t>(u)]) return false;
+    if (!adjacent_only) return InAttackReach(s, u, h);
+    const int32_t* nb = grid.Neighbors(s.unit(u).hex);
+    return std::find(nb, nb + 6, h) != nb + 6;
   };
   auto covered_unit = [&](UnitId u) {
     return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.u == u; });
@@ -323,21 +354,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
       }
     }
   }
-  // Minimal: drop an edge whose two ends stay met without it.
-  for (size_t k = 0; k < cover.size();) {
-    const Edge e = cover[k];
-    int du = 0, dh = 0;
-    for (const Edge& f : cover) {
-      du += f.u == e.u;
-      dh += f.h == e.h;
-    }
-    if ((du > 1 || !owes(e.u)) && (dh > 1 || !owed(e.h))) {
-      cover.erase(cover.begin() + static_cast<long>(k));
-      k = 0;
-    } else {
-      ++k;
-    }
-  }
+  DropRedundantEdges(&cover, owes, owed);
   // The stars: a unit with several hexes, or a hex with its units.
   std::vector<uint8_t> used(cover.size(), 0);
   for (size_t k = 0; k < cover.size(); ++k) {

@@ -60,36 +60,45 @@ HexStatePin::~HexStatePin() {
 
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.zoc_side == side && hs.CacheFresh(hs.zoc_pin, hs.zoc_state, s)) return hs.enemy_zoc;
-  hs.sources.clear();
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (!u.OnMap() || u.side == side) continue;
-    const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
-    if (k != ZocKind::kNone) hs.sources.push_back(ZocSource{u.hex, k});
-  }
-  // The field is a function of the sources alone (ZocField::Compute): the same sources
-  // as the last computation's (the other side did not move) leave it as it is.
-  const bool same_sources = hs.zoc_sources_side == side && hs.sources.size() == hs.prev_sources.size() &&
-                            std::equal(hs.sources.begin(), hs.sources.end(), hs.prev_sources.begin(),
-                                       [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
-  if (!same_sources) {
-    hs.enemy_zoc.Compute(game_.hex_board().map, data().zoc, hs.sources);
-    hs.prev_sources = hs.sources;
-    hs.zoc_sources_side = side;
-    // A new generation only if the field changed (ListMoves' cache key).
-    const uint8_t* bits = hs.enemy_zoc.data();
-    const size_t n = static_cast<size_t>(hs.enemy_zoc.size());
-    if (hs.prev_zoc_side != side || hs.prev_zoc.size() != n || !std::equal(bits, bits + n, hs.prev_zoc.begin())) {
-      ++hs.zoc_gen;
-      hs.prev_zoc.assign(bits, bits + n);
-      hs.prev_zoc_side = side;
+  HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
+  if (z.side == side && hs.CacheFresh(z.pin, z.state, s)) return z.field;
+  // The sources: gathered by RefreshOccupancy from this State if it is pinned under the
+  // same pin (so unchanged since) for this side, else walked here.
+  const uint64_t pin = hs.PinOf(s);
+  const bool gathered = pin != 0 && hs.gathered_pin == pin && hs.gathered_side == side;
+  std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
+  if (!gathered) {
+    sources.clear();
+    const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (!u.OnMap() || u.side == side) continue;
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
     }
   }
-  std::memcpy(static_cast<void*>(&hs.zoc_state), &s, sizeof(State));
-  hs.zoc_side = side;
-  hs.zoc_pin = hs.PinOf(s);
-  return hs.enemy_zoc;
+  // The field is a function of the sources alone (ZocField::Compute): the same sources
+  // as the slot's last computation's (the other side did not move) leave it as it is.
+  const bool same_sources = z.sources_side == side && sources.size() == z.sources.size() &&
+                            std::equal(sources.begin(), sources.end(), z.sources.begin(),
+                                       [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
+  if (!same_sources) {
+    z.field.Compute(game_.hex_board().map, data().zoc, sources);
+    z.sources = sources;
+    z.sources_side = side;
+    // A new generation only if the field changed (ListMoves' cache key).
+    const uint8_t* bits = z.field.data();
+    const size_t n = static_cast<size_t>(z.field.size());
+    if (z.prev_side != side || z.prev_bits.size() != n || !std::equal(bits, bits + n, z.prev_bits.begin())) {
+      z.gen = ++hs.zoc_gen;
+      z.prev_bits.assign(bits, bits + n);
+      z.prev_side = side;
+    }
+  }
+  std::memcpy(static_cast<void*>(&z.state), &s, sizeof(State));
+  z.side = side;
+  z.pin = hs.PinOf(s);
+  return z.field;
 }
 
 bool HexRules::InEnemyZoc(const State& s, Context& ctx, int side, int hex) const {

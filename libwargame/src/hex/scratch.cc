@@ -35,6 +35,8 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   hex_seen.assign(n, 0);
   enemy_hexes.reserve(n);
   sources.reserve(kMaxUnits);
+  gathered_sources.reserve(kMaxUnits);
+  gathered_units.reserve(kMaxUnits);
   actions.reserve(256);
 }
 
@@ -50,7 +52,7 @@ bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, int value, MoveLis
   // end (HexRules::ListUnitMoves applies them), never what the search reaches.
   const bool masked = q.enemy != nullptr && q.enemy == hex_mask.data() && hex_mask_gen != 0;
   if ((q.enemy != nullptr && q.enemy != enemy.data() && !masked) ||
-      (q.overrunnable != nullptr && q.overrunnable != overrun.data()) || (q.zoc != nullptr && q.zoc != &enemy_zoc)) {
+      (q.overrunnable != nullptr && q.overrunnable != overrun.data()) || (q.zoc != nullptr && ZocSlotOf(q.zoc) == nullptr)) {
     return false;
   }
   MoveListKey& k = *key;
@@ -71,7 +73,7 @@ bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, int value, MoveLis
   k.type = type;
   k.value = value;
   k.enemy_gen = q.enemy != nullptr || q.overrunnable != nullptr ? enemy_gen : 0;
-  k.zoc_gen = q.zoc != nullptr ? zoc_gen : 0;
+  k.zoc_gen = q.zoc != nullptr ? ZocSlotOf(q.zoc)->gen : 0;
   k.mask_gen = masked ? hex_mask_gen : 0;
   return true;
 }

@@ -12,6 +12,7 @@ namespace wg {
 
 HexRules::HexRules(const Game& game) : game_(game) {
   const HexGameData& d = data();
+  rule_sequence_ = d.Rule("sequence");  // the rule numbers are fixed once the game data is loaded
   StepDef m = NewStep("movement", d.Rule("movement"), DecisionType::kMovement, Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
   m.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListMovementStep(s, ctx, out); };
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyMovementStep(s, a, ctx); };
@@ -239,7 +240,7 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     EndGame(s, ctx, data().Rule("concession"));
     return Status::Ok();
   }
-  return ApplyStep(*this, steps_, s, a, ctx, data().Rule("sequence"));
+  return ApplyStep(*this, steps_, s, a, ctx, rule_sequence_);
 }
 
 }  // namespace wg
