@@ -503,7 +503,11 @@ class HexRules : public Rules, public HexQueries {
   // Enemy ZOC of the side's opponent, in the scratch field.
   const ZocField& EnemyZoc(const State& s, Context& ctx, int side) const;
   bool InEnemyZoc(const State& s, Context& ctx, int side, int hex) const;
-  bool Adjacent(int a, int b) const;
+  // Inline: the obligations and the listing ask it per unit and enemy hex.
+  bool Adjacent(int a, int b) const {
+    const int32_t* nb = game_.hex_board().map.grid.Neighbors(a);
+    return std::find(nb, nb + 6, b) != nb + 6;
+  }
   int DistanceBetween(int a, int b) const { return game_.hex_board().map.grid.DistanceIdx(a, b); }
 
   // --- Effects any hook may use ---------------------------------------------------

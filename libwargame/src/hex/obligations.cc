@@ -94,11 +94,7 @@ bool HexRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks
 
 bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
   const int from = s.unit(u).hex;
-  // Adjacent(from, hex), inline (the obligations ask it per unit and enemy hex).
-  const int32_t* nb = game_.hex_board().map.grid.Neighbors(from);
-  for (int dir = 0; dir < 6; ++dir) {
-    if (nb[dir] == hex) return true;
-  }
+  if (Adjacent(from, hex)) return true;
   // Mirrors PrepareAttack: artillery with a range attacks in range and line of sight.
   const HexGameData& d = data();
   if (d.artillery_range <= 1) return false;
@@ -316,13 +312,10 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   // InAttackReach is adjacency alone when no artillery has a range: then tested here
   // (the cover's loops ask it of every owed hex and able unit).
   const bool adjacent_only = data().artillery_range <= 1;
-  const HexGrid& grid = game_.hex_board().map.grid;
   auto edge = [&](UnitId u, int h) {
     const uint8_t d = hs.hex_duty[static_cast<size_t>(h)];
     if (!(d & kDutyEnemy) || (d & kDutyDefended) || !can[static_cast<size_t>(u)]) return false;
-    if (!adjacent_only) return InAttackReach(s, u, h);
-    const int32_t* nb = grid.Neighbors(s.unit(u).hex);
-    return std::find(nb, nb + 6, h) != nb + 6;
+    return adjacent_only ? Adjacent(s.unit(u).hex, h) : InAttackReach(s, u, h);
   };
   auto covered_unit = [&](UnitId u) {
     return std::any_of(cover.begin(), cover.end(), [&](const Edge& e) { return e.u == u; });

@@ -36,14 +36,6 @@ int HexRules::StackingCount(const State& s, int hex, int side) const {
   return n;
 }
 
-bool HexRules::Adjacent(int a, int b) const {
-  const int32_t* nb = game_.hex_board().map.grid.Neighbors(a);
-  for (int d = 0; d < 6; ++d) {
-    if (nb[d] == b) return true;
-  }
-  return false;
-}
-
 HexStatePin::HexStatePin(Context& ctx, const State& s)
     : hs_(Hs(ctx)), prev_state_(hs_.pinned), prev_pin_(hs_.pin) {
   if (hs_.pinned != &s || hs_.pin == 0) {
