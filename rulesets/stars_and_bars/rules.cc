@@ -129,14 +129,12 @@ class SbRules final : public HexRules {
   static constexpr uint8_t kPathOver2 = 16;      // enters more than two hexes (12.4.1's limit of 2)
   uint8_t CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const override;
   bool StepwiseCandidateBits() const override { return true; }
-  // The default's loop, with this class's StepCandidateBits and CandidateBits called directly (inlined).
+  // The default loop (FillStepCandidateBitsOf) with this final class's hooks: called directly, inlined
+  // (HexRules is a friend so that the loop may call them).
+  friend class HexRules;
   void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions, const int16_t* ends,
                              const int32_t* from, size_t n, uint8_t* bits) const override {
-    for (size_t i = 0; i < n; ++i) {
-      const int32_t f = from[i];
-      bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
-                       : CandidateBits(q, u, actions[i]);
-    }
+    FillStepCandidateBitsOf(*this, q, u, type, actions, ends, from, n, bits);
   }
   uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                             int num_hexes) const override;

@@ -550,6 +550,17 @@ class HexRules : public Rules, public HexQueries {
   // override must give the same bits.
   virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
                                      const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const;
+  // That loop, with the hooks of R: a final ruleset class R overrides FillStepCandidateBits
+  // with FillStepCandidateBitsOf(*this, ...), and its own hooks are then called directly.
+  template <class R>
+  static void FillStepCandidateBitsOf(const R& r, const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
+                                      const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) {
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t f = from[i];
+      bits[i] = f >= 0 ? r.StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
+                       : r.CandidateBits(q, u, actions[i]);
+    }
+  }
   // Builds the move query for u (or a stack) and runs the search.
   const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const override;
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;

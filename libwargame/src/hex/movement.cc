@@ -126,11 +126,7 @@ uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_
 
 void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
                                      const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const {
-  for (size_t i = 0; i < n; ++i) {
-    const int32_t f = from[i];
-    bits[i] = f >= 0 ? StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
-                     : CandidateBits(q, u, actions[i]);
-  }
+  FillStepCandidateBitsOf(*this, q, u, type, actions, ends, from, n, bits);
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
