@@ -49,8 +49,11 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   reach_.pred_.assign(n, -1);
   reach_.flags_.assign(n, 0);
   reach_.order_.assign(n, -1);
-  next_.assign(n, -1);
-  prev_.assign(n, -1);
+  key_.assign(n, ~uint64_t{0});  // older than any search
+  // The bucket entries: one per successful Relax, at most one per hex and direction
+  // plus one per seed (the start, or the entry hexes: grown in Search for a longer list).
+  entry_node_.assign(7 * n + 1, -1);
+  entry_next_.assign(7 * n + 1, -1);
   head_.assign(64, -1);
   tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
   for (int c = 0; c < rules.num_classes(); ++c) TableFor(MoveClassBit(c));
@@ -127,7 +130,10 @@ struct Pathfinder::Run {
         stop_on_entry(ezoc != nullptr && zr->stop_on_entry),
         no_infiltration(zr != nullptr && zr->no_infiltration),
         friendly(query.stack_limit > 0 ? query.friendly_count : nullptr),
-        room(query.stack_limit - query.moving_count) {}
+        room(query.stack_limit - query.moving_count),
+        key(pf.key_.data()),
+        settled_key(static_cast<uint64_t>(~gen) << 32),
+        queued_max(settled_key | 0xffffffffu) {}
 
   // The query's scalars are copied into the Run (start, allowance, stop_on_entry, ...):
   // read through the MoveQuery reference they would be reloaded after every store
@@ -139,56 +145,60 @@ struct Pathfinder::Run {
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
 
   // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
+  // Each bucket is a stack of entries (entry_node, entry_next) taken from a pool;
+  // lowering a queued hex's cost pushes a new entry and leaves the old one behind
+  // (lazy deletion: Drain skips an entry whose hex is already settled). A hex's
+  // cost is lowered only to a different bucket, so the live entries are popped in
+  // the order a doubly linked list with unlinking gave (the same search, fewer stores).
   void InitBuckets(Pathfinder& pf, int max_step, int max_seed) {
     int k = 1;
     while (k <= std::max(max_step + leave, max_seed)) k *= 2;
     mask = k - 1;
-    if (static_cast<int>(pf.head_.size()) < k) pf.head_.assign(static_cast<size_t>(k), -1);
-    next = pf.next_.data();
-    prev = pf.prev_.data();
+    if (static_cast<int>(pf.head_.size()) < k) pf.head_.resize(static_cast<size_t>(k));
+    std::fill(pf.head_.begin(), pf.head_.begin() + k, -1);  // the last search's stale entries
+    entry_node = pf.entry_node_.data();
+    entry_next = pf.entry_next_.data();
     head = pf.head_.data();
   }
-  void Link(int n, int c) {
+  // Queues n at cost c; `fresh`: n was not queued before (a lowered cost is not counted again).
+  void Link(int n, int c, bool fresh) {
     const int b = c & mask;
-    next[n] = head[b];
-    prev[n] = -1;
-    if (head[b] >= 0) prev[head[b]] = n;
-    head[b] = n;
-    ++queued;
+    const int e = entries++;
+    entry_node[e] = n;
+    entry_next[e] = head[b];
+    head[b] = e;
+    queued += fresh ? 1 : 0;
   }
-  void Unlink(int n) {
-    const int b = cost[n] & mask;
-    if (prev[n] >= 0) {
-      next[prev[n]] = next[n];
-    } else {
-      head[b] = next[n];
-    }
-    if (next[n] >= 0) prev[next[n]] = prev[n];
-    --queued;
-  }
-  // Offers cost c to hex n from `from` (queues it or lowers its queued cost).
+  // Offers cost c to hex n from `from` (queues it or lowers its queued cost). A hex's
+  // search state is one word, key[n] = (~stamp) << 32 | (settled ? 0 : queued cost + 1):
+  // an offer (~gen) << 32 | (c + 1) is better iff it is smaller (a hex of an older
+  // search has a larger key), one load and one data-dependent branch where stamp, flags
+  // and cost took three loads and two (the branches a random game mispredicts most:
+  // callgrind's branch simulation). Reachable's stamp, cost and flags are written once,
+  // when the hex is settled (Settle).
   void Relax(int n, int c, int from) {
     const size_t un = static_cast<size_t>(n);
-    if (stamp[un] == gen) {
-      if ((flags[un] & Reachable::kSettled) || cost[un] <= c) return;
-      Unlink(n);
-    } else {
-      stamp[un] = gen;
-      flags[un] = 0;
-    }
-    cost[un] = c;
+    const uint64_t offer = settled_key | static_cast<uint32_t>(c + 1);
+    const uint64_t was = key[un];
+    if (offer >= was) return;  // settled, or queued at no more
+    key[un] = offer;
     pred[un] = from;
-    Link(n, c);
+    Link(n, c, was > queued_max);
+  }
+  bool Settled(int h) const { return key[static_cast<size_t>(h)] == settled_key; }
+  // Marks h settled at cost c with flags f, in the search's word and in the Reachable.
+  void Settle(int h, int c, uint8_t f) {
+    const size_t uh = static_cast<size_t>(h);
+    key[uh] = settled_key;
+    stamp[uh] = gen;
+    cost[uh] = c;
+    flags[uh] = f;
+    order[order_size++] = h;
   }
   // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
   void ReachBeyond(int n, int c, int from) {
-    const size_t un = static_cast<size_t>(n);
-    stamp[un] = gen;
-    cost[un] = c;
-    pred[un] = from;
-    flags[un] = static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
-                                     (CanEnd(n) ? Reachable::kCanEnd : 0));
-    order[order_size++] = n;
+    pred[static_cast<size_t>(n)] = from;
+    Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop | (CanEnd(n) ? Reachable::kCanEnd : 0)));
   }
   // Expands h (cost c); with bounded == false only offers hexes not yet reached
   // (minimum-one-hex moves), marking them must-stop.
@@ -204,6 +214,20 @@ struct Pathfinder::Run {
     const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
     const bool infiltration = h_ezoc && no_infiltration;  // may not step from this EZOC into another
     const int base = c + extra;
+    if (!bounded) {
+      for (int d = 0; d < kNumDirections; ++d) {
+        const int w = w6[d];
+        if (w < 0) continue;
+        const int n = nb[d];
+        if (BlockedByEnemy(n)) continue;
+        if (infiltration && ezoc[n]) continue;
+        if (stamp[n] != gen) ReachBeyond(n, base + w, h);
+      }
+      return;
+    }
+    // Unrolled: each direction's tests are branches of their own (the loop's exit and the
+    // tests shared by six directions were among the search's most mispredicted branches).
+#pragma GCC unroll 6
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = w6[d];
       if (w < 0) continue;
@@ -211,11 +235,7 @@ struct Pathfinder::Run {
       if (BlockedByEnemy(n)) continue;
       if (infiltration && ezoc[n]) continue;
       const int nc = base + w;
-      if (bounded) {
-        if (nc <= allowance) Relax(n, nc, h);
-      } else if (stamp[n] != gen) {
-        ReachBeyond(n, nc, h);
-      }
+      if (nc <= allowance) Relax(n, nc, h);
     }
   }
   // Settles the queued hexes in cost order.
@@ -223,14 +243,14 @@ struct Pathfinder::Run {
     for (int cur = 0; queued > 0; ++cur) {
       const int b = cur & mask;
       while (head[b] >= 0) {
-        const int h = head[b];
-        head[b] = next[h];
-        if (head[b] >= 0) prev[head[b]] = -1;
+        const int e = head[b];
+        head[b] = entry_next[e];
+        const int h = entry_node[e];
+        if (Settled(h)) continue;  // left behind by a lowered cost
         --queued;
         const bool stop = MustStop(h);
-        flags[static_cast<size_t>(h)] = static_cast<uint8_t>(
-            Reachable::kSettled | (stop ? Reachable::kMustStop : 0) | (CanEnd(h) ? Reachable::kCanEnd : 0));
-        order[order_size++] = h;
+        Settle(h, cur, static_cast<uint8_t>(Reachable::kSettled | (stop ? Reachable::kMustStop : 0) |
+                                            (CanEnd(h) ? Reachable::kCanEnd : 0)));
         if (!stop) Expand(h, cur, true);
       }
     }
@@ -255,11 +275,15 @@ struct Pathfinder::Run {
   const bool stop_on_entry, no_infiltration;
   const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else null
   const int room;
+  uint64_t* const key;         // Pathfinder::key_: per hex, its word (Relax)
+  const uint64_t settled_key;  // a hex's word once settled in this search: (~gen) << 32
+  const uint64_t queued_max;   // the largest word of this search (a larger one is older)
   int mask = 0;
-  int32_t* next = nullptr;
-  int32_t* prev = nullptr;
+  int32_t* entry_node = nullptr;  // Pathfinder::entry_node_, entry_next_
+  int32_t* entry_next = nullptr;
   int32_t* head = nullptr;
-  int queued = 0;
+  int entries = 0;  // pool entries used
+  int queued = 0;   // hexes queued and not settled
 };
 
 const Reachable& Pathfinder::Search(const MoveQuery& q) {
@@ -267,9 +291,15 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   Reachable& R = reach_;
   if (++R.generation_ == 0) {
     std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
+    std::fill(key_.begin(), key_.end(), ~uint64_t{0});
     R.generation_ = 1;
   }
   start_ = q.start;
+  const size_t pool = 6 * static_cast<size_t>(map_.size()) + q.entry_hexes.size() + 1;  // Run::Link's bound
+  if (entry_node_.size() < pool) {
+    entry_node_.resize(pool);
+    entry_next_.resize(pool);
+  }
   Run run(*this, q, table);
   // Seeds.
   int max_seed = 0;

@@ -183,7 +183,8 @@ class Pathfinder {
   const MovementRules& rules_;
   std::vector<Table> tables_;
   Reachable reach_;
-  std::vector<int32_t> next_, prev_;  // bucket lists
+  std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
+  std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
   int start_ = -1;
 };
