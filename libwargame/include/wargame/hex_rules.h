@@ -213,6 +213,7 @@ class HexScratch : public Scratch {
   // night moves) have slots of their own, so they do not evict the unit's moves.
   static constexpr int kMoveSlots = 3;
   std::vector<UnitMoves> unit_moves;
+  MoveListKey probe_key;  // ListUnitMoves' key of the query it is asked (reused: MoveKey sets it all)
   // The moves of the listing under way (issue 15: neither copied into the list nor
   // referenced one by one): runs of one cache slot's candidates, in listing order. A
   // run is whole (the slot's candidates 0..count-1, nothing written per move) or keeps
@@ -332,10 +333,14 @@ class HexScratch : public Scratch {
   std::vector<int16_t> attacker_hexes, seen_hexes;
   std::vector<uint8_t> hex_seen;
 
-  // Is a cache filled from `key` under pin `filled` valid for s?
-  bool CacheFresh(uint64_t filled, const State& key, const State& s) const {
+  // Is a cache filled from `key` under pin `filled` valid for s? If s is pinned and its
+  // bytes equal the key's, the cache takes s's pin (`filled`): exact, as a pinned State
+  // is not modified while the pin lasts, and the next asks under that pin compare nothing.
+  bool CacheFresh(uint64_t& filled, const State& key, const State& s) {
     if (filled != 0 && filled == pin && pinned == &s) return true;
-    return key.Equals(s);
+    if (!key.Equals(s)) return false;
+    if (pinned == &s && pin != 0) filled = pin;
+    return true;
   }
   uint64_t PinOf(const State& s) const { return pinned == &s ? pin : 0; }
 };

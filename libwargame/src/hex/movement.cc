@@ -199,7 +199,7 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   if (hs.unit_moves.size() < units * HexScratch::kMoveSlots) hs.unit_moves.resize(units * HexScratch::kMoveSlots);
   const size_t at = static_cast<size_t>(u) * HexScratch::kMoveSlots + static_cast<size_t>(slot);
   HexScratch::UnitMoves& cached = hs.unit_moves[at];
-  HexScratch::MoveListKey key;
+  HexScratch::MoveListKey& key = hs.probe_key;  // MoveKey sets every field (no zeroing per call)
   const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.actions.clear();
@@ -299,15 +299,19 @@ Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
     Status st = CanMove(s, u);
     if (!st.ok()) return st;
   }
+  MoveQuery q;
   {
+    // The check and the query read s and do not change it: pinned, the occupancy and
+    // ZOC caches they share compare the State's bytes once (HexScratch::CacheFresh).
+    const HexStatePin pin(ctx, s);
     Status st = CheckMove(s, a, ctx);
     if (!st.ok()) return st;
+    q = BuildQuery(s, ctx, a.units.data(), a.num_units);
   }
-  const MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
   PathCheck pc;
   bool ezoc = false;
   {
-    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);
+    Status st = WalkPath(s, a, ctx, q, &pc, &ezoc);  // changes s (overruns, place control)
     if (!st.ok()) return st;
   }
   FinishMove(s, a, ctx, start, pc.cost, ezoc, "");
