@@ -1110,8 +1110,10 @@ void SbRules::AfterCombat(State& s, Context& ctx) const {
 // --- Stacking checkpoints (5.5) --------------------------------------------------------
 
 int SbRules::OverstackedSide(const State& s) const {
-  // StackingCount per hex, counted once per side (not once per unit).
-  std::vector<uint16_t> count(static_cast<size_t>(game_.hex_board().map.size()), 0);
+  // StackingCount per hex, counted once per side (not once per unit), in a buffer kept
+  // by the thread (asked at every phase end: no allocation each time).
+  thread_local std::vector<uint16_t> count;
+  count.resize(static_cast<size_t>(game_.hex_board().map.size()));
   for (int side : {static_cast<int>(s.phasing_side), 1 - s.phasing_side}) {
     std::fill(count.begin(), count.end(), 0);
     for (int i = 0; i < s.num_units; ++i) {

@@ -319,6 +319,15 @@ class HexScratch : public Scratch {
   State duty_state;
   uint64_t duty_pin = 0;
   bool duty_valid = false;
+  // HexRules::ListDutyAttacks' working lists (reused, not allocated per listing).
+  struct DutyEdge {
+    UnitId u;
+    int16_t h;
+  };
+  std::vector<DutyEdge> duty_cover;
+  std::vector<UnitId> duty_able;
+  std::vector<uint8_t> duty_can, duty_used;
+  std::vector<Action> duty_seen;
 
   // HexRules::PinnedAttackStrength: each unit's AttackStrength in the pinned State,
   // computed at most once per pin (the hook is a pure function of the State);

@@ -44,8 +44,10 @@ void DropRedundantEdges(std::vector<Edge>* cover, const Owes& owes, const Owed& 
 }
 
 // Keeps the actions `keep` accepts, once each: the same attackers against the same
-// hexes, in whatever order they are named, is one attack.
-void KeepDistinct(std::vector<Action>* out, const std::function<bool(const Action&)>& keep) {
+// hexes, in whatever order they are named, is one attack. In place, in order; `seen`
+// is a buffer for the canonical forms kept.
+template <class Keep>
+void KeepDistinct(std::vector<Action>* out, std::vector<Action>* seen, const Keep& keep) {
   auto canonical = [](Action a) {
     if (a.type == ActionType::kAttack) {
       std::sort(a.units.begin(), a.units.begin() + a.num_units);
@@ -53,17 +55,18 @@ void KeepDistinct(std::vector<Action>* out, const std::function<bool(const Actio
     }
     return a;
   };
-  std::vector<Action> kept, seen;
-  kept.reserve(out->size());
-  seen.reserve(out->size());
-  for (const Action& a : *out) {
+  seen->clear();
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Action& a = (*out)[i];
     if (!keep(a)) continue;
     const Action c = canonical(a);
-    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-    seen.push_back(c);
-    kept.push_back(a);
+    if (std::find(seen->begin(), seen->end(), c) != seen->end()) continue;
+    seen->push_back(c);
+    if (kept != i) (*out)[kept] = a;
+    ++kept;
   }
-  *out = std::move(kept);
+  out->resize(kept);
 }
 
 bool Declares(const Action* a, UnitId u) {
@@ -290,18 +293,19 @@ Status HexRules::DutiesMet(const State& s, Context& ctx) const {
 // keeps only the attacks that leave every other obligation possible.
 void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   BuildDuties(s, ctx);
-  const HexScratch& hs = Hs(ctx);
+  HexScratch& ws = Hs(ctx);  // the buffers below (kept: no allocation per listing)
+  const HexScratch& hs = ws;
   const int side = s.phasing_side;
-  struct Edge {
-    UnitId u;
-    int16_t h;
-  };
-  std::vector<Edge> cover;
+  using Edge = HexScratch::DutyEdge;
+  std::vector<Edge>& cover = ws.duty_cover;
+  cover.clear();
   auto owes = [&](UnitId u) { return hs.unit_duty[static_cast<size_t>(u)] == (kDutyOwed | kDutyPossible); };
   auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
   // The phasing units that can still attack, in unit order (CanStillAttack asked once each).
-  std::vector<UnitId> able;
-  std::vector<uint8_t> can(static_cast<size_t>(s.num_units), 0);
+  std::vector<UnitId>& able = ws.duty_able;
+  able.clear();
+  std::vector<uint8_t>& can = ws.duty_can;
+  can.assign(static_cast<size_t>(s.num_units), 0);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     if (s.unit(u).side == side && CanStillAttack(s, u, &hs)) {
@@ -349,7 +353,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   }
   DropRedundantEdges(&cover, owes, owed);
   // The stars: a unit with several hexes, or a hex with its units.
-  std::vector<uint8_t> used(cover.size(), 0);
+  std::vector<uint8_t>& used = ws.duty_used;
+  used.assign(cover.size(), 0);
   for (size_t k = 0; k < cover.size(); ++k) {
     if (used[k]) continue;
     Action a = Action::Of(ActionType::kAttack);
@@ -395,7 +400,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     if (a.num_hexes > 1) out->push_back(a);
   }
   // Keep what breaks no obligation, once each.
-  KeepDistinct(out, [&](const Action& a) { return a.type != ActionType::kAttack || CheckDutiesAfter(s, ctx, a).ok(); });
+  KeepDistinct(out, &ws.duty_seen,
+               [&](const Action& a) { return a.type != ActionType::kAttack || CheckDutiesAfter(s, ctx, a).ok(); });
 }
 
 }  // namespace wg
