@@ -2050,15 +2050,47 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       const ZocField* ezoc = !facts.any_normal || fm ? facts.zoc : nullptr;
       const uint8_t* b = slot.bits.data();
       const int16_t* ends = slot.ends.data();
-      for (size_t k = 0; k < run.count; ++k) {
-        const uint32_t i = view.Index(k);
-        const uint8_t m = b[i];
-        if (m & (reject | kPathOffMap)) {
-          if (!(m & kPathOffMap) || !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) continue;
-        } else if (ezoc != nullptr && ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, m)) {
-          continue;  // 6.2 joining a normal unit, 12.6
+      // Candidates are kept without a branch on their bits (out[kept] is written, and
+      // kept advanced by whether it stays): which candidates stay is data, not a pattern
+      // the branch predictor learns. A path off the map is rare and goes to MoveAllowed.
+      if (ezoc == nullptr) {
+        for (size_t k = 0; k < run.count; ++k) {
+          const uint32_t i = view.Index(k);
+          const uint8_t m = b[i];
+          if (m & kPathOffMap) [[unlikely]] {
+            if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
+            continue;
+          }
+          out[kept] = i;
+          kept += (m & reject) == 0;
         }
-        out[kept++] = i;
+      } else if (!fm) {
+        // !any_normal: MoveAllowed's 6.2 test by the listing's mask (a zero-strength unit
+        // ends in an enemy ZOC only joining a normal unit; the path bits are on the map).
+        const uint8_t* in_ezoc = ezoc->data();
+        const uint8_t* joins = facts.normal_friend;
+        for (size_t k = 0; k < run.count; ++k) {
+          const uint32_t i = view.Index(k);
+          const uint8_t m = b[i];
+          if (m & kPathOffMap) [[unlikely]] {
+            if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
+            continue;
+          }
+          const auto to = static_cast<size_t>(ends[i]);
+          out[kept] = i;
+          kept += static_cast<size_t>((m & reject) == 0) & static_cast<size_t>(in_ezoc[to] == 0 || joins[to] != 0);
+        }
+      } else {
+        for (size_t k = 0; k < run.count; ++k) {
+          const uint32_t i = view.Index(k);
+          const uint8_t m = b[i];
+          if (m & (reject | kPathOffMap)) {
+            if (!(m & kPathOffMap) || !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) continue;
+          } else if (ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, m)) {
+            continue;  // 6.2 joining a normal unit, 12.6
+          }
+          out[kept++] = i;
+        }
       }
     } else {
       for (size_t k = 0; k < run.count; ++k) {
