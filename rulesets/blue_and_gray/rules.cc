@@ -885,24 +885,28 @@ bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is
 // allowed if one unit there can be displaced to an adjacent hex.
 Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+  const HexScratch& hs = Hs(ctx);
+  auto refuse = [&](const char* rule, auto&& message) { return RefuseUnlessQuiet(hs, rule, message); };
+  auto text = [](const char* message) { return [message] { return std::string(message); }; };
   const UnitState& us = s.unit(u);
   const int hexes = s.combat.retreat_hexes;
-  if (n != hexes) return Status::Refused("8.5", "a retreat is exactly " + std::to_string(hexes) + " hexes");
+  if (n != hexes) return refuse("8.5", [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
   const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
   int prev = us.hex;
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
-    if (h < 0 || h >= game_.hex_board().map.size()) return Status::Refused("8.51", "units may not retreat off the map");
+    if (h < 0 || h >= game_.hex_board().map.size()) return refuse("8.51", text("units may not retreat off the map"));
     const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
-    if (dir < 0) return Status::Refused("8.5", "retreat hexes must be adjacent");
+    if (dir < 0) return refuse("8.5", text("retreat hexes must be adjacent"));
     std::string why;
-    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
-      return Status::Refused("8.51", "cannot retreat there: " + why);
+    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, hs.quiet_refusals > 0 ? nullptr : &why) ==
+        kProhibitedCost) {
+      return refuse("8.51", [&] { return "cannot retreat there: " + why; });
     }
-    if (EnemyIn(s, h, us.side)) return Status::Refused("8.51", "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
-    if (zoc.InEzoc(h)) return Status::Refused("8.51", "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
-    if (DistanceBetween(us.hex, h) != i + 1) return Status::Refused("8.5", "each retreat hex must be farther from the start");
+    if (EnemyIn(s, h, us.side)) return refuse("8.51", [&] { return "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h); });
+    if (zoc.InEzoc(h)) return refuse("8.51", [&] { return "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")"; });
+    if (DistanceBetween(us.hex, h) != i + 1) return refuse("8.5", text("each retreat hex must be farther from the start"));
     prev = h;
   }
   const int to = path[n - 1];
@@ -910,7 +914,7 @@ Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
     UnitId who;
     int where;
     if (!DisplacementHex(s, ctx, to, us.side, u, &who, &where)) {
-      return Status::Refused("8.52", "retreat would overstack " + game_.HexLabel(to) + " and no unit there can be displaced");
+      return refuse("8.52", [&] { return "retreat would overstack " + game_.HexLabel(to) + " and no unit there can be displaced"; });
     }
   }
   return Status::Ok();

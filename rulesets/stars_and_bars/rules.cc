@@ -1058,17 +1058,18 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
 }
 
 Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
-  if (Unlimbered(s, u)) return Status::Refused("7.5.1", "unlimbered artillery may never retreat");
+  auto refuse = [&](const char* rule, const char* message) { return RefuseUnlessQuiet(Hs(ctx), rule, [=] { return std::string(message); }); };
+  if (Unlimbered(s, u)) return refuse("7.5.1", "unlimbered artillery may never retreat");
   if (AttackStrength(s, u) <= 0) {
     // 6.2: only a unit with an AS retreats through a hex held by enemy zero-strength units.
     for (int i = 0; i < n; ++i) {
       if (path[i] >= 0 && EnemyIn(s, path[i], s.unit(u).side)) {
-        return Status::Refused("6.2", "units without an attack strength may never enter an enemy-occupied hex");
+        return refuse("6.2", "units without an attack strength may never enter an enemy-occupied hex");
       }
     }
   }
   if (IsArtillery(u) && LeavesWoodsOffPath(s.unit(u).hex, path, n)) {
-    return Status::Refused("5.3", "artillery may leave a woods hex only along a road or trail");
+    return refuse("5.3", "artillery may leave a woods hex only along a road or trail");
   }
   int prev = s.unit(u).hex;
   for (int i = 0; i < n; ++i) {
@@ -1076,7 +1077,7 @@ Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
     const int dir = h >= 0 ? DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h)) : -1;
     if (dir >= 0) {
       const FeatureMask side = game_.hex_board().map.Side(prev, dir);
-      if ((side & river_) && !(side & bridge_ford_)) return Status::Refused("7.5.1", "units may not retreat across river hexsides");
+      if ((side & river_) && !(side & bridge_ford_)) return refuse("7.5.1", "units may not retreat across river hexsides");
     }
     if (h >= 0) prev = h;
   }
@@ -1425,7 +1426,9 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
 
 void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const {
   // CheckCavalryRetreat's tests, the unit's once per unit and the view once per listing
-  // (pinned: nothing changes it while the paths are checked).
+  // (pinned: nothing changes it while the paths are checked). Only whether a path is
+  // legal is asked: the refusals are quiet.
+  const QuietRefusals quiet(Hs(ctx));
   State view;
   bool have_view = false;
   std::optional<HexStatePin> pin;
@@ -1492,6 +1495,7 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
     UnitState& vs = s.unit(v);
     if (v == u || vs.hex != from || vs.side != side || AttackStrength(s, v) > 0) continue;
     if (in_combat && !vs.Has(kUnitRetreatOwed)) continue;
+    const QuietRefusals quiet(Hs(ctx));  // only whether it may go is asked
     if (!CheckRetreat(view, ctx, v, path, n).ok()) continue;
     MoveUnit(s, ctx, v, path[n - 1], EventType::kRetreat, in_combat ? "7.5.1" : "7.8");
     vs.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);

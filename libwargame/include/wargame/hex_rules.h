@@ -352,6 +352,8 @@ class HexScratch : public Scratch {
     return true;
   }
   uint64_t PinOf(const State& s) const { return pinned == &s ? pin : 0; }
+  // QuietRefusals guards active: the checks that honour them refuse with the rule alone.
+  int quiet_refusals = 0;
 };
 
 // Bits of HexScratch::hex_duty / unit_duty.
@@ -377,6 +379,29 @@ class HexStatePin {
   const State* prev_state_;
   uint64_t prev_pin_;
 };
+
+// While it lasts, the retreat checks (HexRules::CheckRetreat and the rulesets'
+// overrides) refuse with the rule they apply and an empty message: for the code
+// that asks only whether a path is legal (the retreat listings), so that a
+// rejected path costs no formatting or allocation (issue 15). Nests.
+class QuietRefusals {
+ public:
+  explicit QuietRefusals(HexScratch& hs) : hs_(hs) { ++hs_.quiet_refusals; }
+  ~QuietRefusals() { --hs_.quiet_refusals; }
+  QuietRefusals(const QuietRefusals&) = delete;
+  QuietRefusals& operator=(const QuietRefusals&) = delete;
+
+ private:
+  HexScratch& hs_;
+};
+
+// A refusal of `rule` with the message message() returns (a callable), or with no
+// message under a QuietRefusals guard (the message is then not built).
+template <class Message>
+Status RefuseUnlessQuiet(const HexScratch& hs, const char* rule, Message&& message) {
+  if (hs.quiet_refusals > 0) return Status::Refused(rule, std::string());
+  return Status::Refused(rule, message());
+}
 
 // Defender strength multipliers and die-roll modifiers of one combat.
 struct CombatMods {

@@ -80,11 +80,12 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
 }
 
 Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+  const HexScratch& hs = Hs(ctx);
+  const char* rule = data().Rule("retreat");
+  auto refuse = [&](const char* r, auto&& message) { return RefuseUnlessQuiet(hs, r, message); };
   const UnitState& us = s.unit(u);
   const int hexes = s.combat.retreat_hexes;
-  if (n != hexes) {
-    return Status::Refused(data().Rule("retreat"), "a retreat is exactly " + std::to_string(hexes) + " hexes");
-  }
+  if (n != hexes) return refuse(rule, [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
   const auto& kinds = game_.kinds;
   const int cls = kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
@@ -92,31 +93,35 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   for (int i = 0; i < n; ++i) {
     const int h = path[i];
     const int dir = DirectionTo(game_.hex_board().map.grid.HexAt(prev), game_.hex_board().map.grid.HexAt(h));
-    if (h < 0 || dir < 0) return Status::Refused(data().Rule("retreat"), "retreat hexes must be adjacent");
+    if (h < 0 || dir < 0) return refuse(rule, [] { return std::string("retreat hexes must be adjacent"); });
     std::string why;
-    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, &why) == kProhibitedCost) {
-      return Status::Refused(data().Rule("retreat"), "cannot retreat there: " + why);
+    if (StepCost(game_.hex_board().map, data().movement, cls, prev, dir, hs.quiet_refusals > 0 ? nullptr : &why) ==
+        kProhibitedCost) {
+      return refuse(rule, [&] { return "cannot retreat there: " + why; });
     }
     if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
-      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h));
+      return refuse(rule, [&] { return "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h); });
     }
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
-      return Status::Refused(data().Rule("retreat"), "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")");
+      return refuse(rule, [&] { return "cannot retreat into an enemy zone of control (" + game_.HexLabel(h) + ")"; });
     }
     if (DistanceBetween(us.hex, h) != i + 1) {
-      return Status::Refused(data().Rule("retreat"), "each retreat hex must be farther from the start");
+      return refuse(rule, [] { return std::string("each retreat hex must be farther from the start"); });
     }
     prev = h;
   }
   if (data().stacking_check == HexGameData::StackingCheck::kRefuse &&
       StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.hex_board().stacking.limit) {
-    return Status::Refused(data().Rule("stacking"), "retreat would overstack " + game_.HexLabel(path[n - 1]));
+    return refuse(data().Rule("stacking"), [&] { return "retreat would overstack " + game_.HexLabel(path[n - 1]); });
   }
   return Status::Ok();
 }
 
+// Every legal retreat path of u, each as an Action (only whether a path is legal is
+// asked: the checks' refusals are quiet).
 void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const {
   if (u < 0 || hexes <= 0 || hexes > 3) return;
+  const QuietRefusals quiet(Hs(ctx));
   const auto& grid = game_.hex_board().map.grid;
   int16_t path[3];
   // Depth-first over paths of exactly `hexes` steps moving away each step.

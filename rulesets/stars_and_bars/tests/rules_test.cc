@@ -515,6 +515,29 @@ TEST(Rules, Rule_7_5_1_RetreatTwoHexesOrStand) {
   EXPECT_EQ(s.state().unit(p).hex, Nb(Nb(c, 3), 3));
 }
 
+// The retreat listing checks every path with quiet refusals (no message built); a
+// retreat the player then enters is refused with the rule and the reason.
+TEST(Rules, Rule_7_5_1_ARefusedRetreatSaysWhyAfterTheListing) {
+  const int c = ClearHex();
+  auto g = RetreatPosition(c, "powell");
+  Session s(g, 1);
+  s.SupplyDice({6});  // 1-1, roll 6: -/W
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat
+  ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
+  const UnitId p = U(*g, "powell");
+  const std::vector<Action> legal = s.LegalActions();
+  ASSERT_FALSE(legal.empty());
+  for (const Action& a : legal) EXPECT_NE(a.hexes[0], Nb(c, 1)) << "Nb(c, 1) is next to the attacker: in its ZOC";
+  const Status one = s.Apply(Act(ActionType::kRetreat, {p}, {Nb(c, 3)}));
+  EXPECT_EQ(one.error().rule, "7.5.1");
+  EXPECT_NE(one.error().message.find("exactly 2 hexes"), std::string::npos) << one.ToString();
+  const Status ezoc = s.Apply(Act(ActionType::kRetreat, {p}, {Nb(c, 1), Nb(Nb(c, 1), 1)}));
+  EXPECT_FALSE(ezoc.ok());
+  EXPECT_NE(ezoc.error().message.find("enemy zone of control (" + L(Nb(c, 1)) + ")"), std::string::npos) << ezoc.ToString();
+  EXPECT_EQ(s.LegalActions(), legal);  // the refusals changed nothing
+}
+
 TEST(Rules, Rule_7_5_1_HqRetreatsWithItsStack) {
   const int c = ClearHex();
   auto g = RetreatPosition(c, "powell", P("anderson_hq", c));
