@@ -13,7 +13,6 @@
 // obligation at a time, and ListDutyAttacks lists such a set of stars.
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -395,7 +394,7 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     Action a = Action::Of(ActionType::kAttack);
     a.AddUnit(u);
     for (int h : hs.enemy_hexes) {
-      if (edge(u, h) && Adjacent(s.unit(u).hex, h)) a.AddHex(h);
+      if (Adjacent(s.unit(u).hex, h) && edge(u, h)) a.AddHex(h);  // adjacency first: edge may look for a line of sight
     }
     if (a.num_hexes > 1) out->push_back(a);
   }
