@@ -40,7 +40,7 @@ fi
 # AI decisions: `wargame simulate GAME --players ai,ai --games WG_AI_GAMES (default 1)` on
 # Stars and Bars and on Chattanooga (actions per CPU second).
 baseline="${WG_BENCH_BASELINE:-353dadd1881af15319da37f6114b0751fcb655f4}"
-rounds="${WG_BENCH_ROUNDS:-3}"
+rounds="${WG_BENCH_ROUNDS:-5}"
 cmp="$build/benchmarks/baseline"
 rm -rf "$cmp/runs" && mkdir -p "$cmp/runs"
 if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/dev/null; then

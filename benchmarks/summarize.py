@@ -48,65 +48,83 @@ def fmt_time(ns):
     return "%.3g ns" % ns
 
 
-def baseline_rows(folder):
-    """Rows comparing this build with the pinned baseline build, run in turns (run_benchmarks.sh)."""
+def paired(per):
+    """per = {"base": {round: x}, "cur": {round: x}}: the median of the per-round ratios
+    base/cur (each round measured the two builds back to back, so a change of the machine's
+    load between rounds cancels out), the medians of each side, and the ratios by round."""
+    import statistics
+    rounds = sorted(set(per["base"]) & set(per["cur"]))
+    ratios = [per["base"][k] / per["cur"][k] for k in rounds]
+    return (statistics.median(ratios), statistics.median(per["base"][k] for k in rounds),
+            statistics.median(per["cur"][k] for k in rounds), ratios)
+
+
+def baseline_rows(folder, spread):
+    """Rows comparing this build with the pinned baseline build, run in turns (run_benchmarks.sh).
+    Appends to `spread` a line per row: its ratio in each round."""
     import glob
     import os
-    import statistics
     rows = []
     try:
         rev = open(os.path.join(folder, "rev")).read().strip()[:10]
     except OSError:
         return [("speed-up over the baseline build", "-", "-", "-", "", "skipped: no baseline run")]
-    times = {"base": {}, "cur": {}}
+    times = {"base": {}, "cur": {}}  # side -> name -> {round: ns}
     for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json"))):
-        side = os.path.basename(path).split("-")[0]
+        side, k = os.path.basename(path)[:-len(".json")].split("-")
         med, _, _ = load(path)
         for name, b in med.items():
-            times[side].setdefault(name, []).append(b["ns"])
+            times[side].setdefault(name, {})[int(k)] = b["ns"]
+
+    def note(row, ratios, invert=False):
+        rows.append(row)
+        label = row[0].split(" (")[0].split(": this build")[0]
+        spread.append("  %-50s %s" % (label, " ".join("%.2fx" % (1 / r if invert else r) for r in ratios)))
     targets = {"stars_and_bars": 10.0, "chattanooga": 10.0}
     for kind, title in (("BM_RandomGame", "uniform random games"), ("BM_FastRandomGame", "FastRandomPlayer games")):
         for r in RULESETS:
             n = "%s/%s" % (kind, r)
             b, c = times["base"].get(n), times["cur"].get(n)
-            if not b or not c:
+            if not b or not c or not set(b) & set(c):
                 continue
-            bm, cm = statistics.median(b), statistics.median(c)
+            ratio, bm, cm, ratios = paired({"base": b, "cur": c})
             t = targets.get(r) if kind == "BM_RandomGame" else None
-            rows.append(("%s, %s: this build vs %s (%.0f vs %.0f games/s)" % (title, r, rev, 8e9 / cm, 8e9 / bm),
-                         fmt_time(cm / 8), fmt_time(bm / 8), "%.2fx" % (bm / cm),
-                         ">= %gx faster" % t if t else "(report)",
-                         "-" if t is None else ("MET" if bm / cm >= t else "NOT MET")))
-    ai = {}  # spec -> {"base": [...], "cur": [...]}: actions per CPU second, one per round
+            note(("%s, %s: this build vs %s (%.0f vs %.0f games/s)" % (title, r, rev, 8e9 / cm, 8e9 / bm),
+                  fmt_time(cm / 8), fmt_time(bm / 8), "%.2fx" % ratio,
+                  ">= %gx faster" % t if t else "(report)",
+                  "-" if t is None else ("MET" if ratio >= t else "NOT MET")), ratios)
+    ai = {}  # spec -> {"base": {round: x}, "cur": {round: x}}: actions per CPU second
     try:
         for line in open(os.path.join(folder, "ai.txt")):
             kv = dict(p.split("=", 1) for p in line.split() if "=" in p)
             m = re.search(r"mean_([0-9.]+)_actions", kv.get("match", ""))
             if m and float(kv["cpu"]) > 0:
-                per = ai.setdefault(kv.get("spec", "stars_and_bars"), {"base": [], "cur": []})
-                per[kv["side"]].append(float(m.group(1)) * float(kv.get("games", 1)) / float(kv["cpu"]))
+                per = ai.setdefault(kv.get("spec", "stars_and_bars"), {"base": {}, "cur": {}})
+                per[kv["side"]][int(kv.get("round", 0))] = float(m.group(1)) * float(kv.get("games", 1)) / float(kv["cpu"])
     except OSError:
         pass
-    tab = {"base": [], "cur": []}
+    tab = {"base": {}, "cur": {}}  # CPU seconds per game, by round
     try:
         for line in open(os.path.join(folder, "tabletop.txt")):
             kv = dict(p.split("=", 1) for p in line.split() if "=" in p)
             if kv.get("exit") == "0" and float(kv["cpu"]) > 0:
-                tab[kv["side"]].append(float(kv["cpu"]) / float(kv.get("games", 1)))
+                tab[kv["side"]][int(kv.get("round", 0))] = float(kv["cpu"]) / float(kv.get("games", 1))
     except OSError:
         pass
-    if tab["base"] and tab["cur"]:
-        b, c = statistics.median(tab["base"]), statistics.median(tab["cur"])
-        rows.append(("uniform random games, civil_war_miniatures (wargame simulate): this build vs %s" % rev,
-                     "%.3g ms" % (c * 1e3), "%.3g ms" % (b * 1e3), "%.2fx" % (b / c), ">= 5x faster",
-                     "MET" if b / c >= 5 else "NOT MET"))
+    if set(tab["base"]) & set(tab["cur"]):
+        ratio, b, c, ratios = paired(tab)
+        note(("uniform random games, civil_war_miniatures (wargame simulate): this build vs %s" % rev,
+              "%.3g ms" % (c * 1e3), "%.3g ms" % (b * 1e3), "%.2fx" % ratio, ">= 5x faster",
+              "MET" if ratio >= 5 else "NOT MET"), ratios)
     for spec, per in ai.items():
-        if not per["base"] or not per["cur"]:
+        if not set(per["base"]) & set(per["cur"]):
             continue
-        b, c = statistics.median(per["base"]), statistics.median(per["cur"])
+        # Decisions per second: higher is better, so the ratio is cur/base (paired() gives base/cur).
+        inv, b, c, ratios = paired(per)
         name = re.sub(r"blue_and_gray\(scenario=(\w+)\)", r"\1", spec)
-        rows.append(("AI decisions per CPU second, %s ai,ai: this build vs %s" % (name, rev),
-                     "%.0f/s" % c, "%.0f/s" % b, "%.2fx" % (c / b), ">= 3x", "MET" if c / b >= 3 else "NOT MET"))
+        note(("AI decisions per CPU second, %s ai,ai: this build vs %s" % (name, rev),
+              "%.0f/s" % c, "%.0f/s" % b, "%.2fx" % (1 / inv), ">= 3x", "MET" if 1 / inv >= 3 else "NOT MET"),
+             ratios, invert=True)
     return rows
 
 
@@ -229,8 +247,9 @@ def main():
     else:
         rows.append(("wargame simulate, 2 threads vs 1", "-", "-", "-", "<= 1.1x CPU per game",
                      "skipped: " + str(sim.get("skipped", "wargame simulate not available"))))
+    spread = []
     if len(sys.argv) > 3:
-        rows.extend(baseline_rows(sys.argv[3]))
+        rows.extend(baseline_rows(sys.argv[3], spread))
 
     headers = ("metric", "median", "baseline", "ratio", "target", "met")
     widths = [max(len(str(x[i])) for x in rows + [headers]) for i in range(6)]
@@ -240,6 +259,11 @@ def main():
     for row in rows:
         print("  ".join("%-*s" % (w, str(c)) for w, c in zip(widths, row)))
     print()
+    if spread:
+        print("against the baseline, the ratio in each round (the table gives their median):")
+        for line in spread:
+            print(line)
+        print()
     # The signatures are checked against the current values (signatures.txt, the copy
     # benchmarks/README.md quotes): a speed-only change keeps them.
     expected = {}
