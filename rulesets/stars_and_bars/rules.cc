@@ -2021,6 +2021,11 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
+  // 6.2's test of a zero-strength unit's move ending in an enemy ZOC (without joining a
+  // normal unit: MoveAllowed), per map hex, built for the first such unit of the listing
+  // (the ZOCs and the normal units are the listing's State's): one byte per candidate.
+  thread_local std::vector<uint8_t> zero_strength_barred;
+  bool barred_built = false;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
   // per unit, for the run of its candidates (a run is one cache slot's: one unit's
   // moves of one type); a run that needs no check is kept without reading its actions.
@@ -2069,10 +2074,18 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
           kept += (m & reject) == 0;
         }
       } else if (!fm) {
-        // !any_normal: MoveAllowed's 6.2 test by the listing's mask (a zero-strength unit
+        // !any_normal: MoveAllowed's 6.2 test by the listing's masks (a zero-strength unit
         // ends in an enemy ZOC only joining a normal unit; the path bits are on the map).
-        const uint8_t* in_ezoc = ezoc->data();
-        const uint8_t* joins = facts.normal_friend;
+        if (!barred_built) {
+          const uint8_t* in_ezoc = ezoc->data();
+          const uint8_t* joins = facts.normal_friend;
+          const auto n = static_cast<size_t>(map_size_);
+          zero_strength_barred.resize(n);
+          uint8_t* __restrict to = zero_strength_barred.data();
+          for (size_t h = 0; h < n; ++h) to[h] = static_cast<uint8_t>((in_ezoc[h] != 0) & (joins[h] == 0));
+          barred_built = true;
+        }
+        const uint8_t* barred = zero_strength_barred.data();
         for (size_t k = 0; k < run.count; ++k) {
           const uint32_t i = view.Index(k);
           const uint8_t m = b[i];
@@ -2080,9 +2093,8 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
             if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
             continue;
           }
-          const auto to = static_cast<size_t>(ends[i]);
           out[kept] = i;
-          kept += static_cast<size_t>((m & reject) == 0) & static_cast<size_t>(in_ezoc[to] == 0 || joins[to] != 0);
+          kept += static_cast<size_t>(((m & reject) | barred[static_cast<size_t>(ends[i])]) == 0);
         }
       } else {
         for (size_t k = 0; k < run.count; ++k) {
