@@ -87,6 +87,11 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   const int hexes = s.combat.retreat_hexes;
   if (n != hexes) return refuse(rule, [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
+  // EnemyIn of a map hex read from the occupancy arrays (cached by State; a retreat
+  // listing asks it of every path's hexes), not by walking the units.
+  RefreshOccupancy(s, ctx, us.side);
+  const uint8_t* enemy = hs.enemy.data();
+  const int map_size = game_.hex_board().map.size();
   const auto& kinds = game_.kinds;
   const int cls = kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
   int prev = us.hex;
@@ -99,7 +104,8 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
         kProhibitedCost) {
       return refuse(rule, [&] { return "cannot retreat there: " + why; });
     }
-    if (EnemyIn(s, h, us.side) && !Overrunnable(s, h, us.side)) {
+    const bool enemy_in = h < map_size ? enemy[h] != 0 : EnemyIn(s, h, us.side);  // h >= 0 here
+    if (enemy_in && !Overrunnable(s, h, us.side)) {
       return refuse(rule, [&] { return "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h); });
     }
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
