@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "wargame/registry.h"
 
@@ -2062,7 +2063,9 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
       // Candidates are kept without a branch on their bits (out[kept] is written, and
       // kept advanced by whether it stays): which candidates stay is data, not a pattern
       // the branch predictor learns. A path off the map is rare and goes to MoveAllowed.
-      if (ezoc == nullptr) {
+      // With a per-hex mask `barred`, a candidate ending on a barred hex is dropped too
+      // (inlined: one loop per case, as if written out twice).
+      auto keep_by_bits = [&](auto with_barred, const uint8_t* barred) __attribute__((always_inline)) {
         for (size_t k = 0; k < run.count; ++k) {
           const uint32_t i = view.Index(k);
           const uint8_t m = b[i];
@@ -2070,9 +2073,14 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
             if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
             continue;
           }
+          uint8_t drop = m & reject;
+          if constexpr (decltype(with_barred)::value) drop |= barred[static_cast<size_t>(ends[i])];
           out[kept] = i;
-          kept += (m & reject) == 0;
+          kept += drop == 0;
         }
+      };
+      if (ezoc == nullptr) {
+        keep_by_bits(std::false_type{}, nullptr);
       } else if (!fm) {
         // !any_normal: MoveAllowed's 6.2 test by the listing's masks (a zero-strength unit
         // ends in an enemy ZOC only joining a normal unit; the path bits are on the map).
@@ -2085,17 +2093,7 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
           for (size_t h = 0; h < n; ++h) to[h] = static_cast<uint8_t>((in_ezoc[h] != 0) & (joins[h] == 0));
           barred_built = true;
         }
-        const uint8_t* barred = zero_strength_barred.data();
-        for (size_t k = 0; k < run.count; ++k) {
-          const uint32_t i = view.Index(k);
-          const uint8_t m = b[i];
-          if (m & kPathOffMap) [[unlikely]] {
-            if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
-            continue;
-          }
-          out[kept] = i;
-          kept += static_cast<size_t>(((m & reject) | barred[static_cast<size_t>(ends[i])]) == 0);
-        }
+        keep_by_bits(std::true_type{}, zero_strength_barred.data());
       } else {
         for (size_t k = 0; k < run.count; ++k) {
           const uint32_t i = view.Index(k);
