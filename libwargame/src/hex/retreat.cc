@@ -87,11 +87,17 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   const int hexes = s.combat.retreat_hexes;
   if (n != hexes) return refuse(rule, [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
-  // EnemyIn of a map hex read from the occupancy arrays (cached by State; a retreat
-  // listing asks it of every path's hexes), not by walking the units.
+  // EnemyIn of each map hex of the path read from the occupancy arrays (cached by
+  // State; a retreat listing asks it of every path's hexes), not by walking the units;
+  // read before any hook below runs (a hook may refresh the arrays for the other side).
   RefreshOccupancy(s, ctx, us.side);
-  const uint8_t* enemy = hs.enemy.data();
+  bool enemy_at[kMaxActionHexes] = {};
   const int map_size = game_.hex_board().map.size();
+  if (n > kMaxActionHexes) return refuse(rule, [] { return std::string("the retreat path is too long"); });
+  for (int i = 0; i < n; ++i) {
+    const int h = path[i];
+    enemy_at[i] = h >= 0 && (h < map_size ? hs.enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, us.side));
+  }
   const auto& kinds = game_.kinds;
   const int cls = kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
   int prev = us.hex;
@@ -104,8 +110,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
         kProhibitedCost) {
       return refuse(rule, [&] { return "cannot retreat there: " + why; });
     }
-    const bool enemy_in = h < map_size ? enemy[h] != 0 : EnemyIn(s, h, us.side);  // h >= 0 here
-    if (enemy_in && !Overrunnable(s, h, us.side)) {
+    if (enemy_at[i] && !Overrunnable(s, h, us.side)) {
       return refuse(rule, [&] { return "cannot retreat into an enemy-occupied hex " + game_.HexLabel(h); });
     }
     if (!data().retreat_through_ezoc && zoc.InEzoc(h)) {
