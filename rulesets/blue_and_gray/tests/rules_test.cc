@@ -561,7 +561,11 @@ TEST(Rules, Rule_8_5_RetreatOneHexOrEliminatedWhenBlocked) {
         "place: [{unit: u_1_3_iv, hex: '1914'}, {unit: u_2_3_iv, hex: '1914'}, {unit: c_smith, hex: '2014'}]");
   p.Ok("{attack: [u_1_3_iv, u_2_3_iv], target: ['2014']}", {1});  // 2:1, DR
   ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
+  ASSERT_FALSE(p.session->LegalActions().empty());  // the listing checks every path with quiet refusals
   p.Refused("{retreat: [c_smith], path: ['2013']}", "8.51");  // into the Union ZOC
+  // ... and a retreat the player enters is still refused with the reason.
+  EXPECT_NE(p.Do("{retreat: [c_smith], path: ['2013']}").error().message.find("enemy zone of control (2013)"),
+            std::string::npos);
   p.Refused("{retreat: [c_smith], path: ['2115', '2215']}", "8.5");  // one hex only
   p.Ok("{retreat: [c_smith], path: ['2115']}");
   // The ZOCs of 1/2/XV (2116) and 2/2/XV (2214), not adjacent to Smith (so they
