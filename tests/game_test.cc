@@ -29,6 +29,40 @@ Action Parse(const Game& g, const std::string& text) {
   return a.ok() ? *a : Action{};
 }
 
+// The State-keyed memos' compare (state.h SameLiveState) sees every byte a rule
+// reads and nothing of the unit slots past num_units; CopyLiveState copies that much.
+TEST(State, SameLiveStateIgnoresOnlyTheSlotsPastNumUnits) {
+  State a;
+  a.num_units = 3;
+  a.units[2].hex = 7;
+  State b = a;
+  EXPECT_TRUE(SameLiveState(a, b));
+  b.units[3].hex = 9;  // past num_units
+  b.units[kMaxUnits - 1].flags = 1;
+  EXPECT_TRUE(SameLiveState(a, b));
+  EXPECT_FALSE(a.Equals(b));
+  b.units[2].face = 1;  // the last live unit
+  EXPECT_FALSE(SameLiveState(a, b));
+  b = a;
+  b.ext[kStateExtBytes - 1] = 1;
+  EXPECT_FALSE(SameLiveState(a, b));
+  b = a;
+  b.steps.depth = 2;
+  EXPECT_FALSE(SameLiveState(a, b));
+  b = a;
+  b.action_count = 5;
+  EXPECT_FALSE(SameLiveState(a, b));
+  b = a;
+  b.num_units = 2;  // the slot count itself
+  EXPECT_FALSE(SameLiveState(a, b));
+  State c;
+  c.units[3].hex = 11;
+  CopyLiveState(&c, a);
+  EXPECT_TRUE(SameLiveState(a, c));
+  EXPECT_EQ(c.units[2].hex, 7);
+  EXPECT_EQ(c.units[3].hex, 11);  // not copied
+}
+
 TEST(GameSpec, ParsesNameScenarioAndOptions) {
   auto p = ParseGameSpec("stars_and_bars(scenario=perryville,optional=12.1+12.6)");
   ASSERT_TRUE(p.ok());

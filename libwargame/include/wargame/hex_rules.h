@@ -342,12 +342,12 @@ class HexScratch : public Scratch {
   std::vector<int16_t> attacker_hexes, seen_hexes;
   std::vector<uint8_t> hex_seen;
 
-  // Is a cache filled from `key` under pin `filled` valid for s? If s is pinned and its
-  // bytes equal the key's, the cache takes s's pin (`filled`): exact, as a pinned State
+  // Is a cache filled from `key` under pin `filled` valid for s? If s is pinned and what
+  // rules read of it equals the key's (SameLiveState), the cache takes s's pin (`filled`): exact, as a pinned State
   // is not modified while the pin lasts, and the next asks under that pin compare nothing.
   bool CacheFresh(uint64_t& filled, const State& key, const State& s) {
     if (filled != 0 && filled == pin && pinned == &s) return true;
-    if (!key.Equals(s)) return false;
+    if (!SameLiveState(key, s)) return false;
     if (pinned == &s && pin != 0) filled = pin;
     return true;
   }

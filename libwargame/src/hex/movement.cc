@@ -109,7 +109,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
     hs.prev_overrun = hs.overrun;
   }
   hs.prev_occupancy_side = side;
-  std::memcpy(static_cast<void*>(&hs.occupancy_state), &s, sizeof(State));
+  CopyLiveState(&hs.occupancy_state, s);
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
 }

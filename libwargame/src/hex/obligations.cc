@@ -139,7 +139,7 @@ void HexRules::BuildDuties(const State& s, Context& ctx) const {
   }
   // Which of them some attack can still meet. (The cache is marked valid first:
   // HasTarget and HasAttacker read it.)
-  std::memcpy(static_cast<void*>(&hs.duty_state), &s, sizeof(State));
+  CopyLiveState(&hs.duty_state, s);
   hs.duty_pin = hs.PinOf(s);
   hs.duty_valid = true;
   for (int i = 0; i < s.num_units; ++i) {

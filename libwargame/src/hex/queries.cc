@@ -87,7 +87,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
       z.prev_side = side;
     }
   }
-  std::memcpy(static_cast<void*>(&z.state), &s, sizeof(State));
+  CopyLiveState(&z.state, s);
   z.side = side;
   z.pin = hs.PinOf(s);
   return z.field;
