@@ -35,6 +35,14 @@ std::shared_ptr<const Game> Load(const std::string& spec) {
   return g.ok() ? *g : nullptr;
 }
 
+// A slot's candidates, built (UnitMoves::At): the same Actions whether each was
+// stored as a link to its predecessor or whole.
+std::vector<Action> Candidates(const HexScratch::UnitMoves& m) {
+  std::vector<Action> out;
+  for (size_t i = 0; i < m.size(); ++i) out.push_back(m.At(i));
+  return out;
+}
+
 // Plays `games` random games; at each decision compares the session's listing
 // with one made on a fresh scratch. Returns the number of decisions compared.
 long CompareListings(const std::shared_ptr<const Game>& game, int games) {
@@ -64,7 +72,8 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
         const auto& b = hw->unit_moves;
         EXPECT_EQ(a.size(), b.size());
         for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-          if (a[i].valid != b[i].valid || a[i].actions != b[i].actions || a[i].ends != b[i].ends || a[i].bits != b[i].bits) {
+          if (a[i].valid != b[i].valid || Candidates(a[i]) != Candidates(b[i]) || a[i].ends != b[i].ends ||
+              a[i].lengths != b[i].lengths || a[i].bits != b[i].bits) {
             ADD_FAILURE() << "game " << g << ", action " << n << ": slot " << i
                           << " differs between the stepwise and the whole-path fill";
             return decisions;
@@ -89,6 +98,36 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
     }
   }
   return decisions;
+}
+
+// A forest of candidates (action.h): a root and two links extend its path hex by
+// hex; a second root stands alone; without links the roots are the candidates.
+TEST(CandidateForest, BuildsEachCandidateFromItsRootAndLinks) {
+  std::vector<Action> roots(2);
+  roots[0].type = ActionType::kMove;
+  roots[0].AddUnit(3);
+  roots[0].num_hexes = 1;
+  roots[0].hexes[0] = 10;
+  roots[1] = roots[0];
+  roots[1].num_hexes = 2;
+  roots[1].hexes[0] = 20;
+  roots[1].hexes[1] = 21;
+  const std::vector<int32_t> link = {-1, 0, 1, -2, 0};
+  const std::vector<int16_t> ends = {10, 11, 12, 21, 13};
+  const CandidateForest f{roots.data(), link.data(), ends.data()};
+  EXPECT_EQ(f.At(0), roots[0]);
+  Action a = f.At(2);
+  ASSERT_EQ(a.num_hexes, 3);
+  EXPECT_EQ(a.hexes[0], 10);
+  EXPECT_EQ(a.hexes[1], 11);
+  EXPECT_EQ(a.hexes[2], 12);
+  EXPECT_EQ(a.units[0], 3);
+  EXPECT_EQ(f.At(3), roots[1]);
+  a = f.At(4);
+  ASSERT_EQ(a.num_hexes, 2);
+  EXPECT_EQ(a.hexes[1], 13);
+  const CandidateForest plain{roots.data(), nullptr, nullptr};
+  EXPECT_EQ(plain.At(1), roots[1]);
 }
 
 TEST(PlayoutSpeed, CachedMoveListingEqualsAFreshListingStarsAndBars) {

@@ -52,4 +52,17 @@ int ActionTypeFromName(std::string_view name) {
   return -1;
 }
 
+Action CandidateForest::Build(uint32_t i) const {
+  int16_t tail[kMaxActionHexes];
+  size_t n = 0;
+  auto j = static_cast<int32_t>(i);
+  while (link[j] >= 0 && n < static_cast<size_t>(kMaxActionHexes)) {
+    tail[n++] = ends[j];
+    j = link[j];
+  }
+  Action a = roots[static_cast<size_t>(-1 - link[j])];
+  while (n > 0 && a.num_hexes < kMaxActionHexes) a.hexes[a.num_hexes++] = tail[--n];
+  return a;
+}
+
 }  // namespace wg

@@ -133,9 +133,9 @@ class SbRules final : public HexRules {
   // The default loop (FillStepCandidateBitsOf) with this final class's hooks: called directly, inlined
   // (HexRules is a friend so that the loop may call them).
   friend class HexRules;
-  void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions, const int16_t* ends,
-                             const int32_t* from, size_t n, uint8_t* bits) const override {
-    FillStepCandidateBitsOf(*this, q, u, type, actions, ends, from, n, bits);
+  void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
+                             uint8_t* bits) const override {
+    FillStepCandidateBitsOf(*this, q, u, type, c, bits);
   }
   uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                             int num_hexes) const override;
@@ -2031,7 +2031,9 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   // per unit, for the run of its candidates (a run is one cache slot's: one unit's
   // moves of one type); a run that needs no check is kept without reading its actions.
   hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::RunView& view, uint32_t* out) -> size_t {
-    const Action& first = view[0];
+    // A slot's candidates share their units, type and value: its first root's.
+    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    const Action& first = slot.roots[0];
     const UnitId u = first.units[0];
     const bool needs_check = PinnedAttackStrength(s, hs, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
@@ -2044,9 +2046,8 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
     // The path facts cached with the candidates, if computed from the phasing side's
     // occupancy (the query's enemy array is the scratch's, of the key's generation,
     // which this listing's refresh for the phasing side produced).
-    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
     const int limit = facts.initiative_limit[0];
-    const bool bits = slot.bits.size() == slot.actions.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
+    const bool bits = slot.bits.size() == slot.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
                       limit <= 2;
     size_t kept = 0;
     if (bits) {
@@ -2070,7 +2071,7 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
           const uint32_t i = view.Index(k);
           const uint8_t m = b[i];
           if (m & kPathOffMap) [[unlikely]] {
-            if (MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) out[kept++] = i;
+            if (MoveAllowed(s, slot.At(i), ctx, facts, nullptr, -1)) out[kept++] = i;
             continue;
           }
           uint8_t drop = m & reject;
@@ -2099,8 +2100,8 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
           const uint32_t i = view.Index(k);
           const uint8_t m = b[i];
           if (m & (reject | kPathOffMap)) {
-            if (!(m & kPathOffMap) || !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, -1)) continue;
-          } else if (ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.actions[i], ctx, facts, nullptr, m)) {
+            if (!(m & kPathOffMap) || !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, -1)) continue;
+          } else if (ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, m)) {
             continue;  // 6.2 joining a normal unit, 12.6
           }
           out[kept++] = i;

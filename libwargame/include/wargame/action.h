@@ -96,20 +96,35 @@ inline bool Action::operator==(const Action& o) const {
   return true;
 }
 
+// Move candidates kept as a forest (the hex engine's per-unit caches, HexScratch::
+// UnitMoves): candidate i is candidate link[i]'s path plus the hex ends[i] when
+// link[i] >= 0, else the whole Action roots[-1 - link[i]]. A link points to an
+// earlier candidate, so a walk ends. With link == nullptr, candidate i is roots[i].
+// At(i) builds the Action (one step per hex of the path past its root's).
+struct CandidateForest {
+  const Action* roots = nullptr;
+  const int32_t* link = nullptr;
+  const int16_t* ends = nullptr;
+  Action At(uint32_t i) const { return link == nullptr ? roots[i] : Build(i); }
+
+ private:
+  Action Build(uint32_t i) const;  // action.cc: out of line, so a filter's loop stays tight
+};
+
 // The legal actions of one decision in the cheap form (issue 15): the same actions
 // in the same order as the vector form of Session::LegalActions, but the listed
-// moves are neither copied nor referenced one by one: `spans` point into the move
-// candidates the Session's scratch keeps for each unit (full Actions, paths
-// included), a span being a unit's candidates in order (picks == nullptr) or the
-// ones at the indices `picks[0, count)`; `others` holds every other listed action.
-// The moves come first: element i is the i-th move for i < num_moves(), else
-// others[i - num_moves()]. Indexing a move is a binary search over the spans (a few
-// dozen). The references are valid until the next listing or Apply on the same
-// Session; Session::Apply copies its argument first, so `session.Apply(list[i])` is safe.
+// moves are neither copied nor built: `spans` point into the move candidates the
+// Session's scratch keeps for each unit (a CandidateForest), a span being a unit's
+// candidates in order (picks == nullptr) or the ones at the indices
+// `picks[0, count)`; `others` holds every other listed action. The moves come
+// first: element i is the i-th move for i < num_moves(), else
+// others[i - num_moves()]. Indexing a move is a binary search over the spans (a
+// few dozen) and builds its Action (returned by value). The spans are valid until
+// the next listing or Apply on the same Session.
 struct LegalActionList {
   struct Span {
-    const Action* actions = nullptr;
-    const uint32_t* picks = nullptr;  // nullptr: actions[0, count)
+    CandidateForest forest;
+    const uint32_t* picks = nullptr;  // nullptr: candidates [0, count)
     uint32_t count = 0;
   };
   std::vector<Span> spans;
@@ -120,13 +135,13 @@ struct LegalActionList {
   size_t num_moves() const { return ends.empty() ? 0 : ends.back(); }
   size_t size() const { return num_moves() + others.size(); }
   bool empty() const { return size() == 0; }
-  const Action& operator[](size_t i) const {
+  Action operator[](size_t i) const {
     const size_t moves = num_moves();
     if (i >= moves) return others[i - moves];
     const size_t lo = static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin());  // the first span ending after i
     const Span& s = spans[lo];
     const size_t k = i - (lo == 0 ? 0 : ends[lo - 1]);
-    return s.actions[s.picks != nullptr ? s.picks[k] : k];
+    return s.forest.At(s.picks != nullptr ? s.picks[k] : static_cast<uint32_t>(k));
   }
   void clear() {
     spans.clear();

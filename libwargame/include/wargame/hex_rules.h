@@ -198,16 +198,25 @@ class HexScratch : public Scratch {
     uint64_t enemy_gen = 0, zoc_gen = 0, mask_gen = 0;
     bool operator==(const MoveListKey&) const = default;
   };
+  // One unit's candidates, all of one type, as a CandidateForest (action.h): a
+  // candidate whose predecessor on its path is a candidate is that one plus a hex
+  // (link, ends), so a fill writes a few bytes per reached hex, not an Action; the
+  // others are whole Actions (roots). At(i) builds candidate i.
   struct UnitMoves {
     bool valid = false;
     MoveListKey key;
-    std::vector<Action> actions;  // one unit's candidates, all of one type
-    std::vector<int16_t> ends;    // ends[i]: the last hex of actions[i] (read without the Action)
-    // bits[i]: HexRules::CandidateBits of actions[i] (only if the ruleset asks for
+    std::vector<Action> roots;
+    std::vector<int32_t> link;     // CandidateForest::link
+    std::vector<int16_t> ends;     // ends[i]: candidate i's last hex
+    std::vector<uint8_t> lengths;  // lengths[i]: its number of hexes
+    // bits[i]: HexRules::CandidateBits of candidate i (only if the ruleset asks for
     // them: candidate_bits_), computed when the slot is filled; `enemy` is the query's
     // enemy array they were computed from (its contents are the key's generation).
     std::vector<uint8_t> bits;
     const uint8_t* enemy = nullptr;
+    size_t size() const { return ends.size(); }
+    CandidateForest forest() const { return CandidateForest{roots.data(), link.data(), ends.data()}; }
+    Action At(size_t i) const { return forest().At(static_cast<uint32_t>(i)); }
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.
@@ -242,14 +251,14 @@ class HexScratch : public Scratch {
   }
   // One run as a filter sees it: its k-th move is actions[Index(k)].
   struct RunView {
-    const Action* actions;
+    CandidateForest forest;
     const uint32_t* picks;  // nullptr: a whole run
     uint32_t count;
     uint32_t Index(size_t k) const { return picks != nullptr ? picks[k] : static_cast<uint32_t>(k); }
-    const Action& operator[](size_t k) const { return actions[Index(k)]; }
+    Action operator[](size_t k) const { return forest.At(Index(k)); }  // built (UnitMoves::At)
   };
   RunView View(const MoveRun& run) const {
-    return RunView{unit_moves[run.cache].actions.data(), run.whole ? nullptr : listed_picks.data() + run.begin, run.count};
+    return RunView{unit_moves[run.cache].forest(), run.whole ? nullptr : listed_picks.data() + run.begin, run.count};
   }
   size_t NumListedMoves() const {
     size_t n = 0;
@@ -296,8 +305,6 @@ class HexScratch : public Scratch {
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
   std::vector<int32_t> candidate_index;
-  // ... and per candidate of the fill, its predecessor's candidate (-1 none), for FillStepCandidateBits.
-  std::vector<int32_t> candidate_from;
   // false: every candidate is built by walking back its path and its bits asked of the
   // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
   bool extend_candidates = true;
@@ -583,21 +590,25 @@ class HexRules : public Rules, public HexQueries {
   virtual uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                     int num_hexes) const;
   // The bits of a whole fill at once, if StepwiseCandidateBits() (one call per fill, not
-  // one per candidate): bits[i] for the n candidates in order, where from[i] is the
-  // index of candidate i's predecessor among them (-1: none, then CandidateBits of
-  // actions[i]). The default asks StepCandidateBits / CandidateBits of each; an
-  // override must give the same bits.
-  virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
-                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const;
+  // one per candidate): bits[i] for the slot's candidates in order, StepCandidateBits
+  // of its predecessor's (link[i] >= 0) or CandidateBits of its root Action. The
+  // default asks StepCandidateBits / CandidateBits of each; an override must give the
+  // same bits.
+  virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
+                                     uint8_t* bits) const;
   // That loop, with the hooks of R: a final ruleset class R overrides FillStepCandidateBits
   // with FillStepCandidateBitsOf(*this, ...), and its own hooks are then called directly.
   template <class R>
-  static void FillStepCandidateBitsOf(const R& r, const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
-                                      const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) {
+  static void FillStepCandidateBitsOf(const R& r, const MoveQuery& q, UnitId u, ActionType type,
+                                      const HexScratch::UnitMoves& c, uint8_t* bits) {
+    const int32_t* link = c.link.data();
+    const int16_t* ends = c.ends.data();
+    const uint8_t* lengths = c.lengths.data();
+    const size_t n = c.size();
     for (size_t i = 0; i < n; ++i) {
-      const int32_t f = from[i];
-      bits[i] = f >= 0 ? r.StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], actions[i].num_hexes)
-                       : r.CandidateBits(q, u, actions[i]);
+      const int32_t f = link[i];
+      bits[i] = f >= 0 ? r.StepCandidateBits(q, u, type, bits[f], ends[f], ends[i], lengths[i])
+                       : r.CandidateBits(q, u, c.roots[static_cast<size_t>(-1 - f)]);
     }
   }
   // Builds the move query for u (or a stack) and runs the search.

@@ -124,9 +124,9 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
 uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
 uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_t, int, int, int) const { return 0; }
 
-void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const Action* actions,
-                                     const int16_t* ends, const int32_t* from, size_t n, uint8_t* bits) const {
-  FillStepCandidateBitsOf(*this, q, u, type, actions, ends, from, n, bits);
+void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
+                                     uint8_t* bits) const {
+  FillStepCandidateBitsOf(*this, q, u, type, c, bits);
 }
 
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
@@ -202,64 +202,63 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   HexScratch::MoveListKey& key = hs.probe_key;  // MoveKey sets every field (no zeroing per call)
   const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
-    cached.actions.clear();
+    cached.roots.clear();
+    cached.link.clear();
     cached.ends.clear();
+    cached.lengths.clear();
     cached.bits.clear();
     cached.enemy = q.enemy;
     const Reachable& r = hs.pathfinder.Search(q);
     // At most one allocation per vector, and only when the unit reaches more hexes
     // than its slot has held (push_back's doubling would allocate log2(n) times).
     const size_t reached = std::bit_ceil(r.hexes().size());
-    if (cached.actions.capacity() < reached) cached.actions.reserve(reached);
-    if (cached.ends.capacity() < reached) cached.ends.reserve(reached);
+    if (cached.ends.capacity() < reached) {
+      cached.roots.reserve(reached);
+      cached.link.reserve(reached);
+      cached.ends.reserve(reached);
+      cached.lengths.reserve(reached);
+    }
     if (candidate_bits_ && cached.bits.capacity() < reached) cached.bits.reserve(reached);
     const uint8_t* no_end = NoMoveEnd();
     // A candidate whose predecessor is a candidate of this fill (settled before it) is
-    // that one's Action with one more hex, and its bits extend that one's by the step
-    // (StepCandidateBits): no walk back along the path. Any other is built by walking
-    // back (AppendPathAction) and its bits asked of the whole path (CandidateBits).
+    // that one with one more hex (a link: no Action written), and its bits extend that
+    // one's by the step (StepCandidateBits). Any other is built by walking back
+    // (AppendPathAction, a root) and its bits asked of the whole path (CandidateBits).
     std::vector<int32_t>& index = hs.candidate_index;  // per map hex: its candidate, -1 none
     const bool stepwise = candidate_bits_ && StepwiseCandidateBits();
-    // Stepwise bits are filled after the loop, in one call (FillStepCandidateBits),
-    // from each candidate's predecessor candidate recorded here.
-    std::vector<int32_t>& from_of = hs.candidate_from;
-    from_of.clear();
     for (int h : r.hexes()) {
       if (h == q.start) continue;
       if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
       const int p = r.Predecessor(h);
       const int32_t from = p >= 0 && p != q.start && hs.extend_candidates ? index[static_cast<size_t>(p)] : -1;
-      Action* a = nullptr;
-      uint8_t bits = 0;
+      int32_t link = from;
+      int length = 0;
       if (from >= 0) {
-        const size_t f = static_cast<size_t>(from);
-        if (cached.actions[f].num_hexes >= kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
-        cached.actions.push_back(cached.actions[f]);  // no reallocation: reserved for every reached hex
-        a = &cached.actions.back();
-        a->hexes[a->num_hexes++] = static_cast<int16_t>(h);
-        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
+        length = cached.lengths[static_cast<size_t>(from)] + 1;
+        if (length > kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
       } else {
-        a = AppendPathAction(r, type, u, q.start, h, &cached.actions);
+        Action* a = AppendPathAction(r, type, u, q.start, h, &cached.roots);
         if (a == nullptr) continue;
         a->value = value;
-        if (candidate_bits_ && !stepwise) bits = CandidateBits(q, u, *a);
+        link = -static_cast<int32_t>(cached.roots.size());  // -1 - its index
+        length = a->num_hexes;
       }
-      index[static_cast<size_t>(h)] = static_cast<int32_t>(cached.ends.size());
+      const auto i = static_cast<int32_t>(cached.ends.size());
+      index[static_cast<size_t>(h)] = i;
+      cached.link.push_back(link);
       cached.ends.push_back(static_cast<int16_t>(h));
-      if (candidate_bits_) cached.bits.push_back(bits);
-      if (stepwise) from_of.push_back(from);
+      cached.lengths.push_back(static_cast<uint8_t>(length));
+      // Stepwise bits are filled after the loop, in one call (FillStepCandidateBits).
+      if (candidate_bits_) cached.bits.push_back(stepwise ? 0 : CandidateBits(q, u, cached.At(static_cast<size_t>(i))));
     }
-    if (stepwise) {
-      FillStepCandidateBits(q, u, type, cached.actions.data(), cached.ends.data(), from_of.data(), cached.ends.size(),
-                            cached.bits.data());
-    }
+    if (stepwise) FillStepCandidateBits(q, u, type, cached, cached.bits.data());
     for (int16_t h : cached.ends) index[static_cast<size_t>(h)] = -1;
     cached.valid = cacheable;
     cached.key = key;
   }
   const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
   const uint32_t cache = static_cast<uint32_t>(at);
-  const uint32_t n = static_cast<uint32_t>(cached.actions.size());
+  const uint32_t n = static_cast<uint32_t>(cached.size());
   if (n == 0) return;
   if (!stacking) {
     hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});  // every candidate: nothing written per move

@@ -221,7 +221,7 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   uint32_t end = 0;
   for (const HexScratch::MoveRun& run : hs.listed_runs) {
     end += run.count;
-    out->spans.push_back(LegalActionList::Span{hs.unit_moves[run.cache].actions.data(),
+    out->spans.push_back(LegalActionList::Span{hs.unit_moves[run.cache].forest(),
                                                run.whole ? nullptr : out->picks.data() + run.begin, run.count});
     out->ends.push_back(end);
   }
