@@ -100,6 +100,24 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
   return decisions;
 }
 
+// The generic rules' numbers by key (HexGameData::Rule(RuleKey), no string lookup)
+// are the ones looked up by name, for every key of every hex ruleset; a key the
+// ruleset gives no number cites itself.
+TEST(PlayoutSpeed, RuleNumbersByKeyEqualThoseByName) {
+  for (const std::string& spec : {std::string("stars_and_bars"), std::string("blue_and_gray(scenario=chattanooga)"),
+                                  std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish"}) {
+    auto game = Load(spec);
+    ASSERT_NE(game, nullptr);
+    const HexGameData& d = game->Data<HexGameData>();
+    for (size_t k = 0; k < kNumRuleKeys; ++k) {
+      EXPECT_STREQ(d.Rule(static_cast<RuleKey>(k)), d.Rule(kRuleKeys[k])) << spec << ": " << kRuleKeys[k];
+    }
+  }
+  EXPECT_STREQ(Load("stars_and_bars")->Data<HexGameData>().Rule(RuleKey::kStacking), "5.5");
+  const HexGameData bare;
+  EXPECT_STREQ(bare.Rule(RuleKey::kZocLeave), "zoc_leave");
+}
+
 // A forest of candidates (action.h): a root and two links extend its path hex by
 // hex; a second root stands alone; without links the roots are the candidates.
 TEST(CandidateForest, BuildsEachCandidateFromItsRootAndLinks) {

@@ -64,6 +64,35 @@
 namespace wg {
 
 // The compiled data of a hex game (Game::data).
+// Keys of `rule_numbers:`, and the same as an enum (HexGameData::Rule(RuleKey): no
+// string lookup where a refusal or event cites a generic rule).
+inline constexpr const char* kRuleKeys[] = {
+    "movement", "terrain", "enemy_hex", "zoc", "zoc_leave", "infiltration", "allowance", "stacking",
+    "reinforcements", "release", "combat", "odds", "retreat", "advance", "sequence", "victory",
+    "concession", "mode"};
+inline constexpr size_t kNumRuleKeys = std::size(kRuleKeys);
+enum class RuleKey : uint8_t {
+  kMovement,
+  kTerrain,
+  kEnemyHex,
+  kZoc,
+  kZocLeave,
+  kInfiltration,
+  kAllowance,
+  kStacking,
+  kReinforcements,
+  kRelease,
+  kCombat,
+  kOdds,
+  kRetreat,
+  kAdvance,
+  kSequence,
+  kVictory,
+  kConcession,
+  kMode,
+};
+static_assert(static_cast<size_t>(RuleKey::kMode) + 1 == kNumRuleKeys);
+
 struct HexGameData : RulesetData {
   MovementRules movement;
   ZocRules zoc;
@@ -92,13 +121,16 @@ struct HexGameData : RulesetData {
   // (std::less<>: looked up by a string_view, so `Rule("combat")` builds no string.)
   std::map<std::string, std::string, std::less<>> rule_numbers;
   const char* Rule(std::string_view key) const;
+  // The same by key: rule_text[k] is Rule(kRuleKeys[k]), set when rule_numbers is
+  // loaded (LoadHexGameData; a key without a number cites itself).
+  const char* Rule(RuleKey k) const { return rule_text[static_cast<size_t>(k)]; }
+  std::array<const char*, kNumRuleKeys> rule_text = [] {
+    std::array<const char*, kNumRuleKeys> a{};
+    for (size_t i = 0; i < kNumRuleKeys; ++i) a[i] = kRuleKeys[i];
+    return a;
+  }();
 };
 
-// Keys of `rule_numbers:`.
-inline constexpr const char* kRuleKeys[] = {
-    "movement", "terrain", "enemy_hex", "zoc", "zoc_leave", "infiltration", "allowance", "stacking",
-    "reinforcements", "release", "combat", "odds", "retreat", "advance", "sequence", "victory",
-    "concession", "mode"};
 
 // Loads the hex engine's sections of a ruleset document into game->data.
 // `extra` lets a ruleset read more sections itself afterwards.
@@ -793,7 +825,7 @@ class HexRules : public Rules, public HexQueries {
   std::vector<int32_t> control_begin_;
   std::vector<int16_t> control_places_;
   bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
-  const char* rule_sequence_ = "";  // data().Rule("sequence"), read at construction (Apply cites it per action)
+  const char* rule_sequence_ = "";  // data().Rule(RuleKey::kSequence), read at construction (Apply cites it per action)
 };
 
 // Loads a hex game: the document, the generic sections, the hex sections;

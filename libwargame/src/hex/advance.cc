@@ -12,7 +12,7 @@ namespace wg {
 void HexRules::ListAdvanceStep(const State& s, Context& ctx, std::vector<Action>* out) const { ListAdvances(s, ctx, out); }
 
 Status HexRules::ApplyAdvanceStep(State& s, const Action& a, Context& ctx) const {
-  if (a.type != ActionType::kAdvance) return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  if (a.type != ActionType::kAdvance) return RefuseOutOfSequence(*this, s, a, data().Rule(RuleKey::kSequence));
   return ApplyAdvance(s, a, ctx);
 }
 
@@ -42,19 +42,19 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     const UnitId u = a.units[static_cast<size_t>(i)];
     bool attacker = false;
     for (int k = 0; k < c.num_attackers; ++k) attacker = attacker || c.attackers[k] == u;
-    if (!attacker) return Status::Refused(data().Rule("advance"), game_.UnitLabel(u) + " did not take part in this attack");
+    if (!attacker) return Status::Refused(data().Rule(RuleKey::kAdvance), game_.UnitLabel(u) + " did not take part in this attack");
     const UnitState& us = s.unit(u);
-    if (!us.OnMap() || !Adjacent(us.hex, h)) return Status::Refused(data().Rule("advance"), game_.UnitLabel(u) + " is not adjacent to the vacated hex");
+    if (!us.OnMap() || !Adjacent(us.hex, h)) return Status::Refused(data().Rule(RuleKey::kAdvance), game_.UnitLabel(u) + " is not adjacent to the vacated hex");
     if (data().artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind) {
-      return Status::Refused(data().Rule("advance"), "artillery may not advance after combat");
+      return Status::Refused(data().Rule(RuleKey::kAdvance), "artillery may not advance after combat");
     }
     if (CountsForStacking(s, u)) ++counted;
   }
-  if (counted > limit) return Status::Refused(data().Rule("advance"), "at most " + std::to_string(limit) + " units may advance");
+  if (counted > limit) return Status::Refused(data().Rule(RuleKey::kAdvance), "at most " + std::to_string(limit) + " units may advance");
   if (a.num_units > 0 && EnemyIn(s, h, s.phasing_side)) OnOverrun(s, ctx, h, s.phasing_side);
   for (int i = 0; i < a.num_units; ++i) {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
-    MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule("advance"));
+    MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule(RuleKey::kAdvance));
   }
   NextCombatStep(s, ctx);
   return Status::Ok();

@@ -41,7 +41,7 @@ Status HexRules::ApplyCombatStep(State& s, const Action& a, Context& ctx) const 
     AdvancePhase(s, ctx);
     return Status::Ok();
   }
-  return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  return RefuseOutOfSequence(*this, s, a, data().Rule(RuleKey::kSequence));
 }
 
 void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -93,24 +93,24 @@ void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* ou
 Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
   const HexGameData& d = data();
   const int side = s.phasing_side;
-  if (a.num_units == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one attacking unit");
-  if (a.num_hexes == 0) return Status::Refused(data().Rule("combat"), "an attack needs at least one defending hex");
-  if (a.num_units > kMaxCombatUnits) return Status::Refused(data().Rule("combat"), "too many attackers");
+  if (a.num_units == 0) return Status::Refused(data().Rule(RuleKey::kCombat), "an attack needs at least one attacking unit");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule(RuleKey::kCombat), "an attack needs at least one defending hex");
+  if (a.num_units > kMaxCombatUnits) return Status::Refused(data().Rule(RuleKey::kCombat), "too many attackers");
   for (int k = 0; k < a.num_hexes; ++k) {
     const int h = a.hexes[static_cast<size_t>(k)];
-    if (!EnemyIn(s, h, side)) return Status::Refused(data().Rule("combat"), "hex " + game_.HexLabel(h) + " holds no enemy unit");
+    if (!EnemyIn(s, h, side)) return Status::Refused(data().Rule(RuleKey::kCombat), "hex " + game_.HexLabel(h) + " holds no enemy unit");
     for (int j = 0; j < k; ++j) {
-      if (a.hexes[static_cast<size_t>(j)] == h) return Status::Refused(data().Rule("combat"), "a hex is listed twice");
+      if (a.hexes[static_cast<size_t>(j)] == h) return Status::Refused(data().Rule(RuleKey::kCombat), "a hex is listed twice");
     }
   }
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitState& us = s.unit(u);
-    if (us.side != side || !us.OnMap()) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " cannot attack (not a phasing unit on the map)");
-    if (us.Has(kUnitAttacked)) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has already attacked this phase");
-    if (AttackStrength(s, u) <= 0) return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no attack strength");
+    if (us.side != side || !us.OnMap()) return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " cannot attack (not a phasing unit on the map)");
+    if (us.Has(kUnitAttacked)) return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " has already attacked this phase");
+    if (AttackStrength(s, u) <= 0) return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " has no attack strength");
     for (int j = 0; j < i; ++j) {
-      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("combat"), "a unit is listed twice");
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule(RuleKey::kCombat), "a unit is listed twice");
     }
     const bool artillery = d.artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == d.artillery_kind &&
                            d.artillery_range > 1;
@@ -122,11 +122,11 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
         const bool ok = adjacent || (DistanceBetween(us.hex, h) <= d.artillery_range && d.los->Clear(us.hex, h));
         in_range_of_one = in_range_of_one || ok;
       } else if (!adjacent) {
-        return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is not adjacent to " + game_.HexLabel(h));
+        return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " is not adjacent to " + game_.HexLabel(h));
       }
     }
     if (artillery && !in_range_of_one) {
-      return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " has no target hex in range and sight");
+      return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " has no target hex in range and sight");
     }
   }
   UnitId defenders[kMaxCombatUnits];
@@ -136,7 +136,7 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
     const int n = UnitsIn(s, a.hexes[static_cast<size_t>(k)], 1 - side, here, kMaxCombatUnits);
     for (int i = 0; i < n && nd < kMaxCombatUnits; ++i) {
       if (s.unit(here[i]).Has(kUnitDefended)) {
-        return Status::Refused(data().Rule("combat"), game_.UnitLabel(here[i]) + " has already been attacked this phase");
+        return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(here[i]) + " has already been attacked this phase");
       }
       defenders[nd++] = here[i];
     }
@@ -173,11 +173,11 @@ Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, At
   if (a.value < 0) {
     const int chosen = column == CombatTable::kBelowLowest ? column : column + a.value;
     if (chosen < 0 || !d.crt.IsValidReduction(column, chosen)) {
-      return Status::Refused(data().Rule("odds"), "cannot reduce the odds by " + std::to_string(-a.value) + " columns");
+      return Status::Refused(data().Rule(RuleKey::kOdds), "cannot reduce the odds by " + std::to_string(-a.value) + " columns");
     }
     column = chosen;
   } else if (a.value > 0) {
-    return Status::Refused(data().Rule("odds"), "the attacker may only reduce the odds");
+    return Status::Refused(data().Rule(RuleKey::kOdds), "the attacker may only reduce the odds");
   }
   plan->column = column;
   return Status::Ok();
@@ -246,7 +246,7 @@ Status HexRules::ApplyAttack(State& s, const Action& a, Context& ctx) const {
   e.hex = c.defender_hexes[0];
   e.a = att;
   e.b = def_mod;
-  e.rule = data().Rule("combat");
+  e.rule = data().Rule(RuleKey::kCombat);
   e.text = column == CombatTable::kBelowLowest ? "below the lowest column"
                                                 : d.crt.columns[static_cast<size_t>(column)].label.c_str();
   ctx.Emit(e);
@@ -276,7 +276,7 @@ void HexRules::ResolveCombatRoll(State& s, Context& ctx, int roll) const {
 void HexRules::FinishAttack(State& s, Context& ctx, const CombatResult& result) const {
   Event r;
   r.type = EventType::kCombatResult;
-  r.rule = data().Rule("combat");
+  r.rule = data().Rule(RuleKey::kCombat);
   r.text = result.text.c_str();
   ctx.Emit(r);
   ++s.combat_count;
@@ -318,7 +318,7 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
     printed[0] = PrintedTotal(game_, s, c.attackers, c.num_attackers, d.attack);
     printed[1] = PrintedTotal(game_, s, c.defenders, c.num_defenders, d.defense);
   }
-  auto rule = [&](const ResultEffect& e) { return e.rule.empty() ? d.Rule("combat") : e.rule.c_str(); };
+  auto rule = [&](const ResultEffect& e) { return e.rule.empty() ? d.Rule(RuleKey::kCombat) : e.rule.c_str(); };
   // Eliminations (the attacker's, then the defender's), then exchanges, then retreats.
   bool retreat[2] = {false, false};
   for (bool attacker : {true, false}) {
@@ -383,7 +383,7 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& e = s.units[static_cast<size_t>(j)];
           if (e.hex == nb && e.side != side && !e.Has(kUnitDefended)) {
-            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
+            return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
           }
         }
       }
@@ -395,7 +395,7 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& f = s.units[static_cast<size_t>(j)];
           if (f.hex == nb && f.side == side && !f.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
-            return Status::Refused(data().Rule("combat"), game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
+            return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
           }
         }
       }

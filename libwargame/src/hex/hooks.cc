@@ -26,8 +26,8 @@ void HexRules::OnGameEnded(State&, Context&) const {}
 void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
   if (data().stacking_check == HexGameData::StackingCheck::kEliminate &&
       (IsPhase(s, data().phase_movement) || IsPhase(s, data().phase_combat))) {
-    EnforceStacking(s, ctx, 0, data().Rule("stacking"));
-    EnforceStacking(s, ctx, 1, data().Rule("stacking"));
+    EnforceStacking(s, ctx, 0, data().Rule(RuleKey::kStacking));
+    EnforceStacking(s, ctx, 1, data().Rule(RuleKey::kStacking));
   }
 }
 
@@ -48,7 +48,7 @@ Status HexRules::CanMove(const State& s, UnitId u) const {
 
 bool HexRules::Movable(const State& s, UnitId u, Status* why) const {
   if (!s.unit(u).Has(kUnitReleased)) {
-    if (why) *why = Status::Refused(data().Rule("release"), game_.UnitLabel(u) + " is not released yet");
+    if (why) *why = Status::Refused(data().Rule(RuleKey::kRelease), game_.UnitLabel(u) + " is not released yet");
     return false;
   }
   return true;
@@ -69,7 +69,7 @@ bool HexRules::Overrunnable(const State&, int, int) const { return false; }
 void HexRules::OnOverrun(State&, Context&, int, int) const {}
 
 Status HexRules::ApplyModeChange(State&, const Action&, Context&) const {
-  return Status::Refused(data().Rule("movement"), "this ruleset has no unit modes to change");
+  return Status::Refused(data().Rule(RuleKey::kMovement), "this ruleset has no unit modes to change");
 }
 
 void HexRules::OnEliminated(State&, Context&, UnitId, int) const {}

@@ -13,15 +13,15 @@ const std::vector<std::string> kHexSections = {"movement", "zoc", "los", "crt", 
 
 MoveRuleLabels LabelsFrom(const HexGameData& d) {
   MoveRuleLabels l;
-  l.adjacency = d.Rule("movement");
-  l.prohibited = d.Rule("terrain");
-  l.enemy = d.Rule("enemy_hex");
-  l.zoc_stop = d.Rule("zoc");
-  l.zoc_leave = d.Rule("zoc_leave");
-  l.infiltration = d.Rule("infiltration");
-  l.allowance = d.Rule("allowance");
-  l.stacking = d.Rule("stacking");
-  l.entry = d.Rule("reinforcements");
+  l.adjacency = d.Rule(RuleKey::kMovement);
+  l.prohibited = d.Rule(RuleKey::kTerrain);
+  l.enemy = d.Rule(RuleKey::kEnemyHex);
+  l.zoc_stop = d.Rule(RuleKey::kZoc);
+  l.zoc_leave = d.Rule(RuleKey::kZocLeave);
+  l.infiltration = d.Rule(RuleKey::kInfiltration);
+  l.allowance = d.Rule(RuleKey::kAllowance);
+  l.stacking = d.Rule(RuleKey::kStacking);
+  l.entry = d.Rule(RuleKey::kReinforcements);
   return l;
 }
 
@@ -157,6 +157,8 @@ void LoadRuleNumbers(RulesetDocument& doc, HexGameData* data) {
       }
     }
   }
+  // The map's nodes stay put (it is not changed after this), so the pointers hold.
+  for (size_t i = 0; i < kNumRuleKeys; ++i) data->rule_text[i] = data->Rule(kRuleKeys[i]);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
       Event e;
       e.type = EventType::kRelease;
       e.unit = static_cast<UnitId>(i);
-      e.rule = data().Rule("release");
+      e.rule = data().Rule(RuleKey::kRelease);
       ctx.Emit(e);
     }
   }
@@ -64,7 +64,7 @@ Status HexRules::ApplyMovementStep(State& s, const Action& a, Context& ctx) cons
     case ActionType::kEndPhase: AdvancePhase(s, ctx); return Status::Ok();
     default: break;
   }
-  return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  return RefuseOutOfSequence(*this, s, a, data().Rule(RuleKey::kSequence));
 }
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
@@ -281,19 +281,19 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
 }
 
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 0) return Status::Refused(data().Rule("movement"), "no unit to move");
-  if (a.num_hexes == 0) return Status::Refused(data().Rule("movement"), "the path is empty");
+  if (a.num_units == 0) return Status::Refused(data().Rule(RuleKey::kMovement), "no unit to move");
+  if (a.num_hexes == 0) return Status::Refused(data().Rule(RuleKey::kMovement), "the path is empty");
   const int start = s.unit(a.units[0]).hex;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitState& us = s.unit(u);
-    if (u < 0 || u >= s.num_units) return Status::Refused(data().Rule("movement"), "no such unit");
-    if (us.side != s.phasing_side) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not the phasing side's");
-    if (!us.OnMap()) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " is not on the map");
-    if (us.hex != start) return Status::Refused(data().Rule("movement"), "units moving together must start in the same hex");
-    if (us.Has(kUnitMoved)) return Status::Refused(data().Rule("movement"), game_.UnitLabel(u) + " has already moved this phase");
+    if (u < 0 || u >= s.num_units) return Status::Refused(data().Rule(RuleKey::kMovement), "no such unit");
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule(RuleKey::kMovement), game_.UnitLabel(u) + " is not the phasing side's");
+    if (!us.OnMap()) return Status::Refused(data().Rule(RuleKey::kMovement), game_.UnitLabel(u) + " is not on the map");
+    if (us.hex != start) return Status::Refused(data().Rule(RuleKey::kMovement), "units moving together must start in the same hex");
+    if (us.Has(kUnitMoved)) return Status::Refused(data().Rule(RuleKey::kMovement), game_.UnitLabel(u) + " has already moved this phase");
     for (int j = 0; j < i; ++j) {
-      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule("movement"), "a unit is listed twice");
+      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused(data().Rule(RuleKey::kMovement), "a unit is listed twice");
     }
     Status st = CanMove(s, u);
     if (!st.ok()) return st;
@@ -355,26 +355,26 @@ Status HexRules::WalkPath(State& s, const Action& a, Context& ctx, const MoveQue
 }
 
 Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused(data().Rule("reinforcements"), "an entry needs units and a path");
+  if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused(data().Rule(RuleKey::kReinforcements), "an entry needs units and a path");
   int place = -1;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
     const UnitDef& d = game_.units[static_cast<size_t>(u)];
     const UnitState& us = s.unit(u);
-    if (us.side != s.phasing_side) return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not the phasing side's");
+    if (us.side != s.phasing_side) return Status::Refused(data().Rule(RuleKey::kReinforcements), game_.UnitLabel(u) + " is not the phasing side's");
     if (us.hex != kNotYetEntered || d.entry_place < 0) {
-      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
+      return Status::Refused(data().Rule(RuleKey::kReinforcements), game_.UnitLabel(u) + " is not a reinforcement waiting to enter");
     }
     if (ReinforcementTurn(s, u) > s.turn) {
-      return Status::Refused(data().Rule("reinforcements"), game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
+      return Status::Refused(data().Rule(RuleKey::kReinforcements), game_.UnitLabel(u) + " enters on turn " + std::to_string(ReinforcementTurn(s, u)));
     }
-    if (place >= 0 && place != d.entry_place) return Status::Refused(data().Rule("reinforcements"), "units entering together must share an entry area");
+    if (place >= 0 && place != d.entry_place) return Status::Refused(data().Rule(RuleKey::kReinforcements), "units entering together must share an entry area");
     place = d.entry_place;
   }
   const Place& p = game_.hex_board().map.places[static_cast<size_t>(place)];
   const int first = a.hexes[0];
   if (std::find(p.hexes.begin(), p.hexes.end(), first) == p.hexes.end()) {
-    return Status::Refused(data().Rule("reinforcements"), "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);
+    return Status::Refused(data().Rule(RuleKey::kReinforcements), "hex " + game_.HexLabel(first) + " is not in the entry area " + p.name);
   }
   {
     Status st = CheckMove(s, a, ctx);
@@ -396,7 +396,7 @@ Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
     e.type = EventType::kEnter;
     e.unit = u;
     e.hex = static_cast<int16_t>(first);
-    e.rule = data().Rule("reinforcements");
+    e.rule = data().Rule(RuleKey::kReinforcements);
     ctx.Emit(e);
     if (to != first) {
       Event m;

@@ -244,7 +244,7 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
     if (us.OnMap() && us.side != s.phasing_side && Targets(&a, us.hex)) us.flags |= kUnitDefended;
   }
   const int side = s.phasing_side;
-  const char* rule = data().Rule("combat");
+  const char* rule = data().Rule(RuleKey::kCombat);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
@@ -273,7 +273,7 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
 Status HexRules::DutiesMet(const State& s, Context& ctx) const {
   BuildDuties(s, ctx);
   const HexScratch& hs = Hs(ctx);
-  const char* rule = data().Rule("combat");
+  const char* rule = data().Rule(RuleKey::kCombat);
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& us = s.units[static_cast<size_t>(i)];
     if (hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible)) continue;

@@ -36,7 +36,7 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
       RetreatPaths(s, ctx, u, c.retreat_hexes, &hs.actions);
       if (hs.actions.empty()) {
         us.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-        Eliminate(s, ctx, u, data().Rule("retreat"), "cannot retreat");
+        Eliminate(s, ctx, u, data().Rule(RuleKey::kRetreat), "cannot retreat");
         continue;
       }
       c.current = u;
@@ -81,7 +81,7 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
 
 Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
   const HexScratch& hs = Hs(ctx);
-  const char* rule = data().Rule("retreat");
+  const char* rule = data().Rule(RuleKey::kRetreat);
   auto refuse = [&](const char* r, auto&& message) { return RefuseUnlessQuiet(hs, r, message); };
   const UnitState& us = s.unit(u);
   const int hexes = s.combat.retreat_hexes;
@@ -123,7 +123,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   }
   if (data().stacking_check == HexGameData::StackingCheck::kRefuse &&
       StackingCount(s, path[n - 1], us.side) + (CountsForStacking(s, u) ? 1 : 0) > game_.hex_board().stacking.limit) {
-    return refuse(data().Rule("stacking"), [&] { return "retreat would overstack " + game_.HexLabel(path[n - 1]); });
+    return refuse(data().Rule(RuleKey::kStacking), [&] { return "retreat would overstack " + game_.HexLabel(path[n - 1]); });
   }
   return Status::Ok();
 }
@@ -164,14 +164,14 @@ void HexRules::ListRetreatStep(const State& s, Context& ctx, std::vector<Action>
 }
 
 Status HexRules::ApplyRetreatStep(State& s, const Action& a, Context& ctx) const {
-  if (a.type != ActionType::kRetreat) return RefuseOutOfSequence(*this, s, a, data().Rule("sequence"));
+  if (a.type != ActionType::kRetreat) return RefuseOutOfSequence(*this, s, a, data().Rule(RuleKey::kSequence));
   return ApplyRetreat(s, a, ctx);
 }
 
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = s.combat.current;
   if (a.num_units != 1 || a.units[0] != u) {
-    return Status::Refused(data().Rule("retreat"), "the retreating unit is " + game_.UnitLabel(u));
+    return Status::Refused(data().Rule(RuleKey::kRetreat), "the retreating unit is " + game_.UnitLabel(u));
   }
   Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
   if (!st.ok()) return st;
@@ -179,7 +179,7 @@ Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
     const int h = a.hexes[static_cast<size_t>(i)];
     if (EnemyIn(s, h, s.unit(u).side)) OnOverrun(s, ctx, h, s.unit(u).side);
   }
-  MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule("retreat"));
+  MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule(RuleKey::kRetreat));
   s.unit(u).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   NextCombatStep(s, ctx);
   return Status::Ok();

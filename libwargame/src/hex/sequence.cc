@@ -12,22 +12,22 @@ namespace wg {
 
 HexRules::HexRules(const Game& game) : game_(game) {
   const HexGameData& d = data();
-  rule_sequence_ = d.Rule("sequence");  // the rule numbers are fixed once the game data is loaded
-  StepDef m = NewStep("movement", d.Rule("movement"), DecisionType::kMovement, Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
+  rule_sequence_ = d.Rule(RuleKey::kSequence);  // the rule numbers are fixed once the game data is loaded
+  StepDef m = NewStep("movement", d.Rule(RuleKey::kMovement), DecisionType::kMovement, Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
   m.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListMovementStep(s, ctx, out); };
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyMovementStep(s, a, ctx); };
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
   step_movement_ = steps_.Register(std::move(m));
-  StepDef c = NewStep("combat", d.Rule("combat"), DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  StepDef c = NewStep("combat", d.Rule(RuleKey::kCombat), DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
   c.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListCombatStep(s, ctx, out); };
   c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyCombatStep(s, a, ctx); };
   c.begin = [this](State& s, Context& ctx) { BeginCombatPhase(s, ctx); };
   step_combat_ = steps_.Register(std::move(c));
-  StepDef r = NewStep("retreat", d.Rule("retreat"), DecisionType::kRetreat, Takes(ActionType::kRetreat));
+  StepDef r = NewStep("retreat", d.Rule(RuleKey::kRetreat), DecisionType::kRetreat, Takes(ActionType::kRetreat));
   r.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListRetreatStep(s, ctx, out); };
   r.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyRetreatStep(s, a, ctx); };
   step_retreat_ = steps_.Register(std::move(r));
-  StepDef v = NewStep("advance", d.Rule("advance"), DecisionType::kAdvance, Takes(ActionType::kAdvance));
+  StepDef v = NewStep("advance", d.Rule(RuleKey::kAdvance), DecisionType::kAdvance, Takes(ActionType::kAdvance));
   v.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListAdvanceStep(s, ctx, out); };
   v.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyAdvanceStep(s, a, ctx); };
   step_advance_ = steps_.Register(std::move(v));
@@ -56,7 +56,7 @@ void HexRules::FinishSteps() {
   step_combat_roll_ = steps_.Find("combat_roll");
   if (step_combat_roll_ != kNoStep) return;
   const HexGameData& d = data();
-  StepDef roll = NewStep("combat_roll", d.Rule("combat"), DecisionType::kCombat);
+  StepDef roll = NewStep("combat_roll", d.Rule(RuleKey::kCombat), DecisionType::kCombat);
   roll.chance = ChanceDef{d.crt.die.sides, d.crt.die.count, "combat"};
   roll.resolve = [this](State& s, Context& ctx, int value) { ResolveCombatRoll(s, ctx, value); };
   step_combat_roll_ = steps_.Register(std::move(roll));
@@ -131,7 +131,7 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
         s.player_turn = 0;
         VpOnTurnEnd(s, ctx);  // victory.h: place_held_each_turn, as game-turn s.turn ends
         if (s.turn >= game_.turns.num_turns()) {
-          EndGame(s, ctx, data().Rule("victory"));
+          EndGame(s, ctx, data().Rule(RuleKey::kVictory));
           return;
         }
         ++s.turn;
@@ -237,7 +237,7 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     e.side = static_cast<int8_t>(s.decision_side);
     e.text = "concedes";
     ctx.Emit(e);
-    EndGame(s, ctx, data().Rule("concession"));
+    EndGame(s, ctx, data().Rule(RuleKey::kConcession));
     return Status::Ok();
   }
   return ApplyStep(*this, steps_, s, a, ctx, rule_sequence_);
