@@ -58,6 +58,7 @@ class SbRules final : public HexRules {
       const UnitDef& d = game.units[static_cast<size_t>(i)];
       printed_attack_.push_back(d.front[data().attack]);
       printed_attack_.push_back((d.has_back ? d.back : d.front)[data().attack]);
+      printed_ma_.push_back(static_cast<int16_t>(d.front[data().movement_attribute]));  // Allowance: per unit per listing
     }
     map_ = &game.hex_board().map;  // the game's board is fixed
     map_size_ = map_->size();
@@ -293,6 +294,7 @@ class SbRules final : public HexRules {
   std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
   std::vector<int> kind_;               // per unit: Def(u).kind
   std::vector<int16_t> base_defense_;   // per unit and face (2u: not face 1, 2u + 1: face 1): BaseDefenseOn
+  std::vector<int16_t> printed_ma_;     // per unit: the printed movement allowance (front face), for Allowance
   std::vector<int16_t> printed_attack_; // per unit and face, the same way: Game::Printed of the attack
   const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
   int map_size_ = 0;
@@ -338,7 +340,7 @@ int SbRules::MovementAllowance(const State& s, UnitId u) const {
 // The allowance with or without the 12.6 forced march (nothing else reads it).
 int SbRules::Allowance(const State& s, UnitId u, bool forced_march) const {
   const UnitState& us = s.unit(u);
-  int ma = Def(u).front[data().movement_attribute];
+  int ma = printed_ma_[static_cast<size_t>(u)];  // Def(u).front[data().movement_attribute]
   if (us.markers[dis_] > 0) --ma;  // 7.4.3
   if (forced_march && us.side == 1 && IsKind(u, kind_infantry_) && !us.Has(kSbStartedInEzoc)) {
     ma *= 2;  // 12.6
