@@ -1280,12 +1280,13 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     // for its run; 19.12's ferry hexes are never candidates (NoMoveEnd), so a unit
     // that may enter enemy ZOCs keeps its run whole, and one that may not tests one
     // byte (the ZOC field) per end hex.
-    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
     const UnitId u = static_cast<UnitId>(run.cache / HexScratch::kMoveSlots);
     size_t kept = 0;
     if (!(slot.valid && slot.key.type == ActionType::kMove)) {
+      const Action* all = slot.BuildAll();  // every Action is checked
       for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, view[k], ctx, m, nullptr)) out[kept++] = view.Index(k);
+        if (MoveAllowed(s, all[view.Index(k)], ctx, m, nullptr)) out[kept++] = view.Index(k);
       }
       return kept;
     }

@@ -2110,8 +2110,9 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
         }
       }
     } else {
+      const Action* all = hs.unit_moves[run.cache].BuildAll();  // every Action is checked
       for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, view[k], ctx, facts, nullptr)) out[kept++] = view.Index(k);
+        if (MoveAllowed(s, all[view.Index(k)], ctx, facts, nullptr)) out[kept++] = view.Index(k);
       }
     }
     enter = enter || (kept > 0 && first.type == ActionType::kEnter);

@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <memory>
 #include <span>
@@ -249,6 +250,29 @@ class HexScratch : public Scratch {
     size_t size() const { return ends.size(); }
     CandidateForest forest() const { return CandidateForest{roots.data(), link.data(), ends.data()}; }
     Action At(size_t i) const { return forest().At(static_cast<uint32_t>(i)); }
+    // Every candidate built, in order (each from its predecessor's, one hex more), once
+    // per fill: for the listings that hand out or check every Action (the vector form
+    // of LegalActions, a ruleset's per-Action filter); a playout's listing never builds.
+    std::vector<Action> built;
+    bool built_valid = false;
+    const Action* BuildAll() {
+      if (!built_valid) {
+        built.clear();
+        if (built.capacity() < size()) built.reserve(std::bit_ceil(size()));  // as the fill's vectors
+        for (size_t i = 0; i < size(); ++i) {
+          const int32_t f = link[i];
+          if (f < 0) {
+            built.push_back(roots[static_cast<size_t>(-1 - f)]);
+          } else {
+            built.push_back(built[static_cast<size_t>(f)]);
+            Action& a = built.back();
+            if (a.num_hexes < kMaxActionHexes) a.hexes[a.num_hexes++] = ends[i];
+          }
+        }
+        built_valid = true;
+      }
+      return built.data();
+    }
   };
   // By unit id * kMoveSlots + slot: a ruleset's special moves (B&G's strategic and
   // night moves) have slots of their own, so they do not evict the unit's moves.

@@ -207,6 +207,7 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     cached.ends.clear();
     cached.lengths.clear();
     cached.bits.clear();
+    cached.built_valid = false;
     cached.enemy = q.enemy;
     const Reachable& r = hs.pathfinder.Search(q);
     // At most one allocation per vector, and only when the unit reaches more hexes

@@ -204,7 +204,8 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   size_t i = 0;
   for (const HexScratch::MoveRun& run : hs.listed_runs) {
     const HexScratch::RunView view = hs.View(run);
-    for (size_t k = 0; k < view.count; ++k) (*out)[i++] = view[k];
+    const Action* all = hs.unit_moves[run.cache].BuildAll();
+    for (size_t k = 0; k < view.count; ++k) (*out)[i++] = all[view.Index(k)];
   }
 }
 
