@@ -64,7 +64,6 @@
 
 namespace wg {
 
-// The compiled data of a hex game (Game::data).
 // Keys of `rule_numbers:`, and the same as an enum (HexGameData::Rule(RuleKey): no
 // string lookup where a refusal or event cites a generic rule).
 inline constexpr const char* kRuleKeys[] = {
@@ -94,6 +93,7 @@ enum class RuleKey : uint8_t {
 };
 static_assert(static_cast<size_t>(RuleKey::kMode) + 1 == kNumRuleKeys);
 
+// The compiled data of a hex game (Game::data).
 struct HexGameData : RulesetData {
   MovementRules movement;
   ZocRules zoc;
@@ -131,7 +131,6 @@ struct HexGameData : RulesetData {
     return a;
   }();
 };
-
 
 // Loads the hex engine's sections of a ruleset document into game->data.
 // `extra` lets a ruleset read more sections itself afterwards.
@@ -305,7 +304,7 @@ class HexScratch : public Scratch {
     listed_runs.clear();
     picks_used = 0;
   }
-  // One run as a filter sees it: its k-th move is actions[Index(k)].
+  // One run as a filter sees it: its k-th move is candidate Index(k) (forest.At builds it).
   struct RunView {
     CandidateForest forest;
     const uint32_t* picks;  // nullptr: a whole run
@@ -406,8 +405,9 @@ class HexScratch : public Scratch {
   std::vector<uint8_t> hex_seen;
 
   // Is a cache filled from `key` under pin `filled` valid for s? If s is pinned and what
-  // rules read of it equals the key's (SameLiveState), the cache takes s's pin (`filled`): exact, as a pinned State
-  // is not modified while the pin lasts, and the next asks under that pin compare nothing.
+  // rules read of it equals the key's (SameLiveState), the cache takes s's pin
+  // (`filled`): exact, as a pinned State is not modified while the pin lasts, and the
+  // next asks under that pin compare nothing.
   bool CacheFresh(uint64_t& filled, const State& key, const State& s) {
     if (filled != 0 && filled == pin && pinned == &s) return true;
     if (!SameLiveState(key, s)) return false;
