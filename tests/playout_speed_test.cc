@@ -15,8 +15,10 @@
 //   final state; Undo() is refused in it.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wargame/conformance.h"
@@ -114,8 +116,17 @@ TEST(PlayoutSpeed, RuleNumbersByKeyEqualThoseByName) {
     }
   }
   EXPECT_STREQ(Load("stars_and_bars")->Data<HexGameData>().Rule(RuleKey::kStacking), "5.5");
+  // Each enumerator names its own key (the enum and kRuleKeys are two lists in one order).
+  const std::pair<RuleKey, const char*> names[] = {
+      {RuleKey::kMovement, "movement"}, {RuleKey::kTerrain, "terrain"}, {RuleKey::kEnemyHex, "enemy_hex"},
+      {RuleKey::kZoc, "zoc"}, {RuleKey::kZocLeave, "zoc_leave"}, {RuleKey::kInfiltration, "infiltration"},
+      {RuleKey::kAllowance, "allowance"}, {RuleKey::kStacking, "stacking"}, {RuleKey::kReinforcements, "reinforcements"},
+      {RuleKey::kRelease, "release"}, {RuleKey::kCombat, "combat"}, {RuleKey::kOdds, "odds"},
+      {RuleKey::kRetreat, "retreat"}, {RuleKey::kAdvance, "advance"}, {RuleKey::kSequence, "sequence"},
+      {RuleKey::kVictory, "victory"}, {RuleKey::kConcession, "concession"}, {RuleKey::kMode, "mode"}};
+  static_assert(std::size(names) == kNumRuleKeys);
   const HexGameData bare;
-  EXPECT_STREQ(bare.Rule(RuleKey::kZocLeave), "zoc_leave");
+  for (const auto& [key, name] : names) EXPECT_STREQ(bare.Rule(key), name);
 }
 
 // A forest of candidates (action.h): a root and two links extend its path hex by

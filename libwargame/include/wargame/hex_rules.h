@@ -849,7 +849,6 @@ class HexRules : public Rules, public HexQueries {
   std::vector<int32_t> control_begin_;
   std::vector<int16_t> control_places_;
   bool candidate_bits_ = false;  // ListUnitMoves fills UnitMoves::bits (CandidateBits)
-  const char* rule_sequence_ = "";  // data().Rule(RuleKey::kSequence), read at construction (Apply cites it per action)
 };
 
 // Loads a hex game: the document, the generic sections, the hex sections;

@@ -12,7 +12,6 @@ namespace wg {
 
 HexRules::HexRules(const Game& game) : game_(game) {
   const HexGameData& d = data();
-  rule_sequence_ = d.Rule(RuleKey::kSequence);  // the rule numbers are fixed once the game data is loaded
   StepDef m = NewStep("movement", d.Rule(RuleKey::kMovement), DecisionType::kMovement, Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
   m.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListMovementStep(s, ctx, out); };
   m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyMovementStep(s, a, ctx); };
@@ -241,7 +240,7 @@ Status HexRules::Apply(State& s, const Action& a, Context& ctx) const {
     EndGame(s, ctx, data().Rule(RuleKey::kConcession));
     return Status::Ok();
   }
-  return ApplyStep(*this, steps_, s, a, ctx, rule_sequence_);
+  return ApplyStep(*this, steps_, s, a, ctx, data().Rule(RuleKey::kSequence));
 }
 
 }  // namespace wg
