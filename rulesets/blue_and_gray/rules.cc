@@ -1273,35 +1273,30 @@ void BgRules::KeepAccepted(const State& s, Context& ctx, std::vector<Action>* ou
     m.zoc = &EnemyZoc(s, ctx, m.side);
   }
   HexScratch& hs = Hs(ctx);
-  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::RunView& view, uint32_t* out) -> size_t {
+  hs.FilterRuns([&](HexScratch::RunEdit& edit) {
     // A run is one unit's moves of one type (ListUnitMoves). A cached kMove's rules
     // (MoveAllowedTo) read only its end hex, kept beside the cached Action, and the
     // unit: the unit's part (10.2 ineffective, 9.0 night, 17.11 quota) is decided once
     // for its run; 19.12's ferry hexes are never candidates (NoMoveEnd), so a unit
-    // that may enter enemy ZOCs keeps its run whole, and one that may not tests one
-    // byte (the ZOC field) per end hex.
-    HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
-    const UnitId u = static_cast<UnitId>(run.cache / HexScratch::kMoveSlots);
-    size_t kept = 0;
+    // that may enter enemy ZOCs keeps its run whole, and one that may not drops the
+    // enemy ZOC's hexes from its set (64 hexes a word).
+    HexScratch::UnitMoves& slot = edit.slot();
+    const UnitId u = static_cast<UnitId>(edit.run().cache / HexScratch::kMoveSlots);
+    const uint32_t n = static_cast<uint32_t>(slot.size());
     if (!(slot.valid && slot.key.type == ActionType::kMove)) {
       const Action* all = slot.BuildAll();  // every Action is checked
-      for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, all[view.Index(k)], ctx, m, nullptr)) out[kept++] = view.Index(k);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (edit.Kept(i) && !MoveAllowed(s, all[i], ctx, m, nullptr)) edit.Drop(i);
       }
-      return kept;
+      return;
     }
-    if (m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit) return 0;  // 17.11-17.14: none
-    if (m.night || Ineffective(s, u)) {                                   // 9.0, 10.2
-      const ZocField& zoc = m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side);
-      for (size_t k = 0; k < run.count; ++k) {
-        const uint32_t i = view.Index(k);
-        const int to = slot.ends[i];
-        if (to >= 0 && zoc.InEzoc(to)) continue;
-        out[kept++] = i;
-      }
-      return kept;
+    if (m.quota && QuotaCounts(s, u) && m.moved + 1 > m.limit) {  // 17.11-17.14: none
+      edit.DropAll();
+      return;
     }
-    return HexScratch::kKeepWhole;
+    if (m.night || Ineffective(s, u)) {  // 9.0, 10.2
+      edit.AndNotMap(hs.ZocWords(m.zoc != nullptr ? *m.zoc : EnemyZoc(s, ctx, m.side)));
+    }
   });
   size_t kept = 0;
   for (size_t i = 0; i < out->size(); ++i) {

@@ -2024,99 +2024,115 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   bool enter = false;
   const bool fm = Ext<SbExt>(s).forced_march_active != 0;
-  // 6.2's test of a zero-strength unit's move ending in an enemy ZOC (without joining a
-  // normal unit: MoveAllowed), per map hex, built for the first such unit of the listing
-  // (the ZOCs and the normal units are the listing's State's): one byte per candidate.
-  thread_local std::vector<uint8_t> zero_strength_barred;
-  bool barred_built = false;
+  // 6.2's test of a zero-strength unit's move ending in an enemy ZOC without joining a
+  // normal unit (MoveAllowed), as a set of hexes: the enemy ZOCs less the hexes of the
+  // phasing side's units with a defence strength, built for the first such unit of the
+  // listing (the ZOCs and the units are the listing's State's).
+  const uint64_t* barred = nullptr;
   // Whether a unit's moves need CheckMove depends on the unit only: decided once
   // per unit, for the run of its candidates (a run is one cache slot's: one unit's
   // moves of one type); a run that needs no check is kept without reading its actions.
-  hs.FilterRuns([&](const HexScratch::MoveRun& run, const HexScratch::RunView& view, uint32_t* out) -> size_t {
+  hs.FilterRuns([&](HexScratch::RunEdit& edit) {
     // A slot's candidates share their units, type and value: its first root's.
-    const HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    HexScratch::UnitMoves& slot = edit.slot();
     const Action& first = slot.roots[0];
     const UnitId u = first.units[0];
     const bool needs_check = PinnedAttackStrength(s, hs, u) <= 0 || InitiativeAffects(s, u) || fm || IsArtillery(u);
     if (!needs_check) {
       enter = enter || first.type == ActionType::kEnter;
-      return HexScratch::kKeepWhole;
+      return;
     }
     MoveFacts facts = MoveFactsOf(s, first);  // the same for all of a unit's moves
-    facts.normal_friend = NormalFriends(s, ctx);
     if (!facts.any_normal || fm) facts.zoc = &EnemyZoc(s, ctx, s.phasing_side);
+    // MoveAllowed's per-hex normal friends (the same answer as its scan of the units),
+    // built only for the moves asked of it one by one.
+    auto one_by_one = [&] {
+      if (facts.normal_friend == nullptr) facts.normal_friend = NormalFriends(s, ctx);
+    };
     // The path facts cached with the candidates, if computed from the phasing side's
     // occupancy (the query's enemy array is the scratch's, of the key's generation,
     // which this listing's refresh for the phasing side produced).
     const int limit = facts.initiative_limit[0];
     const bool bits = slot.bits.size() == slot.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
                       limit <= 2;
-    size_t kept = 0;
+    const uint32_t n = static_cast<uint32_t>(slot.size());
     if (bits) {
       // MoveAllowed's tests of a one-unit move decided by the path's bits, without
       // reading the Action: the bits that refuse it outright for this unit (5.3, 6.2,
-      // 12.4.1); a path off the map, and a move ending in an enemy ZOC of a unit that
-      // 6.2's zero-strength test or 12.6 concerns, go to MoveAllowed itself.
+      // 12.4.1), as the slot's set of candidates without them (cached per fill); a
+      // path off the map goes to MoveAllowed itself.
       uint8_t reject = limit == 1 ? kPathOver1 : (limit == 2 ? kPathOver2 : 0);
       if (facts.artillery && first.type == ActionType::kMove) reject |= kPathWoodsExit;  // 5.3
       if (!facts.any_attack) reject |= kPathEnemyHex;                                    // 6.2
       const ZocField* ezoc = !facts.any_normal || fm ? facts.zoc : nullptr;
-      const uint8_t* b = slot.bits.data();
-      const int16_t* ends = slot.ends.data();
-      // Candidates are kept without a branch on their bits (out[kept] is written, and
-      // kept advanced by whether it stays): which candidates stay is data, not a pattern
-      // the branch predictor learns. A path off the map is rare and goes to MoveAllowed.
-      // With a per-hex mask `barred`, a candidate ending on a barred hex is dropped too
-      // (inlined: one loop per case, as if written out twice).
-      auto keep_by_bits = [&](auto with_barred, const uint8_t* barred) __attribute__((always_inline)) {
-        for (size_t k = 0; k < run.count; ++k) {
-          const uint32_t i = view.Index(k);
-          const uint8_t m = b[i];
-          if (m & kPathOffMap) [[unlikely]] {
-            if (MoveAllowed(s, slot.At(i), ctx, facts, nullptr, -1)) out[kept++] = i;
+      const uint64_t* without = slot.WithoutBits(reject | kPathOffMap);  // also sets slot.any_bits
+      // The off-map paths the run holds that MoveAllowed accepts (rare): put back last.
+      uint32_t off_map[16];
+      size_t num_off_map = 0;
+      bool off_map_overflow = false;
+      if (slot.any_bits & kPathOffMap) {
+        one_by_one();
+        for (uint32_t i = 0; i < n; ++i) {
+          if (!(slot.bits[i] & kPathOffMap) || !edit.Kept(i) || !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, -1)) {
             continue;
           }
-          uint8_t drop = m & reject;
-          if constexpr (decltype(with_barred)::value) drop |= barred[static_cast<size_t>(ends[i])];
-          out[kept] = i;
-          kept += drop == 0;
-        }
-      };
-      if (ezoc == nullptr) {
-        keep_by_bits(std::false_type{}, nullptr);
-      } else if (!fm) {
-        // !any_normal: MoveAllowed's 6.2 test by the listing's masks (a zero-strength unit
-        // ends in an enemy ZOC only joining a normal unit; the path bits are on the map).
-        if (!barred_built) {
-          const uint8_t* in_ezoc = ezoc->data();
-          const uint8_t* joins = facts.normal_friend;
-          const auto n = static_cast<size_t>(map_size_);
-          zero_strength_barred.resize(n);
-          uint8_t* __restrict to = zero_strength_barred.data();
-          for (size_t h = 0; h < n; ++h) to[h] = static_cast<uint8_t>((in_ezoc[h] != 0) & (joins[h] == 0));
-          barred_built = true;
-        }
-        keep_by_bits(std::true_type{}, zero_strength_barred.data());
-      } else {
-        for (size_t k = 0; k < run.count; ++k) {
-          const uint32_t i = view.Index(k);
-          const uint8_t m = b[i];
-          if (m & (reject | kPathOffMap)) {
-            if (!(m & kPathOffMap) || !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, -1)) continue;
-          } else if (ezoc->InEzoc(ends[i]) && !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, m)) {
-            continue;  // 6.2 joining a normal unit, 12.6
+          if (num_off_map == std::size(off_map)) {
+            off_map_overflow = true;
+            break;
           }
-          out[kept++] = i;
+          off_map[num_off_map++] = i;
         }
+      }
+      if (off_map_overflow) {  // too many to remember: every candidate asked
+        one_by_one();
+        const Action* all = slot.BuildAll();
+        for (uint32_t i = 0; i < n; ++i) {
+          if (edit.Kept(i) && !MoveAllowed(s, all[i], ctx, facts, nullptr)) edit.Drop(i);
+        }
+      } else {
+        edit.And(without);
+        if (ezoc != nullptr && !fm) {
+          // !any_normal: 6.2 by the listing's barred hexes (a zero-strength unit ends in
+          // an enemy ZOC only joining a normal unit; the path bits are on the map).
+          if (barred == nullptr) {
+            const size_t words = hs.map_words;
+            std::vector<uint64_t>& b = hs.ruleset_words;
+            b.assign(words, 0);
+            UnitId units[kMaxUnits];
+            const size_t num = PhasingUnitsOnMap(s, ctx, units);
+            for (size_t k = 0; k < num; ++k) {
+              if (DefenseStrength(s, units[k]) <= 0) continue;
+              const int h = s.unit(units[k]).hex;
+              b[static_cast<size_t>(h >> 6)] |= uint64_t{1} << (h & 63);
+            }
+            const uint64_t* z = hs.ZocWords(*ezoc);
+            for (size_t w = 0; w < words; ++w) b[w] = z[w] & ~b[w];
+            barred = b.data();
+          }
+          edit.AndNotMap(barred);
+        } else if (ezoc != nullptr) {
+          // The forced march (12.6), and 6.2 joining a normal unit: MoveAllowed decides a
+          // move ending in an enemy ZOC, with the path's bits.
+          one_by_one();
+          for (uint32_t i = 0; i < n; ++i) {
+            if (edit.Kept(i) && ezoc->InEzoc(slot.ends[i]) && !MoveAllowed(s, slot.At(i), ctx, facts, nullptr, slot.bits[i])) {
+              edit.Drop(i);
+            }
+          }
+        }
+        for (size_t k = 0; k < num_off_map; ++k) edit.Keep(off_map[k]);
       }
     } else {
-      const Action* all = hs.unit_moves[run.cache].BuildAll();  // every Action is checked
-      for (size_t k = 0; k < run.count; ++k) {
-        if (MoveAllowed(s, all[view.Index(k)], ctx, facts, nullptr)) out[kept++] = view.Index(k);
+      one_by_one();
+      const Action* all = slot.BuildAll();  // every Action is checked
+      for (uint32_t i = 0; i < n; ++i) {
+        if (edit.Kept(i) && !MoveAllowed(s, all[i], ctx, facts, nullptr)) edit.Drop(i);
       }
     }
-    enter = enter || (kept > 0 && first.type == ActionType::kEnter);
-    return kept;
+    if (first.type == ActionType::kEnter && !enter) {
+      // An entry kept (FilterRuns counts the set after this returns).
+      for (uint32_t i = 0; i < n && !enter; ++i) enter = edit.Kept(i);
+    }
   });
   return enter;
 }

@@ -111,25 +111,49 @@ struct CandidateForest {
   Action Build(uint32_t i) const;  // action.cc: out of line, so a filter's loop stays tight
 };
 
+// Some of a unit's move candidates (a CandidateForest), in candidate order: all of
+// [0, count) (kept == nullptr), or those whose last hex is in the set `kept`. A
+// unit's candidates end in distinct hexes (one per hex its search reached), so a
+// set of hexes names a set of candidates: bit h % 64 of kept[h / 64 - w0] holds
+// hex h. Filters combine such sets a word at a time (64 hexes per instruction)
+// and count them with popcount; only the run a player picks from is walked
+// (Index: the k-th kept candidate).
+struct CandidateRun {
+  CandidateForest forest;
+  const int16_t* ends = nullptr;   // ends[i]: candidate i's last hex
+  const uint64_t* kept = nullptr;  // nullptr: every candidate [0, count)
+  int32_t w0 = 0;                  // the first word of the map that kept[0] holds
+  uint32_t count = 0;              // the kept candidates
+  bool Kept(uint32_t i) const {
+    if (kept == nullptr) return true;
+    const int h = ends[i];
+    return (kept[(h >> 6) - w0] >> (h & 63)) & 1u;
+  }
+  // The index of the k-th kept candidate (k < count).
+  uint32_t Index(uint32_t k) const {
+    if (kept == nullptr) return k;
+    for (uint32_t i = 0;; ++i) {
+      if (Kept(i) && k-- == 0) return i;
+    }
+  }
+  Action operator[](size_t k) const { return forest.At(Index(static_cast<uint32_t>(k))); }  // built
+};
+
 // The legal actions of one decision in the cheap form (issue 15): the same actions
 // in the same order as the vector form of Session::LegalActions, but the listed
-// moves are neither copied nor built: `spans` point into the move candidates the
-// Session's scratch keeps for each unit (a CandidateForest), a span being a unit's
-// candidates in order (picks == nullptr) or the ones at the indices
-// `picks[0, count)`; `others` holds every other listed action. The moves come
-// first: element i is the i-th move for i < num_moves(), else
+// moves are neither copied nor built: `spans` are runs over the move candidates the
+// Session's scratch keeps for each unit (CandidateRun: a unit's candidates in
+// order, all or a set of them); `others` holds every other listed action. The
+// moves come first: element i is the i-th move for i < num_moves(), else
 // others[i - num_moves()]. Indexing a move is a binary search over the spans (a
-// few dozen) and builds its Action (returned by value). The spans are valid until
-// the next listing or Apply on the same Session.
+// few dozen), a walk over that span's candidates and the build of its Action
+// (returned by value). The spans are valid until the next listing or Apply on the
+// same Session.
 struct LegalActionList {
-  struct Span {
-    CandidateForest forest;
-    const uint32_t* picks = nullptr;  // nullptr: candidates [0, count)
-    uint32_t count = 0;
-  };
+  using Span = CandidateRun;
   std::vector<Span> spans;
   std::vector<uint32_t> ends;   // ends[j]: the number of moves in spans[0..j]
-  std::vector<uint32_t> picks;  // the storage `spans` index into (the lister's)
+  std::vector<uint64_t> words;  // the storage the spans' kept sets point into (the lister's)
   std::vector<Action> others;
 
   size_t num_moves() const { return ends.empty() ? 0 : ends.back(); }
@@ -139,9 +163,7 @@ struct LegalActionList {
     const size_t moves = num_moves();
     if (i >= moves) return others[i - moves];
     const size_t lo = static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin());  // the first span ending after i
-    const Span& s = spans[lo];
-    const size_t k = i - (lo == 0 ? 0 : ends[lo - 1]);
-    return s.forest.At(s.picks != nullptr ? s.picks[k] : static_cast<uint32_t>(k));
+    return spans[lo][i - (lo == 0 ? 0 : ends[lo - 1])];
   }
   void clear() {
     spans.clear();

@@ -93,6 +93,15 @@ enum class RuleKey : uint8_t {
 };
 static_assert(static_cast<size_t>(RuleKey::kMode) + 1 == kNumRuleKeys);
 
+// The number of bits set in a word of a set of hexes. Inline arithmetic: without
+// -mpopcnt (the x86-64 baseline) std::popcount is a call into libgcc.
+inline uint32_t CountHexes(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
+}
+
 // The compiled data of a hex game (Game::data).
 struct HexGameData : RulesetData {
   MovementRules movement;
@@ -170,6 +179,9 @@ class HexScratch : public Scratch {
     int sources_side = -1;
     std::vector<uint8_t> prev_bits;
     int prev_side = -1;
+    // The field as a set of hexes (ZocWords), of generation words_gen (0: none).
+    std::vector<uint64_t> words;
+    uint64_t words_gen = 0;
   };
   std::array<ZocSlot, 2> zoc_slots;
   // The ZOC sources of the other side's units (EnemyZoc's gather, in the same order),
@@ -195,6 +207,20 @@ class HexScratch : public Scratch {
   }
   int occupancy_side = -1;
   State occupancy_state;
+  // The hexes RefreshOccupancy found friendly units in (each once), and a generation
+  // of `friendly` bumped at each refill (FullHexes' key).
+  std::vector<int16_t> friendly_hexes;
+  uint64_t friendly_gen = 0;
+  struct FullSet {
+    uint64_t gen = 0;  // friendly_gen it was built from (0: none)
+    int room = 0;
+    std::vector<uint64_t> words;
+  };
+  std::array<FullSet, 2> full_sets;  // FullHexes' last two (a listing asks one or two rooms)
+  size_t full_next = 0;
+  size_t map_words = 0;  // words of a set of the map's hexes
+  std::vector<uint64_t> set_buffer;  // FullHexes' and ZocWords' answer when not cached
+  std::vector<uint64_t> fill_words;  // ListUnitMoves' set of a fill's hexes (all zero between fills)
   // While a listing runs (HexStatePin), its const State is pinned: a cache filled
   // from that State under the same pin is valid without comparing the bytes.
   const State* pinned = nullptr;
@@ -246,9 +272,43 @@ class HexScratch : public Scratch {
     // enemy array they were computed from (its contents are the key's generation).
     std::vector<uint8_t> bits;
     const uint8_t* enemy = nullptr;
+    // The candidates' last hexes as a set (CandidateRun): the map's words
+    // [w0, w0 + hexset.size()), the ones the candidates touch. Listings keep a unit's
+    // moves as such sets, filtered a word at a time.
+    std::vector<uint64_t> hexset;
+    int32_t w0 = 0;
     size_t size() const { return ends.size(); }
+    size_t num_words() const { return hexset.size(); }
     CandidateForest forest() const { return CandidateForest{roots.data(), link.data(), ends.data()}; }
     Action At(size_t i) const { return forest().At(static_cast<uint32_t>(i)); }
+    bool Has(int h) const {
+      const size_t w = static_cast<size_t>((h >> 6) - w0);
+      return w < hexset.size() && ((hexset[w] >> (h & 63)) & 1u);
+    }
+    // The candidates none of whose bits are in `mask`, as a set laid out like hexset
+    // (computed once per fill and mask: a ruleset's filter asks it of the same unit at
+    // every decision); it also sets any_bits.
+    const uint64_t* WithoutBits(uint8_t mask) {
+      if (!without_valid || without_mask != mask) {
+        without.assign(hexset.size(), 0);
+        uint64_t* const w = without.data();
+        uint8_t any = 0;
+        for (size_t i = 0; i < size(); ++i) {
+          const uint8_t b = bits[i];
+          any |= b;
+          const int h = ends[i];
+          w[static_cast<size_t>((h >> 6) - w0)] |= static_cast<uint64_t>((b & mask) == 0) << (h & 63);
+        }
+        any_bits = any;
+        without_mask = mask;
+        without_valid = true;
+      }
+      return without.data();
+    }
+    std::vector<uint64_t> without;
+    uint8_t without_mask = 0;
+    bool without_valid = false;
+    uint8_t any_bits = 0;  // the union of bits[i] (set by WithoutBits)
     // Every candidate built, in order (each from its predecessor's, one hex more), once
     // per fill: for the listings that hand out or check every Action (the vector form
     // of LegalActions, a ruleset's per-Action filter); a playout's listing never builds.
@@ -279,84 +339,132 @@ class HexScratch : public Scratch {
   std::vector<UnitMoves> unit_moves;
   MoveListKey probe_key;  // ListUnitMoves' key of the query it is asked (reused: MoveKey sets it all)
   // The moves of the listing under way (issue 15: neither copied into the list nor
-  // referenced one by one): runs of one cache slot's candidates, in listing order. A
-  // run is whole (the slot's candidates 0..count-1, nothing written per move) or keeps
-  // the candidate indices listed_picks[begin, begin + count). No slot is filled again
-  // during a listing, so the runs stay valid until the next listing; the rulesets'
-  // movement filters drop from them (FilterRuns); HexRules::LegalActions copies the
-  // moves ahead of the step's other actions (every step lists its moves first) and
-  // ListLegal hands out spans over the cached Actions (LegalActionList).
+  // built one by one): runs of one cache slot's candidates, in listing order. A run
+  // is whole (the slot's candidates 0..count-1, nothing written per move) or keeps
+  // the candidates whose last hexes are in its set: the slot's num_words() words at
+  // listed_words[begin] (CandidateRun). No slot is filled again during a listing, so
+  // the runs stay valid until the next listing; the rulesets' movement filters drop
+  // from them (FilterRuns); HexRules::LegalActions copies the moves ahead of the
+  // step's other actions (every step lists its moves first) and ListLegal hands out
+  // the runs (LegalActionList).
   struct MoveRun {
     uint32_t cache = 0;             // the slot: unit_moves[cache]
-    uint32_t begin = 0, count = 0;  // listed_picks[begin, begin + count), unless whole
+    uint32_t begin = 0, count = 0;  // the kept set: listed_words[begin, begin + words), unless whole
     bool whole = false;
   };
   std::vector<MoveRun> listed_runs;
-  // Grown only (a high-water mark): picks_used are in use.
-  std::vector<uint32_t> listed_picks, filtered_picks;
-  uint32_t picks_used = 0;
-  // Room for n more picks at listed_picks[picks_used] (the pointer is valid until the next call).
-  uint32_t* PickSpace(size_t n) {
-    if (listed_picks.size() < picks_used + n) listed_picks.resize(std::max(picks_used + n, 2 * listed_picks.size()));
-    return listed_picks.data() + picks_used;
+  // Grown only (a high-water mark): words_used are in use.
+  std::vector<uint64_t> listed_words;
+  uint32_t words_used = 0;
+  // Room for n more words at listed_words[words_used] (the pointer is valid until the next call).
+  uint64_t* WordSpace(size_t n) {
+    if (listed_words.size() < words_used + n) listed_words.resize(std::max(words_used + n, 2 * listed_words.size()));
+    return listed_words.data() + words_used;
   }
   void ClearListedMoves() {
     listed_runs.clear();
-    picks_used = 0;
+    words_used = 0;
   }
-  // One run as a filter sees it: its k-th move is candidate Index(k) (forest.At builds it).
-  struct RunView {
-    CandidateForest forest;
-    const uint32_t* picks;  // nullptr: a whole run
-    uint32_t count;
-    uint32_t Index(size_t k) const { return picks != nullptr ? picks[k] : static_cast<uint32_t>(k); }
-    Action operator[](size_t k) const { return forest.At(Index(k)); }  // built (UnitMoves::At)
-  };
-  RunView View(const MoveRun& run) const {
-    return RunView{unit_moves[run.cache].forest(), run.whole ? nullptr : listed_picks.data() + run.begin, run.count};
+  // One run as a filter sees it (the slot's candidates in order, the kept ones).
+  CandidateRun View(const MoveRun& run) const {
+    const UnitMoves& m = unit_moves[run.cache];
+    return CandidateRun{m.forest(), m.ends.data(), run.whole ? nullptr : listed_words.data() + run.begin, m.w0,
+                        run.count};
   }
   size_t NumListedMoves() const {
     size_t n = 0;
     for (const MoveRun& r : listed_runs) n += r.count;
     return n;
   }
-  // keep_run's answer: the run is kept as it is.
-  static constexpr size_t kKeepWhole = ~size_t{0};
-  // A ruleset's movement filter: keeps, run by run, what keep_run keeps of the listed
-  // moves and rebuilds listed_runs (empty runs left out). keep_run(run, view, out)
-  // writes the candidate indices (view.Index(k)) it keeps, in order, to out (room for
-  // view.count) and returns how many, or returns kKeepWhole to keep the run unchanged.
+  // A run's kept set, as FilterRuns hands it to a ruleset's filter: the filter drops
+  // candidates (Drop, AndNot, And...) and FilterRuns then counts what is left. The
+  // set of a whole run is written out at the first change.
+  class RunEdit {
+   public:
+    RunEdit(HexScratch& hs, MoveRun& run) : hs_(hs), run_(run), slot_(hs.unit_moves[run.cache]) {}
+    UnitMoves& slot() { return slot_; }
+    const MoveRun& run() const { return run_; }
+    size_t num_words() const { return slot_.num_words(); }
+    int32_t w0() const { return slot_.w0; }
+    bool Kept(uint32_t i) const {
+      if (!edited_ && run_.whole) return true;
+      const int h = slot_.ends[i];
+      return (hs_.listed_words[run_.begin + static_cast<size_t>((h >> 6) - slot_.w0)] >> (h & 63)) & 1u;
+    }
+    // The set, writable (num_words() words, the map's words from w0()); valid until
+    // the filter returns.
+    uint64_t* Words() {
+      if (!edited_) {
+        if (run_.whole) {
+          uint64_t* w = hs_.WordSpace(slot_.num_words());
+          std::copy(slot_.hexset.begin(), slot_.hexset.end(), w);
+          run_.begin = hs_.words_used;
+          hs_.words_used += static_cast<uint32_t>(slot_.num_words());
+          run_.whole = false;
+        }
+        edited_ = true;
+      }
+      return hs_.listed_words.data() + run_.begin;
+    }
+    // Keeps only the candidates also in `set` (laid out like the slot's hexset).
+    void And(const uint64_t* set) {
+      uint64_t* w = Words();
+      for (size_t k = 0; k < num_words(); ++k) w[k] &= set[k];
+    }
+    // Drops the candidates whose last hex is in `map_set` (a set of the whole map's hexes: word w at map_set[w]).
+    void AndNotMap(const uint64_t* map_set) {
+      uint64_t* w = Words();
+      const uint64_t* m = map_set + slot_.w0;
+      for (size_t k = 0; k < num_words(); ++k) w[k] &= ~m[k];
+    }
+    void Drop(uint32_t i) { SetBit(i, false); }
+    void Keep(uint32_t i) { SetBit(i, true); }  // back into the set (a candidate of the slot)
+    void DropAll() { std::fill_n(Words(), num_words(), uint64_t{0}); }
+    bool edited() const { return edited_; }
+
+   private:
+    void SetBit(uint32_t i, bool on) {
+      uint64_t* w = Words();
+      const int h = slot_.ends[i];
+      const uint64_t bit = uint64_t{1} << (h & 63);
+      uint64_t& word = w[static_cast<size_t>((h >> 6) - slot_.w0)];
+      word = on ? (word | bit) : (word & ~bit);
+    }
+    HexScratch& hs_;
+    MoveRun& run_;
+    UnitMoves& slot_;
+    bool edited_ = false;
+  };
+  // A ruleset's movement filter: keep_run(edit) drops, run by run, what it refuses
+  // of the listed moves (RunEdit); a run it leaves unedited stays as it was. Runs left
+  // empty are removed, and a run that keeps every candidate is whole again.
   template <class KeepRun>
   void FilterRuns(KeepRun&& keep_run) {
-    size_t total = 0;
-    for (const MoveRun& r : listed_runs) total += r.count;
-    if (filtered_picks.size() < total) filtered_picks.resize(total);
-    uint32_t used = 0;
     size_t kept_runs = 0;
     for (size_t r = 0; r < listed_runs.size(); ++r) {
-      const MoveRun run = listed_runs[r];
-      const RunView view = View(run);
-      uint32_t* out = filtered_picks.data() + used;
-      const size_t n = keep_run(run, view, out);
-      if (n == kKeepWhole) {
-        if (run.whole) {
-          listed_runs[kept_runs++] = run;
-          continue;
-        }
-        std::copy(view.picks, view.picks + run.count, out);
-        listed_runs[kept_runs++] = MoveRun{run.cache, used, run.count, false};
-        used += run.count;
-      } else if (n == run.count && run.whole) {
-        listed_runs[kept_runs++] = run;  // every candidate kept: still whole
-      } else if (n > 0) {
-        listed_runs[kept_runs++] = MoveRun{run.cache, used, static_cast<uint32_t>(n), false};
-        used += static_cast<uint32_t>(n);
+      MoveRun run = listed_runs[r];
+      RunEdit edit(*this, run);
+      keep_run(edit);
+      if (edit.edited()) {
+        const uint64_t* w = listed_words.data() + run.begin;
+        uint32_t n = 0;
+        for (size_t k = 0; k < edit.num_words(); ++k) n += CountHexes(w[k]);
+        run.count = n;
+        if (n == 0) continue;
+        if (n == edit.slot().size()) run.whole = true;
       }
+      listed_runs[kept_runs++] = run;
     }
     listed_runs.resize(kept_runs);
-    std::swap(listed_picks, filtered_picks);
-    picks_used = used;
   }
+  // The hexes whose friendly count (RefreshOccupancy's `friendly`, of its current
+  // contents) is above `room`, as a set of the map's hexes: a move may not end there
+  // (the stacking limit). Null if `friendly_count` is not the scratch's array.
+  const uint64_t* FullHexes(const uint8_t* friendly_count, int room);
+  // The set of the hexes in a ZOC field (a set of the map's hexes); for a field of
+  // EnemyZoc's cached by its generation.
+  const uint64_t* ZocWords(const ZocField& field);
+  std::vector<uint64_t> ruleset_words;  // free for ruleset hooks (S&B: 6.2's barred hexes)
   // ListUnitMoves while it fills a slot: per map hex, the index of its candidate
   // (-1 none; reset after each fill).
   std::vector<int32_t> candidate_index;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -84,11 +85,15 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   hs.gathered_units.clear();
   UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
   size_t num_others = 0;
+  hs.friendly_hexes.clear();
+  ++hs.friendly_gen;
   for (int i = 0; i < num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
     if (!u.OnMap()) continue;
     if (u.side == side) {
-      if (CountsForStacking(s, static_cast<UnitId>(i))) ++friendly[static_cast<size_t>(u.hex)];
+      if (CountsForStacking(s, static_cast<UnitId>(i)) && friendly[static_cast<size_t>(u.hex)]++ == 0) {
+        hs.friendly_hexes.push_back(u.hex);
+      }
       if (pin != 0) hs.gathered_units.push_back(static_cast<UnitId>(i));
     } else {
       enemy[static_cast<size_t>(u.hex)] = 1;
@@ -253,7 +258,25 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
       if (candidate_bits_) cached.bits.push_back(stepwise ? 0 : CandidateBits(q, u, cached.At(static_cast<size_t>(i))));
     }
     if (stepwise) FillStepCandidateBits(q, u, type, cached, cached.bits.data());
-    for (int16_t h : cached.ends) index[static_cast<size_t>(h)] = -1;
+    // The candidates' last hexes as a set (they are distinct: one candidate per
+    // reached hex), over the words they touch: gathered in the scratch's map-wide
+    // words (left zero again), then copied.
+    uint64_t* const fw = hs.fill_words.data();
+    int lo = std::numeric_limits<int>::max(), hi = -1;
+    for (const int16_t h : cached.ends) {
+      index[static_cast<size_t>(h)] = -1;
+      fw[h >> 6] |= uint64_t{1} << (h & 63);
+      lo = std::min<int>(lo, h);
+      hi = std::max<int>(hi, h);
+    }
+    cached.hexset.clear();
+    cached.w0 = 0;
+    if (hi >= 0) {
+      cached.w0 = lo >> 6;
+      cached.hexset.assign(fw + cached.w0, fw + (hi >> 6) + 1);
+      std::fill(fw + cached.w0, fw + (hi >> 6) + 1, uint64_t{0});
+    }
+    cached.without_valid = false;
     cached.valid = cacheable;
     cached.key = key;
   }
@@ -265,19 +288,40 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});  // every candidate: nothing written per move
     return;
   }
-  uint32_t* out = hs.PickSpace(n);
-  const int16_t* ends = cached.ends.data();
-  const int room = q.stack_limit - q.moving_count;  // friendly_count[end] may be at most this
+  // A move may not end where the friendly units already there leave no room for the
+  // movers (friendly_count[end] <= room): the run keeps the candidates outside the
+  // full hexes, a word (64 hexes) at a time.
+  const int room = q.stack_limit - q.moving_count;
+  const size_t words = cached.num_words();
+  const uint64_t* set = cached.hexset.data();
+  uint64_t* out = hs.WordSpace(words);
   uint32_t kept = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    out[kept] = i;
-    kept += q.friendly_count[ends[i]] <= room ? 1 : 0;
+  if (const uint64_t* full = hs.FullHexes(q.friendly_count, room)) {
+    full += cached.w0;
+    uint64_t any = 0;
+    for (size_t w = 0; w < words; ++w) any |= set[w] & full[w];
+    if (any == 0) {
+      hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});
+      return;
+    }
+    for (size_t w = 0; w < words; ++w) {
+      out[w] = set[w] & ~full[w];
+      kept += CountHexes(out[w]);
+    }
+  } else {
+    // Counts of another array than the scratch's: asked per candidate.
+    std::copy(set, set + words, out);
+    for (uint32_t i = 0; i < n; ++i) {
+      const int h = cached.ends[i];
+      if (q.friendly_count[h] > room) out[static_cast<size_t>((h >> 6) - cached.w0)] &= ~(uint64_t{1} << (h & 63));
+    }
+    for (size_t w = 0; w < words; ++w) kept += CountHexes(out[w]);
   }
   if (kept == n) {
     hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});
   } else if (kept > 0) {
-    hs.listed_runs.push_back(HexScratch::MoveRun{cache, hs.picks_used, kept, false});
-    hs.picks_used += kept;
+    hs.listed_runs.push_back(HexScratch::MoveRun{cache, hs.words_used, kept, false});
+    hs.words_used += static_cast<uint32_t>(words);
   }
 }
 

@@ -38,6 +38,61 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   gathered_sources.reserve(kMaxUnits);
   gathered_units.reserve(kMaxUnits);
   actions.reserve(256);
+  map_words = (n + 63) / 64;
+  friendly_hexes.reserve(n);
+  for (FullSet& f : full_sets) f.words.assign(map_words, 0);
+  set_buffer.assign(map_words, 0);
+  fill_words.assign(map_words, 0);
+}
+
+const uint64_t* HexScratch::FullHexes(const uint8_t* friendly_count, int room) {
+  if (friendly_count != friendly.data()) return nullptr;
+  for (const FullSet& f : full_sets) {
+    if (f.gen == friendly_gen && f.room == room) return f.words.data();
+  }
+  FullSet& f = full_sets[full_next];
+  full_next = (full_next + 1) % full_sets.size();
+  std::fill(f.words.begin(), f.words.end(), uint64_t{0});
+  if (room < 0) {
+    // No hex has room (friendly counts are never negative): every hex.
+    std::fill(f.words.begin(), f.words.end(), ~uint64_t{0});
+  } else {
+    // Only a hex with friendly units can be above a room of 0 or more.
+    for (const int16_t h : friendly_hexes) {
+      if (friendly[static_cast<size_t>(h)] > room) f.words[static_cast<size_t>(h >> 6)] |= uint64_t{1} << (h & 63);
+    }
+  }
+  f.gen = friendly_gen;
+  f.room = room;
+  return f.words.data();
+}
+
+namespace {
+// The hexes of a ZOC field as a set (word w: hexes 64w .. 64w + 63).
+void ZocFieldWords(const ZocField& field, uint64_t* words, size_t num_words) {
+  const uint8_t* b = field.data();
+  const size_t n = static_cast<size_t>(field.size());
+  for (size_t w = 0; w < num_words; ++w) {
+    uint64_t m = 0;
+    const size_t end = std::min(n, 64 * w + 64);
+    for (size_t h = 64 * w; h < end; ++h) m |= static_cast<uint64_t>(b[h] != 0) << (h & 63);
+    words[w] = m;
+  }
+}
+}  // namespace
+
+const uint64_t* HexScratch::ZocWords(const ZocField& field) {
+  for (ZocSlot& z : zoc_slots) {
+    if (&field != &z.field) continue;
+    if (z.words_gen != z.gen || z.gen == 0 || z.words.size() != map_words) {
+      z.words.resize(map_words);
+      ZocFieldWords(field, z.words.data(), map_words);
+      z.words_gen = z.gen;
+    }
+    return z.words.data();
+  }
+  ZocFieldWords(field, set_buffer.data(), map_words);
+  return set_buffer.data();
 }
 
 void HexScratch::HexMaskBuilt() {

@@ -202,9 +202,17 @@ void HexRules::LegalActions(const State& s, Context& ctx, std::vector<Action>* o
   std::move_backward(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(others), out->end());
   size_t i = 0;
   for (const HexScratch::MoveRun& run : hs.listed_runs) {
-    const HexScratch::RunView view = hs.View(run);
-    const Action* all = hs.unit_moves[run.cache].BuildAll();
-    for (size_t k = 0; k < view.count; ++k) (*out)[i++] = all[view.Index(k)];
+    const CandidateRun view = hs.View(run);
+    HexScratch::UnitMoves& slot = hs.unit_moves[run.cache];
+    const Action* all = slot.BuildAll();
+    if (run.whole) {
+      std::copy(all, all + run.count, out->begin() + static_cast<std::ptrdiff_t>(i));
+      i += run.count;
+      continue;
+    }
+    for (uint32_t k = 0; k < slot.size(); ++k) {
+      if (view.Kept(k)) (*out)[i++] = all[k];
+    }
   }
 }
 
@@ -215,14 +223,15 @@ void HexRules::ListLegal(const State& s, Context& ctx, LegalActionList* out) con
   HexScratch& hs = Hs(ctx);
   hs.ClearListedMoves();
   ListStep(steps_, s, ctx, &out->others);
-  // The picks are handed over (the list's old buffer becomes the scratch's, reused
+  // The kept sets are handed over (the list's old buffer becomes the scratch's, reused
   // by the next listing), not copied; a span per run.
-  out->picks.swap(hs.listed_picks);
+  out->words.swap(hs.listed_words);
   uint32_t end = 0;
   for (const HexScratch::MoveRun& run : hs.listed_runs) {
     end += run.count;
-    out->spans.push_back(LegalActionList::Span{hs.unit_moves[run.cache].forest(),
-                                               run.whole ? nullptr : out->picks.data() + run.begin, run.count});
+    const HexScratch::UnitMoves& m = hs.unit_moves[run.cache];
+    out->spans.push_back(
+        CandidateRun{m.forest(), m.ends.data(), run.whole ? nullptr : out->words.data() + run.begin, m.w0, run.count});
     out->ends.push_back(end);
   }
   hs.ClearListedMoves();  // the runs now index the list's buffer
