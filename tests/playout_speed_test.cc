@@ -178,6 +178,75 @@ TEST(PlayoutSpeed, CachedMoveListingEqualsAFreshListingSkirmish) {
   EXPECT_GT(CompareListings(game, games), 50 * games);
 }
 
+// What a move query of u reads of the occupancy and the ZOCs, as values.
+struct QueryArrays {
+  std::vector<int> enemy, overrun, friendly, zoc;
+  bool started_in_ezoc = false;
+  int allowance = 0, moving_count = 0;
+  bool operator==(const QueryArrays&) const = default;
+};
+QueryArrays ArraysOf(const Game& game, const State& s, Scratch& scratch, UnitId u) {
+  Context ctx(game, nullptr, nullptr, &scratch);
+  const MoveQuery q = game.rules->hex()->BuildQuery(s, ctx, &u, 1);
+  QueryArrays a;
+  const int n = game.hex_board().map.size();
+  for (int h = 0; h < n; ++h) {
+    a.enemy.push_back(q.enemy != nullptr ? q.enemy[h] : -1);
+    a.overrun.push_back(q.overrunnable != nullptr ? q.overrunnable[h] : -1);
+    a.friendly.push_back(q.friendly_count != nullptr ? q.friendly_count[h] : -1);
+    a.zoc.push_back(q.zoc != nullptr ? q.zoc->InEzoc(h) : -1);
+  }
+  a.started_in_ezoc = q.started_in_ezoc;
+  a.allowance = q.allowance;
+  a.moving_count = q.moving_count;
+  return a;
+}
+
+// HexRules::OccupancyBySide (both hex rulesets say it): the stacking counts, enemy
+// occupancy, overruns and ZOCs that a move query reads are recomputed only when units
+// of the side they depend on changed. At every decision of seeded random games, a
+// unit of each side on the map gets from the session's scratch (its caches warm,
+// built over the game, keyed by the units' epochs) the same arrays as from a brand-new
+// scratch; the sides are asked in both orders, as the obligations and the listings do.
+void CompareOccupancy(const std::shared_ptr<const Game>& game, int games, long* checked) {
+  for (int g = 1; g <= games; ++g) {
+    Session s(game, static_cast<uint64_t>(g));
+    s.set_playout(true);
+    RandomPlayer player(static_cast<uint64_t>(g) * 7919 + 1);
+    LegalActionList legal;
+    for (int n = 0; n < 5000 && !s.over(); ++n) {
+      const State& st = s.state();
+      for (int order = 0; order < 2; ++order) {
+        for (int k = 0; k < 2; ++k) {
+          const int side = order == 0 ? k : 1 - k;
+          for (int i = 0; i < st.num_units; ++i) {
+            if (st.units[static_cast<size_t>(i)].side != side || !st.units[static_cast<size_t>(i)].OnMap()) continue;
+            std::unique_ptr<Scratch> fresh = game->rules->NewScratch();
+            const QueryArrays warm = ArraysOf(*game, st, s.scratch(), static_cast<UnitId>(i));
+            ASSERT_TRUE(warm == ArraysOf(*game, st, *fresh, static_cast<UnitId>(i)))
+                << "game " << g << ", action " << n << ": side " << side << "'s query of unit " << i
+                << " reads arrays that differ from a fresh recomputation";
+            ++*checked;
+            break;
+          }
+        }
+      }
+      s.LegalActions(&legal);
+      if (legal.empty() || !s.Apply(legal[player.ChooseIndex(legal.size())]).ok()) break;
+    }
+  }
+}
+
+TEST(PlayoutSpeed, OccupancyBySideEqualsAFreshRecomputation) {
+  for (const std::string spec : {"stars_and_bars", "blue_and_gray(scenario=chattanooga)"}) {
+    auto game = Load(spec);
+    ASSERT_TRUE(game);
+    long checked = 0;
+    CompareOccupancy(game, ScaledGameCount(2), &checked);
+    EXPECT_GT(checked, 1000) << spec;
+  }
+}
+
 // The same seeded random game with and without playout mode.
 TEST(PlayoutSpeed, PlayoutModeChangesOnlyUndo) {
   auto game = Load("stars_and_bars");

@@ -109,6 +109,10 @@ class BgRules : public HexRules {
   void OnTurnStart(State& s, Context& ctx) const override;
   void OnGameEnd(State& s, Context& ctx) const override;
   bool Movable(const State& s, UnitId u, Status* why) const override;
+  // The engine's ZocOf (a defence strength: the unit's face and markers),
+  // CountsForStacking (the unit's kind) and Overrunnable (none) read one unit's
+  // record at most (HexRules::OccupancyBySide).
+  bool OccupancyBySide() const override { return true; }
   // 19.12: no unit may end its move in a ferry hex (a fixed set of hexes).
   const uint8_t* NoMoveEnd() const override { return cfg_.ferry_no_end ? cfg_.is_ferry.data() : nullptr; }
   int AttackStrength(const State& s, UnitId u) const override;

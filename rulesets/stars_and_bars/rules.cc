@@ -99,6 +99,11 @@ class SbRules final : public HexRules {
   // Defined here to be inlined (MarkOverrunnable, ZocOf and the listing ask it per unit).
   int DefenseStrength(const State& s, UnitId u) const override { return std::max(0, BaseDefense(s, u) - Losses(s, u)); }
   bool Overrunnable(const State& s, int hex, int moving_side) const override;
+  // ZocOf and CountsForStacking read the unit's own record (its face and markers,
+  // through DefenseStrength) and, for 12.2's free battery, its parent's hex and side
+  // when the parent is on its side; MarkOverrunnable reads the other side's units'
+  // hexes and defence strengths. Nothing else of the State (HexRules::OccupancyBySide).
+  bool OccupancyBySide() const override { return true; }
   void MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy, std::span<const UnitId> others,
                         std::vector<uint8_t>* overrun) const override;
   void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const override;
@@ -135,9 +140,7 @@ class SbRules final : public HexRules {
   // (HexRules is a friend so that the loop may call them).
   friend class HexRules;
   void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
-                             uint8_t* bits) const override {
-    FillStepCandidateBitsOf(*this, q, u, type, c, bits);
-  }
+                             uint8_t* bits) const override;
   uint8_t StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                             int num_hexes) const override;
   Status CheckAttack(const State& s, const Action& a, Context& ctx) const override;
@@ -548,6 +551,41 @@ uint8_t SbRules::StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type
   if (num_hexes > 1) bits |= kPathOver1;  // 12.4.1
   if (num_hexes > 2) bits |= kPathOver2;
   return bits;
+}
+
+// StepCandidateBits of every linked candidate of a fill (CandidateBits of each root),
+// with what does not change from one candidate to the next read once: the query's
+// enemy array, whether the woods rule (5.3) concerns the move.
+void SbRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
+                                    uint8_t* bits) const {
+  const int32_t* link = c.link.data();
+  const int16_t* ends = c.ends.data();
+  const uint8_t* lengths = c.lengths.data();
+  const size_t n = c.size();
+  const uint8_t* enemy = q.enemy;
+  const int map_size = map_size_;
+  const bool woods = type == ActionType::kMove && IsArtillery(u);
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t f = link[i];
+    if (f < 0) {
+      bits[i] = CandidateBits(q, u, c.roots[static_cast<size_t>(-1 - f)]);
+      continue;
+    }
+    uint8_t b = bits[f];
+    const int to = ends[i];
+    if ((b & kPathOffMap) || to < 0 || to >= map_size || enemy == nullptr) {
+      bits[i] = kPathOffMap;
+      continue;
+    }
+    b |= enemy[to] ? kPathEnemyHex : 0;  // 6.2
+    if (woods && !(b & kPathWoodsExit)) {
+      const int16_t step = static_cast<int16_t>(to);
+      if (LeavesWoodsOffPath(ends[f], &step, 1)) b |= kPathWoodsExit;  // 5.3
+    }
+    b |= lengths[i] > 1 ? kPathOver1 : 0;  // 12.4.1
+    b |= lengths[i] > 2 ? kPathOver2 : 0;
+    bits[i] = b;
+  }
 }
 
 bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {

@@ -182,6 +182,9 @@ class HexScratch : public Scratch {
     // The field as a set of hexes (ZocWords), of generation words_gen (0: none).
     std::vector<uint64_t> words;
     uint64_t words_gen = 0;
+    // With occupancy_by_side: the units epoch of the side exerting the ZOCs that the
+    // field was computed at (0: none).
+    uint64_t epoch = 0;
   };
   std::array<ZocSlot, 2> zoc_slots;
   // The ZOC sources of the other side's units (EnemyZoc's gather, in the same order),
@@ -207,6 +210,20 @@ class HexScratch : public Scratch {
   }
   int occupancy_side = -1;
   State occupancy_state;
+  // HexRules::OccupancyBySide (the ruleset's occupancy hooks read one side's units):
+  // the occupancy arrays and the ZOC fields are then keyed by the units epochs of
+  // the sides they read, not by the whole State. unit_epoch[k] is bumped whenever
+  // SyncUnits finds a unit of side k changed since units_seen (a unit that changes
+  // sides counts for both); occupancy_epoch[0] is the moving side's epoch `friendly`
+  // (and gathered_units) were computed at, occupancy_epoch[1] the other side's, that
+  // enemy, overrun and gathered_sources were.
+  bool occupancy_by_side = false;
+  std::vector<UnitState> units_seen;
+  int units_seen_count = -1;
+  std::array<uint64_t, 2> unit_epoch{1, 1};
+  std::array<uint64_t, 2> occupancy_epoch{0, 0};
+  uint64_t synced_pin = 0;  // the pin SyncUnits last diffed under (0: none)
+  void SyncUnits(const State& s);
   // The hexes RefreshOccupancy found friendly units in (each once), and a generation
   // of `friendly` bumped at each refill (FullHexes' key).
   std::vector<int16_t> friendly_hexes;
@@ -850,6 +867,16 @@ class HexRules : public Rules, public HexQueries {
                                 std::span<const UnitId> others, std::vector<uint8_t>* overrun) const;
   // Called for each overrun hex the path enters.
   virtual void OnOverrun(State& s, Context& ctx, int hex, int moving_side) const;
+  // Hook: true if the occupancy hooks read only the units of one side: ZocOf(s, u)
+  // and CountsForStacking(s, u) read nothing of s but the records of the units on
+  // u's side, and MarkOverrunnable(s, side, ...) (Overrunnable) nothing but those of
+  // the units not on `side` (not the turn, the phase, the ext, the combat...). The
+  // engine then recomputes a side's stacking counts, and the enemy occupancy and ZOCs
+  // it faces, only when units of the side they read changed (issue 15), not at every
+  // change of the State. Default false: recomputed for every new State.
+  // tests/playout_speed_test.cc checks a ruleset that says true against a fresh
+  // recomputation at every decision of random games.
+  virtual bool OccupancyBySide() const { return false; }
   virtual Status ApplyModeChange(State& s, const Action& a, Context& ctx) const;
   virtual void OnEliminated(State& s, Context& ctx, UnitId u, int hex) const;
   // Extra checks of a move (beyond the Pathfinder's).
@@ -906,6 +933,8 @@ class HexRules : public Rules, public HexQueries {
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;
+  void RefreshOccupancyBySide(const State& s, HexScratch& hs, int side) const;
+  void ComputeZocSlot(HexScratch::ZocSlot& z, int side, const std::vector<ZocSource>& sources, HexScratch& hs) const;
 
   Status ApplyMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyEnter(State& s, const Action& a, Context& ctx) const;

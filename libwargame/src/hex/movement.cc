@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <limits>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -70,6 +69,10 @@ Status HexRules::ApplyMovementStep(State& s, const Action& a, Context& ctx) cons
 
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
+  if (hs.occupancy_by_side) {
+    RefreshOccupancyBySide(s, hs, side);
+    return;
+  }
   if (hs.occupancy_side == side && hs.CacheFresh(hs.occupancy_pin, hs.occupancy_state, s)) return;
   std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
   std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
@@ -115,6 +118,64 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   }
   hs.prev_occupancy_side = side;
   CopyLiveState(&hs.occupancy_state, s);
+  hs.occupancy_side = side;
+  hs.occupancy_pin = hs.PinOf(s);
+}
+
+// RefreshOccupancy for a ruleset whose occupancy hooks read one side's units
+// (OccupancyBySide): the moving side's counts are recomputed when its units changed,
+// the enemy occupancy, overruns and ZOC sources when the other side's did.
+void HexRules::RefreshOccupancyBySide(const State& s, HexScratch& hs, int side) const {
+  if (hs.occupancy_side == side && hs.occupancy_pin != 0 && hs.occupancy_pin == hs.pin && hs.pinned == &s) return;
+  hs.SyncUnits(s);
+  const uint64_t mine = hs.unit_epoch[static_cast<size_t>(side & 1)];
+  const uint64_t theirs = hs.unit_epoch[static_cast<size_t>((1 - side) & 1)];
+  const bool same_side = hs.occupancy_side == side;
+  const int num_units = s.num_units;
+  if (!same_side || hs.occupancy_epoch[0] != mine) {
+    uint8_t* const friendly = hs.friendly.data();
+    for (const int16_t h : hs.friendly_hexes) friendly[static_cast<size_t>(h)] = 0;
+    hs.friendly_hexes.clear();
+    hs.gathered_units.clear();
+    ++hs.friendly_gen;
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side != side || !u.OnMap()) continue;
+      if (CountsForStacking(s, static_cast<UnitId>(i)) && friendly[static_cast<size_t>(u.hex)]++ == 0) {
+        hs.friendly_hexes.push_back(u.hex);
+      }
+      hs.gathered_units.push_back(static_cast<UnitId>(i));
+    }
+    hs.occupancy_epoch[0] = mine;
+  }
+  if (!same_side || hs.occupancy_epoch[1] != theirs) {
+    std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
+    std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
+    uint8_t* const enemy = hs.enemy.data();
+    std::vector<ZocSource>& sources = hs.gathered_sources;
+    sources.clear();
+    UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
+    size_t num_others = 0;
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (u.side == side || !u.OnMap()) continue;
+      enemy[static_cast<size_t>(u.hex)] = 1;
+      others[num_others++] = static_cast<UnitId>(i);
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+    }
+    MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
+    // A new generation only if the arrays' contents changed (ListMoves' cache key).
+    if (hs.prev_occupancy_side != side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
+      ++hs.enemy_gen;
+      hs.prev_enemy = hs.enemy;
+      hs.prev_overrun = hs.overrun;
+    }
+    hs.prev_occupancy_side = side;
+    hs.occupancy_epoch[1] = theirs;
+  }
+  hs.gathered_pin = hs.PinOf(s);
+  hs.gathered_side = side;
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
 }
@@ -208,73 +269,90 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   const bool cacheable = hs.MoveKey(q, type, value, &key);
   if (!cacheable || !cached.valid || !(cached.key == key)) {
     cached.roots.clear();
-    cached.link.clear();
-    cached.ends.clear();
-    cached.lengths.clear();
-    cached.bits.clear();
     cached.built_valid = false;
     cached.enemy = q.enemy;
     const Reachable& r = hs.pathfinder.Search(q);
+    const std::span<const int> reached = r.hexes();
     // At most one allocation per vector, and only when the unit reaches more hexes
     // than its slot has held (push_back's doubling would allocate log2(n) times).
-    const size_t reached = std::bit_ceil(r.hexes().size());
-    if (cached.ends.capacity() < reached) {
-      cached.roots.reserve(reached);
-      cached.link.reserve(reached);
-      cached.ends.reserve(reached);
-      cached.lengths.reserve(reached);
+    const size_t most = reached.size();  // candidates: at most one per reached hex
+    if (cached.ends.capacity() < most) {
+      const size_t room = std::bit_ceil(most);
+      cached.roots.reserve(room);
+      cached.link.reserve(room);
+      cached.ends.reserve(room);
+      cached.lengths.reserve(room);
+      if (candidate_bits_) cached.bits.reserve(room);
     }
-    if (candidate_bits_ && cached.bits.capacity() < reached) cached.bits.reserve(reached);
+    // Written through pointers, then cut to the candidates found.
+    cached.link.resize(most);
+    cached.ends.resize(most);
+    cached.lengths.resize(most);
+    int32_t* const link_out = cached.link.data();
+    int16_t* const ends_out = cached.ends.data();
+    uint8_t* const lengths_out = cached.lengths.data();
     const uint8_t* no_end = NoMoveEnd();
     // A candidate whose predecessor is a candidate of this fill (settled before it) is
     // that one with one more hex (a link: no Action written), and its bits extend that
     // one's by the step (StepCandidateBits). Any other is built by walking back
     // (AppendPathAction, a root) and its bits asked of the whole path (CandidateBits).
-    std::vector<int32_t>& index = hs.candidate_index;  // per map hex: its candidate, -1 none
-    const bool stepwise = candidate_bits_ && StepwiseCandidateBits();
-    for (int h : r.hexes()) {
-      if (h == q.start) continue;
+    // The candidates' last hexes are gathered as a set in the scratch's map-wide words
+    // (left zero again below).
+    int32_t* const index = hs.candidate_index.data();  // per map hex: its candidate, -1 none
+    uint64_t* const fw = hs.fill_words.data();
+    const bool extend = hs.extend_candidates;
+    const int start = q.start;
+    int32_t count = 0;
+    for (const int h : reached) {
+      if (h == start) continue;
       if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
       const int p = r.Predecessor(h);
-      const int32_t from = p >= 0 && p != q.start && hs.extend_candidates ? index[static_cast<size_t>(p)] : -1;
+      const int32_t from = p >= 0 && p != start && extend ? index[p] : -1;
       int32_t link = from;
-      int length = 0;
+      int length;
       if (from >= 0) {
-        length = cached.lengths[static_cast<size_t>(from)] + 1;
+        length = lengths_out[from] + 1;
         if (length > kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
       } else {
-        Action* a = AppendPathAction(r, type, u, q.start, h, &cached.roots);
+        Action* a = AppendPathAction(r, type, u, start, h, &cached.roots);
         if (a == nullptr) continue;
         a->value = value;
         link = -static_cast<int32_t>(cached.roots.size());  // -1 - its index
         length = a->num_hexes;
       }
-      const auto i = static_cast<int32_t>(cached.ends.size());
-      index[static_cast<size_t>(h)] = i;
-      cached.link.push_back(link);
-      cached.ends.push_back(static_cast<int16_t>(h));
-      cached.lengths.push_back(static_cast<uint8_t>(length));
-      // Stepwise bits are filled after the loop, in one call (FillStepCandidateBits).
-      if (candidate_bits_) cached.bits.push_back(stepwise ? 0 : CandidateBits(q, u, cached.At(static_cast<size_t>(i))));
-    }
-    if (stepwise) FillStepCandidateBits(q, u, type, cached, cached.bits.data());
-    // The candidates' last hexes as a set (they are distinct: one candidate per
-    // reached hex), over the words they touch: gathered in the scratch's map-wide
-    // words (left zero again), then copied.
-    uint64_t* const fw = hs.fill_words.data();
-    int lo = std::numeric_limits<int>::max(), hi = -1;
-    for (const int16_t h : cached.ends) {
-      index[static_cast<size_t>(h)] = -1;
+      index[h] = count;
       fw[h >> 6] |= uint64_t{1} << (h & 63);
-      lo = std::min<int>(lo, h);
-      hi = std::max<int>(hi, h);
+      link_out[count] = link;
+      ends_out[count] = static_cast<int16_t>(h);
+      lengths_out[count] = static_cast<uint8_t>(length);
+      ++count;
     }
+    const size_t n = static_cast<size_t>(count);
+    cached.link.resize(n);
+    cached.ends.resize(n);
+    cached.lengths.resize(n);
+    for (size_t i = 0; i < n; ++i) index[ends_out[i]] = -1;
+    if (candidate_bits_) {
+      cached.bits.resize(n);
+      if (StepwiseCandidateBits()) {
+        FillStepCandidateBits(q, u, type, cached, cached.bits.data());  // all at once
+      } else {
+        for (size_t i = 0; i < n; ++i) cached.bits[i] = CandidateBits(q, u, cached.At(i));
+      }
+    } else {
+      cached.bits.clear();
+    }
+    // The set of the candidates' last hexes (distinct: one candidate per reached
+    // hex), over the words they touch.
     cached.hexset.clear();
     cached.w0 = 0;
-    if (hi >= 0) {
-      cached.w0 = lo >> 6;
-      cached.hexset.assign(fw + cached.w0, fw + (hi >> 6) + 1);
-      std::fill(fw + cached.w0, fw + (hi >> 6) + 1, uint64_t{0});
+    if (n > 0) {
+      size_t lo = 0, hi = hs.map_words;
+      while (fw[lo] == 0) ++lo;
+      while (fw[hi - 1] == 0) --hi;
+      cached.w0 = static_cast<int32_t>(lo);
+      cached.hexset.assign(fw + lo, fw + hi);
+      std::fill(fw + lo, fw + hi, uint64_t{0});
     }
     cached.without_valid = false;
     cached.valid = cacheable;

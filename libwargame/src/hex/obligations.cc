@@ -109,6 +109,9 @@ bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
 void HexRules::BuildDuties(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   if (hs.duty_valid && hs.CacheFresh(hs.duty_pin, hs.duty_state, s)) return;
+  // Nothing changes s while the duties are worked out: pinned, the hooks' ZOC and
+  // occupancy caches check it once, not once per unit (MustAttack, MustBeAttacked).
+  const HexStatePin pin(ctx, s);
   const int side = s.phasing_side;
   for (int h : hs.enemy_hexes) hs.hex_duty[static_cast<size_t>(h)] = 0;
   hs.enemy_hexes.clear();

@@ -50,9 +50,58 @@ HexStatePin::~HexStatePin() {
 }
 
 
+// The slot's field for these sources of the other side's ZOCs. The field is a
+// function of the sources alone (ZocField::Compute): the same sources as the slot's
+// last computation's (the other side did not move) leave it as it is, and a new
+// generation is given only if the field changed (ListMoves' cache key).
+void HexRules::ComputeZocSlot(HexScratch::ZocSlot& z, int side, const std::vector<ZocSource>& sources,
+                              HexScratch& hs) const {
+  const bool same_sources = z.sources_side == side && sources.size() == z.sources.size() &&
+                            std::equal(sources.begin(), sources.end(), z.sources.begin(),
+                                       [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
+  if (same_sources) return;
+  z.field.Compute(game_.hex_board().map, data().zoc, sources);
+  z.sources = sources;
+  z.sources_side = side;
+  const uint8_t* bits = z.field.data();
+  const size_t n = static_cast<size_t>(z.field.size());
+  if (z.prev_side != side || z.prev_bits.size() != n || !std::equal(bits, bits + n, z.prev_bits.begin())) {
+    z.gen = ++hs.zoc_gen;
+    z.prev_bits.assign(bits, bits + n);
+    z.prev_side = side;
+  }
+}
+
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
   HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
+  if (hs.occupancy_by_side) {
+    // The ZOCs `side` is in are a function of the other side's units (OccupancyBySide):
+    // kept while that side's units epoch is the field's.
+    if (z.side == side && z.pin != 0 && z.pin == hs.pin && hs.pinned == &s) return z.field;
+    hs.SyncUnits(s);
+    const uint64_t theirs = hs.unit_epoch[static_cast<size_t>((1 - side) & 1)];
+    if (z.side != side || z.epoch != theirs) {
+      // The sources: gathered by RefreshOccupancy for this side at the same epoch, else walked here.
+      const bool gathered = hs.occupancy_side == side && hs.occupancy_epoch[1] == theirs;
+      std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
+      if (!gathered) {
+        sources.clear();
+        const int num_units = s.num_units;
+        for (int i = 0; i < num_units; ++i) {
+          const UnitState& u = s.units[static_cast<size_t>(i)];
+          if (!u.OnMap() || u.side == side) continue;
+          const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+          if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+        }
+      }
+      ComputeZocSlot(z, side, sources, hs);
+      z.side = side;
+      z.epoch = theirs;
+    }
+    z.pin = hs.PinOf(s);
+    return z.field;
+  }
   if (z.side == side && hs.CacheFresh(z.pin, z.state, s)) return z.field;
   // The sources: gathered by RefreshOccupancy from this State if it is pinned under the
   // same pin (so unchanged since) for this side, else walked here.
@@ -69,24 +118,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
       if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
     }
   }
-  // The field is a function of the sources alone (ZocField::Compute): the same sources
-  // as the slot's last computation's (the other side did not move) leave it as it is.
-  const bool same_sources = z.sources_side == side && sources.size() == z.sources.size() &&
-                            std::equal(sources.begin(), sources.end(), z.sources.begin(),
-                                       [](const ZocSource& a, const ZocSource& b) { return a.hex == b.hex && a.kind == b.kind; });
-  if (!same_sources) {
-    z.field.Compute(game_.hex_board().map, data().zoc, sources);
-    z.sources = sources;
-    z.sources_side = side;
-    // A new generation only if the field changed (ListMoves' cache key).
-    const uint8_t* bits = z.field.data();
-    const size_t n = static_cast<size_t>(z.field.size());
-    if (z.prev_side != side || z.prev_bits.size() != n || !std::equal(bits, bits + n, z.prev_bits.begin())) {
-      z.gen = ++hs.zoc_gen;
-      z.prev_bits.assign(bits, bits + n);
-      z.prev_side = side;
-    }
-  }
+  ComputeZocSlot(z, side, sources, hs);
   CopyLiveState(&z.state, s);
   z.side = side;
   z.pin = hs.PinOf(s);

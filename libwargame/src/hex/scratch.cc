@@ -67,6 +67,53 @@ const uint64_t* HexScratch::FullHexes(const uint8_t* friendly_count, int room) {
   return f.words.data();
 }
 
+void HexScratch::SyncUnits(const State& s) {
+  if (synced_pin != 0 && synced_pin == pin && pinned == &s) return;  // diffed under this pin already
+  synced_pin = PinOf(s);
+  const int n = std::min<int>(s.num_units, kMaxUnits);
+  if (n != units_seen_count) {
+    units_seen.assign(s.units.begin(), s.units.begin() + n);
+    units_seen_count = n;
+    ++unit_epoch[0];
+    ++unit_epoch[1];
+    return;
+  }
+  // The units' records compared 64 bytes at a time; a block that differs is looked
+  // at unit by unit (after a move, one or two units changed).
+  static_assert(sizeof(UnitState) == 14);
+  const auto* a = reinterpret_cast<const unsigned char*>(units_seen.data());
+  const auto* b = reinterpret_cast<const unsigned char*>(s.units.data());
+  const size_t bytes = static_cast<size_t>(n) * sizeof(UnitState);
+  if (std::memcmp(a, b, bytes) == 0) return;  // the same units (libc's compare: 32 bytes an instruction)
+  unsigned changed = 0;  // bit k: a unit of side k changed
+  constexpr size_t kBlock = 64;
+  for (size_t at = 0; at < bytes; at += kBlock) {
+    const size_t len = std::min(kBlock, bytes - at);
+    if (len == kBlock) {
+      uint64_t x = 0;
+      for (size_t k = 0; k < kBlock; k += 8) {
+        uint64_t p, q;
+        std::memcpy(&p, a + at + k, 8);
+        std::memcpy(&q, b + at + k, 8);
+        x |= p ^ q;
+      }
+      if (x == 0) continue;
+    } else if (std::memcmp(a + at, b + at, len) == 0) {
+      continue;
+    }
+    const size_t first = at / sizeof(UnitState), last = std::min<size_t>((at + len - 1) / sizeof(UnitState), n - 1);
+    for (size_t u = first; u <= last; ++u) {
+      UnitState& seen = units_seen[u];
+      const UnitState& now = s.units[u];
+      if (std::memcmp(&seen, &now, sizeof(UnitState)) == 0) continue;
+      changed |= (seen.side < 2 ? 1u << seen.side : 3u) | (now.side < 2 ? 1u << now.side : 3u);
+      seen = now;
+    }
+  }
+  if (changed & 1u) ++unit_epoch[0];
+  if (changed & 2u) ++unit_epoch[1];
+}
+
 namespace {
 // The hexes of a ZOC field as a set (word w: hexes 64w .. 64w + 63).
 void ZocFieldWords(const ZocField& field, uint64_t* words, size_t num_words) {
@@ -133,7 +180,11 @@ bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, int value, MoveLis
   return true;
 }
 
-std::unique_ptr<Scratch> HexRules::NewScratch() const { return std::make_unique<HexScratch>(game_); }
+std::unique_ptr<Scratch> HexRules::NewScratch() const {
+  auto hs = std::make_unique<HexScratch>(game_);
+  hs->occupancy_by_side = OccupancyBySide();
+  return hs;
+}
 
 std::string HexRules::PositionText(const State& s, UnitId u) const {
   const int16_t h = s.unit(u).hex;
