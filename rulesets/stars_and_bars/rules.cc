@@ -563,7 +563,7 @@ void SbRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType typ
   const uint8_t* lengths = c.lengths.data();
   const size_t n = c.size();
   const uint8_t* enemy = q.enemy;
-  const int map_size = map_size_;
+  const auto map_size = static_cast<unsigned>(map_size_);
   const bool woods = type == ActionType::kMove && IsArtillery(u);
   for (size_t i = 0; i < n; ++i) {
     const int32_t f = link[i];
@@ -571,19 +571,21 @@ void SbRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType typ
       bits[i] = CandidateBits(q, u, c.roots[static_cast<size_t>(-1 - f)]);
       continue;
     }
-    uint8_t b = bits[f];
+    const uint8_t pred = bits[f];
     const int to = ends[i];
-    if ((b & kPathOffMap) || to < 0 || to >= map_size || enemy == nullptr) {
+    // A hex off the map, or no enemy array, decides nothing (kPathOffMap alone,
+    // absorbing); never so for a searched path, so tested once, last.
+    if ((pred & kPathOffMap) || static_cast<unsigned>(to) >= map_size || enemy == nullptr) [[unlikely]] {
       bits[i] = kPathOffMap;
       continue;
     }
-    b |= enemy[to] ? kPathEnemyHex : 0;  // 6.2
+    const uint8_t length = lengths[i];
+    uint8_t b = static_cast<uint8_t>(pred | (enemy[to] != 0 ? kPathEnemyHex : 0) |  // 6.2
+                                     (length > 1 ? kPathOver1 : 0) | (length > 2 ? kPathOver2 : 0));  // 12.4.1
     if (woods && !(b & kPathWoodsExit)) {
       const int16_t step = static_cast<int16_t>(to);
       if (LeavesWoodsOffPath(ends[f], &step, 1)) b |= kPathWoodsExit;  // 5.3
     }
-    b |= lengths[i] > 1 ? kPathOver1 : 0;  // 12.4.1
-    b |= lengths[i] > 2 ? kPathOver2 : 0;
     bits[i] = b;
   }
 }

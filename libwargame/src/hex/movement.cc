@@ -234,19 +234,48 @@ const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitI
 void HexRules::ListMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.phasing_side, num_units = s.num_units;
+  // BuildQuery's query, its parts common to the phasing side's units worked out once
+  // for the listing (the occupancy and the ZOCs: nothing below changes them), the
+  // unit's own (start, allowance, class, stacking count) per unit.
+  MoveQuery base;
+  bool have_base = false;
+  auto query = [&](UnitId u, int allowance) {
+    if (!have_base) {
+      RefreshOccupancy(s, ctx, side);
+      const ZocField& zoc = EnemyZoc(s, ctx, side);
+      base.enemy = hs.enemy.data();
+      base.overrunnable = hs.overrun.data();
+      base.friendly_count = hs.friendly.data();
+      base.zoc = &zoc;
+      base.zoc_rules = &data().zoc;
+      base.minimum_one_hex = data().movement.minimum_one_hex;
+      base.stack_limit =
+          data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
+      have_base = true;
+    }
+    MoveQuery q = base;
+    q.start = s.unit(u).hex;
+    q.started_in_ezoc = q.start >= 0 && base.zoc->InEzoc(q.start);
+    q.allowance = std::min(1 << 20, allowance);
+    q.classes = MoveClassBit(game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class);
+    q.moving_count = CountsForStacking(s, u) ? 1 : 0;
+    return q;
+  };
   for (int i = 0; i < num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
     const UnitState& us = s.unit(u);
     if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
-      if (!Movable(s, u, nullptr) || MovementAllowance(s, u) <= 0) continue;
-      ListUnitMoves(hs, u, BuildQuery(s, ctx, &u, 1), ActionType::kMove);
+      if (!Movable(s, u, nullptr)) continue;
+      const int allowance = MovementAllowance(s, u);
+      if (allowance <= 0) continue;
+      ListUnitMoves(hs, u, query(u, allowance), ActionType::kMove);
     } else if (us.hex == kNotYetEntered) {
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
       const int due = ReinforcementTurn(s, u);
       if (d.entry_place < 0 || due > s.turn || due == 0) continue;
       const Place& place = game_.hex_board().map.places[static_cast<size_t>(d.entry_place)];
-      MoveQuery q = BuildQuery(s, ctx, &u, 1);
+      MoveQuery q = query(u, MovementAllowance(s, u));
       q.EnterFrom(place.hexes);
       ListUnitMoves(hs, u, q, ActionType::kEnter);
     }
