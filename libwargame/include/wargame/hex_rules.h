@@ -196,11 +196,30 @@ class HexScratch : public Scratch {
   std::vector<UnitId> gathered_units;
   uint64_t gathered_pin = 0;
   int gathered_side = -1;
-  // gathered_units if a RefreshOccupancy for `side` under the pin of s gathered them (s
-  // is then unchanged since), else null.
-  const std::vector<UnitId>* GatheredUnits(const State& s, int side) const {
+  // The units of `side` on the map, in unit order: gathered_units if a RefreshOccupancy
+  // for `side` under the pin of s gathered them (s is then unchanged since), else null.
+  // With occupancy_by_side, always the list: side_units, kept while the side's units
+  // epoch is the one it was gathered at.
+  const std::vector<UnitId>* GatheredUnits(const State& s, int side) {
+    if (occupancy_by_side) {
+      SyncUnits(s);
+      const uint64_t epoch = unit_epoch[static_cast<size_t>(side & 1)];
+      if (side_units_side != side || side_units_epoch != epoch) {
+        side_units.clear();
+        for (int i = 0; i < s.num_units; ++i) {
+          const UnitState& u = s.units[static_cast<size_t>(i)];
+          if (u.side == side && u.OnMap()) side_units.push_back(static_cast<UnitId>(i));
+        }
+        side_units_side = side;
+        side_units_epoch = epoch;
+      }
+      return &side_units;
+    }
     return gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side ? &gathered_units : nullptr;
   }
+  std::vector<UnitId> side_units;
+  int side_units_side = -1;
+  uint64_t side_units_epoch = 0;
   // The slot holding a field that a query points to, or null (not EnemyZoc's field).
   const ZocSlot* ZocSlotOf(const ZocField* f) const {
     for (const ZocSlot& z : zoc_slots) {
@@ -214,14 +233,19 @@ class HexScratch : public Scratch {
   // the occupancy arrays and the ZOC fields are then keyed by the units epochs of
   // the sides they read, not by the whole State. unit_epoch[k] is bumped whenever
   // SyncUnits finds a unit of side k changed since units_seen (a unit that changes
-  // sides counts for both); occupancy_epoch[0] is the moving side's epoch `friendly`
-  // (and gathered_units) were computed at, occupancy_epoch[1] the other side's, that
-  // enemy, overrun and gathered_sources were.
+  // sides counts for both). The occupancy is two parts, each for a moving side:
+  // part[0] `friendly` (and friendly_hexes, gathered_units), computed at that side's
+  // epoch; part[1] enemy, overrun and gathered_sources, at the other side's epoch.
   bool occupancy_by_side = false;
   std::vector<UnitState> units_seen;
   int units_seen_count = -1;
   std::array<uint64_t, 2> unit_epoch{1, 1};
-  std::array<uint64_t, 2> occupancy_epoch{0, 0};
+  struct OccupancyPart {
+    int side = -1;      // the moving side it is for (-1: none)
+    uint64_t epoch = 0;  // the units epoch it was computed at
+    uint64_t pin = 0;    // the pin it was last found valid under (0: none)
+  };
+  std::array<OccupancyPart, 2> part;
   uint64_t synced_pin = 0;  // the pin SyncUnits last diffed under (0: none)
   void SyncUnits(const State& s);
   // The hexes RefreshOccupancy found friendly units in (each once), and a generation
@@ -652,6 +676,8 @@ class HexQueries {
   // CanMove(s, u).ok() without the refusal's message (for playouts).
   virtual bool MayMove(const State& s, UnitId u) const { return CanMove(s, u).ok(); }
   // The move query of u (or a stack) and its search (reachable hexes, costs, paths).
+  // Its friendly counts are set only with a stacking limit (stack_limit > 0: a ruleset
+  // that refuses overstacked moves); without one nothing of the query reads them.
   virtual MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
   virtual const Reachable& SearchMoves(const State& s, Context& ctx, const UnitId* units, int n) const = 0;
   // The zones of control `side`'s units are in (exerted by its opponent).
@@ -933,7 +959,11 @@ class HexRules : public Rules, public HexQueries {
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;
-  void RefreshOccupancyBySide(const State& s, HexScratch& hs, int side) const;
+  // `parts`: bit 0 the friendly counts, bit 1 the enemy occupancy (HexScratch::part).
+  void RefreshOccupancyBySide(const State& s, HexScratch& hs, int side, unsigned parts) const;
+  // The enemy occupancy of `side` (enemy, overrun: what a move query without a stacking
+  // limit reads); with OccupancyBySide the friendly counts are left as they are.
+  void RefreshEnemyOccupancy(const State& s, Context& ctx, int side) const;
   void ComputeZocSlot(HexScratch::ZocSlot& z, int side, const std::vector<ZocSource>& sources, HexScratch& hs) const;
 
   Status ApplyMove(State& s, const Action& a, Context& ctx) const;

@@ -70,7 +70,7 @@ Status HexRules::ApplyMovementStep(State& s, const Action& a, Context& ctx) cons
 void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
   if (hs.occupancy_by_side) {
-    RefreshOccupancyBySide(s, hs, side);
+    RefreshOccupancyBySide(s, hs, side, 3u);
     return;
   }
   if (hs.occupancy_side == side && hs.CacheFresh(hs.occupancy_pin, hs.occupancy_state, s)) return;
@@ -122,62 +122,79 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   hs.occupancy_pin = hs.PinOf(s);
 }
 
+void HexRules::RefreshEnemyOccupancy(const State& s, Context& ctx, int side) const {
+  HexScratch& hs = Hs(ctx);
+  if (hs.occupancy_by_side) {
+    RefreshOccupancyBySide(s, hs, side, 2u);
+  } else {
+    RefreshOccupancy(s, ctx, side);
+  }
+}
+
 // RefreshOccupancy for a ruleset whose occupancy hooks read one side's units
 // (OccupancyBySide): the moving side's counts are recomputed when its units changed,
 // the enemy occupancy, overruns and ZOC sources when the other side's did.
-void HexRules::RefreshOccupancyBySide(const State& s, HexScratch& hs, int side) const {
-  if (hs.occupancy_side == side && hs.occupancy_pin != 0 && hs.occupancy_pin == hs.pin && hs.pinned == &s) return;
+void HexRules::RefreshOccupancyBySide(const State& s, HexScratch& hs, int side, unsigned parts) const {
+  const uint64_t pin = hs.PinOf(s);
+  HexScratch::OccupancyPart& mine = hs.part[0];
+  HexScratch::OccupancyPart& theirs = hs.part[1];
+  const bool need_mine = (parts & 1u) && !(mine.side == side && pin != 0 && mine.pin == pin);
+  const bool need_theirs = (parts & 2u) && !(theirs.side == side && pin != 0 && theirs.pin == pin);
+  if (!need_mine && !need_theirs) return;
   hs.SyncUnits(s);
-  const uint64_t mine = hs.unit_epoch[static_cast<size_t>(side & 1)];
-  const uint64_t theirs = hs.unit_epoch[static_cast<size_t>((1 - side) & 1)];
-  const bool same_side = hs.occupancy_side == side;
   const int num_units = s.num_units;
-  if (!same_side || hs.occupancy_epoch[0] != mine) {
-    uint8_t* const friendly = hs.friendly.data();
-    for (const int16_t h : hs.friendly_hexes) friendly[static_cast<size_t>(h)] = 0;
-    hs.friendly_hexes.clear();
-    hs.gathered_units.clear();
-    ++hs.friendly_gen;
-    for (int i = 0; i < num_units; ++i) {
-      const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side != side || !u.OnMap()) continue;
-      if (CountsForStacking(s, static_cast<UnitId>(i)) && friendly[static_cast<size_t>(u.hex)]++ == 0) {
-        hs.friendly_hexes.push_back(u.hex);
+  if (need_mine) {
+    const uint64_t epoch = hs.unit_epoch[static_cast<size_t>(side & 1)];
+    if (mine.side != side || mine.epoch != epoch) {
+      uint8_t* const friendly = hs.friendly.data();
+      for (const int16_t h : hs.friendly_hexes) friendly[static_cast<size_t>(h)] = 0;
+      hs.friendly_hexes.clear();
+      hs.gathered_units.clear();
+      ++hs.friendly_gen;
+      for (int i = 0; i < num_units; ++i) {
+        const UnitState& u = s.units[static_cast<size_t>(i)];
+        if (u.side != side || !u.OnMap()) continue;
+        if (CountsForStacking(s, static_cast<UnitId>(i)) && friendly[static_cast<size_t>(u.hex)]++ == 0) {
+          hs.friendly_hexes.push_back(u.hex);
+        }
+        hs.gathered_units.push_back(static_cast<UnitId>(i));
       }
-      hs.gathered_units.push_back(static_cast<UnitId>(i));
+      mine.side = side;
+      mine.epoch = epoch;
     }
-    hs.occupancy_epoch[0] = mine;
+    mine.pin = pin;
   }
-  if (!same_side || hs.occupancy_epoch[1] != theirs) {
-    std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
-    std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
-    uint8_t* const enemy = hs.enemy.data();
-    std::vector<ZocSource>& sources = hs.gathered_sources;
-    sources.clear();
-    UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
-    size_t num_others = 0;
-    for (int i = 0; i < num_units; ++i) {
-      const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side || !u.OnMap()) continue;
-      enemy[static_cast<size_t>(u.hex)] = 1;
-      others[num_others++] = static_cast<UnitId>(i);
-      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
-      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+  if (need_theirs) {
+    const uint64_t epoch = hs.unit_epoch[static_cast<size_t>((1 - side) & 1)];
+    if (theirs.side != side || theirs.epoch != epoch) {
+      std::fill(hs.enemy.begin(), hs.enemy.end(), 0);
+      std::fill(hs.overrun.begin(), hs.overrun.end(), 0);
+      uint8_t* const enemy = hs.enemy.data();
+      std::vector<ZocSource>& sources = hs.gathered_sources;
+      sources.clear();
+      UnitId others[kMaxUnits];  // the other side's units on the map, for MarkOverrunnable
+      size_t num_others = 0;
+      for (int i = 0; i < num_units; ++i) {
+        const UnitState& u = s.units[static_cast<size_t>(i)];
+        if (u.side == side || !u.OnMap()) continue;
+        enemy[static_cast<size_t>(u.hex)] = 1;
+        others[num_others++] = static_cast<UnitId>(i);
+        const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+        if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+      }
+      MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
+      // A new generation only if the arrays' contents changed (ListMoves' cache key).
+      if (hs.prev_occupancy_side != side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
+        ++hs.enemy_gen;
+        hs.prev_enemy = hs.enemy;
+        hs.prev_overrun = hs.overrun;
+      }
+      hs.prev_occupancy_side = side;
+      theirs.side = side;
+      theirs.epoch = epoch;
     }
-    MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
-    // A new generation only if the arrays' contents changed (ListMoves' cache key).
-    if (hs.prev_occupancy_side != side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
-      ++hs.enemy_gen;
-      hs.prev_enemy = hs.enemy;
-      hs.prev_overrun = hs.overrun;
-    }
-    hs.prev_occupancy_side = side;
-    hs.occupancy_epoch[1] = theirs;
+    theirs.pin = pin;
   }
-  hs.gathered_pin = hs.PinOf(s);
-  hs.gathered_side = side;
-  hs.occupancy_side = side;
-  hs.occupancy_pin = hs.PinOf(s);
 }
 
 void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vector<uint8_t>& enemy,
@@ -198,13 +215,19 @@ void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType ty
 MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.unit(units[0]).side;
-  RefreshOccupancy(s, ctx, side);
-  const ZocField& zoc = EnemyZoc(s, ctx, side);
   MoveQuery q;
+  q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
+  // The friendly counts only for a stacking limit (nothing else of a query reads them).
+  if (q.stack_limit > 0) {
+    RefreshOccupancy(s, ctx, side);
+    q.friendly_count = hs.friendly.data();
+  } else {
+    RefreshEnemyOccupancy(s, ctx, side);
+  }
+  const ZocField& zoc = EnemyZoc(s, ctx, side);
   q.start = s.unit(units[0]).hex;
   q.enemy = hs.enemy.data();
   q.overrunnable = hs.overrun.data();
-  q.friendly_count = hs.friendly.data();
   q.zoc = &zoc;
   q.zoc_rules = &data().zoc;
   q.started_in_ezoc = q.start >= 0 && zoc.InEzoc(q.start);
@@ -219,10 +242,6 @@ MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units
     if (CountsForStacking(s, u)) ++moving;
   }
   q.moving_count = moving;
-  q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
-  if (q.start >= 0 && q.stack_limit > 0) {
-    // The movers leave their hex: do not count them twice at the start.
-  }
   return q;
 }
 
@@ -241,16 +260,23 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
   bool have_base = false;
   auto query = [&](UnitId u, int allowance) {
     if (!have_base) {
-      RefreshOccupancy(s, ctx, side);
+      base.stack_limit =
+          data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
+      // Without a stacking limit nothing reads the friendly counts (the search's CanEnd
+      // and the listing's filter need one): only the enemy occupancy is refreshed.
+      if (base.stack_limit > 0) {
+        RefreshOccupancy(s, ctx, side);
+        base.friendly_count = hs.friendly.data();
+      } else {
+        RefreshEnemyOccupancy(s, ctx, side);
+        base.friendly_count = nullptr;
+      }
       const ZocField& zoc = EnemyZoc(s, ctx, side);
       base.enemy = hs.enemy.data();
       base.overrunnable = hs.overrun.data();
-      base.friendly_count = hs.friendly.data();
       base.zoc = &zoc;
       base.zoc_rules = &data().zoc;
       base.minimum_one_hex = data().movement.minimum_one_hex;
-      base.stack_limit =
-          data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
       have_base = true;
     }
     MoveQuery q = base;
@@ -258,7 +284,7 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
     q.started_in_ezoc = q.start >= 0 && base.zoc->InEzoc(q.start);
     q.allowance = std::min(1 << 20, allowance);
     q.classes = MoveClassBit(game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class);
-    q.moving_count = CountsForStacking(s, u) ? 1 : 0;
+    q.moving_count = base.stack_limit > 0 && CountsForStacking(s, u) ? 1 : 0;
     return q;
   };
   for (int i = 0; i < num_units; ++i) {

@@ -83,7 +83,7 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     const uint64_t theirs = hs.unit_epoch[static_cast<size_t>((1 - side) & 1)];
     if (z.side != side || z.epoch != theirs) {
       // The sources: gathered by RefreshOccupancy for this side at the same epoch, else walked here.
-      const bool gathered = hs.occupancy_side == side && hs.occupancy_epoch[1] == theirs;
+      const bool gathered = hs.part[1].side == side && hs.part[1].epoch == theirs;
       std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
       if (!gathered) {
         sources.clear();
