@@ -344,7 +344,7 @@ bool BgRules::StrategicEligible(const State& s, UnitId u) const {
 }
 
 void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const {
-  RefreshOccupancy(s, ctx, side);
+  RefreshEnemyOccupancy(s, ctx, side);
   HexScratch& hs = Hs(ctx);
   // The mask is a function of the enemy-occupied hexes alone (hs.enemy: the on-map
   // units not of `side`, the units MarkNearEnemies marks around): the same enemy

@@ -452,7 +452,7 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
     }
   } else if (!any_attack) {
     // EnemyIn per path hex, read from the (cached) occupancy map for map hexes.
-    RefreshOccupancy(s, ctx, side);
+    RefreshEnemyOccupancy(s, ctx, side);
     const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
     const int map_size = game_.hex_board().map.size();
     for (int k = 0; k < a.num_hexes; ++k) {

@@ -90,7 +90,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
   // EnemyIn of each map hex of the path read from the occupancy arrays (cached by
   // State; a retreat listing asks it of every path's hexes), not by walking the units;
   // read before any hook below runs (a hook may refresh the arrays for the other side).
-  RefreshOccupancy(s, ctx, us.side);
+  RefreshEnemyOccupancy(s, ctx, us.side);
   bool enemy_at[kMaxActionHexes] = {};
   const int map_size = game_.hex_board().map.size();
   if (n > kMaxActionHexes) return refuse(rule, [] { return std::string("the retreat path is too long"); });

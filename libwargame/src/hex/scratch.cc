@@ -91,14 +91,16 @@ void HexScratch::SyncUnits(const State& s) {
   for (size_t at = 0; at < bytes; at += kBlock) {
     const size_t len = std::min(kBlock, bytes - at);
     if (len == kBlock) {
-      uint64_t x = 0;
-      for (size_t k = 0; k < kBlock; k += 8) {
-        uint64_t p, q;
-        std::memcpy(&p, a + at + k, 8);
-        std::memcpy(&q, b + at + k, 8);
+      // Sixteen bytes a step (GCC's vector extension: SSE2 on x86-64, scalar elsewhere).
+      using V = uint64_t __attribute__((vector_size(16)));
+      V x = {0, 0};
+      for (size_t k = 0; k < kBlock; k += 16) {
+        V p, q;
+        std::memcpy(&p, a + at + k, 16);
+        std::memcpy(&q, b + at + k, 16);
         x |= p ^ q;
       }
-      if (x == 0) continue;
+      if ((x[0] | x[1]) == 0) continue;
     } else if (std::memcmp(a + at, b + at, len) == 0) {
       continue;
     }
