@@ -123,7 +123,9 @@ class SbRules final : public HexRules {
   };
   MoveFacts MoveFactsOf(const State& s, const Action& a) const;
   const uint8_t* NormalFriends(const State& s, Context& ctx) const;
-  size_t PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const;
+  // The phasing side's units on the map, in unit order: the scratch's list
+  // (HexScratch::GatheredUnits), or found here and written to `room` (kMaxUnits).
+  std::span<const UnitId> PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* room) const;
   // `path_bits`: the move's CandidateBits (a listed single-unit move whose bits were
   // computed from this State's occupancy), or -1: the path is examined here.
   bool MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
@@ -1980,10 +1982,8 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
   const SbExt& x = Ext<SbExt>(s);
   constexpr UnitId kNotLookedFor = -2;
   UnitId detachable = kNotLookedFor;  // 10.1: the regiment any brigade would detach (kNoUnit: none)
-  UnitId units[kMaxUnits];
-  const size_t num_units = PhasingUnitsOnMap(s, ctx, units);
-  for (size_t k = 0; k < num_units; ++k) {
-    const UnitId u = units[k];
+  UnitId room[kMaxUnits];
+  for (const UnitId u : PhasingUnitsOnMap(s, ctx, room)) {
     const UnitState& us = s.unit(u);
     if (IsArtillery(u)) {
       Action a = Action::Of(ActionType::kChangeMode);
@@ -2029,17 +2029,15 @@ void SbRules::ListMovementExtras(const State& s, Context& ctx, std::vector<Actio
 
 // The phasing side's units on the map, in unit order, into out (room for kMaxUnits): those a
 // RefreshOccupancy of this listing gathered (HexScratch::GatheredUnits), else found here.
-size_t SbRules::PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* out) const {
-  if (const std::vector<UnitId>* g = Hs(ctx).GatheredUnits(s, s.phasing_side)) {
-    std::copy(g->begin(), g->end(), out);
-    return g->size();
-  }
+std::span<const UnitId> SbRules::PhasingUnitsOnMap(const State& s, Context& ctx, UnitId* room) const {
+  std::span<const UnitId> units;
+  if (Hs(ctx).GatheredUnits(s, s.phasing_side, &units)) return units;
   size_t n = 0;
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& u = s.units[static_cast<size_t>(i)];
-    if (u.side == s.phasing_side && u.OnMap()) out[n++] = static_cast<UnitId>(i);
+    if (u.side == s.phasing_side && u.OnMap()) room[n++] = static_cast<UnitId>(i);
   }
-  return n;
+  return std::span<const UnitId>(room, n);
 }
 
 // MoveFacts::normal_friend for s, in the scratch's hex_mask (rebuilt by each listing that
@@ -2049,10 +2047,9 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
   if (hs.hex_mask_pin == hs.PinOf(s) && hs.hex_mask_pin != 0) return hs.hex_mask.data();
   hs.hex_mask.assign(static_cast<size_t>(map_size_), 0);
   uint8_t* mask = hs.hex_mask.data();
-  UnitId units[kMaxUnits];
-  const size_t n = PhasingUnitsOnMap(s, ctx, units);
-  for (size_t k = 0; k < n; ++k) {
-    if (DefenseStrength(s, units[k]) > 0) mask[static_cast<size_t>(s.unit(units[k]).hex)] = 1;
+  UnitId room[kMaxUnits];
+  for (const UnitId u : PhasingUnitsOnMap(s, ctx, room)) {
+    if (DefenseStrength(s, u) > 0) mask[static_cast<size_t>(s.unit(u).hex)] = 1;
   }
   hs.hex_mask_pin = hs.PinOf(s);
   return hs.hex_mask.data();
@@ -2138,11 +2135,10 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
             const size_t words = hs.map_words;
             std::vector<uint64_t>& b = hs.ruleset_words;
             b.assign(words, 0);
-            UnitId units[kMaxUnits];
-            const size_t num = PhasingUnitsOnMap(s, ctx, units);
-            for (size_t k = 0; k < num; ++k) {
-              if (DefenseStrength(s, units[k]) <= 0) continue;
-              const int h = s.unit(units[k]).hex;
+            UnitId room[kMaxUnits];
+            for (const UnitId v : PhasingUnitsOnMap(s, ctx, room)) {
+              if (DefenseStrength(s, v) <= 0) continue;
+              const int h = s.unit(v).hex;
               b[static_cast<size_t>(h >> 6)] |= uint64_t{1} << (h & 63);
             }
             const uint64_t* z = hs.ZocWords(*ezoc);

@@ -196,28 +196,38 @@ class HexScratch : public Scratch {
   std::vector<UnitId> gathered_units;
   uint64_t gathered_pin = 0;
   int gathered_side = -1;
-  // The units of `side` on the map, in unit order: gathered_units if a RefreshOccupancy
-  // for `side` under the pin of s gathered them (s is then unchanged since), else null.
-  // With occupancy_by_side, always the list: side_units, kept while the side's units
-  // epoch is the one it was gathered at.
-  const std::vector<UnitId>* GatheredUnits(const State& s, int side) {
+  // The units of `side` on the map, in unit order, into *out: gathered_units if a
+  // RefreshOccupancy for `side` under the pin of s gathered them (s is then unchanged
+  // since), else false. With occupancy_by_side, always: side_units, kept while the
+  // side's units epoch is the one it was gathered at.
+  bool GatheredUnits(const State& s, int side, std::span<const UnitId>* out) {
     if (occupancy_by_side) {
       SyncUnits(s);
       const uint64_t epoch = unit_epoch[static_cast<size_t>(side & 1)];
       if (side_units_side != side || side_units_epoch != epoch) {
-        side_units.clear();
-        for (int i = 0; i < s.num_units; ++i) {
+        // Gathered without a branch per unit (the pattern changes with every move).
+        const int n = std::min<int>(s.num_units, kMaxUnits);
+        int count = 0;
+        for (int i = 0; i < n; ++i) {
           const UnitState& u = s.units[static_cast<size_t>(i)];
-          if (u.side == side && u.OnMap()) side_units.push_back(static_cast<UnitId>(i));
+          side_units[static_cast<size_t>(count)] = static_cast<UnitId>(i);
+          count += (u.side == side) & (u.hex >= 0);  // OnMap
         }
+        side_units_count = count;
         side_units_side = side;
         side_units_epoch = epoch;
       }
-      return &side_units;
+      *out = std::span<const UnitId>(side_units.data(), static_cast<size_t>(side_units_count));
+      return true;
     }
-    return gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side ? &gathered_units : nullptr;
+    if (gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side) {
+      *out = std::span<const UnitId>(gathered_units);
+      return true;
+    }
+    return false;
   }
-  std::vector<UnitId> side_units;
+  std::array<UnitId, kMaxUnits> side_units{};
+  int side_units_count = 0;
   int side_units_side = -1;
   uint64_t side_units_epoch = 0;
   // The slot holding a field that a query points to, or null (not EnemyZoc's field).
@@ -234,8 +244,8 @@ class HexScratch : public Scratch {
   // the sides they read, not by the whole State. unit_epoch[k] is bumped whenever
   // SyncUnits finds a unit of side k changed since units_seen (a unit that changes
   // sides counts for both). The occupancy is two parts, each for a moving side:
-  // part[0] `friendly` (and friendly_hexes, gathered_units), computed at that side's
-  // epoch; part[1] enemy, overrun and gathered_sources, at the other side's epoch.
+  // part[0] `friendly` (and friendly_hexes), computed at that side's epoch; part[1]
+  // enemy, overrun and gathered_sources, at the other side's epoch.
   bool occupancy_by_side = false;
   std::vector<UnitState> units_seen;
   int units_seen_count = -1;

@@ -149,15 +149,12 @@ void HexRules::RefreshOccupancyBySide(const State& s, HexScratch& hs, int side, 
       uint8_t* const friendly = hs.friendly.data();
       for (const int16_t h : hs.friendly_hexes) friendly[static_cast<size_t>(h)] = 0;
       hs.friendly_hexes.clear();
-      hs.gathered_units.clear();
       ++hs.friendly_gen;
-      for (int i = 0; i < num_units; ++i) {
-        const UnitState& u = s.units[static_cast<size_t>(i)];
-        if (u.side != side || !u.OnMap()) continue;
-        if (CountsForStacking(s, static_cast<UnitId>(i)) && friendly[static_cast<size_t>(u.hex)]++ == 0) {
-          hs.friendly_hexes.push_back(u.hex);
-        }
-        hs.gathered_units.push_back(static_cast<UnitId>(i));
+      std::span<const UnitId> units;
+      hs.GatheredUnits(s, side, &units);  // the side's units on the map (kept by its epoch)
+      for (const UnitId u : units) {
+        const int h = s.unit(u).hex;
+        if (CountsForStacking(s, u) && friendly[static_cast<size_t>(h)]++ == 0) hs.friendly_hexes.push_back(static_cast<int16_t>(h));
       }
       mine.side = side;
       mine.epoch = epoch;
@@ -287,10 +284,19 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
     q.moving_count = base.stack_limit > 0 && CountsForStacking(s, u) ? 1 : 0;
     return q;
   };
+  // The phasing side's units that have not moved, gathered without a branch per unit
+  // (which units moved is different at every decision: a branch on it mispredicts).
+  UnitId pending[kMaxUnits];
+  int num_pending = 0;
   for (int i = 0; i < num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.units[static_cast<size_t>(i)];
+    pending[num_pending] = static_cast<UnitId>(i);
+    num_pending += (us.side == side) & ((us.flags & kUnitMoved) == 0);
+  }
+  for (int k = 0; k < num_pending; ++k) {
+    const UnitId u = pending[k];
+    const int i = u;
     const UnitState& us = s.unit(u);
-    if (us.side != side || us.Has(kUnitMoved)) continue;
     if (us.OnMap()) {
       if (!Movable(s, u, nullptr)) continue;
       const int allowance = MovementAllowance(s, u);

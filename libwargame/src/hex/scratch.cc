@@ -37,7 +37,6 @@ HexScratch::HexScratch(const Game& game) : pathfinder(ScratchPathfinder(game)) {
   sources.reserve(kMaxUnits);
   gathered_sources.reserve(kMaxUnits);
   gathered_units.reserve(kMaxUnits);
-  side_units.reserve(kMaxUnits);
   actions.reserve(256);
   map_words = (n + 63) / 64;
   friendly_hexes.reserve(n);
