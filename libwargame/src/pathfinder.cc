@@ -1,8 +1,10 @@
 #include "wargame/pathfinder.h"
 
 #include <algorithm>
+#include <bit>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <cstring>
 #include <limits>
 
 namespace wg {
@@ -79,11 +81,16 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
   Table t;
   t.classes = classes;
   t.cost.assign(static_cast<size_t>(map_.size()) * 6, kProhibitedCost);
+  t.steps.assign(static_cast<size_t>(map_.size()) * 6, Step{0, kNoStep});
   for (int h = 0; h < map_.size(); ++h) {
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = StepCostFor(classes, h, d);
-      t.cost[static_cast<size_t>(h) * 6 + static_cast<size_t>(d)] = static_cast<int16_t>(w);
+      const size_t i = static_cast<size_t>(h) * 6 + static_cast<size_t>(d);
+      t.cost[i] = static_cast<int16_t>(w);
       t.max_cost = std::max(t.max_cost, w);
+      const int n = map_.grid.NeighborIndex(h, d);
+      // The search's cost is the table's int16 (as CostTable reports it).
+      if (t.cost[i] >= 0 && n >= 0) t.steps[i] = Step{n, t.cost[i]};
     }
   }
   tables_.push_back(std::move(t));
@@ -119,7 +126,7 @@ struct Pathfinder::Run {
         pred(pf.reach_.pred_.data()),
         flags(pf.reach_.flags_.data()),
         order(pf.reach_.order_.data()),
-        cost_table(table.cost.data()),
+        steps(table.steps.data()),
         zr((query.zoc && query.zoc_rules) ? query.zoc_rules : nullptr),
         ezoc(zr ? query.zoc->data() : nullptr),
         leave(zr ? zr->leave_cost : 0),
@@ -143,6 +150,36 @@ struct Pathfinder::Run {
   bool CanEnd(int h) const { return h == start || friendly == nullptr || friendly[h] <= room; }
   bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
+
+  // Marks the hexes the query's enemy blocks (BlockedByEnemy) as settled in their
+  // words (key), so Relax refuses them as it refuses a settled hex: the direction
+  // loop reads no occupancy. Only the words change: such a hex is not Reached (its
+  // stamp is not this search's), and the minimum-one-hex step and the entry hexes
+  // still ask BlockedByEnemy. The start is not blocked (Dial seeds it whatever
+  // stands there), so its word is reset after. The enemy array is read eight bytes
+  // at a time: most words of a map have no enemy.
+  void MarkBlocked(int num_hexes) {
+    if (enemy != nullptr) {
+      constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+      int i = 0;
+      for (; i + 8 <= num_hexes; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, enemy + i, sizeof w);
+        if (w == 0) continue;
+        // The top bit of each byte that is nonzero.
+        uint64_t nonzero = (((w & kLow7) + kLow7) | w) & kHigh;
+        do {
+          const int h = i + std::countr_zero(nonzero) / 8;
+          if (over == nullptr || !over[h]) key[static_cast<size_t>(h)] = settled_key;
+          nonzero &= nonzero - 1;
+        } while (nonzero != 0);
+      }
+      for (; i < num_hexes; ++i) {
+        if (BlockedByEnemy(i)) key[static_cast<size_t>(i)] = settled_key;
+      }
+    }
+    if (start >= 0) key[static_cast<size_t>(start)] = ~uint64_t{0};
+  }
 
   // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
   // Each bucket is a stack of entries (entry_node, entry_next) taken from a pool;
@@ -175,12 +212,12 @@ struct Pathfinder::Run {
   // search has a larger key), one load and one data-dependent branch where stamp, flags
   // and cost took three loads and two (the branches a random game mispredicts most:
   // callgrind's branch simulation). Reachable's stamp, cost and flags are written once,
-  // when the hex is settled (Settle).
+  // when the hex is settled (Settle). A hex the enemy blocks reads as settled (MarkBlocked).
   void Relax(int n, int c, int from) {
     const size_t un = static_cast<size_t>(n);
     const uint64_t offer = settled_key | static_cast<uint32_t>(c + 1);
     const uint64_t was = key[un];
-    if (offer >= was) return;  // settled, or queued at no more
+    if (offer >= was) return;  // settled or blocked, or queued at no more
     key[un] = offer;
     pred[un] = from;
     Link(n, c, was > queued_max);
@@ -200,6 +237,13 @@ struct Pathfinder::Run {
     pred[static_cast<size_t>(n)] = from;
     Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop | (CanEnd(n) ? Reachable::kCanEnd : 0)));
   }
+  // The largest step cost a hex expanded at `base` (its cost plus any cost to leave an
+  // EZOC) may take: allowance - base, kept below kNoStep so a prohibited step never fits
+  // (an allowance near INT_MAX), and in 64 bits (a negative allowance).
+  int Limit(int base) const {
+    const int64_t limit = static_cast<int64_t>(allowance) - base;
+    return static_cast<int>(std::clamp<int64_t>(limit, -1, kNoStep - 1));
+  }
   // Expands h (cost c); with bounded == false only offers hexes not yet reached
   // (minimum-one-hex moves), marking them must-stop.
   void Expand(int h, int c, bool bounded) {
@@ -210,18 +254,26 @@ struct Pathfinder::Run {
       if (zr->leave_only_if_started && !(h == start && q.started_in_ezoc)) return;
       extra = leave;
     }
-    const int32_t* nb = map.grid.Neighbors(h);
-    const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
+    const Step* s6 = steps + static_cast<size_t>(h) * 6;
     const bool infiltration = h_ezoc && no_infiltration;  // may not step from this EZOC into another
     const int base = c + extra;
     if (!bounded) {
       for (int d = 0; d < kNumDirections; ++d) {
-        const int w = w6[d];
-        if (w < 0) continue;
-        const int n = nb[d];
+        const Step s = s6[d];
+        if (s.cost == kNoStep) continue;
+        const int n = s.to;
         if (BlockedByEnemy(n)) continue;
         if (infiltration && ezoc[n]) continue;
-        if (stamp[n] != gen) ReachBeyond(n, base + w, h);
+        if (stamp[n] != gen) ReachBeyond(n, base + s.cost, h);
+      }
+      return;
+    }
+    const int limit = Limit(base);
+    if (infiltration) {
+      for (int d = 0; d < kNumDirections; ++d) {
+        const Step s = s6[d];
+        if (s.cost > limit || ezoc[s.to]) continue;
+        Relax(s.to, base + s.cost, h);
       }
       return;
     }
@@ -229,13 +281,8 @@ struct Pathfinder::Run {
     // tests shared by six directions were among the search's most mispredicted branches).
 #pragma GCC unroll 6
     for (int d = 0; d < kNumDirections; ++d) {
-      const int w = w6[d];
-      if (w < 0) continue;
-      const int n = nb[d];
-      if (BlockedByEnemy(n)) continue;
-      if (infiltration && ezoc[n]) continue;
-      const int nc = base + w;
-      if (nc <= allowance) Relax(n, nc, h);
+      const Step s = s6[d];
+      if (s.cost <= limit) Relax(s.to, base + s.cost, h);
     }
   }
   // Settles the queued hexes in cost order.
@@ -265,7 +312,7 @@ struct Pathfinder::Run {
   uint8_t* const flags;
   int* const order;
   int order_size = 0;
-  const int16_t* const cost_table;
+  const Step* const steps;
   const ZocRules* const zr;
   const uint8_t* const ezoc;
   const int leave;
@@ -301,6 +348,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     entry_next_.resize(pool);
   }
   Run run(*this, q, table);
+  run.MarkBlocked(map_.size());
   // Seeds.
   int max_seed = 0;
   if (q.start < 0) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -170,10 +171,21 @@ class Pathfinder {
   const std::vector<int16_t>& CostTable(uint32_t classes);
 
  private:
+  // One step of the search's table: the neighbour's grid index and the step's
+  // cost, side by side so a direction costs one 8-byte load. A prohibited step
+  // (or an off-map neighbour) has cost kNoStep, above any allowance the search
+  // can be left with, so one compare `cost <= allowance - base` both refuses it
+  // and applies the allowance (Run::Limit keeps the bound below kNoStep).
+  struct Step {
+    int32_t to;
+    int32_t cost;
+  };
+  static constexpr int32_t kNoStep = std::numeric_limits<int32_t>::max();
   struct Table {
     uint32_t classes = 0;
     int max_cost = 0;
-    std::vector<int16_t> cost;
+    std::vector<int16_t> cost;  // per (hex * 6 + dir): half points or kProhibitedCost
+    std::vector<Step> steps;    // the same, with the neighbour (per (hex * 6 + dir))
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
