@@ -57,6 +57,9 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   entry_node_.assign(7 * n + 1, -1);
   entry_next_.assign(7 * n + 1, -1);
   head_.assign(64, -1);
+  blocked_.reserve(n);
+  blocked_enemy_.assign(n, 0);
+  blocked_over_.assign(n, 0);
   tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
   for (int c = 0; c < rules.num_classes(); ++c) TableFor(MoveClassBit(c));
 }
@@ -81,7 +84,7 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
   Table t;
   t.classes = classes;
   t.cost.assign(static_cast<size_t>(map_.size()) * 6, kProhibitedCost);
-  t.steps.assign(static_cast<size_t>(map_.size()) * 6, Step{0, kNoStep});
+  t.steps.resize(static_cast<size_t>(map_.size()) * 6);
   for (int h = 0; h < map_.size(); ++h) {
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = StepCostFor(classes, h, d);
@@ -90,7 +93,7 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
       t.max_cost = std::max(t.max_cost, w);
       const int n = map_.grid.NeighborIndex(h, d);
       // The search's cost is the table's int16 (as CostTable reports it).
-      if (t.cost[i] >= 0 && n >= 0) t.steps[i] = Step{n, t.cost[i]};
+      t.steps[i] = t.cost[i] >= 0 && n >= 0 ? Step{n, t.cost[i]} : Step{h, kNoStep};
     }
   }
   tables_.push_back(std::move(t));
@@ -140,7 +143,8 @@ struct Pathfinder::Run {
         room(query.stack_limit - query.moving_count),
         key(pf.key_.data()),
         settled_key(static_cast<uint64_t>(~gen) << 32),
-        queued_max(settled_key | 0xffffffffu) {}
+        queued_max(settled_key | 0xffffffffu),
+        bound(settled_key + static_cast<uint64_t>(std::clamp<int64_t>(int64_t{query.allowance} + 2, 1, queued_max - settled_key))) {}
 
   // The query's scalars are copied into the Run (start, allowance, stop_on_entry, ...):
   // read through the MoveQuery reference they would be reloaded after every store
@@ -150,36 +154,6 @@ struct Pathfinder::Run {
   bool CanEnd(int h) const { return h == start || friendly == nullptr || friendly[h] <= room; }
   bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
-
-  // Marks the hexes the query's enemy blocks (BlockedByEnemy) as settled in their
-  // words (key), so Relax refuses them as it refuses a settled hex: the direction
-  // loop reads no occupancy. Only the words change: such a hex is not Reached (its
-  // stamp is not this search's), and the minimum-one-hex step and the entry hexes
-  // still ask BlockedByEnemy. The start is not blocked (Dial seeds it whatever
-  // stands there), so its word is reset after. The enemy array is read eight bytes
-  // at a time: most words of a map have no enemy.
-  void MarkBlocked(int num_hexes) {
-    if (enemy != nullptr) {
-      constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
-      int i = 0;
-      for (; i + 8 <= num_hexes; i += 8) {
-        uint64_t w;
-        std::memcpy(&w, enemy + i, sizeof w);
-        if (w == 0) continue;
-        // The top bit of each byte that is nonzero.
-        uint64_t nonzero = (((w & kLow7) + kLow7) | w) & kHigh;
-        do {
-          const int h = i + std::countr_zero(nonzero) / 8;
-          if (over == nullptr || !over[h]) key[static_cast<size_t>(h)] = settled_key;
-          nonzero &= nonzero - 1;
-        } while (nonzero != 0);
-      }
-      for (; i < num_hexes; ++i) {
-        if (BlockedByEnemy(i)) key[static_cast<size_t>(i)] = settled_key;
-      }
-    }
-    if (start >= 0) key[static_cast<size_t>(start)] = ~uint64_t{0};
-  }
 
   // Circular buckets: every queued cost lies in [cur, cur + k), k a power of two.
   // Each bucket is a stack of entries (entry_node, entry_next) taken from a pool;
@@ -222,6 +196,13 @@ struct Pathfinder::Run {
     pred[un] = from;
     Link(n, c, was > queued_max);
   }
+  // Relax's stores, once the offer is taken: was is n's word before.
+  void Queue(int n, int c, int from, uint64_t offer, uint64_t was) {
+    const size_t un = static_cast<size_t>(n);
+    key[un] = offer;
+    pred[un] = from;
+    Link(n, c, was > queued_max);
+  }
   bool Settled(int h) const { return key[static_cast<size_t>(h)] == settled_key; }
   // Marks h settled at cost c with flags f, in the search's word and in the Reachable.
   void Settle(int h, int c, uint8_t f) {
@@ -236,13 +217,6 @@ struct Pathfinder::Run {
   void ReachBeyond(int n, int c, int from) {
     pred[static_cast<size_t>(n)] = from;
     Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop | (CanEnd(n) ? Reachable::kCanEnd : 0)));
-  }
-  // The largest step cost a hex expanded at `base` (its cost plus any cost to leave an
-  // EZOC) may take: allowance - base, kept below kNoStep so a prohibited step never fits
-  // (an allowance near INT_MAX), and in 64 bits (a negative allowance).
-  int Limit(int base) const {
-    const int64_t limit = static_cast<int64_t>(allowance) - base;
-    return static_cast<int>(std::clamp<int64_t>(limit, -1, kNoStep - 1));
   }
   // Expands h (cost c); with bounded == false only offers hexes not yet reached
   // (minimum-one-hex moves), marking them must-stop.
@@ -268,21 +242,25 @@ struct Pathfinder::Run {
       }
       return;
     }
-    const int limit = Limit(base);
+    // One test per direction: the offer is below both the neighbour's word and the
+    // bound. A prohibited step leads back to h (settled) and a blocked hex reads as settled,
+    // so the word refuses both; the bound refuses a step beyond the allowance.
+    const uint64_t offer0 = settled_key + static_cast<uint64_t>(base) + 1;
     if (infiltration) {
       for (int d = 0; d < kNumDirections; ++d) {
         const Step s = s6[d];
-        if (s.cost > limit || ezoc[s.to]) continue;
-        Relax(s.to, base + s.cost, h);
+        const uint64_t offer = offer0 + static_cast<uint32_t>(s.cost);
+        const uint64_t was = key[static_cast<size_t>(s.to)];
+        if (offer < std::min(was, bound) && !ezoc[s.to]) Queue(s.to, base + s.cost, h, offer, was);
       }
       return;
     }
-    // Unrolled: each direction's tests are branches of their own (the loop's exit and the
-    // tests shared by six directions were among the search's most mispredicted branches).
 #pragma GCC unroll 6
     for (int d = 0; d < kNumDirections; ++d) {
       const Step s = s6[d];
-      if (s.cost <= limit) Relax(s.to, base + s.cost, h);
+      const uint64_t offer = offer0 + static_cast<uint32_t>(s.cost);
+      const uint64_t was = key[static_cast<size_t>(s.to)];
+      if (offer < std::min(was, bound)) Queue(s.to, base + s.cost, h, offer, was);
     }
   }
   // Settles the queued hexes in cost order.
@@ -325,6 +303,7 @@ struct Pathfinder::Run {
   uint64_t* const key;         // Pathfinder::key_: per hex, its word (Relax)
   const uint64_t settled_key;  // a hex's word once settled in this search: (~gen) << 32
   const uint64_t queued_max;   // the largest word of this search (a larger one is older)
+  const uint64_t bound;        // the word of cost allowance + 1: an offer must be below it
   int mask = 0;
   int32_t* entry_node = nullptr;  // Pathfinder::entry_node_, entry_next_
   int32_t* entry_next = nullptr;
@@ -333,6 +312,49 @@ struct Pathfinder::Run {
   int queued = 0;   // hexes queued and not settled
 };
 
+// Gives the word 0 (below any offer of any search: Run::Relax refuses it as it
+// refuses a settled hex) to exactly the hexes `enemy` blocks (Run::BlockedByEnemy),
+// so the search's direction loop reads no occupancy. The marks outlive the search:
+// the enemy and overrunnable bytes are compared with those of the last build, and
+// only a change rebuilds them (the queries of one listing share one occupancy).
+// The scan reads the enemy array eight bytes at a time (most words have no enemy).
+void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
+  const size_t n = static_cast<size_t>(map_.size());
+  if (blocked_valid_ &&
+      (enemy == nullptr ? blocked_enemy_null_
+                        : !blocked_enemy_null_ && (over == nullptr) == blocked_over_null_ &&
+                              std::memcmp(enemy, blocked_enemy_.data(), n) == 0 &&
+                              (over == nullptr || std::memcmp(over, blocked_over_.data(), n) == 0))) {
+    return;
+  }
+  for (int32_t h : blocked_) key_[static_cast<size_t>(h)] = ~uint64_t{0};
+  blocked_.clear();
+  blocked_valid_ = true;
+  blocked_enemy_null_ = enemy == nullptr;
+  blocked_over_null_ = over == nullptr;
+  if (enemy == nullptr) return;
+  std::memcpy(blocked_enemy_.data(), enemy, n);
+  if (over != nullptr) std::memcpy(blocked_over_.data(), over, n);
+  auto block = [&](size_t h) {
+    if (over != nullptr && over[h]) return;
+    key_[h] = 0;
+    blocked_.push_back(static_cast<int32_t>(h));  // capacity n: no allocation
+  };
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, enemy + i, sizeof w);
+    // The top bit of each byte that is nonzero.
+    for (uint64_t nonzero = (((w & kLow7) + kLow7) | w) & kHigh; nonzero != 0; nonzero &= nonzero - 1) {
+      block(i + static_cast<size_t>(std::countr_zero(nonzero)) / 8);
+    }
+  }
+  for (; i < n; ++i) {
+    if (enemy[i]) block(i);
+  }
+}
+
 const Reachable& Pathfinder::Search(const MoveQuery& q) {
   const Table& table = TableFor(q.classes);
   Reachable& R = reach_;
@@ -340,7 +362,13 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
     std::fill(key_.begin(), key_.end(), ~uint64_t{0});
     R.generation_ = 1;
+    blocked_.clear();  // their words are reset too
+    blocked_valid_ = false;
   }
+  Block(q.enemy, q.overrunnable);
+  // The start is searched from even if an enemy blocks it (its word is 0 again after).
+  const bool start_blocked = q.start >= 0 && key_[static_cast<size_t>(q.start)] == 0;
+  if (start_blocked) key_[static_cast<size_t>(q.start)] = ~uint64_t{0};
   start_ = q.start;
   const size_t pool = 6 * static_cast<size_t>(map_.size()) + q.entry_hexes.size() + 1;  // Run::Link's bound
   if (entry_node_.size() < pool) {
@@ -348,7 +376,6 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     entry_next_.resize(pool);
   }
   Run run(*this, q, table);
-  run.MarkBlocked(map_.size());
   // Seeds.
   int max_seed = 0;
   if (q.start < 0) {
@@ -381,6 +408,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
       }
     }
   }
+  if (start_blocked) key_[static_cast<size_t>(q.start)] = 0;
   R.order_size_ = run.order_size;
   return R;
 }

@@ -199,6 +199,12 @@ class Pathfinder {
   std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
   int start_ = -1;
+  // The hexes an enemy blocks have the word 0 from one search to the next (Block):
+  // the hexes, and the query's enemy and overrunnable bytes they were found from.
+  void Block(const uint8_t* enemy, const uint8_t* overrunnable);
+  std::vector<int32_t> blocked_;
+  std::vector<uint8_t> blocked_enemy_, blocked_over_;
+  bool blocked_valid_ = false, blocked_enemy_null_ = true, blocked_over_null_ = true;
 };
 
 // Boost.Graph dijkstra_shortest_paths reference over the same step costs: terrain,
