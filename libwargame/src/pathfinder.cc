@@ -58,6 +58,7 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   entry_next_.assign(7 * n + 1, -1);
   head_.assign(64, -1);
   blocked_.reserve(n);
+  zeros_.assign(n, 0);
   blocked_enemy_.assign(n, 0);
   blocked_over_.assign(n, 0);
   tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
@@ -119,6 +120,14 @@ int Pathfinder::EntryCostFor(const MoveQuery& q, int hex) const {
 // The working state of one Search: raw pointers into the Reachable and the
 // bucket lists (stores through uint8_t would otherwise force reloading vector
 // internals), and the steps of Dial's algorithm.
+//
+// The start (when there is one) is settled and expanded before the drain
+// (SettleStart: Dial pops it first anyway, as the only seed), so every hex the
+// drain pops is not the start and its rules need no `h == start` test: it must
+// stop if in an EZOC of a stop-on-entry game, it is left at its cost plus
+// leave_cost if in an EZOC it may leave, and may end the move if its friendly
+// count allows. The query's optional arrays are read through pointers that are
+// never null (Pathfinder::zeros_ stands for a missing one).
 struct Pathfinder::Run {
   Run(Pathfinder& pf, const MoveQuery& query, const Table& table)
       : q(query),
@@ -131,27 +140,29 @@ struct Pathfinder::Run {
         order(pf.reach_.order_.data()),
         steps(table.steps.data()),
         zr((query.zoc && query.zoc_rules) ? query.zoc_rules : nullptr),
-        ezoc(zr ? query.zoc->data() : nullptr),
+        ezoc(zr ? query.zoc->data() : pf.zeros_.data()),
         leave(zr ? zr->leave_cost : 0),
         enemy(query.enemy),
         over(query.overrunnable),
         start(query.start),
-        allowance(query.allowance),
-        stop_on_entry(ezoc != nullptr && zr->stop_on_entry),
+        stop_on_entry(zr != nullptr && zr->stop_on_entry),
         no_infiltration(zr != nullptr && zr->no_infiltration),
-        friendly(query.stack_limit > 0 ? query.friendly_count : nullptr),
-        room(query.stack_limit - query.moving_count),
+        // An EZOC hex other than the start is never left under these rules.
+        ezoc_expands(zr != nullptr && !zr->stop_on_entry && !zr->rigid && !zr->leave_only_if_started),
+        friendly(query.stack_limit > 0 && query.friendly_count ? query.friendly_count : pf.zeros_.data()),
+        room(query.stack_limit > 0 && query.friendly_count ? query.stack_limit - query.moving_count
+                                                           : std::numeric_limits<int>::max()),
         key(pf.key_.data()),
         settled_key(static_cast<uint64_t>(~gen) << 32),
         queued_max(settled_key | 0xffffffffu),
-        bound(settled_key + static_cast<uint64_t>(std::clamp<int64_t>(int64_t{query.allowance} + 2, 1, queued_max - settled_key))) {}
+        bound(settled_key + static_cast<uint64_t>(std::clamp<int64_t>(int64_t{query.allowance} + 2, 1,
+                                                                      queued_max - settled_key))) {}
 
-  // The query's scalars are copied into the Run (start, allowance, stop_on_entry, ...):
-  // read through the MoveQuery reference they would be reloaded after every store
-  // into the int arrays, which might alias them.
-  bool MustStop(int h) const { return stop_on_entry && h != start && ezoc[h]; }
+  // The query's scalars are copied into the Run (start, stop_on_entry, ...): read
+  // through the MoveQuery reference they would be reloaded after every store into
+  // the int arrays, which might alias them.
   // friendly_count[h] + moving_count <= stack_limit, as friendly_count[h] <= room.
-  bool CanEnd(int h) const { return h == start || friendly == nullptr || friendly[h] <= room; }
+  bool CanEnd(int h) const { return friendly[h] <= room; }
   bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
 
@@ -180,23 +191,20 @@ struct Pathfinder::Run {
     head[b] = e;
     queued += fresh ? 1 : 0;
   }
-  // Offers cost c to hex n from `from` (queues it or lowers its queued cost). A hex's
-  // search state is one word, key[n] = (~stamp) << 32 | (settled ? 0 : queued cost + 1):
-  // an offer (~gen) << 32 | (c + 1) is better iff it is smaller (a hex of an older
-  // search has a larger key), one load and one data-dependent branch where stamp, flags
-  // and cost took three loads and two (the branches a random game mispredicts most:
-  // callgrind's branch simulation). Reachable's stamp, cost and flags are written once,
-  // when the hex is settled (Settle). A hex the enemy blocks reads as settled (MarkBlocked).
+  // A hex's search state is one word, key[n] = (~stamp) << 32 | (settled ? 0 : queued
+  // cost + 1): an offer (~gen) << 32 | (c + 1) is better iff it is smaller (a hex of an
+  // older search has a larger word), one load and one test where stamp, flags and cost
+  // took three loads and two. A hex an enemy blocks has the word 0 (Pathfinder::Block),
+  // below every offer. Reachable's stamp, cost and flags are written once, when the hex
+  // is settled (Settle).
+  //
+  // Offers cost c to hex n from `from` (queues it or lowers its queued cost).
   void Relax(int n, int c, int from) {
-    const size_t un = static_cast<size_t>(n);
     const uint64_t offer = settled_key | static_cast<uint32_t>(c + 1);
-    const uint64_t was = key[un];
-    if (offer >= was) return;  // settled or blocked, or queued at no more
-    key[un] = offer;
-    pred[un] = from;
-    Link(n, c, was > queued_max);
+    const uint64_t was = key[static_cast<size_t>(n)];
+    if (offer < was) Queue(n, c, from, offer, was);
   }
-  // Relax's stores, once the offer is taken: was is n's word before.
+  // Relax's stores, once the offer is taken: `was` is n's word before.
   void Queue(int n, int c, int from, uint64_t offer, uint64_t was) {
     const size_t un = static_cast<size_t>(n);
     key[un] = offer;
@@ -213,38 +221,15 @@ struct Pathfinder::Run {
     flags[uh] = f;
     order[order_size++] = h;
   }
-  // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
-  void ReachBeyond(int n, int c, int from) {
-    pred[static_cast<size_t>(n)] = from;
-    Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop | (CanEnd(n) ? Reachable::kCanEnd : 0)));
-  }
-  // Expands h (cost c); with bounded == false only offers hexes not yet reached
-  // (minimum-one-hex moves), marking them must-stop.
-  void Expand(int h, int c, bool bounded) {
-    const bool h_ezoc = ezoc && (h == start ? q.started_in_ezoc : ezoc[h] != 0);
-    int extra = 0;
-    if (h_ezoc) {
-      if (zr->rigid) return;
-      if (zr->leave_only_if_started && !(h == start && q.started_in_ezoc)) return;
-      extra = leave;
-    }
+  // Offers each neighbour of h (settled) the cost base + the step's: base is h's cost
+  // plus any cost to leave its EZOC; `infiltration`: not into another EZOC.
+  // One test per direction: the offer is below both the neighbour's word and `bound`
+  // (the word of cost allowance + 1). A prohibited step leads back to h, settled, and a
+  // blocked hex has the word 0, so the word refuses both; the bound refuses a step
+  // beyond the allowance. (The cost's sign, the occupancy and the allowance were three
+  // data-dependent branches per direction, the search's most mispredicted.)
+  void Expand(int h, int base, bool infiltration) {
     const Step* s6 = steps + static_cast<size_t>(h) * 6;
-    const bool infiltration = h_ezoc && no_infiltration;  // may not step from this EZOC into another
-    const int base = c + extra;
-    if (!bounded) {
-      for (int d = 0; d < kNumDirections; ++d) {
-        const Step s = s6[d];
-        if (s.cost == kNoStep) continue;
-        const int n = s.to;
-        if (BlockedByEnemy(n)) continue;
-        if (infiltration && ezoc[n]) continue;
-        if (stamp[n] != gen) ReachBeyond(n, base + s.cost, h);
-      }
-      return;
-    }
-    // One test per direction: the offer is below both the neighbour's word and the
-    // bound. A prohibited step leads back to h (settled) and a blocked hex reads as settled,
-    // so the word refuses both; the bound refuses a step beyond the allowance.
     const uint64_t offer0 = settled_key + static_cast<uint64_t>(base) + 1;
     if (infiltration) {
       for (int d = 0; d < kNumDirections; ++d) {
@@ -263,21 +248,58 @@ struct Pathfinder::Run {
       if (offer < std::min(was, bound)) Queue(s.to, base + s.cost, h, offer, was);
     }
   }
-  // Settles the queued hexes in cost order.
+  // Whether the start is left, as an EZOC hex if it began in one (q.started_in_ezoc).
+  bool StartInEzoc() const { return zr != nullptr && q.started_in_ezoc; }
+  bool StartLeft() const { return !StartInEzoc() || !zr->rigid; }
+  // The start: settled first, at cost 0, never must-stop and always a place to end.
+  void SettleStart() {
+    pred[static_cast<size_t>(start)] = -1;
+    Settle(start, 0, Reachable::kSettled | Reachable::kCanEnd);
+    if (!StartLeft()) return;
+    const bool in_ezoc = StartInEzoc();
+    Expand(start, in_ezoc ? leave : 0, in_ezoc && no_infiltration);
+  }
+  // Settles the queued hexes in cost order (none of them is the start).
   void Drain() {
     for (int cur = 0; queued > 0; ++cur) {
-      const int b = cur & mask;
-      while (head[b] >= 0) {
-        const int e = head[b];
-        head[b] = entry_next[e];
+      int32_t* const bucket = head + (cur & mask);
+      for (int e = *bucket; e >= 0; e = *bucket) {
+        *bucket = entry_next[e];
         const int h = entry_node[e];
         if (Settled(h)) continue;  // left behind by a lowered cost
         --queued;
-        const bool stop = MustStop(h);
+        const bool in_ezoc = ezoc[h] != 0;
+        const bool stop = in_ezoc && stop_on_entry;
         Settle(h, cur, static_cast<uint8_t>(Reachable::kSettled | (stop ? Reachable::kMustStop : 0) |
                                             (CanEnd(h) ? Reachable::kCanEnd : 0)));
-        if (!stop) Expand(h, cur, true);
+        if (!in_ezoc) {
+          Expand(h, cur, false);
+        } else if (ezoc_expands) {
+          Expand(h, cur + leave, no_infiltration);
+        }
       }
+    }
+  }
+  // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
+  void ReachBeyond(int n, int c, int from) {
+    pred[static_cast<size_t>(n)] = from;
+    Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+                                      (n == start || CanEnd(n) ? Reachable::kCanEnd : 0)));
+  }
+  // A minimum-one-hex move from the start: each neighbour not reached, whatever its step costs.
+  void ExpandBeyond() {
+    if (!StartLeft()) return;
+    const bool in_ezoc = StartInEzoc();
+    const bool infiltration = in_ezoc && no_infiltration;
+    const int base = in_ezoc ? leave : 0;
+    const Step* s6 = steps + static_cast<size_t>(start) * 6;
+    for (int d = 0; d < kNumDirections; ++d) {
+      const Step s = s6[d];
+      if (s.cost == kNoStep) continue;
+      const int n = s.to;
+      if (BlockedByEnemy(n)) continue;
+      if (infiltration && ezoc[n]) continue;
+      if (stamp[n] != gen) ReachBeyond(n, base + s.cost, start);
     }
   }
 
@@ -292,18 +314,18 @@ struct Pathfinder::Run {
   int order_size = 0;
   const Step* const steps;
   const ZocRules* const zr;
-  const uint8_t* const ezoc;
+  const uint8_t* const ezoc;  // the query's EZOC bytes, or zeros
   const int leave;
   const uint8_t* const enemy;
   const uint8_t* const over;
-  const int start, allowance;
-  const bool stop_on_entry, no_infiltration;
-  const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else null
-  const int room;
-  uint64_t* const key;         // Pathfinder::key_: per hex, its word (Relax)
-  const uint64_t settled_key;  // a hex's word once settled in this search: (~gen) << 32
-  const uint64_t queued_max;   // the largest word of this search (a larger one is older)
-  const uint64_t bound;        // the word of cost allowance + 1: an offer must be below it
+  const int start;
+  const bool stop_on_entry, no_infiltration, ezoc_expands;
+  const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else zeros
+  const int room;                 // friendly[h] <= room: the move may end in h
+  uint64_t* const key;            // Pathfinder::key_: per hex, its word (Relax)
+  const uint64_t settled_key;     // a hex's word once settled in this search: (~gen) << 32
+  const uint64_t queued_max;      // the largest word of this search (a larger one is older)
+  const uint64_t bound;           // the word of cost allowance + 1: an offer must be below it
   int mask = 0;
   int32_t* entry_node = nullptr;  // Pathfinder::entry_node_, entry_next_
   int32_t* entry_next = nullptr;
@@ -368,7 +390,6 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   Block(q.enemy, q.overrunnable);
   // The start is searched from even if an enemy blocks it (its word is 0 again after).
   const bool start_blocked = q.start >= 0 && key_[static_cast<size_t>(q.start)] == 0;
-  if (start_blocked) key_[static_cast<size_t>(q.start)] = ~uint64_t{0};
   start_ = q.start;
   const size_t pool = 6 * static_cast<size_t>(map_.size()) + q.entry_hexes.size() + 1;  // Run::Link's bound
   if (entry_node_.size() < pool) {
@@ -387,7 +408,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   }
   run.InitBuckets(*this, table.max_cost, max_seed);
   if (q.start >= 0) {
-    run.Relax(q.start, 0, -1);
+    run.SettleStart();
   } else {
     for (int e : q.entry_hexes) {
       if (!run.UsableEntry(e)) continue;
@@ -398,7 +419,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   run.Drain();
   if (q.minimum_one_hex) {
     if (q.start >= 0) {
-      run.Expand(q.start, 0, false);
+      run.ExpandBeyond();
     } else {
       for (int e : q.entry_hexes) {
         if (!run.UsableEntry(e)) continue;

@@ -198,6 +198,7 @@ class Pathfinder {
   std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
   std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
+  std::vector<uint8_t> zeros_;  // a map's worth of 0: the search's stand-in for a null per-hex array
   int start_ = -1;
   // The hexes an enemy blocks have the word 0 from one search to the next (Block):
   // the hexes, and the query's enemy and overrunnable bytes they were found from.
