@@ -6,6 +6,7 @@
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace wg {
 
@@ -61,6 +62,14 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   zeros_.assign(n, 0);
   blocked_enemy_.assign(n, 0);
   blocked_over_.assign(n, 0);
+  for (int h = 0; h < map.size(); ++h) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int m = map.grid.NeighborIndex(h, d);
+      if (m >= 0 && (m - h < std::numeric_limits<int16_t>::min() || m - h > std::numeric_limits<int16_t>::max())) {
+        wide_ = true;
+      }
+    }
+  }
   tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
   for (int c = 0; c < rules.num_classes(); ++c) TableFor(MoveClassBit(c));
 }
@@ -85,17 +94,29 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
   Table t;
   t.classes = classes;
   t.cost.assign(static_cast<size_t>(map_.size()) * 6, kProhibitedCost);
-  t.steps.resize(static_cast<size_t>(map_.size()) * 6);
   for (int h = 0; h < map_.size(); ++h) {
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = StepCostFor(classes, h, d);
       const size_t i = static_cast<size_t>(h) * 6 + static_cast<size_t>(d);
       t.cost[i] = static_cast<int16_t>(w);
       t.max_cost = std::max(t.max_cost, w);
-      const int n = map_.grid.NeighborIndex(h, d);
-      // The search's cost is the table's int16 (as CostTable reports it).
-      t.steps[i] = t.cost[i] >= 0 && n >= 0 ? Step{n, t.cost[i]} : Step{h, kNoStep};
     }
+  }
+  // The search's cost is the table's int16 (as CostTable reports it).
+  auto fill = [&](auto* steps) {
+    using S = std::remove_reference_t<decltype((*steps)[0])>;
+    steps->assign(t.cost.size(), S{0, S::kNone});
+    for (size_t i = 0; i < t.cost.size(); ++i) {
+      const int h = static_cast<int>(i / 6), n = map_.grid.NeighborIndex(h, static_cast<int>(i % 6));
+      if (t.cost[i] >= 0 && n >= 0) {
+        (*steps)[i] = S{static_cast<decltype(S::offset)>(n - h), static_cast<decltype(S::cost)>(t.cost[i])};
+      }
+    }
+  };
+  if (wide_) {
+    fill(&t.wide_steps);
+  } else {
+    fill(&t.steps);
   }
   tables_.push_back(std::move(t));
   return tables_.back();
@@ -128,8 +149,9 @@ int Pathfinder::EntryCostFor(const MoveQuery& q, int hex) const {
 // leave_cost if in an EZOC it may leave, and may end the move if its friendly
 // count allows. The query's optional arrays are read through pointers that are
 // never null (Pathfinder::zeros_ stands for a missing one).
+template <typename S>
 struct Pathfinder::Run {
-  Run(Pathfinder& pf, const MoveQuery& query, const Table& table)
+  Run(Pathfinder& pf, const MoveQuery& query, const S* step_table)
       : q(query),
         map(pf.map_),
         gen(pf.reach_.generation_),
@@ -138,7 +160,7 @@ struct Pathfinder::Run {
         pred(pf.reach_.pred_.data()),
         flags(pf.reach_.flags_.data()),
         order(pf.reach_.order_.data()),
-        steps(table.steps.data()),
+        steps(step_table),
         zr((query.zoc && query.zoc_rules) ? query.zoc_rules : nullptr),
         ezoc(zr ? query.zoc->data() : pf.zeros_.data()),
         leave(zr ? zr->leave_cost : 0),
@@ -229,23 +251,24 @@ struct Pathfinder::Run {
   // beyond the allowance. (The cost's sign, the occupancy and the allowance were three
   // data-dependent branches per direction, the search's most mispredicted.)
   void Expand(int h, int base, bool infiltration) {
-    const Step* s6 = steps + static_cast<size_t>(h) * 6;
+    const S* s6 = steps + static_cast<size_t>(h) * 6;
+    const uint64_t* const kh = key + h;  // the words, from h's
     const uint64_t offer0 = settled_key + static_cast<uint64_t>(base) + 1;
     if (infiltration) {
       for (int d = 0; d < kNumDirections; ++d) {
-        const Step s = s6[d];
-        const uint64_t offer = offer0 + static_cast<uint32_t>(s.cost);
-        const uint64_t was = key[static_cast<size_t>(s.to)];
-        if (offer < std::min(was, bound) && !ezoc[s.to]) Queue(s.to, base + s.cost, h, offer, was);
+        const S s = s6[d];
+        const uint64_t offer = offer0 + s.cost;
+        const uint64_t was = kh[s.offset];
+        if (offer < std::min(was, bound) && !ezoc[h + s.offset]) Queue(h + s.offset, base + s.cost, h, offer, was);
       }
       return;
     }
 #pragma GCC unroll 6
     for (int d = 0; d < kNumDirections; ++d) {
-      const Step s = s6[d];
-      const uint64_t offer = offer0 + static_cast<uint32_t>(s.cost);
-      const uint64_t was = key[static_cast<size_t>(s.to)];
-      if (offer < std::min(was, bound)) Queue(s.to, base + s.cost, h, offer, was);
+      const S s = s6[d];
+      const uint64_t offer = offer0 + s.cost;
+      const uint64_t was = kh[s.offset];
+      if (offer < std::min(was, bound)) Queue(h + s.offset, base + s.cost, h, offer, was);
     }
   }
   // Whether the start is left, as an EZOC hex if it began in one (q.started_in_ezoc).
@@ -292,11 +315,11 @@ struct Pathfinder::Run {
     const bool in_ezoc = StartInEzoc();
     const bool infiltration = in_ezoc && no_infiltration;
     const int base = in_ezoc ? leave : 0;
-    const Step* s6 = steps + static_cast<size_t>(start) * 6;
+    const S* s6 = steps + static_cast<size_t>(start) * 6;
     for (int d = 0; d < kNumDirections; ++d) {
-      const Step s = s6[d];
-      if (s.cost == kNoStep) continue;
-      const int n = s.to;
+      const S s = s6[d];
+      if (s.cost == S::kNone) continue;
+      const int n = start + s.offset;
       if (BlockedByEnemy(n)) continue;
       if (infiltration && ezoc[n]) continue;
       if (stamp[n] != gen) ReachBeyond(n, base + s.cost, start);
@@ -312,7 +335,7 @@ struct Pathfinder::Run {
   uint8_t* const flags;
   int* const order;
   int order_size = 0;
-  const Step* const steps;
+  const S* const steps;  // the table's steps, per (hex * 6 + dir)
   const ZocRules* const zr;
   const uint8_t* const ezoc;  // the query's EZOC bytes, or zeros
   const int leave;
@@ -379,6 +402,16 @@ void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
 
 const Reachable& Pathfinder::Search(const MoveQuery& q) {
   const Table& table = TableFor(q.classes);
+  if (wide_) {
+    SearchWith(q, table, table.wide_steps.data());
+  } else {
+    SearchWith(q, table, table.steps.data());
+  }
+  return reach_;
+}
+
+template <typename S>
+void Pathfinder::SearchWith(const MoveQuery& q, const Table& table, const S* steps) {
   Reachable& R = reach_;
   if (++R.generation_ == 0) {
     std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
@@ -396,7 +429,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
     entry_node_.resize(pool);
     entry_next_.resize(pool);
   }
-  Run run(*this, q, table);
+  Run<S> run(*this, q, steps);
   // Seeds.
   int max_seed = 0;
   if (q.start < 0) {
@@ -431,7 +464,6 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   }
   if (start_blocked) key_[static_cast<size_t>(q.start)] = 0;
   R.order_size_ = run.order_size;
-  return R;
 }
 
 std::vector<int> Pathfinder::Path(int hex) const {

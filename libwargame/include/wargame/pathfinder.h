@@ -171,25 +171,33 @@ class Pathfinder {
   const std::vector<int16_t>& CostTable(uint32_t classes);
 
  private:
-  // One step of the search's table: the neighbour's grid index and the step's
-  // cost, side by side so a direction costs one 8-byte load. A prohibited step
-  // (or an off-map neighbour) has cost kNoStep, above any allowance the search
-  // can be left with, so one compare `cost <= allowance - base` both refuses it
-  // and applies the allowance (Run::Limit keeps the bound below kNoStep).
-  struct Step {
-    int32_t to;
-    int32_t cost;
+  // One step of the search's table, per (hex * 6 + dir): where it leads, as an offset
+  // from the hex's index, and its cost; four bytes, where the neighbour table and the
+  // int16 costs took six (the search's most missed loads in a game, which evicts the
+  // tables between searches). A prohibited step (or an off-map neighbour) leads back to
+  // the hex itself (offset 0), settled when it is expanded, so the search's word test
+  // refuses it with no test of its own; its cost is kNone (ExpandBeyond asks).
+  template <typename Offset, typename Cost>
+  struct StepOf {
+    static constexpr Cost kNone = std::numeric_limits<Cost>::max();  // above any int16 cost
+    Offset offset;
+    Cost cost;
   };
-  static constexpr int32_t kNoStep = std::numeric_limits<int32_t>::max();
+  using Step = StepOf<int16_t, uint16_t>;
+  using WideStep = StepOf<int32_t, uint32_t>;  // a map with a row of 32767 hexes or more
   struct Table {
     uint32_t classes = 0;
     int max_cost = 0;
-    std::vector<int16_t> cost;  // per (hex * 6 + dir): half points or kProhibitedCost
-    std::vector<Step> steps;    // the same, with the neighbour (per (hex * 6 + dir))
+    std::vector<int16_t> cost;       // per (hex * 6 + dir): half points or kProhibitedCost
+    std::vector<Step> steps;         // the same as steps, unless wide_
+    std::vector<WideStep> wide_steps;  // ... if wide_
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
+  template <typename S>
   struct Run;  // one Search's working state (pathfinder.cc)
+  template <typename S>
+  void SearchWith(const MoveQuery& q, const Table& table, const S* steps);
 
   const Map& map_;
   const MovementRules& rules_;
@@ -198,6 +206,7 @@ class Pathfinder {
   std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
   std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
+  bool wide_ = false;  // some neighbour's offset does not fit an int16 (Step)
   std::vector<uint8_t> zeros_;  // a map's worth of 0: the search's stand-in for a null per-hex array
   int start_ = -1;
   // The hexes an enemy blocks have the word 0 from one search to the next (Block):
