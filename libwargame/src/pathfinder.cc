@@ -65,8 +65,8 @@ Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), 
   for (int h = 0; h < map.size(); ++h) {
     for (int d = 0; d < kNumDirections; ++d) {
       const int m = map.grid.NeighborIndex(h, d);
-      if (m >= 0 && (m - h < std::numeric_limits<int16_t>::min() || m - h > std::numeric_limits<int16_t>::max())) {
-        wide_ = true;
+      if (m >= 0 && (m - h < std::numeric_limits<int8_t>::min() || m - h > std::numeric_limits<int8_t>::max())) {
+        wide_offsets_ = true;
       }
     }
   }
@@ -113,7 +113,9 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
       }
     }
   };
-  if (wide_) {
+  bool wide = wide_offsets_;
+  for (const int16_t w : t.cost) wide = wide || w >= Step::kNone;
+  if (wide) {
     fill(&t.wide_steps);
   } else {
     fill(&t.steps);
@@ -402,7 +404,7 @@ void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
 
 const Reachable& Pathfinder::Search(const MoveQuery& q) {
   const Table& table = TableFor(q.classes);
-  if (wide_) {
+  if (table.steps.empty()) {
     SearchWith(q, table, table.wide_steps.data());
   } else {
     SearchWith(q, table, table.steps.data());

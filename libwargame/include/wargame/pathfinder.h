@@ -172,25 +172,26 @@ class Pathfinder {
 
  private:
   // One step of the search's table, per (hex * 6 + dir): where it leads, as an offset
-  // from the hex's index, and its cost; four bytes, where the neighbour table and the
+  // from the hex's index, and its cost; two bytes, where the neighbour table and the
   // int16 costs took six (the search's most missed loads in a game, which evicts the
   // tables between searches). A prohibited step (or an off-map neighbour) leads back to
   // the hex itself (offset 0), settled when it is expanded, so the search's word test
   // refuses it with no test of its own; its cost is kNone (ExpandBeyond asks).
   template <typename Offset, typename Cost>
   struct StepOf {
-    static constexpr Cost kNone = std::numeric_limits<Cost>::max();  // above any int16 cost
+    static constexpr Cost kNone = std::numeric_limits<Cost>::max();
     Offset offset;
     Cost cost;
   };
-  using Step = StepOf<int16_t, uint16_t>;
-  using WideStep = StepOf<int32_t, uint32_t>;  // a map with a row of 32767 hexes or more
+  // Every ruleset's map (at most 99 columns: a row's offset fits) with step costs below 255.
+  using Step = StepOf<int8_t, uint8_t>;
+  using WideStep = StepOf<int32_t, uint32_t>;  // any other map or cost table
   struct Table {
     uint32_t classes = 0;
     int max_cost = 0;
-    std::vector<int16_t> cost;       // per (hex * 6 + dir): half points or kProhibitedCost
-    std::vector<Step> steps;         // the same as steps, unless wide_
-    std::vector<WideStep> wide_steps;  // ... if wide_
+    std::vector<int16_t> cost;         // per (hex * 6 + dir): half points or kProhibitedCost
+    std::vector<Step> steps;           // the same as steps, if every step fits a Step
+    std::vector<WideStep> wide_steps;  // ... else
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
@@ -206,7 +207,7 @@ class Pathfinder {
   std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
   std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
-  bool wide_ = false;  // some neighbour's offset does not fit an int16 (Step)
+  bool wide_offsets_ = false;  // some neighbour's offset does not fit a Step
   std::vector<uint8_t> zeros_;  // a map's worth of 0: the search's stand-in for a null per-hex array
   int start_ = -1;
   // The hexes an enemy blocks have the word 0 from one search to the next (Block):
