@@ -47,12 +47,10 @@ MoveQuery StackQuery(MoveQuery base, std::span<const StackMember> members) {
 
 Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), rules_(rules) {
   const size_t n = static_cast<size_t>(map.size());
-  reach_.stamp_.assign(n, 0);
-  reach_.cost_.assign(n, 0);
-  reach_.pred_.assign(n, -1);
+  reach_.key_.assign(n, ~uint64_t{0});  // older than any search
+  reach_.node_.assign(n, Reachable::Node{0, -1});
   reach_.flags_.assign(n, 0);
   reach_.order_.assign(n, -1);
-  key_.assign(n, ~uint64_t{0});  // older than any search
   // The bucket entries: one per successful Relax, at most one per hex and direction
   // plus one per seed (the start, or the entry hexes: grown in Search for a longer list).
   entry_node_.assign(7 * n + 1, -1);
@@ -157,9 +155,7 @@ struct Pathfinder::Run {
       : q(query),
         map(pf.map_),
         gen(pf.reach_.generation_),
-        stamp(pf.reach_.stamp_.data()),
-        cost(pf.reach_.cost_.data()),
-        pred(pf.reach_.pred_.data()),
+        node(pf.reach_.node_.data()),
         flags(pf.reach_.flags_.data()),
         order(pf.reach_.order_.data()),
         steps(step_table),
@@ -176,7 +172,7 @@ struct Pathfinder::Run {
         friendly(query.stack_limit > 0 && query.friendly_count ? query.friendly_count : pf.zeros_.data()),
         room(query.stack_limit > 0 && query.friendly_count ? query.stack_limit - query.moving_count
                                                            : std::numeric_limits<int>::max()),
-        key(pf.key_.data()),
+        key(pf.reach_.key_.data()),
         settled_key(static_cast<uint64_t>(~gen) << 32),
         queued_max(settled_key | 0xffffffffu),
         bound(settled_key + static_cast<uint64_t>(std::clamp<int64_t>(int64_t{query.allowance} + 2, 1,
@@ -232,7 +228,7 @@ struct Pathfinder::Run {
   void Queue(int n, int c, int from, uint64_t offer, uint64_t was) {
     const size_t un = static_cast<size_t>(n);
     key[un] = offer;
-    pred[un] = from;
+    node[un].pred = from;
     Link(n, c, was > queued_max);
   }
   bool Settled(int h) const { return key[static_cast<size_t>(h)] == settled_key; }
@@ -240,8 +236,7 @@ struct Pathfinder::Run {
   void Settle(int h, int c, uint8_t f) {
     const size_t uh = static_cast<size_t>(h);
     key[uh] = settled_key;
-    stamp[uh] = gen;
-    cost[uh] = c;
+    node[uh].cost = c;
     flags[uh] = f;
     order[order_size++] = h;
   }
@@ -278,7 +273,7 @@ struct Pathfinder::Run {
   bool StartLeft() const { return !StartInEzoc() || !zr->rigid; }
   // The start: settled first, at cost 0, never must-stop and always a place to end.
   void SettleStart() {
-    pred[static_cast<size_t>(start)] = -1;
+    node[static_cast<size_t>(start)].pred = -1;
     Settle(start, 0, Reachable::kSettled | Reachable::kCanEnd);
     if (!StartLeft()) return;
     const bool in_ezoc = StartInEzoc();
@@ -307,7 +302,7 @@ struct Pathfinder::Run {
   }
   // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
   void ReachBeyond(int n, int c, int from) {
-    pred[static_cast<size_t>(n)] = from;
+    node[static_cast<size_t>(n)].pred = from;
     Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
                                       (n == start || CanEnd(n) ? Reachable::kCanEnd : 0)));
   }
@@ -324,16 +319,14 @@ struct Pathfinder::Run {
       const int n = start + s.offset;
       if (BlockedByEnemy(n)) continue;
       if (infiltration && ezoc[n]) continue;
-      if (stamp[n] != gen) ReachBeyond(n, base + s.cost, start);
+      if (key[static_cast<size_t>(n)] != settled_key) ReachBeyond(n, base + s.cost, start);
     }
   }
 
   const MoveQuery& q;
   const Map& map;
   const uint32_t gen;
-  uint32_t* const stamp;
-  int32_t* const cost;
-  int32_t* const pred;
+  Reachable::Node* const node;
   uint8_t* const flags;
   int* const order;
   int order_size = 0;
@@ -374,7 +367,8 @@ void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
                               (over == nullptr || std::memcmp(over, blocked_over_.data(), n) == 0))) {
     return;
   }
-  for (int32_t h : blocked_) key_[static_cast<size_t>(h)] = ~uint64_t{0};
+  uint64_t* const key = reach_.key_.data();
+  for (int32_t h : blocked_) key[h] = ~uint64_t{0};
   blocked_.clear();
   blocked_valid_ = true;
   blocked_enemy_null_ = enemy == nullptr;
@@ -384,7 +378,7 @@ void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
   if (over != nullptr) std::memcpy(blocked_over_.data(), over, n);
   auto block = [&](size_t h) {
     if (over != nullptr && over[h]) return;
-    key_[h] = 0;
+    key[h] = 0;
     blocked_.push_back(static_cast<int32_t>(h));  // capacity n: no allocation
   };
   constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
@@ -415,16 +409,17 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
 template <typename S>
 void Pathfinder::SearchWith(const MoveQuery& q, const Table& table, const S* steps) {
   Reachable& R = reach_;
-  if (++R.generation_ == 0) {
-    std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
-    std::fill(key_.begin(), key_.end(), ~uint64_t{0});
+  if (++R.generation_ == 0xffffffffu) {
+    std::fill(R.key_.begin(), R.key_.end(), ~uint64_t{0});
     R.generation_ = 1;
     blocked_.clear();  // their words are reset too
     blocked_valid_ = false;
   }
+  R.settled_ = static_cast<uint64_t>(~R.generation_) << 32;
   Block(q.enemy, q.overrunnable);
-  // The start is searched from even if an enemy blocks it (its word is 0 again after).
-  const bool start_blocked = q.start >= 0 && key_[static_cast<size_t>(q.start)] == 0;
+  // The start is searched from even if an enemy blocks it: its word becomes this
+  // search's, so the next search rebuilds the marks.
+  if (q.start >= 0 && R.key_[static_cast<size_t>(q.start)] == 0) blocked_valid_ = false;
   start_ = q.start;
   const size_t pool = 6 * static_cast<size_t>(map_.size()) + q.entry_hexes.size() + 1;  // Run::Link's bound
   if (entry_node_.size() < pool) {
@@ -459,12 +454,11 @@ void Pathfinder::SearchWith(const MoveQuery& q, const Table& table, const S* ste
       for (int e : q.entry_hexes) {
         if (!run.UsableEntry(e)) continue;
         const int c = EntryCostFor(q, e);
-        if (c < 0 || run.stamp[static_cast<size_t>(e)] == run.gen) continue;
+        if (c < 0 || run.key[static_cast<size_t>(e)] == run.settled_key) continue;
         run.ReachBeyond(e, c, -1);
       }
     }
   }
-  if (start_blocked) key_[static_cast<size_t>(q.start)] = 0;
   R.order_size_ = run.order_size;
 }
 

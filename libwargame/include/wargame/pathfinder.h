@@ -99,10 +99,10 @@ MoveQuery StackQuery(MoveQuery base, std::span<const StackMember> members);
 // Result of a search. Valid until the next Search on the same Pathfinder.
 class Reachable {
  public:
-  bool Reached(int hex) const { return stamp_[static_cast<size_t>(hex)] == generation_; }
+  bool Reached(int hex) const { return key_[static_cast<size_t>(hex)] == settled_; }
   // Cheapest cost in half points (for a minimum-one-hex move: the step's cost, above allowance).
-  int Cost(int hex) const { return cost_[static_cast<size_t>(hex)]; }
-  int Predecessor(int hex) const { return pred_[static_cast<size_t>(hex)]; }  // -1: start/entry
+  int Cost(int hex) const { return node_[static_cast<size_t>(hex)].cost; }
+  int Predecessor(int hex) const { return node_[static_cast<size_t>(hex)].pred; }  // -1: start/entry
   bool MustStop(int hex) const { return flags_[static_cast<size_t>(hex)] & kMustStop; }
   bool CanEnd(int hex) const { return flags_[static_cast<size_t>(hex)] & kCanEnd; }
   // Reached hexes in the order they were settled (the start first).
@@ -113,10 +113,17 @@ class Reachable {
  private:
   friend class Pathfinder;
   static constexpr uint8_t kMustStop = 1, kCanEnd = 2, kSettled = 4;
-  uint32_t generation_ = 0;
-  std::vector<uint32_t> stamp_;
-  std::vector<int32_t> cost_;
-  std::vector<int32_t> pred_;
+  // Per hex, the search's word (pathfinder.cc, Pathfinder::Run): settled_ for a hex the
+  // last search settled, so it also says which hexes were reached (no stamp of their own).
+  uint32_t generation_ = 0;  // of the last search, never 0xffffffff (settled_ is never 0)
+  uint64_t settled_ = static_cast<uint64_t>(~generation_) << 32;
+  std::vector<uint64_t> key_;
+  // Cost and predecessor side by side: the search writes both of a hex, callers read both.
+  struct Node {
+    int32_t cost;
+    int32_t pred;
+  };
+  std::vector<Node> node_;
   std::vector<uint8_t> flags_;
   std::vector<int> order_;  // sized to the map; the first order_size_ are valid
   int order_size_ = 0;
@@ -205,7 +212,6 @@ class Pathfinder {
   std::vector<Table> tables_;
   Reachable reach_;
   std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
-  std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
   bool wide_offsets_ = false;  // some neighbour's offset does not fit a Step
   std::vector<uint8_t> zeros_;  // a map's worth of 0: the search's stand-in for a null per-hex array
