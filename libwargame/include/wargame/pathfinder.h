@@ -153,8 +153,10 @@ struct PathCheck {
 // Fast movement search over one map and cost model. Owns buffers sized to the map;
 // after the first query for a class set, Search allocates nothing. Keeps references
 // to the map and rules (they must outlive it). One Pathfinder per thread.
-// Step costs are precomputed per class set into a (hex * 6 + dir) table, so the search
-// loop only reads that table, the neighbour table and the caller's occupancy/ZOC arrays.
+// Steps are precomputed per class set into a (hex * 6 + dir) table of (neighbour, cost),
+// and the hexes the query's enemy blocks are marked in the search's per-hex words, so
+// a direction of the search loop reads that table and one word, and one branch decides
+// it (pathfinder.cc, Run::Expand).
 class Pathfinder {
  public:
   Pathfinder(const Map& map, const MovementRules& rules);
@@ -197,8 +199,8 @@ class Pathfinder {
     uint32_t classes = 0;
     int max_cost = 0;
     std::vector<int16_t> cost;         // per (hex * 6 + dir): half points or kProhibitedCost
-    std::vector<Step> steps;           // the same as steps, if every step fits a Step
-    std::vector<WideStep> wide_steps;  // ... else
+    std::vector<Step> steps;           // the same as Steps, if every step fits one
+    std::vector<WideStep> wide_steps;  // ... else as WideSteps (steps is empty)
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
