@@ -1,9 +1,12 @@
 #include "wargame/pathfinder.h"
 
 #include <algorithm>
+#include <bit>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace wg {
 
@@ -44,17 +47,27 @@ MoveQuery StackQuery(MoveQuery base, std::span<const StackMember> members) {
 
 Pathfinder::Pathfinder(const Map& map, const MovementRules& rules) : map_(map), rules_(rules) {
   const size_t n = static_cast<size_t>(map.size());
-  reach_.stamp_.assign(n, 0);
-  reach_.cost_.assign(n, 0);
-  reach_.pred_.assign(n, -1);
+  reach_.key_.assign(n, ~uint64_t{0});  // older than any search
+  reach_.node_.assign(n, Reachable::Node{0, -1});
   reach_.flags_.assign(n, 0);
   reach_.order_.assign(n, -1);
-  key_.assign(n, ~uint64_t{0});  // older than any search
   // The bucket entries: one per successful Relax, at most one per hex and direction
   // plus one per seed (the start, or the entry hexes: grown in Search for a longer list).
   entry_node_.assign(7 * n + 1, -1);
   entry_next_.assign(7 * n + 1, -1);
   head_.assign(64, -1);
+  blocked_.reserve(n);
+  zeros_.assign(n, 0);
+  blocked_enemy_.assign(n, 0);
+  blocked_over_.assign(n, 0);
+  for (int h = 0; h < map.size(); ++h) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int m = map.grid.NeighborIndex(h, d);
+      if (m >= 0 && (m - h < std::numeric_limits<int8_t>::min() || m - h > std::numeric_limits<int8_t>::max())) {
+        wide_offsets_ = true;
+      }
+    }
+  }
   tables_.reserve(static_cast<size_t>(rules.num_classes()) + 8);
   for (int c = 0; c < rules.num_classes(); ++c) TableFor(MoveClassBit(c));
 }
@@ -82,9 +95,28 @@ const Pathfinder::Table& Pathfinder::TableFor(uint32_t classes) {
   for (int h = 0; h < map_.size(); ++h) {
     for (int d = 0; d < kNumDirections; ++d) {
       const int w = StepCostFor(classes, h, d);
-      t.cost[static_cast<size_t>(h) * 6 + static_cast<size_t>(d)] = static_cast<int16_t>(w);
+      const size_t i = static_cast<size_t>(h) * 6 + static_cast<size_t>(d);
+      t.cost[i] = static_cast<int16_t>(w);
       t.max_cost = std::max(t.max_cost, w);
     }
+  }
+  // The search's cost is the table's int16 (as CostTable reports it).
+  auto fill = [&](auto* steps) {
+    using S = std::remove_reference_t<decltype((*steps)[0])>;
+    steps->assign(t.cost.size(), S{0, S::kNone});
+    for (size_t i = 0; i < t.cost.size(); ++i) {
+      const int h = static_cast<int>(i / 6), n = map_.grid.NeighborIndex(h, static_cast<int>(i % 6));
+      if (t.cost[i] >= 0 && n >= 0) {
+        (*steps)[i] = S{static_cast<decltype(S::offset)>(n - h), static_cast<decltype(S::cost)>(t.cost[i])};
+      }
+    }
+  };
+  bool wide = wide_offsets_;
+  for (const int16_t w : t.cost) wide = wide || w >= Step::kNone;
+  if (wide) {
+    fill(&t.wide_steps);
+  } else {
+    fill(&t.steps);
   }
   tables_.push_back(std::move(t));
   return tables_.back();
@@ -109,38 +141,48 @@ int Pathfinder::EntryCostFor(const MoveQuery& q, int hex) const {
 // The working state of one Search: raw pointers into the Reachable and the
 // bucket lists (stores through uint8_t would otherwise force reloading vector
 // internals), and the steps of Dial's algorithm.
+//
+// The start (when there is one) is settled and expanded before the drain
+// (SettleStart: Dial pops it first anyway, as the only seed), so every hex the
+// drain pops is not the start and its rules need no `h == start` test: it must
+// stop if in an EZOC of a stop-on-entry game, it is left at its cost plus
+// leave_cost if in an EZOC it may leave, and may end the move if its friendly
+// count allows. The query's optional arrays are read through pointers that are
+// never null (Pathfinder::zeros_ stands for a missing one).
+template <typename S>
 struct Pathfinder::Run {
-  Run(Pathfinder& pf, const MoveQuery& query, const Table& table)
+  Run(Pathfinder& pf, const MoveQuery& query, const S* step_table)
       : q(query),
         map(pf.map_),
         gen(pf.reach_.generation_),
-        stamp(pf.reach_.stamp_.data()),
-        cost(pf.reach_.cost_.data()),
-        pred(pf.reach_.pred_.data()),
+        node(pf.reach_.node_.data()),
         flags(pf.reach_.flags_.data()),
         order(pf.reach_.order_.data()),
-        cost_table(table.cost.data()),
+        steps(step_table),
         zr((query.zoc && query.zoc_rules) ? query.zoc_rules : nullptr),
-        ezoc(zr ? query.zoc->data() : nullptr),
+        ezoc(zr ? query.zoc->data() : pf.zeros_.data()),
         leave(zr ? zr->leave_cost : 0),
         enemy(query.enemy),
         over(query.overrunnable),
         start(query.start),
-        allowance(query.allowance),
-        stop_on_entry(ezoc != nullptr && zr->stop_on_entry),
+        stop_on_entry(zr != nullptr && zr->stop_on_entry),
         no_infiltration(zr != nullptr && zr->no_infiltration),
-        friendly(query.stack_limit > 0 ? query.friendly_count : nullptr),
-        room(query.stack_limit - query.moving_count),
-        key(pf.key_.data()),
+        // An EZOC hex other than the start is never left under these rules.
+        ezoc_expands(zr != nullptr && !zr->stop_on_entry && !zr->rigid && !zr->leave_only_if_started),
+        friendly(query.stack_limit > 0 && query.friendly_count ? query.friendly_count : pf.zeros_.data()),
+        room(query.stack_limit > 0 && query.friendly_count ? query.stack_limit - query.moving_count
+                                                           : std::numeric_limits<int>::max()),
+        key(pf.reach_.key_.data()),
         settled_key(static_cast<uint64_t>(~gen) << 32),
-        queued_max(settled_key | 0xffffffffu) {}
+        queued_max(settled_key | 0xffffffffu),
+        bound(settled_key + static_cast<uint64_t>(std::clamp<int64_t>(int64_t{query.allowance} + 2, 1,
+                                                                      queued_max - settled_key))) {}
 
-  // The query's scalars are copied into the Run (start, allowance, stop_on_entry, ...):
-  // read through the MoveQuery reference they would be reloaded after every store
-  // into the int arrays, which might alias them.
-  bool MustStop(int h) const { return stop_on_entry && h != start && ezoc[h]; }
+  // The query's scalars are copied into the Run (start, stop_on_entry, ...): read
+  // through the MoveQuery reference they would be reloaded after every store into
+  // the int arrays, which might alias them.
   // friendly_count[h] + moving_count <= stack_limit, as friendly_count[h] <= room.
-  bool CanEnd(int h) const { return h == start || friendly == nullptr || friendly[h] <= room; }
+  bool CanEnd(int h) const { return friendly[h] <= room; }
   bool BlockedByEnemy(int n) const { return enemy && enemy[n] && !(over && over[n]); }
   bool UsableEntry(int e) const { return e >= 0 && e < map.size() && !BlockedByEnemy(e); }
 
@@ -169,20 +211,26 @@ struct Pathfinder::Run {
     head[b] = e;
     queued += fresh ? 1 : 0;
   }
-  // Offers cost c to hex n from `from` (queues it or lowers its queued cost). A hex's
-  // search state is one word, key[n] = (~stamp) << 32 | (settled ? 0 : queued cost + 1):
-  // an offer (~gen) << 32 | (c + 1) is better iff it is smaller (a hex of an older
-  // search has a larger key), one load and one data-dependent branch where stamp, flags
-  // and cost took three loads and two (the branches a random game mispredicts most:
-  // callgrind's branch simulation). Reachable's stamp, cost and flags are written once,
-  // when the hex is settled (Settle).
+  // A hex's search state is one word, key[n] = (~generation) << 32 | (settled ? 0 :
+  // queued cost + 1), generation that of the last search to reach it: an offer
+  // (~gen) << 32 | (c + 1) is better iff it is smaller (a hex of an older search has a
+  // larger word), one load and one test where a stamp, flags and a cost took three
+  // loads and two. A hex an enemy blocks has the word 0 (Pathfinder::Block), below
+  // every offer; a settled hex has settled_key, which is also how the Reachable tells
+  // the hexes reached. The predecessor is written when an offer is taken, the cost and
+  // flags once, when the hex is settled (Settle).
+  //
+  // Offers cost c to hex n from `from` (queues it or lowers its queued cost).
   void Relax(int n, int c, int from) {
-    const size_t un = static_cast<size_t>(n);
     const uint64_t offer = settled_key | static_cast<uint32_t>(c + 1);
-    const uint64_t was = key[un];
-    if (offer >= was) return;  // settled, or queued at no more
+    const uint64_t was = key[static_cast<size_t>(n)];
+    if (offer < was) Queue(n, c, from, offer, was);
+  }
+  // Relax's stores, once the offer is taken: `was` is n's word before.
+  void Queue(int n, int c, int from, uint64_t offer, uint64_t was) {
+    const size_t un = static_cast<size_t>(n);
     key[un] = offer;
-    pred[un] = from;
+    node[un].pred = from;
     Link(n, c, was > queued_max);
   }
   bool Settled(int h) const { return key[static_cast<size_t>(h)] == settled_key; }
@@ -190,94 +238,121 @@ struct Pathfinder::Run {
   void Settle(int h, int c, uint8_t f) {
     const size_t uh = static_cast<size_t>(h);
     key[uh] = settled_key;
-    stamp[uh] = gen;
-    cost[uh] = c;
+    node[uh].cost = c;
     flags[uh] = f;
     order[order_size++] = h;
   }
-  // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
-  void ReachBeyond(int n, int c, int from) {
-    pred[static_cast<size_t>(n)] = from;
-    Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop | (CanEnd(n) ? Reachable::kCanEnd : 0)));
-  }
-  // Expands h (cost c); with bounded == false only offers hexes not yet reached
-  // (minimum-one-hex moves), marking them must-stop.
-  void Expand(int h, int c, bool bounded) {
-    const bool h_ezoc = ezoc && (h == start ? q.started_in_ezoc : ezoc[h] != 0);
-    int extra = 0;
-    if (h_ezoc) {
-      if (zr->rigid) return;
-      if (zr->leave_only_if_started && !(h == start && q.started_in_ezoc)) return;
-      extra = leave;
-    }
-    const int32_t* nb = map.grid.Neighbors(h);
-    const int16_t* w6 = cost_table + static_cast<size_t>(h) * 6;
-    const bool infiltration = h_ezoc && no_infiltration;  // may not step from this EZOC into another
-    const int base = c + extra;
-    if (!bounded) {
+  // Offers each neighbour of h (settled) the cost base + the step's: base is h's cost
+  // plus any cost to leave its EZOC; `infiltration`: not into another EZOC.
+  // One test per direction: the offer is below both the neighbour's word and `bound`
+  // (the word of cost allowance + 1). A prohibited step leads back to h, settled, and a
+  // blocked hex has the word 0, so the word refuses both; the bound refuses a step
+  // beyond the allowance. (The cost's sign, the occupancy and the allowance were three
+  // data-dependent branches per direction, the search's most mispredicted.)
+  void Expand(int h, int base, bool infiltration) {
+    const S* s6 = steps + static_cast<size_t>(h) * 6;
+    const uint64_t* const kh = key + h;  // the words, from h's
+    const uint64_t offer0 = settled_key + static_cast<uint64_t>(base) + 1;
+    if (infiltration) {  // rare: from an EZOC hex (the start, in S&B) under no_infiltration
       for (int d = 0; d < kNumDirections; ++d) {
-        const int w = w6[d];
-        if (w < 0) continue;
-        const int n = nb[d];
-        if (BlockedByEnemy(n)) continue;
-        if (infiltration && ezoc[n]) continue;
-        if (stamp[n] != gen) ReachBeyond(n, base + w, h);
+        const S s = s6[d];
+        const uint64_t offer = offer0 + s.cost;
+        const uint64_t was = kh[s.offset];
+        if (offer < std::min(was, bound) && !ezoc[h + s.offset]) Queue(h + s.offset, base + s.cost, h, offer, was);
       }
       return;
     }
-    // Unrolled: each direction's tests are branches of their own (the loop's exit and the
-    // tests shared by six directions were among the search's most mispredicted branches).
+    // Unrolled: each direction's test is a branch of its own (its history predicts it
+    // better than one shared branch). Computing the six tests first and queuing the
+    // set bits of a mask mispredicted less in callgrind's model but took 11% more
+    // instructions and more time.
 #pragma GCC unroll 6
     for (int d = 0; d < kNumDirections; ++d) {
-      const int w = w6[d];
-      if (w < 0) continue;
-      const int n = nb[d];
-      if (BlockedByEnemy(n)) continue;
-      if (infiltration && ezoc[n]) continue;
-      const int nc = base + w;
-      if (nc <= allowance) Relax(n, nc, h);
+      const S s = s6[d];
+      const uint64_t offer = offer0 + s.cost;
+      const uint64_t was = kh[s.offset];
+      if (offer < std::min(was, bound)) Queue(h + s.offset, base + s.cost, h, offer, was);
     }
   }
-  // Settles the queued hexes in cost order.
+  // Whether the start is left, as an EZOC hex if it began in one (q.started_in_ezoc).
+  bool StartInEzoc() const { return zr != nullptr && q.started_in_ezoc; }
+  bool StartLeft() const { return !StartInEzoc() || !zr->rigid; }
+  // The start: settled first, at cost 0, never must-stop and always a place to end.
+  void SettleStart() {
+    node[static_cast<size_t>(start)].pred = -1;
+    Settle(start, 0, Reachable::kSettled | Reachable::kCanEnd);
+    if (!StartLeft()) return;
+    const bool in_ezoc = StartInEzoc();
+    Expand(start, in_ezoc ? leave : 0, in_ezoc && no_infiltration);
+  }
+  // Settles the queued hexes in cost order (none of them is the start).
   void Drain() {
     for (int cur = 0; queued > 0; ++cur) {
-      const int b = cur & mask;
-      while (head[b] >= 0) {
-        const int e = head[b];
-        head[b] = entry_next[e];
+      int32_t* const bucket = head + (cur & mask);
+      for (int e = *bucket; e >= 0; e = *bucket) {
+        *bucket = entry_next[e];
         const int h = entry_node[e];
         if (Settled(h)) continue;  // left behind by a lowered cost
         --queued;
-        const bool stop = MustStop(h);
+        const bool in_ezoc = ezoc[h] != 0;
+        const bool stop = in_ezoc && stop_on_entry;
         Settle(h, cur, static_cast<uint8_t>(Reachable::kSettled | (stop ? Reachable::kMustStop : 0) |
                                             (CanEnd(h) ? Reachable::kCanEnd : 0)));
-        if (!stop) Expand(h, cur, true);
+        if (!in_ezoc) {
+          Expand(h, cur, false);
+        } else if (ezoc_expands) {
+          Expand(h, cur + leave, no_infiltration);
+        }
       }
+    }
+  }
+  // Reaches n at cost c beyond the allowance (a minimum-one-hex move): settled, must stop.
+  void ReachBeyond(int n, int c, int from) {
+    node[static_cast<size_t>(n)].pred = from;
+    Settle(n, c, static_cast<uint8_t>(Reachable::kSettled | Reachable::kMustStop |
+                                      (n == start || CanEnd(n) ? Reachable::kCanEnd : 0)));
+  }
+  // A minimum-one-hex move from the start: each neighbour not reached, whatever its step costs.
+  void ExpandBeyond() {
+    if (!StartLeft()) return;
+    const bool in_ezoc = StartInEzoc();
+    const bool infiltration = in_ezoc && no_infiltration;
+    const int base = in_ezoc ? leave : 0;
+    const S* s6 = steps + static_cast<size_t>(start) * 6;
+    for (int d = 0; d < kNumDirections; ++d) {
+      const S s = s6[d];
+      if (s.cost == S::kNone) continue;
+      const int n = start + s.offset;
+      if (BlockedByEnemy(n)) continue;
+      if (infiltration && ezoc[n]) continue;
+      if (key[static_cast<size_t>(n)] != settled_key) ReachBeyond(n, base + s.cost, start);
     }
   }
 
   const MoveQuery& q;
   const Map& map;
   const uint32_t gen;
-  uint32_t* const stamp;
-  int32_t* const cost;
-  int32_t* const pred;
+  Reachable::Node* const node;
   uint8_t* const flags;
   int* const order;
   int order_size = 0;
-  const int16_t* const cost_table;
+  const S* const steps;  // the table's steps, per (hex * 6 + dir)
   const ZocRules* const zr;
-  const uint8_t* const ezoc;
+  const uint8_t* const ezoc;  // the query's EZOC bytes, or zeros
   const int leave;
   const uint8_t* const enemy;
   const uint8_t* const over;
-  const int start, allowance;
-  const bool stop_on_entry, no_infiltration;
-  const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else null
-  const int room;
-  uint64_t* const key;         // Pathfinder::key_: per hex, its word (Relax)
-  const uint64_t settled_key;  // a hex's word once settled in this search: (~gen) << 32
-  const uint64_t queued_max;   // the largest word of this search (a larger one is older)
+  const int start;
+  const bool stop_on_entry, no_infiltration, ezoc_expands;
+  const uint8_t* const friendly;  // the query's friendly_count if it has a stacking limit, else zeros
+  const int room;                 // friendly[h] <= room: the move may end in h
+  uint64_t* const key;            // Reachable::key_: per hex, its word (Relax)
+  const uint64_t settled_key;     // a hex's word once settled in this search: (~gen) << 32
+  const uint64_t queued_max;      // the largest word of this search (a larger one is older)
+  // The word of cost allowance + 1: an offer must be below it. Clamped: a negative
+  // allowance takes no step (every offer is above settled_key + 1), and the word stays
+  // in this search's range.
+  const uint64_t bound;
   int mask = 0;
   int32_t* entry_node = nullptr;  // Pathfinder::entry_node_, entry_next_
   int32_t* entry_next = nullptr;
@@ -286,21 +361,81 @@ struct Pathfinder::Run {
   int queued = 0;   // hexes queued and not settled
 };
 
+// Gives the word 0 (below any offer of any search: Run::Relax refuses it as it
+// refuses a settled hex) to exactly the hexes `enemy` blocks (Run::BlockedByEnemy),
+// so the search's direction loop reads no occupancy. The marks outlive the search:
+// the enemy and overrunnable bytes are compared with those of the last build, and
+// only a change rebuilds them (the queries of one listing share one occupancy).
+// The scan reads the enemy array eight bytes at a time (most words have no enemy).
+void Pathfinder::Block(const uint8_t* enemy, const uint8_t* over) {
+  const size_t n = static_cast<size_t>(map_.size());
+  if (blocked_valid_ &&
+      (enemy == nullptr ? blocked_enemy_null_
+                        : !blocked_enemy_null_ && (over == nullptr) == blocked_over_null_ &&
+                              std::memcmp(enemy, blocked_enemy_.data(), n) == 0 &&
+                              (over == nullptr || std::memcmp(over, blocked_over_.data(), n) == 0))) {
+    return;
+  }
+  uint64_t* const key = reach_.key_.data();
+  for (int32_t h : blocked_) key[h] = ~uint64_t{0};
+  blocked_.clear();
+  blocked_valid_ = true;
+  blocked_enemy_null_ = enemy == nullptr;
+  blocked_over_null_ = over == nullptr;
+  if (enemy == nullptr) return;
+  std::memcpy(blocked_enemy_.data(), enemy, n);
+  if (over != nullptr) std::memcpy(blocked_over_.data(), over, n);
+  auto block = [&](size_t h) {
+    if (over != nullptr && over[h]) return;
+    key[h] = 0;
+    blocked_.push_back(static_cast<int32_t>(h));  // capacity n: no allocation
+  };
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, enemy + i, sizeof w);
+    // The top bit of each byte that is nonzero.
+    for (uint64_t nonzero = (((w & kLow7) + kLow7) | w) & kHigh; nonzero != 0; nonzero &= nonzero - 1) {
+      block(i + static_cast<size_t>(std::countr_zero(nonzero)) / 8);
+    }
+  }
+  for (; i < n; ++i) {
+    if (enemy[i]) block(i);
+  }
+}
+
 const Reachable& Pathfinder::Search(const MoveQuery& q) {
   const Table& table = TableFor(q.classes);
-  Reachable& R = reach_;
-  if (++R.generation_ == 0) {
-    std::fill(R.stamp_.begin(), R.stamp_.end(), 0u);
-    std::fill(key_.begin(), key_.end(), ~uint64_t{0});
-    R.generation_ = 1;
+  if (table.steps.empty()) {
+    SearchWith(q, table, table.wide_steps.data());
+  } else {
+    SearchWith(q, table, table.steps.data());
   }
+  return reach_;
+}
+
+template <typename S>
+void Pathfinder::SearchWith(const MoveQuery& q, const Table& table, const S* steps) {
+  Reachable& R = reach_;
+  if (++R.generation_ == 0xffffffffu) {
+    std::fill(R.key_.begin(), R.key_.end(), ~uint64_t{0});
+    R.generation_ = 1;
+    blocked_.clear();  // their words are reset too
+    blocked_valid_ = false;
+  }
+  R.settled_ = static_cast<uint64_t>(~R.generation_) << 32;
+  Block(q.enemy, q.overrunnable);
+  // The start is searched from even if an enemy blocks it: its word becomes this
+  // search's, so the next search rebuilds the marks.
+  if (q.start >= 0 && R.key_[static_cast<size_t>(q.start)] == 0) blocked_valid_ = false;
   start_ = q.start;
   const size_t pool = 6 * static_cast<size_t>(map_.size()) + q.entry_hexes.size() + 1;  // Run::Link's bound
   if (entry_node_.size() < pool) {
     entry_node_.resize(pool);
     entry_next_.resize(pool);
   }
-  Run run(*this, q, table);
+  Run<S> run(*this, q, steps);
   // Seeds.
   int max_seed = 0;
   if (q.start < 0) {
@@ -312,7 +447,7 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   }
   run.InitBuckets(*this, table.max_cost, max_seed);
   if (q.start >= 0) {
-    run.Relax(q.start, 0, -1);
+    run.SettleStart();
   } else {
     for (int e : q.entry_hexes) {
       if (!run.UsableEntry(e)) continue;
@@ -323,18 +458,17 @@ const Reachable& Pathfinder::Search(const MoveQuery& q) {
   run.Drain();
   if (q.minimum_one_hex) {
     if (q.start >= 0) {
-      run.Expand(q.start, 0, false);
+      run.ExpandBeyond();
     } else {
       for (int e : q.entry_hexes) {
         if (!run.UsableEntry(e)) continue;
         const int c = EntryCostFor(q, e);
-        if (c < 0 || run.stamp[static_cast<size_t>(e)] == run.gen) continue;
+        if (c < 0 || run.key[static_cast<size_t>(e)] == run.settled_key) continue;
         run.ReachBeyond(e, c, -1);
       }
     }
   }
   R.order_size_ = run.order_size;
-  return R;
 }
 
 std::vector<int> Pathfinder::Path(int hex) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -98,10 +99,10 @@ MoveQuery StackQuery(MoveQuery base, std::span<const StackMember> members);
 // Result of a search. Valid until the next Search on the same Pathfinder.
 class Reachable {
  public:
-  bool Reached(int hex) const { return stamp_[static_cast<size_t>(hex)] == generation_; }
+  bool Reached(int hex) const { return key_[static_cast<size_t>(hex)] == settled_; }
   // Cheapest cost in half points (for a minimum-one-hex move: the step's cost, above allowance).
-  int Cost(int hex) const { return cost_[static_cast<size_t>(hex)]; }
-  int Predecessor(int hex) const { return pred_[static_cast<size_t>(hex)]; }  // -1: start/entry
+  int Cost(int hex) const { return node_[static_cast<size_t>(hex)].cost; }
+  int Predecessor(int hex) const { return node_[static_cast<size_t>(hex)].pred; }  // -1: start/entry
   bool MustStop(int hex) const { return flags_[static_cast<size_t>(hex)] & kMustStop; }
   bool CanEnd(int hex) const { return flags_[static_cast<size_t>(hex)] & kCanEnd; }
   // Reached hexes in the order they were settled (the start first).
@@ -112,10 +113,17 @@ class Reachable {
  private:
   friend class Pathfinder;
   static constexpr uint8_t kMustStop = 1, kCanEnd = 2, kSettled = 4;
-  uint32_t generation_ = 0;
-  std::vector<uint32_t> stamp_;
-  std::vector<int32_t> cost_;
-  std::vector<int32_t> pred_;
+  // Per hex, the search's word (pathfinder.cc, Pathfinder::Run): settled_ for a hex the
+  // last search settled, so it also says which hexes were reached (no stamp of their own).
+  uint32_t generation_ = 0;  // of the last search, never 0xffffffff (settled_ is never 0)
+  uint64_t settled_ = static_cast<uint64_t>(~generation_) << 32;
+  std::vector<uint64_t> key_;
+  // Cost and predecessor side by side: the search writes both of a hex, callers read both.
+  struct Node {
+    int32_t cost;
+    int32_t pred;
+  };
+  std::vector<Node> node_;
   std::vector<uint8_t> flags_;
   std::vector<int> order_;  // sized to the map; the first order_size_ are valid
   int order_size_ = 0;
@@ -145,8 +153,10 @@ struct PathCheck {
 // Fast movement search over one map and cost model. Owns buffers sized to the map;
 // after the first query for a class set, Search allocates nothing. Keeps references
 // to the map and rules (they must outlive it). One Pathfinder per thread.
-// Step costs are precomputed per class set into a (hex * 6 + dir) table, so the search
-// loop only reads that table, the neighbour table and the caller's occupancy/ZOC arrays.
+// Steps are precomputed per class set into a (hex * 6 + dir) table of (neighbour, cost),
+// and the hexes the query's enemy blocks are marked in the search's per-hex words, so
+// a direction of the search loop reads that table and one word, and one branch decides
+// it (pathfinder.cc, Run::Expand).
 class Pathfinder {
  public:
   Pathfinder(const Map& map, const MovementRules& rules);
@@ -170,23 +180,50 @@ class Pathfinder {
   const std::vector<int16_t>& CostTable(uint32_t classes);
 
  private:
+  // One step of the search's table, per (hex * 6 + dir): where it leads, as an offset
+  // from the hex's index, and its cost; two bytes, where the neighbour table and the
+  // int16 costs took six (the search's most missed loads in a game, which evicts the
+  // tables between searches). A prohibited step (or an off-map neighbour) leads back to
+  // the hex itself (offset 0), settled when it is expanded, so the search's word test
+  // refuses it with no test of its own; its cost is kNone (ExpandBeyond asks).
+  template <typename Offset, typename Cost>
+  struct StepOf {
+    static constexpr Cost kNone = std::numeric_limits<Cost>::max();
+    Offset offset;
+    Cost cost;
+  };
+  // Every ruleset's map (at most 99 columns: a row's offset fits) with step costs below 255.
+  using Step = StepOf<int8_t, uint8_t>;
+  using WideStep = StepOf<int32_t, uint32_t>;  // any other map or cost table
   struct Table {
     uint32_t classes = 0;
     int max_cost = 0;
-    std::vector<int16_t> cost;
+    std::vector<int16_t> cost;         // per (hex * 6 + dir): half points or kProhibitedCost
+    std::vector<Step> steps;           // the same as Steps, if every step fits one
+    std::vector<WideStep> wide_steps;  // ... else as WideSteps (steps is empty)
   };
   const Table& TableFor(uint32_t classes);
   int EntryCostFor(const MoveQuery& q, int hex) const;
+  template <typename S>
   struct Run;  // one Search's working state (pathfinder.cc)
+  template <typename S>
+  void SearchWith(const MoveQuery& q, const Table& table, const S* steps);
 
   const Map& map_;
   const MovementRules& rules_;
   std::vector<Table> tables_;
   Reachable reach_;
   std::vector<int32_t> entry_node_, entry_next_;  // the buckets' entries: hex, next entry (pathfinder.cc)
-  std::vector<uint64_t> key_;  // per hex: its search state in one word (pathfinder.cc, Run::Relax)
   std::vector<int32_t> head_;
+  bool wide_offsets_ = false;  // some neighbour's offset does not fit a Step
+  std::vector<uint8_t> zeros_;  // a map's worth of 0: the search's stand-in for a null per-hex array
   int start_ = -1;
+  // The hexes an enemy blocks have the word 0 from one search to the next (Block):
+  // the hexes, and the query's enemy and overrunnable bytes they were found from.
+  void Block(const uint8_t* enemy, const uint8_t* overrunnable);
+  std::vector<int32_t> blocked_;
+  std::vector<uint8_t> blocked_enemy_, blocked_over_;
+  bool blocked_valid_ = false, blocked_enemy_null_ = true, blocked_over_null_ = true;
 };
 
 // Boost.Graph dijkstra_shortest_paths reference over the same step costs: terrain,
