@@ -207,7 +207,9 @@ QueryArrays ArraysOf(const Game& game, const State& s, Scratch& scratch, UnitId 
 // of the side they depend on changed. At every decision of seeded random games, a
 // unit of each side on the map gets from the session's scratch (its caches warm,
 // built over the game, keyed by the units' epochs) the same arrays as from a brand-new
-// scratch; the sides are asked in both orders, as the obligations and the listings do.
+// scratch; the sides are asked in both orders, as the obligations and the listings do;
+// and each side's unit lists (HexScratch::SideLists, kept by membership epochs) are
+// those a scan of the units finds.
 void CompareOccupancy(const std::shared_ptr<const Game>& game, int games, long* checked) {
   for (int g = 1; g <= games; ++g) {
     Session s(game, static_cast<uint64_t>(g));
@@ -229,6 +231,20 @@ void CompareOccupancy(const std::shared_ptr<const Game>& game, int games, long* 
             ++*checked;
             break;
           }
+          // The side's unit lists kept by its membership epoch (SideLists), against a scan.
+          auto& hs = dynamic_cast<HexScratch&>(s.scratch());
+          const HexScratch::SideUnits& lists = hs.SideLists(st, side);
+          std::vector<UnitId> on_map, may_move;
+          for (int i = 0; i < st.num_units; ++i) {
+            const UnitState& u = st.units[static_cast<size_t>(i)];
+            if (u.side != side) continue;
+            if (u.OnMap()) on_map.push_back(static_cast<UnitId>(i));
+            if (u.OnMap() || u.hex == kNotYetEntered) may_move.push_back(static_cast<UnitId>(i));
+          }
+          ASSERT_EQ(std::vector<UnitId>(lists.on_map().begin(), lists.on_map().end()), on_map)
+              << "game " << g << ", action " << n << ", side " << side;
+          ASSERT_EQ(std::vector<UnitId>(lists.may_move().begin(), lists.may_move().end()), may_move)
+              << "game " << g << ", action " << n << ", side " << side;
         }
       }
       s.LegalActions(&legal);

@@ -198,26 +198,10 @@ class HexScratch : public Scratch {
   int gathered_side = -1;
   // The units of `side` on the map, in unit order, into *out: gathered_units if a
   // RefreshOccupancy for `side` under the pin of s gathered them (s is then unchanged
-  // since), else false. With occupancy_by_side, always: side_units, kept while the
-  // side's units epoch is the one it was gathered at.
+  // since), else false. With occupancy_by_side, always: SideLists' list.
   bool GatheredUnits(const State& s, int side, std::span<const UnitId>* out) {
     if (occupancy_by_side) {
-      SyncUnits(s);
-      const uint64_t epoch = unit_epoch[static_cast<size_t>(side & 1)];
-      if (side_units_side != side || side_units_epoch != epoch) {
-        // Gathered without a branch per unit (the pattern changes with every move).
-        const int n = std::min<int>(s.num_units, kMaxUnits);
-        int count = 0;
-        for (int i = 0; i < n; ++i) {
-          const UnitState& u = s.units[static_cast<size_t>(i)];
-          side_units[static_cast<size_t>(count)] = static_cast<UnitId>(i);
-          count += (u.side == side) & (u.hex >= 0);  // OnMap
-        }
-        side_units_count = count;
-        side_units_side = side;
-        side_units_epoch = epoch;
-      }
-      *out = std::span<const UnitId>(side_units.data(), static_cast<size_t>(side_units_count));
+      *out = SideLists(s, side).on_map();
       return true;
     }
     if (gathered_pin != 0 && gathered_pin == PinOf(s) && gathered_side == side) {
@@ -226,10 +210,41 @@ class HexScratch : public Scratch {
     }
     return false;
   }
-  std::array<UnitId, kMaxUnits> side_units{};
-  int side_units_count = 0;
-  int side_units_side = -1;
-  uint64_t side_units_epoch = 0;
+  // A side's units on the map and its units on the map or waiting to enter, in unit
+  // order (occupancy_by_side only): kept while the side's membership epoch is the
+  // one they were gathered at (a move within the map changes neither list).
+  struct SideUnits {
+    std::array<UnitId, kMaxUnits> map{}, movers{};
+    int num_map = 0, num_movers = 0;
+    int side = -1;
+    uint64_t epoch = 0;
+    std::span<const UnitId> on_map() const { return {map.data(), static_cast<size_t>(num_map)}; }
+    std::span<const UnitId> may_move() const { return {movers.data(), static_cast<size_t>(num_movers)}; }
+  };
+  const SideUnits& SideLists(const State& s, int side) {
+    SyncUnits(s);
+    SideUnits& l = side_lists[static_cast<size_t>(side & 1)];
+    const uint64_t epoch = member_epoch[static_cast<size_t>(side & 1)];
+    if (l.side != side || l.epoch != epoch) {
+      // Gathered without a branch per unit.
+      const int n = std::min<int>(s.num_units, kMaxUnits);
+      int on_map = 0, movers = 0;
+      for (int i = 0; i < n; ++i) {
+        const UnitState& u = s.units[static_cast<size_t>(i)];
+        const int mine = u.side == side;
+        l.map[static_cast<size_t>(on_map)] = static_cast<UnitId>(i);
+        on_map += mine & (u.hex >= 0);
+        l.movers[static_cast<size_t>(movers)] = static_cast<UnitId>(i);
+        movers += mine & ((u.hex >= 0) | (u.hex == kNotYetEntered));
+      }
+      l.num_map = on_map;
+      l.num_movers = movers;
+      l.side = side;
+      l.epoch = epoch;
+    }
+    return l;
+  }
+  std::array<SideUnits, 2> side_lists;
   // The slot holding a field that a query points to, or null (not EnemyZoc's field).
   const ZocSlot* ZocSlotOf(const ZocField* f) const {
     for (const ZocSlot& z : zoc_slots) {
@@ -250,6 +265,9 @@ class HexScratch : public Scratch {
   std::vector<UnitState> units_seen;
   int units_seen_count = -1;
   std::array<uint64_t, 2> unit_epoch{1, 1};
+  // Bumped like unit_epoch, but only when a unit of the side entered or left the map,
+  // changed sides, or stopped or started waiting to enter (SideLists' key).
+  std::array<uint64_t, 2> member_epoch{1, 1};
   struct OccupancyPart {
     int side = -1;      // the moving side it is for (-1: none)
     uint64_t epoch = 0;  // the units epoch it was computed at

@@ -286,12 +286,21 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
   };
   // The phasing side's units that have not moved, gathered without a branch per unit
   // (which units moved is different at every decision: a branch on it mispredicts).
+  // With OccupancyBySide, from the side's units that may move at all (on the map or
+  // waiting to enter: SideLists, kept while no unit enters or leaves the map).
   UnitId pending[kMaxUnits];
   int num_pending = 0;
-  for (int i = 0; i < num_units; ++i) {
-    const UnitState& us = s.units[static_cast<size_t>(i)];
-    pending[num_pending] = static_cast<UnitId>(i);
-    num_pending += (us.side == side) & ((us.flags & kUnitMoved) == 0);
+  if (hs.occupancy_by_side) {
+    for (const UnitId u : hs.SideLists(s, side).may_move()) {
+      pending[num_pending] = u;
+      num_pending += (s.unit(u).flags & kUnitMoved) == 0;
+    }
+  } else {
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& us = s.units[static_cast<size_t>(i)];
+      pending[num_pending] = static_cast<UnitId>(i);
+      num_pending += (us.side == side) & ((us.flags & kUnitMoved) == 0);
+    }
   }
   for (int k = 0; k < num_pending; ++k) {
     const UnitId u = pending[k];

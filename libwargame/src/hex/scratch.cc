@@ -76,6 +76,8 @@ void HexScratch::SyncUnits(const State& s) {
     units_seen_count = n;
     ++unit_epoch[0];
     ++unit_epoch[1];
+    ++member_epoch[0];
+    ++member_epoch[1];
     return;
   }
   // The units' records compared 64 bytes at a time; a block that differs is looked
@@ -86,6 +88,9 @@ void HexScratch::SyncUnits(const State& s) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(UnitState);
   if (std::memcmp(a, b, bytes) == 0) return;  // the same units (libc's compare: 32 bytes an instruction)
   unsigned changed = 0;  // bit k: a unit of side k changed
+  unsigned moved = 0;    // bit k: a unit of side k entered or left the map or the waiting units, or changed sides
+  // Which of SideLists' lists a unit belongs to: 1 on the map, 2 waiting to enter, 0 neither.
+  auto place = [](const UnitState& u) { return u.hex >= 0 ? 1 : (u.hex == kNotYetEntered ? 2 : 0); };
   constexpr size_t kBlock = 64;
   for (size_t at = 0; at < bytes; at += kBlock) {
     const size_t len = std::min(kBlock, bytes - at);
@@ -108,12 +113,16 @@ void HexScratch::SyncUnits(const State& s) {
       UnitState& seen = units_seen[u];
       const UnitState& now = s.units[u];
       if (std::memcmp(&seen, &now, sizeof(UnitState)) == 0) continue;
-      changed |= (seen.side < 2 ? 1u << seen.side : 3u) | (now.side < 2 ? 1u << now.side : 3u);
+      const unsigned sides = (seen.side < 2 ? 1u << seen.side : 3u) | (now.side < 2 ? 1u << now.side : 3u);
+      changed |= sides;
+      if (seen.side != now.side || place(seen) != place(now)) moved |= sides;
       seen = now;
     }
   }
   if (changed & 1u) ++unit_epoch[0];
   if (changed & 2u) ++unit_epoch[1];
+  if (moved & 1u) ++member_epoch[0];
+  if (moved & 2u) ++member_epoch[1];
 }
 
 namespace {
