@@ -15,6 +15,19 @@ TEST(Hex, DirectionsAreOppositePairs) {
     EXPECT_EQ(DirectionTo(Hex(0, 0), kHexDirections[static_cast<size_t>(d)]), d);
   }
   EXPECT_EQ(DirectionTo(Hex(0, 0), Hex(2, 0)), -1);
+  // Every offset of a 5 x 5 square around a hex: a direction exactly for the six neighbours.
+  for (int dq = -2; dq <= 2; ++dq) {
+    for (int dr = -2; dr <= 2; ++dr) {
+      const Hex a(7, -3), b(7 + dq, -3 + dr);
+      const int d = DirectionTo(a, b);
+      if (Distance(a, b) == 1) {
+        ASSERT_GE(d, 0);
+        EXPECT_EQ(Neighbor(a, d), b);
+      } else {
+        EXPECT_EQ(d, -1) << dq << "," << dr;
+      }
+    }
+  }
 }
 
 TEST(Hex, DistanceGolden) {

@@ -5,14 +5,6 @@
 
 namespace wg {
 
-int DirectionTo(Hex a, Hex b) {
-  const Hex d = b - a;
-  for (int i = 0; i < 6; ++i) {
-    if (kHexDirections[static_cast<size_t>(i)] == d) return i;
-  }
-  return -1;
-}
-
 std::vector<Hex> Ring(Hex center, int radius) {
   if (radius <= 0) return {center};
   std::vector<Hex> out;

@@ -49,7 +49,15 @@ Status Session::Apply(const Action& action) {
   Action a = action;
   if (Status st = CanonicalAction(*game_, &a); !st.ok()) return st;
   Snapshot snap;
-  std::memcpy(static_cast<void*>(&backup_), &state_, sizeof(State));
+  // In playout mode (no undo snapshot is kept) what rules read and write: not the unit
+  // slots past num_units, which no rule changes (CopyLiveState); a refusal restores
+  // exactly the State it was given. Otherwise the whole State: it becomes the undo
+  // snapshot.
+  if (playout_) {
+    CopyLiveState(&backup_, state_);
+  } else {
+    std::memcpy(static_cast<void*>(&backup_), &state_, sizeof(State));
+  }
   snap.events = log_.events.size();
   snap.supplied = supplied_used_.size();
 
@@ -67,7 +75,7 @@ Status Session::Apply(const Action& action) {
                                  "): supply it and repeat the action");
   }
   if (!st.ok()) {
-    std::memcpy(static_cast<void*>(&state_), &backup_, sizeof(State));
+    CopyLiveState(&state_, backup_);
     log_.events.resize(snap.events);
     // A supplied value out of range for its die is dropped, so it cannot
     // block every later roll.

@@ -63,8 +63,15 @@ inline int NearestDistance(Hex from, const int* q, const int* r, int n, int none
   return best;
 }
 
-// The direction from a to an adjacent hex b, or -1 if they are not adjacent.
-int DirectionTo(Hex a, Hex b);
+// The direction from a to an adjacent hex b, or -1 if they are not adjacent. Inline,
+// by a table of the 3 x 3 offsets (path checks ask it of every step).
+constexpr int DirectionTo(Hex a, Hex b) {
+  const int dq = b.q - a.q + 1, dr = b.r - a.r + 1;  // 0..2 for a neighbour
+  if (static_cast<unsigned>(dq) > 2u || static_cast<unsigned>(dr) > 2u) return -1;
+  // [dq][dr]: the index in kHexDirections of (dq - 1, dr - 1), -1 for no direction.
+  constexpr int8_t kByOffset[3][3] = {{-1, 3, 4}, {2, -1, 5}, {1, 0, -1}};
+  return kByOffset[dq][dr];
+}
 
 // Hexes at exactly `radius` from center, starting in direction 4 and walking
 // counterclockwise as Red Blob's ring algorithm does. Radius 0 gives {center}.
