@@ -70,6 +70,12 @@ long CompareListings(const std::shared_ptr<const Game>& game, int games) {
         std::vector<Action> by_walk;
         game->rules->LegalActions(s.state(), wctx, &by_walk);
         EXPECT_EQ(by_walk, fresh) << "game " << g << ", action " << n;
+        // The bits are worked out when a filter asks (HexRules::SlotBits): asked here of
+        // every valid slot of both scratches.
+        if (const auto* rules = dynamic_cast<const HexRules*>(game->rules.get())) {
+          for (auto& m : dynamic_cast<HexScratch&>(*scratch).unit_moves) rules->SlotBits(dynamic_cast<HexScratch&>(*scratch), m);
+          for (auto& m : hw->unit_moves) rules->SlotBits(*hw, m);
+        }
         const auto& a = dynamic_cast<HexScratch&>(*scratch).unit_moves;
         const auto& b = hw->unit_moves;
         EXPECT_EQ(a.size(), b.size());

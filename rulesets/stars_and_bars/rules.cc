@@ -2090,8 +2090,8 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
     // occupancy (the query's enemy array is the scratch's, of the key's generation,
     // which this listing's refresh for the phasing side produced).
     const int limit = facts.initiative_limit[0];
-    const bool bits = slot.bits.size() == slot.size() && slot.enemy == hs.enemy.data() && first.num_units == 1 &&
-                      limit <= 2;
+    const bool bits = slot.enemy == hs.enemy.data() && first.num_units == 1 && limit <= 2 && SlotBits(hs, slot) != nullptr &&
+                      slot.bits.size() == slot.size();
     const uint32_t n = static_cast<uint32_t>(slot.size());
     if (bits) {
       // MoveAllowed's tests of a one-unit move decided by the path's bits, without

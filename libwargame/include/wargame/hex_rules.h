@@ -337,9 +337,11 @@ class HexScratch : public Scratch {
     std::vector<int16_t> ends;     // ends[i]: candidate i's last hex
     std::vector<uint8_t> lengths;  // lengths[i]: its number of hexes
     // bits[i]: HexRules::CandidateBits of candidate i (only if the ruleset asks for
-    // them: candidate_bits_), computed when the slot is filled; `enemy` is the query's
-    // enemy array they were computed from (its contents are the key's generation).
+    // them: candidate_bits_), computed when a filter first asks (HexRules::SlotBits,
+    // bits_valid); `enemy` is the query's enemy array they are computed from (its
+    // contents are the key's generation while the slot is valid).
     std::vector<uint8_t> bits;
+    bool bits_valid = false;
     const uint8_t* enemy = nullptr;
     // The candidates' last hexes as a set (CandidateRun): the map's words
     // [w0, w0 + hexset.size()), the ones the candidates touch. Listings keep a unit's
@@ -356,7 +358,7 @@ class HexScratch : public Scratch {
     }
     // The candidates none of whose bits are in `mask`, as a set laid out like hexset
     // (computed once per fill and mask: a ruleset's filter asks it of the same unit at
-    // every decision); it also sets any_bits.
+    // every decision); it also sets any_bits. The bits must be there (HexRules::SlotBits).
     const uint64_t* WithoutBits(uint8_t mask) {
       if (!without_valid || without_mask != mask) {
         without.assign(hexset.size(), 0);
@@ -541,7 +543,38 @@ class HexScratch : public Scratch {
   // whole path (what the stepwise fill must equal; tests/playout_speed_test.cc).
   bool extend_candidates = true;
   // The key of q, or false if q reads arrays that are not this scratch's (not cacheable).
-  bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const;
+  // Inline: asked of every listed unit at every decision.
+  bool MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const {
+    // The friendly counts are not part of the key: they decide only where a move may
+    // end (HexRules::ListUnitMoves applies them), never what the search reaches.
+    const bool masked = q.enemy != nullptr && q.enemy == hex_mask.data() && hex_mask_gen != 0;
+    const ZocSlot* zoc_slot = q.zoc != nullptr ? ZocSlotOf(q.zoc) : nullptr;
+    if ((q.enemy != nullptr && q.enemy != enemy.data() && !masked) ||
+        (q.overrunnable != nullptr && q.overrunnable != overrun.data()) || (q.zoc != nullptr && zoc_slot == nullptr)) {
+      return false;
+    }
+    MoveListKey& k = *key;
+    k.start = q.start;
+    k.entry_cost = q.entry_cost;
+    k.allowance = q.allowance;
+    k.moving_count = q.moving_count;
+    k.stack_limit = q.stack_limit;
+    k.classes = q.classes;
+    k.entry = q.entry_hexes.data();
+    k.entry_size = q.entry_hexes.size();
+    k.enemy = q.enemy;
+    k.overrun = q.overrunnable;
+    k.zoc = q.zoc;
+    k.zoc_rules = q.zoc_rules;
+    k.started_in_ezoc = q.started_in_ezoc;
+    k.minimum_one_hex = q.minimum_one_hex;
+    k.type = type;
+    k.value = value;
+    k.enemy_gen = q.enemy != nullptr || q.overrunnable != nullptr ? enemy_gen : 0;
+    k.zoc_gen = zoc_slot != nullptr ? zoc_slot->gen : 0;
+    k.mask_gen = masked ? hex_mask_gen : 0;
+    return true;
+  }
   // A ruleset that builds hex_mask and passes it as a query's `enemy` calls this after
   // each build: a new generation if the contents changed (then such queries are cacheable).
   void HexMaskBuilt();
@@ -749,6 +782,12 @@ class HexRules : public Rules, public HexQueries {
   AttackAnalysis AnalyzeAttack(const State& s, Context& ctx, const Action& a) const override;
   std::string ColumnLabel(int column) const override;
 
+  // A cached move slot's candidate bits (HexScratch::UnitMoves::bits), worked out at
+  // the first ask after a fill from the query its key describes, while the scratch's
+  // occupancy arrays are still those of the key's generation; null without
+  // candidate_bits_, or for a slot whose arrays have changed since (not valid).
+  const uint8_t* SlotBits(HexScratch& hs, HexScratch::UnitMoves& slot) const;
+
   // --- Combat obligations over the phase (hex/obligations.cc) ----------------------
   // With `combat: {obligations: true}` (S&B 7.1, B&G 8.0): a phasing unit that
   // MustAttack owes an attack until it takes part in one; an enemy unit that
@@ -831,6 +870,7 @@ class HexRules : public Rules, public HexQueries {
   // same bits.
   virtual void FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, const HexScratch::UnitMoves& c,
                                      uint8_t* bits) const;
+  void FillBits(const MoveQuery& q, UnitId u, ActionType type, HexScratch::UnitMoves& slot) const;
   // That loop, with the hooks of R: a final ruleset class R overrides FillStepCandidateBits
   // with FillStepCandidateBitsOf(*this, ...), and its own hooks are then called directly.
   template <class R>

@@ -201,6 +201,52 @@ void HexRules::MarkOverrunnable(const State& s, int moving_side, const std::vect
   }
 }
 
+void HexRules::FillBits(const MoveQuery& q, UnitId u, ActionType type, HexScratch::UnitMoves& slot) const {
+  const size_t n = slot.size();
+  slot.bits.resize(n);
+  if (StepwiseCandidateBits()) {
+    FillStepCandidateBits(q, u, type, slot, slot.bits.data());  // all at once
+  } else {
+    for (size_t i = 0; i < n; ++i) slot.bits[i] = CandidateBits(q, u, slot.At(i));
+  }
+  slot.bits_valid = true;
+}
+
+const uint8_t* HexRules::SlotBits(HexScratch& hs, HexScratch::UnitMoves& slot) const {
+  if (!candidate_bits_) return nullptr;
+  if (!slot.bits_valid) {
+    if (!slot.valid) return nullptr;
+    // The slot's query, from its key (every field a search reads; the friendly counts
+    // are not one: the bits are a function of the query's key, the unit and the path),
+    // if the arrays it names still hold what they held at the fill (their generations).
+    const HexScratch::MoveListKey& k = slot.key;
+    if ((k.enemy != nullptr || k.overrun != nullptr) && k.enemy_gen != hs.enemy_gen) return nullptr;
+    if (k.mask_gen != 0 && k.mask_gen != hs.hex_mask_gen) return nullptr;
+    if (slot.size() == 0) {
+      slot.bits.clear();
+      slot.bits_valid = true;
+      return slot.bits.data();
+    }
+    MoveQuery q;
+    q.start = k.start;
+    q.entry_hexes = std::span<const int>(k.entry, k.entry_size);
+    q.entry_cost = k.entry_cost;
+    q.allowance = k.allowance;
+    q.classes = k.classes;
+    q.enemy = k.enemy;
+    q.overrunnable = k.overrun;
+    q.moving_count = k.moving_count;
+    q.stack_limit = k.stack_limit;
+    q.zoc = k.zoc;
+    q.zoc_rules = k.zoc_rules;
+    q.started_in_ezoc = k.started_in_ezoc;
+    q.minimum_one_hex = k.minimum_one_hex;
+    const Action& first = slot.roots[0];
+    FillBits(q, first.units[0], k.type, slot);
+  }
+  return slot.bits.data();
+}
+
 uint8_t HexRules::CandidateBits(const MoveQuery&, UnitId, const Action&) const { return 0; }
 uint8_t HexRules::StepCandidateBits(const MoveQuery&, UnitId, ActionType, uint8_t, int, int, int) const { return 0; }
 
@@ -352,7 +398,7 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
       cached.link.reserve(room);
       cached.ends.reserve(room);
       cached.lengths.reserve(room);
-      if (candidate_bits_) cached.bits.reserve(room);
+      if (candidate_bits_ && cached.bits.capacity() < room) cached.bits.reserve(room);
     }
     // Written through pointers, then cut to the candidates found.
     cached.link.resize(most);
@@ -402,16 +448,12 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
     cached.ends.resize(n);
     cached.lengths.resize(n);
     for (size_t i = 0; i < n; ++i) index[ends_out[i]] = -1;
-    if (candidate_bits_) {
-      cached.bits.resize(n);
-      if (StepwiseCandidateBits()) {
-        FillStepCandidateBits(q, u, type, cached, cached.bits.data());  // all at once
-      } else {
-        for (size_t i = 0; i < n; ++i) cached.bits[i] = CandidateBits(q, u, cached.At(i));
-      }
-    } else {
-      cached.bits.clear();
-    }
+    // The candidates' bits are worked out when a filter first asks for them
+    // (SlotBits): most units' runs are kept whole and never read them. A slot that
+    // cannot be cached (no key to rebuild its query from) gets them now.
+    cached.bits.clear();
+    cached.bits_valid = false;
+    if (candidate_bits_ && !cacheable) FillBits(q, u, type, cached);
     // The set of the candidates' last hexes (distinct: one candidate per reached
     // hex), over the words they touch.
     cached.hexset.clear();

@@ -160,37 +160,6 @@ void HexScratch::HexMaskBuilt() {
   }
 }
 
-bool HexScratch::MoveKey(const MoveQuery& q, ActionType type, int value, MoveListKey* key) const {
-  // The friendly counts are not part of the key: they decide only where a move may
-  // end (HexRules::ListUnitMoves applies them), never what the search reaches.
-  const bool masked = q.enemy != nullptr && q.enemy == hex_mask.data() && hex_mask_gen != 0;
-  if ((q.enemy != nullptr && q.enemy != enemy.data() && !masked) ||
-      (q.overrunnable != nullptr && q.overrunnable != overrun.data()) || (q.zoc != nullptr && ZocSlotOf(q.zoc) == nullptr)) {
-    return false;
-  }
-  MoveListKey& k = *key;
-  k.start = q.start;
-  k.entry_cost = q.entry_cost;
-  k.allowance = q.allowance;
-  k.moving_count = q.moving_count;
-  k.stack_limit = q.stack_limit;
-  k.classes = q.classes;
-  k.entry = q.entry_hexes.data();
-  k.entry_size = q.entry_hexes.size();
-  k.enemy = q.enemy;
-  k.overrun = q.overrunnable;
-  k.zoc = q.zoc;
-  k.zoc_rules = q.zoc_rules;
-  k.started_in_ezoc = q.started_in_ezoc;
-  k.minimum_one_hex = q.minimum_one_hex;
-  k.type = type;
-  k.value = value;
-  k.enemy_gen = q.enemy != nullptr || q.overrunnable != nullptr ? enemy_gen : 0;
-  k.zoc_gen = q.zoc != nullptr ? ZocSlotOf(q.zoc)->gen : 0;
-  k.mask_gen = masked ? hex_mask_gen : 0;
-  return true;
-}
-
 std::unique_ptr<Scratch> HexRules::NewScratch() const {
   auto hs = std::make_unique<HexScratch>(game_);
   hs->occupancy_by_side = OccupancyBySide();
