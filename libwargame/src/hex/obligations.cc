@@ -120,6 +120,11 @@ bool OpenHex(const HexScratch& hs, int h) {
   return (hs.hex_duty[static_cast<size_t>(h)] & (kDutyEnemy | kDutyDefended)) == kDutyEnemy;
 }
 
+// A hex_duty bit while BuildDuties runs (cleared before it returns: the enforcement
+// compares whole values): an open enemy hex some phasing unit next to it can attack.
+constexpr uint8_t kDutyReached = 16;
+static_assert((kDutyReached & (kDutyEnemy | kDutyDefended | kDutyOwed | kDutyPossible)) == 0);
+
 }  // namespace
 
 void HexRules::BuildDuties(const State& s, Context& ctx, bool full) const {
@@ -132,12 +137,7 @@ void HexRules::BuildDuties(const State& s, Context& ctx, bool full) const {
   IndexDuties(s, hs);
   AttackerDuties(s, ctx, full);
   DefenderDuties(s, ctx, full);
-  for (int i = 0; i < s.num_units; ++i) {
-    if (hs.unit_duty[static_cast<size_t>(i)] == (kDutyOwed | kDutyPossible)) hs.duty_units.push_back(static_cast<UnitId>(i));
-  }
-  for (int16_t h : hs.enemy_hexes) {
-    if (hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible)) hs.duty_hexes.push_back(h);
-  }
+  std::sort(hs.duty_units.begin(), hs.duty_units.end());  // the attackers', then the defenders' (a few)
   CopyLiveState(&hs.duty_state, s);
   hs.duty_pin = hs.PinOf(s);
   hs.duty_full = full;
@@ -145,11 +145,13 @@ void HexRules::BuildDuties(const State& s, Context& ctx, bool full) const {
 }
 
 // The units of each map hex (hex_head / next_in_hex, in unit order), the enemy hexes with
-// their Enemy and Defended bits; every unit's duty and CanStillAttack cleared.
+// their Enemy and Defended bits, the phasing units on the map (duty_able, in unit order);
+// every unit's duty and CanStillAttack cleared.
 void HexRules::IndexDuties(const State& s, HexScratch& hs) const {
   const int side = s.phasing_side;
   for (int h : hs.enemy_hexes) hs.hex_duty[static_cast<size_t>(h)] = 0;
   hs.enemy_hexes.clear();
+  hs.duty_able.clear();
   std::fill(hs.hex_head.begin(), hs.hex_head.end(), static_cast<int16_t>(-1));
   for (int i = s.num_units - 1; i >= 0; --i) {
     const UnitState& us = s.units[static_cast<size_t>(i)];
@@ -158,75 +160,71 @@ void HexRules::IndexDuties(const State& s, HexScratch& hs) const {
     const size_t h = static_cast<size_t>(us.hex);
     hs.next_in_hex[static_cast<size_t>(i)] = hs.hex_head[h];
     hs.hex_head[h] = static_cast<int16_t>(i);
-    if (us.side == side) continue;
+    if (us.side == side) {
+      hs.duty_able.push_back(static_cast<UnitId>(i));
+      continue;
+    }
     if (!(hs.hex_duty[h] & kDutyEnemy)) hs.enemy_hexes.push_back(static_cast<int16_t>(h));
     hs.hex_duty[h] |= kDutyEnemy;
     if (us.Has(kUnitDefended)) hs.hex_duty[h] |= kDutyDefended;
   }
+  std::reverse(hs.duty_able.begin(), hs.duty_able.end());
   hs.duty_can.assign(static_cast<size_t>(s.num_units), 0);
   hs.duty_units.clear();
   hs.duty_hexes.clear();
 }
 
 // The phasing units: CanStillAttack of those that could attack something (duty_can: next to
-// an open enemy hex, or any if artillery has a range), MustAttack of those with a target
-// (HasTarget's neighbours; a unit attacking at range asks MustAttack first, as its
-// targets are costly to find), or of all if `full`.
+// an open enemy hex, or any if artillery has a range; duty_able keeps them), the open hexes
+// each can attack next to it (kDutyReached), MustAttack of those with a target (HasTarget's
+// neighbours; a unit attacking at range asks MustAttack first, as its targets are costly
+// to find), or of all if `full`.
 void HexRules::AttackerDuties(const State& s, Context& ctx, bool full) const {
   HexScratch& hs = Hs(ctx);
   const HexGameData& d = data();
-  const int side = s.phasing_side;
-  const int map_size = game_.hex_board().map.size();
   const auto& grid = game_.hex_board().map.grid;
   const bool reach_far = d.artillery_range > 1;  // InAttackReach may then look past the neighbours
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& us = s.units[static_cast<size_t>(i)];
-    if (us.side != side || !us.OnMap() || us.hex >= map_size) continue;
-    const UnitId u = static_cast<UnitId>(i);
+  size_t able = 0;
+  for (const UnitId u : hs.duty_able) {
+    const size_t i = static_cast<size_t>(u);
+    const UnitState& us = s.units[i];
     const int32_t* nb = grid.Neighbors(us.hex);
     bool open = reach_far;
     for (int k = 0; k < 6 && !open; ++k) open = nb[k] >= 0 && OpenHex(hs, nb[k]);
     const bool can = open && CanStillAttack(s, u, &hs);
-    hs.duty_can[static_cast<size_t>(i)] = can;
-    if (us.Has(kUnitAttacked)) continue;
-    uint8_t& duty = hs.unit_duty[static_cast<size_t>(i)];
-    if (reach_far && game_.units[static_cast<size_t>(i)].kind == d.artillery_kind) {
-      if (MustAttack(s, ctx, u)) duty = HasTarget(s, ctx, u, nullptr) ? kDutyOwed | kDutyPossible : kDutyOwed;
-      continue;
-    }
+    hs.duty_can[i] = can;
+    if (can) hs.duty_able[able++] = u;
     bool target = false;
-    for (int k = 0; k < 6 && can && !target; ++k) target = nb[k] >= 0 && OpenHex(hs, nb[k]) && InAttackReach(s, u, nb[k]);
-    if ((target || full) && MustAttack(s, ctx, u)) duty = target ? kDutyOwed | kDutyPossible : kDutyOwed;
+    for (int k = 0; k < 6 && can; ++k) {
+      if (nb[k] < 0 || !OpenHex(hs, nb[k]) || !InAttackReach(s, u, nb[k])) continue;
+      target = true;
+      hs.hex_duty[static_cast<size_t>(nb[k])] |= kDutyReached;
+    }
+    if (us.Has(kUnitAttacked)) continue;
+    uint8_t& duty = hs.unit_duty[i];
+    if (reach_far && game_.units[i].kind == d.artillery_kind) {
+      if (MustAttack(s, ctx, u)) duty = HasTarget(s, ctx, u, nullptr) ? kDutyOwed | kDutyPossible : kDutyOwed;
+    } else if ((target || full) && MustAttack(s, ctx, u)) {
+      duty = target ? kDutyOwed | kDutyPossible : kDutyOwed;
+    }
+    if (duty == (kDutyOwed | kDutyPossible)) hs.duty_units.push_back(u);
   }
+  hs.duty_able.resize(able);
 }
 
-// The enemy hexes: MustBeAttacked of the units of a hex some unit can still attack
-// (HasAttacker's neighbours), or of every enemy unit if `full` or if artillery attacks at
-// range (a battery in range is then looked for only for a hex owed an attack).
+// The enemy hexes: MustBeAttacked of the units of a hex some unit next to it can still
+// attack (kDutyReached), or of every enemy unit if `full` or if artillery attacks at range
+// (a battery in range is then looked for only for a hex owed an attack: HasAttacker's).
 void HexRules::DefenderDuties(const State& s, Context& ctx, bool full) const {
   HexScratch& hs = Hs(ctx);
   const HexGameData& d = data();
   const int side = s.phasing_side;
   const bool ranged = d.artillery_range > 1 && d.artillery_kind >= 0;
-  const auto& grid = game_.hex_board().map.grid;
-  auto can = [&](int f, int h) {
-    return s.units[static_cast<size_t>(f)].side == side && hs.duty_can[static_cast<size_t>(f)] &&
-           InAttackReach(s, static_cast<UnitId>(f), h);
-  };
-  auto adjacent_attacker = [&](int h) {
-    const int32_t* nb = grid.Neighbors(h);
-    for (int k = 0; k < 6; ++k) {
-      if (nb[k] < 0) continue;
-      for (int f = hs.hex_head[static_cast<size_t>(nb[k])]; f >= 0; f = hs.next_in_hex[static_cast<size_t>(f)]) {
-        if (can(f, h)) return true;
-      }
-    }
-    return false;
-  };
   auto ranged_attacker = [&](int h) {
     for (int f = 0; f < s.num_units; ++f) {
       const UnitState& fs = s.units[static_cast<size_t>(f)];
-      if (game_.units[static_cast<size_t>(f)].kind == d.artillery_kind && fs.OnMap() && !Adjacent(fs.hex, h) && can(f, h)) {
+      if (game_.units[static_cast<size_t>(f)].kind == d.artillery_kind && fs.OnMap() && !Adjacent(fs.hex, h) &&
+          fs.side == side && hs.duty_can[static_cast<size_t>(f)] && InAttackReach(s, static_cast<UnitId>(f), h)) {
         return true;
       }
     }
@@ -235,7 +233,8 @@ void HexRules::DefenderDuties(const State& s, Context& ctx, bool full) const {
   for (int h : hs.enemy_hexes) {
     uint8_t& hd = hs.hex_duty[static_cast<size_t>(h)];
     const bool open = !(hd & kDutyDefended);
-    const bool adjacent = open && adjacent_attacker(h);
+    const bool adjacent = (hd & kDutyReached) != 0;
+    hd &= static_cast<uint8_t>(~kDutyReached);
     if (!(adjacent || full || (ranged && open))) continue;
     for (int e = hs.hex_head[static_cast<size_t>(h)]; e >= 0; e = hs.next_in_hex[static_cast<size_t>(e)]) {
       const UnitState& us = s.units[static_cast<size_t>(e)];
@@ -245,9 +244,12 @@ void HexRules::DefenderDuties(const State& s, Context& ctx, bool full) const {
     }
     if (!(hd & kDutyOwed) || !open || !(adjacent || (ranged && ranged_attacker(h)))) continue;
     hd |= kDutyPossible;
+    hs.duty_hexes.push_back(static_cast<int16_t>(h));
     for (int e = hs.hex_head[static_cast<size_t>(h)]; e >= 0; e = hs.next_in_hex[static_cast<size_t>(e)]) {
       uint8_t& ud = hs.unit_duty[static_cast<size_t>(e)];
-      if (s.units[static_cast<size_t>(e)].side != side && (ud & kDutyOwed)) ud |= kDutyPossible;
+      if (s.units[static_cast<size_t>(e)].side == side || !(ud & kDutyOwed)) continue;
+      ud |= kDutyPossible;
+      hs.duty_units.push_back(static_cast<UnitId>(e));
     }
   }
 }
@@ -444,12 +446,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
   // The phasing units that can still attack, in unit order: BuildDuties asked CanStillAttack
   // of every one that could attack anything (the others have no edge below).
-  std::vector<UnitId>& able = ws.duty_able;
-  able.clear();
+  const std::vector<UnitId>& able = hs.duty_able;
   const std::vector<uint8_t>& can = hs.duty_can;
-  for (int i = 0; i < s.num_units; ++i) {
-    if (can[static_cast<size_t>(i)]) able.push_back(static_cast<UnitId>(i));
-  }
   // InAttackReach is adjacency alone when no artillery has a range: then tested here
   // (the cover's loops ask it of every owed hex and able unit).
   const bool adjacent_only = data().artillery_range <= 1;
