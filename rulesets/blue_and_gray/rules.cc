@@ -1040,30 +1040,39 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
   if (x.defender_advance && !s.game_over) GotoStep(s, ctx, step_defender_advance_, 1 - s.phasing_side);
 }
 
-void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) const {
+void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   // 8.43: every unit of a hex against all the undefended enemy hexes adjacent to it
-  // (the core lists single-hex attacks only; 8.42 can make this the only way).
+  // (the core lists single-hex attacks only; 8.42 can make this the only way). A hex is
+  // undefended if the last enemy unit in it (in unit order) was not attacked. The units
+  // of each hex are read from the obligations' lists of s (BuildDuties: cached, the attack
+  // listing built them), not by a walk of every unit per hex.
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
   const int side = s.phasing_side;
-  std::vector<int> done;
+  const auto& grid = game_.hex_board().map.grid;
+  auto first_of_side = [&](int hex) {
+    int f = hs.hex_head[static_cast<size_t>(hex)];
+    while (f >= 0 && s.units[static_cast<size_t>(f)].side != side) f = hs.next_in_hex[static_cast<size_t>(f)];
+    return f;
+  };
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& f = s.units[static_cast<size_t>(i)];
-    if (f.side != side || !f.OnMap() || std::find(done.begin(), done.end(), f.hex) != done.end()) continue;
-    done.push_back(f.hex);
+    if (f.side != side || !f.OnMap() || first_of_side(f.hex) != i) continue;  // each hex once, at its first unit
     Action a = Action::Of(ActionType::kAttack);
     for (int d = 0; d < 6; ++d) {
-      const int nb = game_.hex_board().map.grid.NeighborIndex(f.hex, d);
-      if (nb < 0) continue;
+      const int nb = grid.NeighborIndex(f.hex, d);
+      if (nb < 0 || !(hs.hex_duty[static_cast<size_t>(nb)] & kDutyEnemy)) continue;
       bool target = false;
-      for (int j = 0; j < s.num_units; ++j) {
+      for (int j = hs.hex_head[static_cast<size_t>(nb)]; j >= 0; j = hs.next_in_hex[static_cast<size_t>(j)]) {
         const UnitState& e = s.units[static_cast<size_t>(j)];
-        if (e.hex == nb && e.side != side) target = !e.Has(kUnitDefended);
+        if (e.side != side) target = !e.Has(kUnitDefended);
       }
       if (target) a.AddHex(nb);
     }
     if (a.num_hexes < 2) continue;
-    for (int j = 0; j < s.num_units; ++j) {
+    for (int j = hs.hex_head[static_cast<size_t>(f.hex)]; j >= 0; j = hs.next_in_hex[static_cast<size_t>(j)]) {
       const UnitState& g = s.units[static_cast<size_t>(j)];
-      if (g.hex == f.hex && g.side == side && !g.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
+      if (g.side == side && !g.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
         a.AddUnit(static_cast<UnitId>(j));
       }
     }
@@ -1259,7 +1268,7 @@ void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* 
 // Attacks, attacks on several hexes (8.2), the end of the phase; less what the hooks refuse.
 void BgRules::ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListAttacks(s, ctx, out);
-  ListMultiHexAttacks(s, out);
+  ListMultiHexAttacks(s, ctx, out);
   ListEndCombatPhase(s, ctx, out);
   KeepAccepted(s, ctx, out);
 }

@@ -176,7 +176,7 @@ class BgRules : public HexRules {
   Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx) const;  // into HexScratch::listed_runs
-  void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  void ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
   bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;
