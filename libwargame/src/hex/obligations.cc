@@ -264,15 +264,16 @@ bool HexRules::HasTarget(const State& view, Context& ctx, UnitId u, const Action
     return (d & kDutyEnemy) && !(d & kDutyDefended) && !Targets(declared, h) && InAttackReach(view, u, h);
   };
   const bool ranged = data().artillery_range > 1 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind;
-  if (ranged) {
-    for (int h : hs.enemy_hexes) {
-      if (open(h)) return true;
-    }
-    return false;
-  }
-  const int32_t* nb = game_.hex_board().map.grid.Neighbors(view.unit(u).hex);
+  const int from = view.unit(u).hex;
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(from);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] >= 0 && open(nb[d])) return true;
+  }
+  if (!ranged) return false;
+  // At range, every other enemy hex (the neighbours first: a hex next to the unit is
+  // found without asking InAttackReach of the hexes in range, the costly answers).
+  for (int h : hs.enemy_hexes) {
+    if (!Adjacent(from, h) && open(h)) return true;
   }
   return false;
 }
