@@ -779,8 +779,17 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
 // 8.41: no unit may be attacked more than once a combat phase, and an attack is
 // on every unit of the hex (8.1), so a hex holding a unit already attacked may
 // not be attacked again (a unit that retreated into a friendly hex shelters it).
-bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
+bool BgRules::HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks) const {
   bool any = false;
+  if (stacks != nullptr && hex >= 0 && hex < game_.hex_board().map.size()) {
+    for (int i = stacks->hex_head[static_cast<size_t>(hex)]; i >= 0; i = stacks->next_in_hex[static_cast<size_t>(i)]) {
+      const UnitState& e = s.units[static_cast<size_t>(i)];
+      if (e.side == attacker_side) continue;
+      if (e.Has(kUnitDefended)) return false;
+      any = true;
+    }
+    return any;
+  }
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& e = s.units[static_cast<size_t>(i)];
     if (e.hex != hex || e.side == attacker_side) continue;
@@ -790,14 +799,17 @@ bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
   return any;
 }
 
+// The units of each hex are read from the obligations' lists when they are s's (the
+// hooks are asked while BuildDuties works them out), else by a walk of every unit.
 bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
-  if (Ineffective(s, u) || StackmateAttacked(s, u)) return false;  // 10.0, 8.42
+  const HexScratch* stacks = Hs(ctx).StacksOf(s);
+  if (Ineffective(s, u) || StackmateAttacked(s, u, stacks)) return false;  // 10.0, 8.42
   if (!HexRules::MustAttack(s, ctx, u)) return false;
   // 8.0 with 8.41: only while an adjacent enemy hex may still be attacked.
   const UnitState& us = s.unit(u);
   for (int d = 0; d < 6; ++d) {
     const int nb = game_.hex_board().map.grid.NeighborIndex(us.hex, d);
-    if (nb >= 0 && HexAttackable(s, nb, us.side)) return true;
+    if (nb >= 0 && HexAttackable(s, nb, us.side, stacks)) return true;
   }
   return false;
 }
@@ -808,7 +820,7 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
   const UnitState& us = s.unit(u);
-  return HexAttackable(s, us.hex, 1 - us.side);  // 8.41
+  return HexAttackable(s, us.hex, 1 - us.side, Hs(ctx).StacksOf(s));  // 8.41
 }
 
 // 8.0 obligations over the phase: may u still take part in an attack? Not once
@@ -822,11 +834,16 @@ bool BgRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks)
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
 }
 
-// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)?
+// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)? One walk of
+// the units, each against the six neighbours (not a walk per neighbour).
 bool BgRules::NextToSide(const State& s, int hex, int side) const {
   const int32_t* nb = game_.hex_board().map.grid.Neighbors(hex);
-  for (int d = 0; d < 6; ++d) {
-    if (nb[d] >= 0 && CountIn(s, nb[d], side) > 0) return true;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.side != side || o.hex < 0) continue;  // a neighbour off the map is -1: never a unit's hex here
+    for (int d = 0; d < 6; ++d) {
+      if (nb[d] == o.hex) return true;
+    }
   }
   return false;
 }

@@ -152,7 +152,8 @@ class BgRules : public HexRules {
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks = nullptr) const;
-  bool HexAttackable(const State& s, int hex, int attacker_side) const;
+  // `stacks`: the units of each hex as s has them (HexScratch::StacksOf), or null: a walk.
+  bool HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks = nullptr) const;
   bool NextToSide(const State& s, int hex, int side) const;
   bool BatteryMayFireAtAll(const State& s, UnitId b) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;

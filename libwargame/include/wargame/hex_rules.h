@@ -579,6 +579,13 @@ class HexScratch : public Scratch {
   // CheckDutiesAfter's view of a declaration (kept, not built per check; busy while in use).
   State duty_view;
   bool duty_view_busy = false;
+  // The pin hex_head / next_in_hex were built under (0: none): they list the units of the
+  // State pinned under it while that pin lasts (a hook given ctx may read them then).
+  uint64_t duty_lists_pin = 0;
+  // The hex lists if they are those of s (pinned), else null.
+  const HexScratch* StacksOf(const State& s) const {
+    return duty_lists_pin != 0 && duty_lists_pin == PinOf(s) ? this : nullptr;
+  }
 
   // HexRules::PinnedAttackStrength: each unit's AttackStrength in the pinned State,
   // computed at most once per pin (the hook is a pure function of the State);

@@ -169,6 +169,7 @@ void HexRules::IndexDuties(const State& s, HexScratch& hs) const {
     if (us.Has(kUnitDefended)) hs.hex_duty[h] |= kDutyDefended;
   }
   std::reverse(hs.duty_able.begin(), hs.duty_able.end());
+  hs.duty_lists_pin = hs.PinOf(s);  // BuildDuties pinned s
   hs.duty_can.assign(static_cast<size_t>(s.num_units), 0);
   hs.duty_units.clear();
   hs.duty_hexes.clear();
