@@ -1113,8 +1113,14 @@ Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   if (Unlimbered(s, u)) return refuse("7.5.1", "unlimbered artillery may never retreat");
   if (AttackStrength(s, u) <= 0) {
     // 6.2: only a unit with an AS retreats through a hex held by enemy zero-strength units.
+    // EnemyIn of a map hex read from the occupancy arrays (cached; the core's check below
+    // reads them too), not by a walk of the units.
+    const int side = s.unit(u).side;
+    RefreshEnemyOccupancy(s, ctx, side);
+    const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
     for (int i = 0; i < n; ++i) {
-      if (path[i] >= 0 && EnemyIn(s, path[i], s.unit(u).side)) {
+      const int h = path[i];
+      if (h >= 0 && (h < map_size_ ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side))) {
         return refuse("6.2", "units without an attack strength may never enter an enemy-occupied hex");
       }
     }
