@@ -779,8 +779,17 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
 // 8.41: no unit may be attacked more than once a combat phase, and an attack is
 // on every unit of the hex (8.1), so a hex holding a unit already attacked may
 // not be attacked again (a unit that retreated into a friendly hex shelters it).
-bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
+bool BgRules::HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks) const {
   bool any = false;
+  if (stacks != nullptr && hex >= 0 && hex < game_.hex_board().map.size()) {
+    for (int i = stacks->hex_head[static_cast<size_t>(hex)]; i >= 0; i = stacks->next_in_hex[static_cast<size_t>(i)]) {
+      const UnitState& e = s.units[static_cast<size_t>(i)];
+      if (e.side == attacker_side) continue;
+      if (e.Has(kUnitDefended)) return false;
+      any = true;
+    }
+    return any;
+  }
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& e = s.units[static_cast<size_t>(i)];
     if (e.hex != hex || e.side == attacker_side) continue;
@@ -790,14 +799,17 @@ bool BgRules::HexAttackable(const State& s, int hex, int attacker_side) const {
   return any;
 }
 
+// The units of each hex are read from the obligations' lists when they are s's (the
+// hooks are asked while BuildDuties works them out), else by a walk of every unit.
 bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
-  if (Ineffective(s, u) || StackmateAttacked(s, u)) return false;  // 10.0, 8.42
+  const HexScratch* stacks = Hs(ctx).StacksOf(s);
+  if (Ineffective(s, u) || StackmateAttacked(s, u, stacks)) return false;  // 10.0, 8.42
   if (!HexRules::MustAttack(s, ctx, u)) return false;
   // 8.0 with 8.41: only while an adjacent enemy hex may still be attacked.
   const UnitState& us = s.unit(u);
   for (int d = 0; d < 6; ++d) {
     const int nb = game_.hex_board().map.grid.NeighborIndex(us.hex, d);
-    if (nb >= 0 && HexAttackable(s, nb, us.side)) return true;
+    if (nb >= 0 && HexAttackable(s, nb, us.side, stacks)) return true;
   }
   return false;
 }
@@ -808,7 +820,7 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
   const UnitState& us = s.unit(u);
-  return HexAttackable(s, us.hex, 1 - us.side);  // 8.41
+  return HexAttackable(s, us.hex, 1 - us.side, Hs(ctx).StacksOf(s));  // 8.41
 }
 
 // 8.0 obligations over the phase: may u still take part in an attack? Not once
@@ -822,11 +834,16 @@ bool BgRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks)
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
 }
 
-// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)?
+// Is a unit of `side` next to `hex` (the enemy units there may be in its ZOC)? One walk of
+// the units, each against the six neighbours (not a walk per neighbour).
 bool BgRules::NextToSide(const State& s, int hex, int side) const {
   const int32_t* nb = game_.hex_board().map.grid.Neighbors(hex);
-  for (int d = 0; d < 6; ++d) {
-    if (nb[d] >= 0 && CountIn(s, nb[d], side) > 0) return true;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitState& o = s.units[static_cast<size_t>(i)];
+    if (o.side != side || o.hex < 0) continue;  // a neighbour off the map is -1: never a unit's hex here
+    for (int d = 0; d < 6; ++d) {
+      if (nb[d] == o.hex) return true;
+    }
   }
   return false;
 }
@@ -1040,30 +1057,39 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
   if (x.defender_advance && !s.game_over) GotoStep(s, ctx, step_defender_advance_, 1 - s.phasing_side);
 }
 
-void BgRules::ListMultiHexAttacks(const State& s, std::vector<Action>* out) const {
+void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   // 8.43: every unit of a hex against all the undefended enemy hexes adjacent to it
-  // (the core lists single-hex attacks only; 8.42 can make this the only way).
+  // (the core lists single-hex attacks only; 8.42 can make this the only way). A hex is
+  // undefended if the last enemy unit in it (in unit order) was not attacked. The units
+  // of each hex are read from the obligations' lists of s (BuildDuties: cached, the attack
+  // listing built them), not by a walk of every unit per hex.
+  BuildDuties(s, ctx);
+  const HexScratch& hs = Hs(ctx);
   const int side = s.phasing_side;
-  std::vector<int> done;
+  const auto& grid = game_.hex_board().map.grid;
+  auto first_of_side = [&](int hex) {
+    int f = hs.hex_head[static_cast<size_t>(hex)];
+    while (f >= 0 && s.units[static_cast<size_t>(f)].side != side) f = hs.next_in_hex[static_cast<size_t>(f)];
+    return f;
+  };
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& f = s.units[static_cast<size_t>(i)];
-    if (f.side != side || !f.OnMap() || std::find(done.begin(), done.end(), f.hex) != done.end()) continue;
-    done.push_back(f.hex);
+    if (f.side != side || !f.OnMap() || first_of_side(f.hex) != i) continue;  // each hex once, at its first unit
     Action a = Action::Of(ActionType::kAttack);
     for (int d = 0; d < 6; ++d) {
-      const int nb = game_.hex_board().map.grid.NeighborIndex(f.hex, d);
-      if (nb < 0) continue;
+      const int nb = grid.NeighborIndex(f.hex, d);
+      if (nb < 0 || !(hs.hex_duty[static_cast<size_t>(nb)] & kDutyEnemy)) continue;
       bool target = false;
-      for (int j = 0; j < s.num_units; ++j) {
+      for (int j = hs.hex_head[static_cast<size_t>(nb)]; j >= 0; j = hs.next_in_hex[static_cast<size_t>(j)]) {
         const UnitState& e = s.units[static_cast<size_t>(j)];
-        if (e.hex == nb && e.side != side) target = !e.Has(kUnitDefended);
+        if (e.side != side) target = !e.Has(kUnitDefended);
       }
       if (target) a.AddHex(nb);
     }
     if (a.num_hexes < 2) continue;
-    for (int j = 0; j < s.num_units; ++j) {
+    for (int j = hs.hex_head[static_cast<size_t>(f.hex)]; j >= 0; j = hs.next_in_hex[static_cast<size_t>(j)]) {
       const UnitState& g = s.units[static_cast<size_t>(j)];
-      if (g.hex == f.hex && g.side == side && !g.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
+      if (g.side == side && !g.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
         a.AddUnit(static_cast<UnitId>(j));
       }
     }
@@ -1259,7 +1285,7 @@ void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* 
 // Attacks, attacks on several hexes (8.2), the end of the phase; less what the hooks refuse.
 void BgRules::ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListAttacks(s, ctx, out);
-  ListMultiHexAttacks(s, out);
+  ListMultiHexAttacks(s, ctx, out);
   ListEndCombatPhase(s, ctx, out);
   KeepAccepted(s, ctx, out);
 }

@@ -152,7 +152,8 @@ class BgRules : public HexRules {
   bool InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const;
   bool Exposed(const State& s, UnitId u) const;  // 8.72: suffers attacker results
   bool StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks = nullptr) const;
-  bool HexAttackable(const State& s, int hex, int attacker_side) const;
+  // `stacks`: the units of each hex as s has them (HexScratch::StacksOf), or null: a walk.
+  bool HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks = nullptr) const;
   bool NextToSide(const State& s, int hex, int side) const;
   bool BatteryMayFireAtAll(const State& s, UnitId b) const;
   void FlagRetreat(State& s, Context& ctx, UnitId u) const;
@@ -176,7 +177,7 @@ class BgRules : public HexRules {
   Status ApplyDisplacement(State& s, const Action& a, Context& ctx) const;
   void ListExLosses(const State& s, std::vector<Action>* out) const;
   void ListSpecialMoves(const State& s, Context& ctx) const;  // into HexScratch::listed_runs
-  void ListMultiHexAttacks(const State& s, std::vector<Action>* out) const;
+  void ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void DropRepeatedAttacks(std::vector<Action>* out) const;
   bool IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const;
   bool DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -75,6 +74,8 @@ class SbRules final : public HexRules {
       const bool infantry = d.kind == kind_infantry_;
       unit_size_.push_back(static_cast<uint8_t>(!infantry ? 0 : d.size == "regiment" ? 1 : d.size == "brigade" ? 2 : 0));
       if (d.entry_place >= 0) entering_.push_back(static_cast<UnitId>(i));  // 5.7's candidates
+      if (d.kind == kind_cavalry_) cavalry_.push_back(static_cast<UnitId>(i));      // 7.8's
+      if (d.kind == kind_artillery_) artillery_.push_back(static_cast<UnitId>(i));  // 8.0's
       if (unit_size_.back() == 1) regiments_.push_back(static_cast<UnitId>(i));
     }
     RegisterSteps();
@@ -212,13 +213,17 @@ class SbRules final : public HexRules {
   SbChoice PendingChoice(const State& s) const;
   Status ApplyChoice(State& s, const Action& a, Context& ctx) const;
   Status CheckBombard(const State& s, const Action& a, int* strength) const;
+  bool CavalryRetreatDeclared(const State& s, int side) const;
+  bool BombardStrength(const State& s, const Action& a, int target, int* strength, Status* why) const;
   Status ApplyBombard(State& s, const Action& a, Context& ctx) const;
   void ListBombards(const State& s, Context& ctx, std::vector<Action>* out) const;
+  int BombardTargets(const State& s, HexScratch& hs, int16_t* targets, Hex* at) const;
   Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
   bool CavalryMayRetreat(const State& s, UnitId u, Status* why) const;
   void CavalryRetreatView(const State& s, State* view) const;
   Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
   void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
+  void ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first, std::vector<Action>* out) const;
   // 7.5.1 / 7.8: zero-AS units of `from` that go along a retreat by `u` on `path`.
   void RetreatCompanions(State& s, Context& ctx, UnitId u, int from, const int16_t* path, int n, bool in_combat) const;
   bool CavAdvanced(const State& s, UnitId u) const;
@@ -297,6 +302,7 @@ class SbRules final : public HexRules {
   std::vector<uint8_t> unit_size_;  // per unit: 1 an infantry regiment, 2 an infantry brigade, else 0
   std::vector<UnitId> entering_;     // the units whose definition has an entry place (5.7)
   std::vector<UnitId> regiments_;    // the infantry regiments (IsRegiment), in unit order (10.1, 10.2)
+  std::vector<UnitId> cavalry_, artillery_;  // the cavalry and artillery units, in unit order (7.8, 8.0)
   std::vector<int> kind_;               // per unit: Def(u).kind
   std::vector<int16_t> base_defense_;   // per unit and face (2u: not face 1, 2u + 1: face 1): BaseDefenseOn
   std::vector<int16_t> printed_ma_;     // per unit: the printed movement allowance (front face), for Allowance
@@ -1107,8 +1113,14 @@ Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   if (Unlimbered(s, u)) return refuse("7.5.1", "unlimbered artillery may never retreat");
   if (AttackStrength(s, u) <= 0) {
     // 6.2: only a unit with an AS retreats through a hex held by enemy zero-strength units.
+    // EnemyIn of a map hex read from the occupancy arrays (cached; the core's check below
+    // reads them too), not by a walk of the units.
+    const int side = s.unit(u).side;
+    RefreshEnemyOccupancy(s, ctx, side);
+    const std::vector<uint8_t>& enemy = Hs(ctx).enemy;
     for (int i = 0; i < n; ++i) {
-      if (path[i] >= 0 && EnemyIn(s, path[i], s.unit(u).side)) {
+      const int h = path[i];
+      if (h >= 0 && (h < map_size_ ? enemy[static_cast<size_t>(h)] != 0 : EnemyIn(s, h, side))) {
         return refuse("6.2", "units without an attack strength may never enter an enemy-occupied hex");
       }
     }
@@ -1280,40 +1292,59 @@ Status SbRules::CheckBombard(const State& s, const Action& a, int* strength) con
   if (a.num_units == 0 || a.num_hexes != 1) return Status::Refused("8.2", "bombard one target hex with one or more artillery units");
   const int target = a.hexes[0];
   const int side = s.decision_side;
-  if (side != s.phasing_side) {
-    for (int i = 0; i < s.num_units; ++i) {
-      if (s.units[static_cast<size_t>(i)].side == side && s.units[static_cast<size_t>(i)].Has(kSbCavRetreated)) {
-        return Status::Refused("7.8", "a cavalry retreat before combat is declared at the end of defensive bombardment: "
-                                      "no bombardment after it");
-      }
-    }
+  if (side != s.phasing_side && CavalryRetreatDeclared(s, side)) {
+    return Status::Refused("7.8", "a cavalry retreat before combat is declared at the end of defensive bombardment: "
+                                  "no bombardment after it");
   }
   if (target < 0 || target >= game_.hex_board().map.size() || !EnemyIn(s, target, side)) return Status::Refused("8.2", "the target hex holds no enemy unit");
   for (int i = 0; i < x.num_bombarded; ++i) {
     if (x.bombarded_hexes[i] == target) return Status::Refused("8.2", "that hex has already been bombarded this phase (all artillery on one hex fires together)");
   }
+  Status why;
+  BombardStrength(s, a, target, strength, &why);
+  return why;
+}
+
+// 7.8: a unit of `side` retreated before combat this phase.
+bool SbRules::CavalryRetreatDeclared(const State& s, int side) const {
+  for (int i = 0; i < s.num_units; ++i) {
+    if (s.units[static_cast<size_t>(i)].side == side && s.units[static_cast<size_t>(i)].Has(kSbCavRetreated)) return true;
+  }
+  return false;
+}
+
+// CheckBombard's tests of the bombarding units (8.0-8.5), and their strength into
+// *strength; on a refusal false, and *why gets it if `why` is not null (the listing asks
+// without one: no message is built).
+bool SbRules::BombardStrength(const State& s, const Action& a, int target, int* strength, Status* why) const {
+  auto refuse = [why](const char* rule, auto&& message) {
+    if (why) *why = Status::Refused(rule, message());
+    return false;
+  };
+  auto text = [](const char* message) { return [message] { return std::string(message); }; };
+  const int side = s.decision_side;
   int total = 0;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
-    if (u < 0 || u >= s.num_units) return Status::Refused("8.0", "no such unit");
+    if (u < 0 || u >= s.num_units) return refuse("8.0", text("no such unit"));
     const UnitState& us = s.unit(u);
     for (int j = 0; j < i; ++j) {
-      if (a.units[static_cast<size_t>(j)] == u) return Status::Refused("8.2", "a unit is listed twice");
+      if (a.units[static_cast<size_t>(j)] == u) return refuse("8.2", text("a unit is listed twice"));
     }
-    if (us.side != side || !us.OnMap() || !IsArtillery(u)) return Status::Refused("8.0", game_.UnitLabel(u) + " is not friendly artillery on the map");
-    if (!Unlimbered(s, u)) return Status::Refused("8.0", "only unlimbered artillery may bombard");
-    if (us.Has(kUnitBombarded)) return Status::Refused("8.2", game_.UnitLabel(u) + " has already bombarded this phase");
+    if (us.side != side || !us.OnMap() || !IsArtillery(u)) return refuse("8.0", [&] { return game_.UnitLabel(u) + " is not friendly artillery on the map"; });
+    if (!Unlimbered(s, u)) return refuse("8.0", text("only unlimbered artillery may bombard"));
+    if (us.Has(kUnitBombarded)) return refuse("8.2", [&] { return game_.UnitLabel(u) + " has already bombarded this phase"; });
     const int range = DistanceBetween(us.hex, target);
     const int bs = Bombard(s, u);
-    if (range > 3) return Status::Refused("8.1", "out of range");
-    if (range == 3 && bs <= 0) return Status::Refused("8.5", "artillery with no bombardment strength may not fire at extended range");
-    if (range >= 2 && !data().los->Clear(us.hex, target)) return Status::Refused("8.3", "no line of sight from " + game_.HexLabel(us.hex));
+    if (range > 3) return refuse("8.1", text("out of range"));
+    if (range == 3 && bs <= 0) return refuse("8.5", text("artillery with no bombardment strength may not fire at extended range"));
+    if (range >= 2 && !data().los->Clear(us.hex, target)) return refuse("8.3", [&] { return "no line of sight from " + game_.HexLabel(us.hex); });
     total += range == 3 ? 1 : bs;  // 8.5
   }
   total = std::min(total, 6);  // 8.2
-  if (total <= 0) return Status::Refused("8.2", "no bombardment strength");
+  if (total <= 0) return refuse("8.2", text("no bombardment strength"));
   *strength = total;
-  return Status::Ok();
+  return true;
 }
 
 Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
@@ -1352,33 +1383,58 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
-void SbRules::ListBombards(const State& s, Context&, std::vector<Action>* out) const {
+// CheckBombard of each unlimbered artillery unit against each enemy hex in range, with
+// the tests of the phase (7.8) and of each target (8.2) asked once, not per unit: the
+// targets are the hexes of the other side's units on the map, each once, in the unit
+// order of the first unit in it (on the map and held by the enemy, as CheckBombard asks),
+// found once per listing.
+void SbRules::ListBombards(const State& s, Context& ctx, std::vector<Action>* out) const {
   const int side = s.decision_side;
-  // The hexes of the other side's units on the map, each once, in the unit order of the
-  // first unit in it: the same targets for every bombarding unit, found once.
+  if (side != s.phasing_side && CavalryRetreatDeclared(s, side)) return;  // 7.8: none at all
   int16_t targets[kMaxUnits];
+  Hex at[kMaxUnits];  // their coordinates (the range test)
   int num_targets = -1;  // not yet found
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
+  const auto& grid = game_.hex_board().map.grid;
+  for (const UnitId u : artillery_) {
+    if (u >= s.num_units) break;
     const UnitState& us = s.unit(u);
     if (us.side != side || !us.OnMap() || !Unlimbered(s, u) || us.Has(kUnitBombarded)) continue;
-    if (num_targets < 0) {
-      num_targets = 0;
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitState& e = s.units[static_cast<size_t>(j)];
-        if (!e.OnMap() || e.side == side) continue;
-        if (std::find(targets, targets + num_targets, e.hex) == targets + num_targets) targets[num_targets++] = e.hex;
-      }
-    }
+    if (num_targets < 0) num_targets = BombardTargets(s, Hs(ctx), targets, at);
+    const Hex from = grid.HexAt(us.hex);
     for (int t = 0; t < num_targets; ++t) {
-      const int hex = targets[t];
-      if (DistanceBetween(us.hex, hex) > 3) continue;
+      if (Distance(from, at[t]) > 3) continue;  // DistanceBetween
       Action a = Action::Of(ActionType::kBombard);
-      a.AddUnit(u).AddHex(hex);
+      a.AddUnit(u).AddHex(targets[t]);
       int strength;
-      if (CheckBombard(s, a, &strength).ok()) out->push_back(a);
+      if (BombardStrength(s, a, targets[t], &strength, nullptr)) out->push_back(a);
     }
   }
+}
+
+// ListBombards' targets into targets[] (and their coordinates into at[]); returns how
+// many. Each hex once: HexScratch::hex_seen marks the hexes met (ListAttacks' marks, all
+// 0 between uses: reset before returning).
+int SbRules::BombardTargets(const State& s, HexScratch& hs, int16_t* targets, Hex* at) const {
+  const SbExt& x = Ext<SbExt>(s);
+  const int side = s.decision_side;
+  int16_t met[kMaxUnits];
+  int num_met = 0, n = 0;
+  for (int j = 0; j < s.num_units; ++j) {
+    const UnitState& e = s.units[static_cast<size_t>(j)];
+    if (!e.OnMap() || e.side == side) continue;
+    uint8_t& seen = hs.hex_seen[static_cast<size_t>(e.hex)];
+    if (seen) continue;
+    seen = 1;
+    met[num_met++] = e.hex;
+    // 8.2: a hex bombarded this phase is no target any more.
+    if (std::find(x.bombarded_hexes, x.bombarded_hexes + x.num_bombarded, e.hex) != x.bombarded_hexes + x.num_bombarded) {
+      continue;
+    }
+    at[n] = game_.hex_board().map.grid.HexAt(e.hex);
+    targets[n++] = e.hex;
+  }
+  for (int k = 0; k < num_met; ++k) hs.hex_seen[static_cast<size_t>(met[k])] = 0;
+  return n;
 }
 
 // --- Cavalry retreat before combat (7.8) -------------------------------------------------
@@ -1470,23 +1526,34 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
 }
 
 void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const {
-  // CheckCavalryRetreat's tests, the unit's once per unit and the view once per listing
-  // (pinned: nothing changes it while the paths are checked). Only whether a path is
-  // legal is asked: the refusals are quiet.
+  // CheckCavalryRetreat's tests of the unit, of each cavalry unit (no other may retreat so);
+  // the paths from the first that may on (ListCavalryRetreatPaths: its State view is made
+  // only then, not for every listing).
+  for (size_t k = 0; k < cavalry_.size(); ++k) {
+    const UnitId u = cavalry_[k];
+    if (u >= s.num_units) break;
+    if (CavalryMayRetreat(s, u, nullptr)) {
+      ListCavalryRetreatPaths(s, ctx, k, out);
+      return;
+    }
+  }
+}
+
+// The retreat paths of the cavalry units cavalry_[first] (which may retreat) and after
+// that may retreat, each path checked against one view of s, made once (pinned: nothing
+// changes it while the paths are checked). Only whether a path is legal is asked: the
+// refusals are quiet.
+void SbRules::ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first, std::vector<Action>* out) const {
   const QuietRefusals quiet(Hs(ctx));
   State view;
-  bool have_view = false;
-  std::optional<HexStatePin> pin;
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    if (!CavalryMayRetreat(s, u, nullptr)) continue;
+  CavalryRetreatView(s, &view);
+  const HexStatePin pin(ctx, view);
+  const auto& grid = game_.hex_board().map.grid;
+  for (size_t k = first; k < cavalry_.size(); ++k) {
+    const UnitId u = cavalry_[k];
+    if (u >= s.num_units) break;
+    if (k != first && !CavalryMayRetreat(s, u, nullptr)) continue;
     const UnitState& us = s.unit(u);
-    if (!have_view) {
-      CavalryRetreatView(s, &view);
-      pin.emplace(ctx, view);
-      have_view = true;
-    }
-    const auto& grid = game_.hex_board().map.grid;
     for (int d1 = 0; d1 < 6; ++d1) {
       const int h1 = grid.NeighborIndex(us.hex, d1);
       if (h1 < 0) continue;

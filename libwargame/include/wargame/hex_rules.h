@@ -600,6 +600,25 @@ class HexScratch : public Scratch {
   std::vector<UnitId> duty_able;
   std::vector<uint8_t> duty_can, duty_used;
   std::vector<Action> duty_seen;
+  // (combat-speed) HexRules::BuildDuties asks MustAttack / MustBeAttacked only where an
+  // attack could meet the obligation, unless duty_full (CombatDuties: asked of every unit).
+  // duty_can[u]: CanStillAttack(s, u) of the phasing units that could attack something
+  // (next to an enemy hex not attacked yet; all of them if artillery has a range), else 0.
+  // duty_units: the units whose obligation can be met (Owed | Possible), in unit order;
+  // duty_hexes: such hexes (Enemy | Owed | Possible), in enemy_hexes' order.
+  bool duty_full = false;
+  std::vector<UnitId> duty_units;
+  std::vector<int16_t> duty_hexes;
+  // CheckDutiesAfter's view of a declaration (kept, not built per check; busy while in use).
+  State duty_view;
+  bool duty_view_busy = false;
+  // The pin hex_head / next_in_hex were built under (0: none): they list the units of the
+  // State pinned under it while that pin lasts (a hook given ctx may read them then).
+  uint64_t duty_lists_pin = 0;
+  // The hex lists if they are those of s (pinned), else null.
+  const HexScratch* StacksOf(const State& s) const {
+    return duty_lists_pin != 0 && duty_lists_pin == PinOf(s) ? this : nullptr;
+  }
 
   // HexRules::PinnedAttackStrength: each unit's AttackStrength in the pinned State,
   // computed at most once per pin (the hook is a pure function of the State);
@@ -1059,7 +1078,11 @@ class HexRules : public Rules, public HexQueries {
   Status EndCombatPhase(State& s, Context& ctx) const;
   // Obligations (hex/obligations.cc): the snapshot of s, the refusal of a
   // declaration that breaks one, the end of the phase, the cover listed.
-  void BuildDuties(const State& s, Context& ctx) const;
+  // `full`: MustAttack / MustBeAttacked asked of every unit (CombatDuties reports who owes).
+  void BuildDuties(const State& s, Context& ctx, bool full = false) const;
+  void IndexDuties(const State& s, HexScratch& hs) const;
+  void AttackerDuties(const State& s, Context& ctx, bool full) const;
+  void DefenderDuties(const State& s, Context& ctx, bool full) const;
   Status CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const;
   Status DutiesMet(const State& s, Context& ctx) const;
   void ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;

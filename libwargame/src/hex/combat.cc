@@ -27,6 +27,17 @@ void HexRules::ListCombatStep(const State& s, Context& ctx, std::vector<Action>*
 }
 
 void HexRules::ListEndCombatPhase(const State& s, Context& ctx, std::vector<Action>* out) const {
+  // EndCombatPhase accepts at once without mandatory attacks, and with obligations it asks
+  // only DutiesMet (of s as it is): then no copy to try it on, and no refusal's message.
+  if (!data().mandatory) {
+    out->push_back(Action::EndPhase());
+    return;
+  }
+  if (data().obligations) {
+    BuildDuties(s, ctx);
+    if (Hs(ctx).duty_units.empty()) out->push_back(Action::EndPhase());
+    return;
+  }
   State copy;
   std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
   Context quiet(game_, nullptr, nullptr, &ctx.scratch());

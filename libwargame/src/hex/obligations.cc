@@ -13,6 +13,7 @@
 // obligation at a time, and ListDutyAttacks lists such a set of stars.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -105,16 +106,52 @@ bool HexRules::InAttackReach(const State& s, UnitId u, int hex) const {
 }
 
 // --- The snapshot --------------------------------------------------------------------
+//
+// Only the obligations some attack can still meet (Owed | Possible) are enforced: the
+// listing, the checks and the end of the phase read nothing else. So MustAttack and
+// MustBeAttacked are asked only where an attack could meet the obligation (a unit with a
+// target, a hex with an attacker): most units of a phase are nowhere near the enemy.
+// CombatDuties reports every obligation (`full`: the hooks asked of every unit).
 
-void HexRules::BuildDuties(const State& s, Context& ctx) const {
+namespace {
+
+// Does hex h hold enemy units none of which was attacked yet (an attack on it is open)?
+bool OpenHex(const HexScratch& hs, int h) {
+  return (hs.hex_duty[static_cast<size_t>(h)] & (kDutyEnemy | kDutyDefended)) == kDutyEnemy;
+}
+
+// A hex_duty bit while BuildDuties runs (cleared before it returns: the enforcement
+// compares whole values): an open enemy hex some phasing unit next to it can attack.
+constexpr uint8_t kDutyReached = 16;
+static_assert((kDutyReached & (kDutyEnemy | kDutyDefended | kDutyOwed | kDutyPossible)) == 0);
+
+}  // namespace
+
+void HexRules::BuildDuties(const State& s, Context& ctx, bool full) const {
   HexScratch& hs = Hs(ctx);
-  if (hs.duty_valid && hs.CacheFresh(hs.duty_pin, hs.duty_state, s)) return;
+  if (hs.duty_valid && (hs.duty_full || !full) && hs.CacheFresh(hs.duty_pin, hs.duty_state, s)) return;
   // Nothing changes s while the duties are worked out: pinned, the hooks' ZOC and
   // occupancy caches check it once, not once per unit (MustAttack, MustBeAttacked).
   const HexStatePin pin(ctx, s);
+  hs.duty_valid = false;
+  IndexDuties(s, hs);
+  AttackerDuties(s, ctx, full);
+  DefenderDuties(s, ctx, full);
+  std::sort(hs.duty_units.begin(), hs.duty_units.end());  // the attackers', then the defenders' (a few)
+  CopyLiveState(&hs.duty_state, s);
+  hs.duty_pin = hs.PinOf(s);
+  hs.duty_full = full;
+  hs.duty_valid = true;
+}
+
+// The units of each map hex (hex_head / next_in_hex, in unit order), the enemy hexes with
+// their Enemy and Defended bits, the phasing units on the map (duty_able, in unit order);
+// every unit's duty and CanStillAttack cleared.
+void HexRules::IndexDuties(const State& s, HexScratch& hs) const {
   const int side = s.phasing_side;
   for (int h : hs.enemy_hexes) hs.hex_duty[static_cast<size_t>(h)] = 0;
   hs.enemy_hexes.clear();
+  hs.duty_able.clear();
   std::fill(hs.hex_head.begin(), hs.hex_head.end(), static_cast<int16_t>(-1));
   for (int i = s.num_units - 1; i >= 0; --i) {
     const UnitState& us = s.units[static_cast<size_t>(i)];
@@ -123,42 +160,98 @@ void HexRules::BuildDuties(const State& s, Context& ctx) const {
     const size_t h = static_cast<size_t>(us.hex);
     hs.next_in_hex[static_cast<size_t>(i)] = hs.hex_head[h];
     hs.hex_head[h] = static_cast<int16_t>(i);
-    if (us.side == side) continue;
+    if (us.side == side) {
+      hs.duty_able.push_back(static_cast<UnitId>(i));
+      continue;
+    }
     if (!(hs.hex_duty[h] & kDutyEnemy)) hs.enemy_hexes.push_back(static_cast<int16_t>(h));
     hs.hex_duty[h] |= kDutyEnemy;
     if (us.Has(kUnitDefended)) hs.hex_duty[h] |= kDutyDefended;
   }
-  // Obligations: the hooks see the State itself (they may use the ZOC caches).
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    const UnitState& us = s.unit(u);
-    if (!us.OnMap() || us.hex >= game_.hex_board().map.size()) continue;
-    if (us.side == side) {
-      if (!us.Has(kUnitAttacked) && MustAttack(s, ctx, u)) hs.unit_duty[static_cast<size_t>(i)] = kDutyOwed;
-    } else if (!us.Has(kUnitDefended) && MustBeAttacked(s, ctx, u)) {
-      hs.unit_duty[static_cast<size_t>(i)] = kDutyOwed;
-      hs.hex_duty[static_cast<size_t>(us.hex)] |= kDutyOwed;
+  std::reverse(hs.duty_able.begin(), hs.duty_able.end());
+  hs.duty_lists_pin = hs.PinOf(s);  // BuildDuties pinned s
+  hs.duty_can.assign(static_cast<size_t>(s.num_units), 0);
+  hs.duty_units.clear();
+  hs.duty_hexes.clear();
+}
+
+// The phasing units: CanStillAttack of those that could attack something (duty_can: next to
+// an open enemy hex, or any if artillery has a range; duty_able keeps them), the open hexes
+// each can attack next to it (kDutyReached), MustAttack of those with a target (HasTarget's
+// neighbours; a unit attacking at range asks MustAttack first, as its targets are costly
+// to find), or of all if `full`.
+void HexRules::AttackerDuties(const State& s, Context& ctx, bool full) const {
+  HexScratch& hs = Hs(ctx);
+  const HexGameData& d = data();
+  const auto& grid = game_.hex_board().map.grid;
+  const bool reach_far = d.artillery_range > 1;  // InAttackReach may then look past the neighbours
+  size_t able = 0;
+  for (const UnitId u : hs.duty_able) {
+    const size_t i = static_cast<size_t>(u);
+    const UnitState& us = s.units[i];
+    const int32_t* nb = grid.Neighbors(us.hex);
+    bool open = reach_far;
+    for (int k = 0; k < 6 && !open; ++k) open = nb[k] >= 0 && OpenHex(hs, nb[k]);
+    const bool can = open && CanStillAttack(s, u, &hs);
+    hs.duty_can[i] = can;
+    if (can) hs.duty_able[able++] = u;
+    bool target = false;
+    for (int k = 0; k < 6 && can; ++k) {
+      if (nb[k] < 0 || !OpenHex(hs, nb[k]) || !InAttackReach(s, u, nb[k])) continue;
+      target = true;
+      hs.hex_duty[static_cast<size_t>(nb[k])] |= kDutyReached;
     }
-  }
-  // Which of them some attack can still meet. (The cache is marked valid first:
-  // HasTarget and HasAttacker read it.)
-  CopyLiveState(&hs.duty_state, s);
-  hs.duty_pin = hs.PinOf(s);
-  hs.duty_valid = true;
-  for (int i = 0; i < s.num_units; ++i) {
-    uint8_t& d = hs.unit_duty[static_cast<size_t>(i)];
-    if ((d & kDutyOwed) && s.units[static_cast<size_t>(i)].side == side && HasTarget(s, ctx, static_cast<UnitId>(i), nullptr)) {
-      d |= kDutyPossible;
+    if (us.Has(kUnitAttacked)) continue;
+    uint8_t& duty = hs.unit_duty[i];
+    if (reach_far && game_.units[i].kind == d.artillery_kind) {
+      if (MustAttack(s, ctx, u)) duty = HasTarget(s, ctx, u, nullptr) ? kDutyOwed | kDutyPossible : kDutyOwed;
+    } else if ((target || full) && MustAttack(s, ctx, u)) {
+      duty = target ? kDutyOwed | kDutyPossible : kDutyOwed;
     }
+    if (duty == (kDutyOwed | kDutyPossible)) hs.duty_units.push_back(u);
   }
+  hs.duty_able.resize(able);
+}
+
+// The enemy hexes: MustBeAttacked of the units of a hex some unit next to it can still
+// attack (kDutyReached), or of every enemy unit if `full` or if artillery attacks at range
+// (a battery in range is then looked for only for a hex owed an attack: HasAttacker's).
+void HexRules::DefenderDuties(const State& s, Context& ctx, bool full) const {
+  HexScratch& hs = Hs(ctx);
+  const HexGameData& d = data();
+  const int side = s.phasing_side;
+  const bool ranged = d.artillery_range > 1 && d.artillery_kind >= 0;
+  auto ranged_attacker = [&](int h) {
+    for (int f = 0; f < s.num_units; ++f) {
+      const UnitState& fs = s.units[static_cast<size_t>(f)];
+      if (game_.units[static_cast<size_t>(f)].kind == d.artillery_kind && fs.OnMap() && !Adjacent(fs.hex, h) &&
+          fs.side == side && hs.duty_can[static_cast<size_t>(f)] && InAttackReach(s, static_cast<UnitId>(f), h)) {
+        return true;
+      }
+    }
+    return false;
+  };
   for (int h : hs.enemy_hexes) {
-    uint8_t& d = hs.hex_duty[static_cast<size_t>(h)];
-    if ((d & kDutyOwed) && HasAttacker(s, ctx, h, nullptr)) d |= kDutyPossible;
-  }
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& us = s.units[static_cast<size_t>(i)];
-    uint8_t& d = hs.unit_duty[static_cast<size_t>(i)];
-    if (us.side != side && (d & kDutyOwed) && (hs.hex_duty[static_cast<size_t>(us.hex)] & kDutyPossible)) d |= kDutyPossible;
+    uint8_t& hd = hs.hex_duty[static_cast<size_t>(h)];
+    const bool open = !(hd & kDutyDefended);
+    const bool adjacent = (hd & kDutyReached) != 0;
+    hd &= static_cast<uint8_t>(~kDutyReached);
+    if (!(adjacent || full || (ranged && open))) continue;
+    for (int e = hs.hex_head[static_cast<size_t>(h)]; e >= 0; e = hs.next_in_hex[static_cast<size_t>(e)]) {
+      const UnitState& us = s.units[static_cast<size_t>(e)];
+      if (us.side == side || us.Has(kUnitDefended) || !MustBeAttacked(s, ctx, static_cast<UnitId>(e))) continue;
+      hs.unit_duty[static_cast<size_t>(e)] = kDutyOwed;
+      hd |= kDutyOwed;
+    }
+    if (!(hd & kDutyOwed) || !open || !(adjacent || (ranged && ranged_attacker(h)))) continue;
+    hd |= kDutyPossible;
+    hs.duty_hexes.push_back(static_cast<int16_t>(h));
+    for (int e = hs.hex_head[static_cast<size_t>(h)]; e >= 0; e = hs.next_in_hex[static_cast<size_t>(e)]) {
+      uint8_t& ud = hs.unit_duty[static_cast<size_t>(e)];
+      if (s.units[static_cast<size_t>(e)].side == side || !(ud & kDutyOwed)) continue;
+      ud |= kDutyPossible;
+      hs.duty_units.push_back(static_cast<UnitId>(e));
+    }
   }
 }
 
@@ -172,15 +265,16 @@ bool HexRules::HasTarget(const State& view, Context& ctx, UnitId u, const Action
     return (d & kDutyEnemy) && !(d & kDutyDefended) && !Targets(declared, h) && InAttackReach(view, u, h);
   };
   const bool ranged = data().artillery_range > 1 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind;
-  if (ranged) {
-    for (int h : hs.enemy_hexes) {
-      if (open(h)) return true;
-    }
-    return false;
-  }
-  const int32_t* nb = game_.hex_board().map.grid.Neighbors(view.unit(u).hex);
+  const int from = view.unit(u).hex;
+  const int32_t* nb = game_.hex_board().map.grid.Neighbors(from);
   for (int d = 0; d < 6; ++d) {
     if (nb[d] >= 0 && open(nb[d])) return true;
+  }
+  if (!ranged) return false;
+  // At range, every other enemy hex (the neighbours first: a hex next to the unit is
+  // found without asking InAttackReach of the hexes in range, the costly answers).
+  for (int h : hs.enemy_hexes) {
+    if (!Adjacent(from, h) && open(h)) return true;
   }
   return false;
 }
@@ -216,7 +310,7 @@ bool HexRules::HasAttacker(const State& view, Context& ctx, int hex, const Actio
 void HexRules::CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty>* out) const {
   out->clear();
   if (!data().obligations || !IsPhase(s, data().phase_combat)) return;
-  BuildDuties(s, ctx);
+  BuildDuties(s, ctx, /*full=*/true);
   const HexScratch& hs = Hs(ctx);
   for (int i = 0; i < s.num_units; ++i) {
     const uint8_t d = hs.unit_duty[static_cast<size_t>(i)];
@@ -232,39 +326,93 @@ void HexRules::CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty
 
 // --- Enforcement ---------------------------------------------------------------------
 
+namespace {
+
+// CheckDutiesAfter's view of s with a declaration made, as the rules see it once made
+// (its attackers attacked, the enemy units in its hexes defended), built at its first
+// use: a check with nothing left to enforce builds none. It is the scratch's duty_view
+// (a check nested in a hook's call, should one ever be, builds its own).
+class DeclaredView {
+ public:
+  DeclaredView(HexScratch& hs, const State& s, const Action& a, int map_size)
+      : hs_(hs), s_(s), a_(a), map_size_(map_size) {}
+  ~DeclaredView() {
+    if (view_ == &hs_.duty_view) hs_.duty_view_busy = false;
+  }
+  DeclaredView(const DeclaredView&) = delete;
+  DeclaredView& operator=(const DeclaredView&) = delete;
+
+  const State& Get() {
+    if (view_ == nullptr) Build();
+    return *view_;
+  }
+
+ private:
+  void Build() {
+    if (!hs_.duty_view_busy) {
+      hs_.duty_view_busy = true;
+      view_ = &hs_.duty_view;
+    } else {
+      own_ = std::make_unique<State>();
+      view_ = own_.get();
+    }
+    State& view = *view_;
+    CopyLiveState(&view, s_);  // what rules read of a State (no unit past num_units)
+    for (int i = 0; i < a_.num_units; ++i) {
+      const UnitId u = a_.units[static_cast<size_t>(i)];
+      if (u >= 0 && u < s_.num_units) view.unit(u).flags |= kUnitAttacked;
+    }
+    // The enemy units in the declared hexes: from the hex lists (BuildDuties' of s), or
+    // by a walk of every unit for a hex off the map.
+    for (int k = 0; k < a_.num_hexes; ++k) {
+      const int h = a_.hexes[static_cast<size_t>(k)];
+      if (h < 0) continue;  // no unit on the map is there
+      if (h >= map_size_) {
+        for (int i = 0; i < s_.num_units; ++i) {
+          UnitState& us = view.units[static_cast<size_t>(i)];
+          if (us.hex == h && us.side != s_.phasing_side) us.flags |= kUnitDefended;
+        }
+        continue;
+      }
+      for (int i = hs_.hex_head[static_cast<size_t>(h)]; i >= 0; i = hs_.next_in_hex[static_cast<size_t>(i)]) {
+        UnitState& us = view.units[static_cast<size_t>(i)];
+        if (us.side != s_.phasing_side) us.flags |= kUnitDefended;
+      }
+    }
+  }
+
+  HexScratch& hs_;
+  const State& s_;
+  const Action& a_;
+  const int map_size_;
+  State* view_ = nullptr;
+  std::unique_ptr<State> own_;
+};
+
+}  // namespace
+
 Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a) const {
   BuildDuties(s, ctx);
-  const HexScratch& hs = Hs(ctx);
-  // The declaration as the rules see it once made: attackers attacked, defenders defended.
-  State view;
-  std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-  for (int i = 0; i < a.num_units; ++i) {
-    const UnitId u = a.units[static_cast<size_t>(i)];
-    if (u >= 0 && u < s.num_units) view.unit(u).flags |= kUnitAttacked;
-  }
-  for (int i = 0; i < s.num_units; ++i) {
-    UnitState& us = view.units[static_cast<size_t>(i)];
-    if (us.OnMap() && us.side != s.phasing_side && Targets(&a, us.hex)) us.flags |= kUnitDefended;
-  }
+  HexScratch& hs = Hs(ctx);
+  if (hs.duty_units.empty() && hs.duty_hexes.empty()) return Status::Ok();  // nothing left to meet
+  DeclaredView view(hs, s, a, game_.hex_board().map.size());
   const int side = s.phasing_side;
   const char* rule = data().Rule(RuleKey::kCombat);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    const UnitState& us = s.unit(u);
-    if (us.side != side || hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible) || Declares(&a, u)) continue;
+  for (const UnitId u : hs.duty_units) {
+    if (s.unit(u).side != side || Declares(&a, u)) continue;
     // A unit that could have joined, were the attack not already as large as one may be, is excused.
     bool could_join = a.num_units >= kMaxActionUnits;
     for (int k = 0; k < a.num_hexes && could_join; ++k) could_join = InAttackReach(s, u, a.hexes[static_cast<size_t>(k)]);
     // A unit the declaration itself bars from attacking is excused (B&G 8.42: its
     // stack-mate attacks and it need "not attack at all").
-    if (!could_join && CanStillAttack(view, u, &hs) && !HasTarget(view, ctx, u, &a)) {
+    if (!could_join && CanStillAttack(view.Get(), u, &hs) && !HasTarget(view.Get(), ctx, u, &a)) {
       return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
                                    "attack: this attack would leave it none (include it, or attack with it first)");
     }
   }
-  for (int h : hs.enemy_hexes) {
-    if (hs.hex_duty[static_cast<size_t>(h)] != (kDutyEnemy | kDutyOwed | kDutyPossible) || Targets(&a, h)) continue;
-    if (!HasAttacker(view, ctx, h, &a)) {
+  for (int h : hs.duty_hexes) {
+    if (Targets(&a, h)) continue;
+    if (!HasAttacker(view.Get(), ctx, h, &a)) {
       return Status::Refused(rule, "the enemy units in " + game_.HexLabel(h) +
                                        " are in a friendly zone of control and must be attacked: this attack would "
                                        "leave no unit able to attack them (include that hex or attack it first)");
@@ -276,18 +424,13 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
 Status HexRules::DutiesMet(const State& s, Context& ctx) const {
   BuildDuties(s, ctx);
   const HexScratch& hs = Hs(ctx);
+  if (hs.duty_units.empty()) return Status::Ok();
   const char* rule = data().Rule(RuleKey::kCombat);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitState& us = s.units[static_cast<size_t>(i)];
-    if (hs.unit_duty[static_cast<size_t>(i)] != (kDutyOwed | kDutyPossible)) continue;
-    if (us.side == s.phasing_side) {
-      return Status::Refused(rule, game_.UnitLabel(static_cast<UnitId>(i)) +
-                                       " is in an enemy zone of control and must attack");
-    }
-    return Status::Refused(rule, game_.UnitLabel(static_cast<UnitId>(i)) +
-                                     " is in a friendly zone of control and must be attacked");
+  const UnitId u = hs.duty_units.front();  // the first in unit order
+  if (s.unit(u).side == s.phasing_side) {
+    return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
   }
-  return Status::Ok();
+  return Status::Refused(rule, game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
 }
 
 // Appends a set of attacks meeting every obligation that can be met (the stars
@@ -303,18 +446,10 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   cover.clear();
   auto owes = [&](UnitId u) { return hs.unit_duty[static_cast<size_t>(u)] == (kDutyOwed | kDutyPossible); };
   auto owed = [&](int h) { return hs.hex_duty[static_cast<size_t>(h)] == (kDutyEnemy | kDutyOwed | kDutyPossible); };
-  // The phasing units that can still attack, in unit order (CanStillAttack asked once each).
-  std::vector<UnitId>& able = ws.duty_able;
-  able.clear();
-  std::vector<uint8_t>& can = ws.duty_can;
-  can.assign(static_cast<size_t>(s.num_units), 0);
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    if (s.unit(u).side == side && CanStillAttack(s, u, &hs)) {
-      able.push_back(u);
-      can[static_cast<size_t>(i)] = 1;
-    }
-  }
+  // The phasing units that can still attack, in unit order: BuildDuties asked CanStillAttack
+  // of every one that could attack anything (the others have no edge below).
+  const std::vector<UnitId>& able = hs.duty_able;
+  const std::vector<uint8_t>& can = hs.duty_can;
   // InAttackReach is adjacency alone when no artillery has a range: then tested here
   // (the cover's loops ask it of every owed hex and able unit).
   const bool adjacent_only = data().artillery_range <= 1;
@@ -331,8 +466,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
   };
   // Each owed hex by an owing unit if it can, else by any unit; then each owing unit left.
   for (int pass = 0; pass < 2; ++pass) {
-    for (int h : hs.enemy_hexes) {
-      if (!owed(h) || covered_hex(h)) continue;
+    for (int h : hs.duty_hexes) {  // the owed hexes, in enemy_hexes' order
+      if (covered_hex(h)) continue;
       for (const UnitId u : able) {
         if ((pass == 1 || owes(u)) && edge(u, h)) {
           cover.push_back({u, static_cast<int16_t>(h)});
@@ -341,9 +476,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
       }
     }
   }
-  for (int i = 0; i < s.num_units; ++i) {
-    const UnitId u = static_cast<UnitId>(i);
-    if (s.unit(u).side != side || !owes(u) || covered_unit(u)) continue;
+  for (const UnitId u : hs.duty_units) {  // the owing units (and owed enemies), in unit order
+    if (s.unit(u).side != side || covered_unit(u)) continue;
     for (int pass = 0; pass < 2 && !covered_unit(u); ++pass) {
       for (int h : hs.enemy_hexes) {
         if ((pass == 1 || owed(h)) && edge(u, h)) {
@@ -392,8 +526,14 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     }
     out->push_back(a);
   }
-  // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43).
+  // Each unit against every enemy hex it reaches (one attack, 7.1 / 8.43): only a unit
+  // next to two open enemy hexes or more has one to list.
+  const auto& grid = game_.hex_board().map.grid;
   for (const UnitId u : able) {
+    const int32_t* nb = grid.Neighbors(s.unit(u).hex);
+    int open = 0;
+    for (int k = 0; k < 6; ++k) open += nb[k] >= 0 && OpenHex(hs, nb[k]);
+    if (open < 2) continue;
     Action a = Action::Of(ActionType::kAttack);
     a.AddUnit(u);
     for (int h : hs.enemy_hexes) {

@@ -129,10 +129,13 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
 }
 
 // Every legal retreat path of u, each as an Action (only whether a path is legal is
-// asked: the checks' refusals are quiet).
+// asked: the checks' refusals are quiet). Nothing changes s while the paths are checked
+// (NextCombatStep's State too waits for the answer): pinned, the enemy ZOC and occupancy
+// CheckRetreat reads are checked once, not once per path.
 void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const {
   if (u < 0 || hexes <= 0 || hexes > 3) return;
   const QuietRefusals quiet(Hs(ctx));
+  const HexStatePin pin(ctx, s);
   const auto& grid = game_.hex_board().map.grid;
   int16_t path[3];
   // Depth-first over paths of exactly `hexes` steps moving away each step.
