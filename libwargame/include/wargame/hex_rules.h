@@ -1096,6 +1096,9 @@ class HexRules : public Rules, public HexQueries {
   // 0 is ListMoves').
   void ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int slot = 0,
                      int value = 0) const;
+  void FillUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int value, bool cacheable,
+                     HexScratch::UnitMoves& cached) const;
+  void PushStackedRun(HexScratch& hs, const MoveQuery& q, uint32_t cache, const HexScratch::UnitMoves& cached) const;
   void ListAttacks(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListAdvances(const State& s, Context& ctx, std::vector<Action>* out) const;
   void EnforceStacking(State& s, Context& ctx, int side, const char* rule) const;

@@ -383,101 +383,113 @@ void HexRules::ListUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, Actio
   HexScratch::UnitMoves& cached = hs.unit_moves[at];
   HexScratch::MoveListKey& key = hs.probe_key;  // MoveKey sets every field (no zeroing per call)
   const bool cacheable = hs.MoveKey(q, type, value, &key);
-  if (!cacheable || !cached.valid || !(cached.key == key)) {
-    cached.roots.clear();
-    cached.built_valid = false;
-    cached.enemy = q.enemy;
-    const Reachable& r = hs.pathfinder.Search(q);
-    const std::span<const int> reached = r.hexes();
-    // At most one allocation per vector, and only when the unit reaches more hexes
-    // than its slot has held (push_back's doubling would allocate log2(n) times).
-    const size_t most = reached.size();  // candidates: at most one per reached hex
-    if (cached.ends.capacity() < most) {
-      const size_t room = std::bit_ceil(most);
-      cached.roots.reserve(room);
-      cached.link.reserve(room);
-      cached.ends.reserve(room);
-      cached.lengths.reserve(room);
-      if (candidate_bits_ && cached.bits.capacity() < room) cached.bits.reserve(room);
-    }
-    // Written through pointers, then cut to the candidates found.
-    cached.link.resize(most);
-    cached.ends.resize(most);
-    cached.lengths.resize(most);
-    int32_t* const link_out = cached.link.data();
-    int16_t* const ends_out = cached.ends.data();
-    uint8_t* const lengths_out = cached.lengths.data();
-    const uint8_t* no_end = NoMoveEnd();
-    // A candidate whose predecessor is a candidate of this fill (settled before it) is
-    // that one with one more hex (a link: no Action written), and its bits extend that
-    // one's by the step (StepCandidateBits). Any other is built by walking back
-    // (AppendPathAction, a root) and its bits asked of the whole path (CandidateBits).
-    // The candidates' last hexes are gathered as a set in the scratch's map-wide words
-    // (left zero again below).
-    int32_t* const index = hs.candidate_index.data();  // per map hex: its candidate, -1 none
-    uint64_t* const fw = hs.fill_words.data();
-    const bool extend = hs.extend_candidates;
-    const int start = q.start;
-    int32_t count = 0;
-    for (const int h : reached) {
-      if (h == start) continue;
-      if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
-      const int p = r.Predecessor(h);
-      const int32_t from = p >= 0 && p != start && extend ? index[p] : -1;
-      int32_t link = from;
-      int length;
-      if (from >= 0) {
-        length = lengths_out[from] + 1;
-        if (length > kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
-      } else {
-        Action* a = AppendPathAction(r, type, u, start, h, &cached.roots);
-        if (a == nullptr) continue;
-        a->value = value;
-        link = -static_cast<int32_t>(cached.roots.size());  // -1 - its index
-        length = a->num_hexes;
-      }
-      index[h] = count;
-      fw[h >> 6] |= uint64_t{1} << (h & 63);
-      link_out[count] = link;
-      ends_out[count] = static_cast<int16_t>(h);
-      lengths_out[count] = static_cast<uint8_t>(length);
-      ++count;
-    }
-    const size_t n = static_cast<size_t>(count);
-    cached.link.resize(n);
-    cached.ends.resize(n);
-    cached.lengths.resize(n);
-    for (size_t i = 0; i < n; ++i) index[ends_out[i]] = -1;
-    // The candidates' bits are worked out when a filter first asks for them
-    // (SlotBits): most units' runs are kept whole and never read them. A slot that
-    // cannot be cached (no key to rebuild its query from) gets them now.
-    cached.bits.clear();
-    cached.bits_valid = false;
-    if (candidate_bits_ && !cacheable) FillBits(q, u, type, cached);
-    // The set of the candidates' last hexes (distinct: one candidate per reached
-    // hex), over the words they touch.
-    cached.hexset.clear();
-    cached.w0 = 0;
-    if (n > 0) {
-      size_t lo = 0, hi = hs.map_words;
-      while (fw[lo] == 0) ++lo;
-      while (fw[hi - 1] == 0) --hi;
-      cached.w0 = static_cast<int32_t>(lo);
-      cached.hexset.assign(fw + lo, fw + hi);
-      std::fill(fw + lo, fw + hi, uint64_t{0});
-    }
-    cached.without_valid = false;
-    cached.valid = cacheable;
-    cached.key = key;
-  }
-  const bool stacking = q.friendly_count != nullptr && q.stack_limit > 0;
+  if (!cacheable || !cached.valid || !(cached.key == key)) FillUnitMoves(hs, u, q, type, value, cacheable, cached);
   const uint32_t cache = static_cast<uint32_t>(at);
   const uint32_t n = static_cast<uint32_t>(cached.size());
   if (n == 0) return;
-  if (!stacking) {
+  if (q.friendly_count == nullptr || q.stack_limit <= 0) {
     hs.listed_runs.push_back(HexScratch::MoveRun{cache, 0, n, true});  // every candidate: nothing written per move
     return;
   }
+  PushStackedRun(hs, q, cache, cached);
+}
+
+// Searches q and writes slot `cached`'s candidates (see ListUnitMoves), its key
+// hs.probe_key if `cacheable`.
+void HexRules::FillUnitMoves(HexScratch& hs, UnitId u, const MoveQuery& q, ActionType type, int value,
+                             bool cacheable, HexScratch::UnitMoves& cached) const {
+  cached.roots.clear();
+  cached.built_valid = false;
+  cached.enemy = q.enemy;
+  const Reachable& r = hs.pathfinder.Search(q);
+  const std::span<const int> reached = r.hexes();
+  // At most one allocation per vector, and only when the unit reaches more hexes
+  // than its slot has held (push_back's doubling would allocate log2(n) times).
+  const size_t most = reached.size();  // candidates: at most one per reached hex
+  if (cached.ends.capacity() < most) {
+    const size_t room = std::bit_ceil(most);
+    cached.roots.reserve(room);
+    cached.link.reserve(room);
+    cached.ends.reserve(room);
+    cached.lengths.reserve(room);
+    if (candidate_bits_ && cached.bits.capacity() < room) cached.bits.reserve(room);
+  }
+  // Written through pointers, then cut to the candidates found.
+  cached.link.resize(most);
+  cached.ends.resize(most);
+  cached.lengths.resize(most);
+  int32_t* const link_out = cached.link.data();
+  int16_t* const ends_out = cached.ends.data();
+  uint8_t* const lengths_out = cached.lengths.data();
+  const uint8_t* no_end = NoMoveEnd();
+  // A candidate whose predecessor is a candidate of this fill (settled before it) is
+  // that one with one more hex (a link: no Action written), and its bits extend that
+  // one's by the step (StepCandidateBits). Any other is built by walking back
+  // (AppendPathAction, a root) and its bits asked of the whole path (CandidateBits).
+  // The candidates' last hexes are gathered as a set in the scratch's map-wide words
+  // (left zero again below).
+  int32_t* const index = hs.candidate_index.data();  // per map hex: its candidate, -1 none
+  uint64_t* const fw = hs.fill_words.data();
+  const bool extend = hs.extend_candidates;
+  const int start = q.start;
+  int32_t count = 0;
+  for (const int h : reached) {
+    if (h == start) continue;
+    if (no_end != nullptr && h >= 0 && no_end[h]) continue;  // the ruleset never lets a move end here
+    const int p = r.Predecessor(h);
+    const int32_t from = p >= 0 && p != start && extend ? index[p] : -1;
+    int32_t link = from;
+    int length;
+    if (from >= 0) {
+      length = lengths_out[from] + 1;
+      if (length > kMaxActionHexes) continue;  // too long for an Action, as its predecessor's path
+    } else {
+      Action* a = AppendPathAction(r, type, u, start, h, &cached.roots);
+      if (a == nullptr) continue;
+      a->value = value;
+      link = -static_cast<int32_t>(cached.roots.size());  // -1 - its index
+      length = a->num_hexes;
+    }
+    index[h] = count;
+    fw[h >> 6] |= uint64_t{1} << (h & 63);
+    link_out[count] = link;
+    ends_out[count] = static_cast<int16_t>(h);
+    lengths_out[count] = static_cast<uint8_t>(length);
+    ++count;
+  }
+  const size_t n = static_cast<size_t>(count);
+  cached.link.resize(n);
+  cached.ends.resize(n);
+  cached.lengths.resize(n);
+  for (size_t i = 0; i < n; ++i) index[ends_out[i]] = -1;
+  // The candidates' bits are worked out when a filter first asks for them
+  // (SlotBits): most units' runs are kept whole and never read them. A slot that
+  // cannot be cached (no key to rebuild its query from) gets them now.
+  cached.bits.clear();
+  cached.bits_valid = false;
+  if (candidate_bits_ && !cacheable) FillBits(q, u, type, cached);
+  // The set of the candidates' last hexes (distinct: one candidate per reached
+  // hex), over the words they touch.
+  cached.hexset.clear();
+  cached.w0 = 0;
+  if (n > 0) {
+    size_t lo = 0, hi = hs.map_words;
+    while (fw[lo] == 0) ++lo;
+    while (fw[hi - 1] == 0) --hi;
+    cached.w0 = static_cast<int32_t>(lo);
+    cached.hexset.assign(fw + lo, fw + hi);
+    std::fill(fw + lo, fw + hi, uint64_t{0});
+  }
+  cached.without_valid = false;
+  cached.valid = cacheable;
+  cached.key = hs.probe_key;
+}
+
+// The run of slot `cached` (index `cache`, at least one candidate) under q's
+// stacking limit, into hs.listed_runs.
+void HexRules::PushStackedRun(HexScratch& hs, const MoveQuery& q, uint32_t cache,
+                              const HexScratch::UnitMoves& cached) const {
+  const uint32_t n = static_cast<uint32_t>(cached.size());
   // A move may not end where the friendly units already there leave no room for the
   // movers (friendly_count[end] <= room): the run keeps the candidates outside the
   // full hexes, a word (64 hexes) at a time.
