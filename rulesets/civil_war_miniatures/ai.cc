@@ -4,6 +4,7 @@
 // MiniRules::AppendPlannedMoves here.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -236,16 +237,36 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
   const UnitState& us = s.unit(u);
   if (us.Has(kRouted) || us.Has(kPinned) || us.Has(kMovedNow)) return;
   // One move per one-inch cell of the table: the integer action ids (action_space.h)
-  // name a move by its unit and the cell it ends in.
-  auto same_cell = [](const Action& x, const Action& y) {
-    return x.type == ActionType::kMove && y.type == ActionType::kMove && x.units[0] == y.units[0] &&
-           x.value / 100 == y.value / 100 && x.value2 / 100 == y.value2 / 100;
+  // name a move by its unit and the cell it ends in. A planned move is skipped if a
+  // move of u to its cell is listed, a planned facing if the same facing is (no
+  // other action equals either): the cells and facings listed are gathered once.
+  auto cell_of = [](const Action& x) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(x.value / 100)) << 32) |
+           static_cast<uint32_t>(x.value2 / 100);
   };
+  thread_local std::vector<uint64_t> cells;  // reused: no allocation once grown
+  thread_local std::vector<int32_t> facings;
+  cells.clear();
+  facings.clear();
+  for (const Action& x : *out) {
+    if (x.type == ActionType::kMove && x.num_units > 0 && x.units[0] == u) cells.push_back(cell_of(x));
+    if (x.type == ActionType::kCustom && x.value == kFace && x.num_units == 1 && x.units[0] == u && x.num_hexes == 0)
+      facings.push_back(x.value2);
+  }
   auto try_add = [&](const Action& a) {
-    for (size_t i = 0; i < out->size(); ++i) {
-      if ((*out)[i] == a || same_cell((*out)[i], a)) return;
+    const bool move = a.type == ActionType::kMove;  // else a facing
+    const uint64_t key = move ? cell_of(a) : 0;
+    if (move ? std::find(cells.begin(), cells.end(), key) != cells.end()
+             : std::find(facings.begin(), facings.end(), a.value2) != facings.end()) {
+      return;
     }
-    if (legal(a)) out->push_back(a);
+    if (!legal(a)) return;
+    out->push_back(a);
+    if (move) {
+      cells.push_back(key);
+    } else {
+      facings.push_back(a.value2);
+    }
   };
   auto move_to = [&](Vec2 p) {
     p = g.table().Clamp(p);
@@ -256,7 +277,8 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
   };
   const Vec2 c = CenterOf(s, u);
   const UnitType& t = TypeOf(g, u);
-  std::vector<std::pair<double, UnitId>> enemies;
+  thread_local std::vector<std::pair<double, UnitId>> enemies;
+  enemies.clear();
   for (UnitId o = 0; o < static_cast<UnitId>(g.num_units()); ++o) {
     if (OnTable(s, o) && s.unit(o).side != us.side) enemies.emplace_back(DistanceSquared(c, CenterOf(s, o)), o);
   }
@@ -267,7 +289,8 @@ void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(
     const double dist = std::sqrt(d2);
     if (dist < 0.01) continue;
     const Vec2 away = (c - ef.center) * (1.0 / dist);
-    std::vector<double> standoffs;
+    thread_local std::vector<double> standoffs;
+    standoffs.clear();
     for (const HitBand& b : t.hits) standoffs.push_back(b.up_to - 0.5);
     if (!t.artillery) standoffs.push_back(d.charge_range - 1);
     for (double so : standoffs) move_to(ef.center + away * (so + ef.depth / 2));
