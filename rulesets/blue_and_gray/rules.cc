@@ -1366,7 +1366,10 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
   };
   // Each attack's canonical form with its index, sorted (by index among equals): of
   // a run of equal forms only the first listed is kept. n log n, not n^2.
-  std::vector<std::pair<Action, size_t>> attacks;
+  // Reused buffers: no allocation once grown.
+  thread_local std::vector<std::pair<Action, size_t>> attacks;
+  thread_local std::vector<uint8_t> repeated;
+  attacks.clear();
   for (size_t i = 0; i < out->size(); ++i) {
     if ((*out)[i].type == ActionType::kAttack) attacks.emplace_back(canonical((*out)[i]), i);
   }
@@ -1376,7 +1379,7 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
     if (less(y.first, x.first)) return false;
     return x.second < y.second;
   });
-  std::vector<uint8_t> repeated(out->size(), 0);
+  repeated.assign(out->size(), 0);
   for (size_t k = 1; k < attacks.size(); ++k) {
     if (attacks[k].first == attacks[k - 1].first) repeated[attacks[k].second] = 1;
   }

@@ -1832,7 +1832,13 @@ class MiniRules : public Rules {
   // facings listed so far only, then appended in their order (StraightforwardGeometry:
   // with the whole listing).
   void AppendPlannedMoves(const State& s, Context& ctx, std::vector<Action>* out) const {
-    const auto legal = [&](const Action& a) { return Allowed(s, a, ctx.game()); };
+    // One captured pointer: std::function keeps it in place (no allocation).
+    const struct {
+      const MiniRules* rules;
+      const State* s;
+      const Game* g;
+    } probe{this, &s, &ctx.game()};
+    const auto legal = [p = &probe](const Action& a) { return p->rules->Allowed(*p->s, a, *p->g); };
     if (Straightforward()) {
       civil_war_miniatures::AppendPlannedMoves(ctx.game(), s, legal, out);
       return;

@@ -1634,25 +1634,40 @@ bool SbRules::HqServes(UnitId hq, UnitId u) const {
 }
 
 Status SbRules::CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const {
-  if (a.num_units < 1 || a.num_units > 2) return Status::Refused("9.0", "reorganize one unit, optionally aided by one HQ");
+  // The listing asks under QuietRefusals: its refusals build no message.
+  const HexScratch& hs = Hs(ctx);
+  auto refuse = [&](const char* rule, auto message) { return RefuseUnlessQuiet(hs, rule, message); };
+  if (a.num_units < 1 || a.num_units > 2) {
+    return refuse("9.0", [] { return std::string("reorganize one unit, optionally aided by one HQ"); });
+  }
   const UnitId u = a.units[0];
-  if (u < 0 || u >= s.num_units) return Status::Refused("9.0", "no such unit");
+  if (u < 0 || u >= s.num_units) return refuse("9.0", [] { return std::string("no such unit"); });
   const UnitState& us = s.unit(u);
-  if (us.side != s.phasing_side || !us.OnMap()) return Status::Refused("9.0", "only phasing units on the map reorganize");
-  if (us.markers[dis_] == 0) return Status::Refused("9.0", game_.UnitLabel(u) + " is not disrupted");
-  if (us.Has(kSbReorganized)) return Status::Refused("9.0", game_.UnitLabel(u) + " has already tried to reorganize");
-  if (InEnemyZoc(s, ctx, us.side, us.hex)) return Status::Refused("9.0", "a unit in an enemy zone of control may not reorganize");
+  if (us.side != s.phasing_side || !us.OnMap()) {
+    return refuse("9.0", [] { return std::string("only phasing units on the map reorganize"); });
+  }
+  if (us.markers[dis_] == 0) return refuse("9.0", [&] { return game_.UnitLabel(u) + " is not disrupted"; });
+  if (us.Has(kSbReorganized)) {
+    return refuse("9.0", [&] { return game_.UnitLabel(u) + " has already tried to reorganize"; });
+  }
+  if (InEnemyZoc(s, ctx, us.side, us.hex)) {
+    return refuse("9.0", [] { return std::string("a unit in an enemy zone of control may not reorganize"); });
+  }
   *column = 0;
   if (a.num_units == 2) {
     const UnitId h = a.units[1];
     if (h < 0 || h >= s.num_units || !IsHq(h) || s.unit(h).side != us.side || !s.unit(h).OnMap()) {
-      return Status::Refused("9.0", "the aiding unit must be a friendly HQ on the map");
+      return refuse("9.0", [] { return std::string("the aiding unit must be a friendly HQ on the map"); });
     }
-    if (h == buell_ || h == bragg_) return Status::Refused("9.0", "the Bragg and Buell HQs may not aid reorganization");
-    if (s.unit(h).spare >= 2) return Status::Refused("9.0", game_.UnitLabel(h) + " has already aided two units");
-    if (!HqServes(h, u)) return Status::Refused("12.5", game_.UnitLabel(h) + " does not command " + game_.UnitLabel(u));
+    if (h == buell_ || h == bragg_) {
+      return refuse("9.0", [] { return std::string("the Bragg and Buell HQs may not aid reorganization"); });
+    }
+    if (s.unit(h).spare >= 2) return refuse("9.0", [&] { return game_.UnitLabel(h) + " has already aided two units"; });
+    if (!HqServes(h, u)) {
+      return refuse("12.5", [&] { return game_.UnitLabel(h) + " does not command " + game_.UnitLabel(u); });
+    }
     const int dist = DistanceBetween(s.unit(h).hex, us.hex);
-    if (dist > 3) return Status::Refused("9.0", "the HQ must be within three hexes");
+    if (dist > 3) return refuse("9.0", [] { return std::string("the HQ must be within three hexes"); });
     *column = dist == 0 ? 2 : 1;
   }
   return Status::Ok();
@@ -1694,6 +1709,7 @@ void SbRules::ListReorganize(const State& s, Context& ctx, std::vector<Action>* 
     a.value = kCustomReorganize;
     a.AddUnit(u);
     int column;
+    const QuietRefusals quiet(Hs(ctx));  // only whether it may is asked
     if (!CheckReorganize(s, ctx, a, &column).ok()) continue;
     out->push_back(a);
     for (int j = 0; j < s.num_units; ++j) {
@@ -1873,7 +1889,8 @@ void SbRules::BeginReorganization(State& s, Context& ctx) const {
     us.flags &= static_cast<uint16_t>(~kSbReorganized);
     if (IsHq(static_cast<UnitId>(i))) us.spare = 0;
   }
-  std::vector<Action> tmp;
+  std::vector<Action>& tmp = Hs(ctx).ruleset_actions;  // reused: no allocation
+  tmp.clear();
   ListReorganize(s, ctx, &tmp);
   if (tmp.empty()) PopStep(s, steps_);
 }
@@ -1888,7 +1905,8 @@ void SbRules::BeginBombardment(State& s, Context& ctx, bool defensive) const {
   }
   const Step top = *TopStep(s);
   ReplaceStep(s, steps_, top.kind, defensive ? 1 - s.phasing_side : s.phasing_side);
-  std::vector<Action> tmp;
+  std::vector<Action>& tmp = Hs(ctx).ruleset_actions;  // reused: no allocation
+  tmp.clear();
   ListBombards(s, ctx, &tmp);
   if (defensive) ListCavalryRetreats(s, ctx, &tmp);
   if (tmp.empty()) PopStep(s, steps_);
@@ -2280,8 +2298,10 @@ Status SbRules::ApplySbMove(State& s, const Action& a, Context& ctx) const {
   if (a.type == ActionType::kMove && a.num_units > 0 && a.num_hexes > 0 && a.units[0] >= 0 && a.units[0] < s.num_units &&
       IsArtillery(a.units[0]) && s.unit(a.units[0]).OnMap()) {
     MoveQuery q = BuildQuery(s, ctx, a.units.data(), a.num_units);
-    std::vector<int> path(a.hexes.begin(), a.hexes.begin() + a.num_hexes);
-    const PathCheck pc = Hs(ctx).pathfinder.CheckPath(q, path, data().move_labels);
+    int path[kMaxActionHexes];  // no allocation
+    std::copy(a.hexes.begin(), a.hexes.begin() + a.num_hexes, path);
+    const PathCheck pc = Hs(ctx).pathfinder.CheckPath(
+        q, std::span<const int>(path, static_cast<size_t>(a.num_hexes)), data().move_labels);
     cost = pc.ok ? pc.cost : 0;
   }
   // 11.1 note 2: zero-strength units take no objective: their moves do not report control.

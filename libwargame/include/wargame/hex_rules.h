@@ -159,7 +159,8 @@ class HexScratch : public Scratch {
   std::vector<ZocSource> sources;
   std::vector<int> path;
   std::vector<Action> actions;
-  std::vector<Action> ruleset_actions;  // free for ruleset hooks (S&B: 5.7's entry paths)
+  // Free for ruleset hooks (S&B: 5.7's entry paths; whether a phase has any action at its start).
+  std::vector<Action> ruleset_actions;
 
   // Caches of HexRules::EnemyZoc and RefreshOccupancy: both are pure functions of
   // the State and the side (their hooks take only the State), so a result is reused

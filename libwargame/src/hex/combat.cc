@@ -41,6 +41,7 @@ void HexRules::ListEndCombatPhase(const State& s, Context& ctx, std::vector<Acti
   State copy;
   std::memcpy(static_cast<void*>(&copy), &s, sizeof(State));
   Context quiet(game_, nullptr, nullptr, &ctx.scratch());
+  const QuietRefusals no_message(Hs(ctx));  // only whether it may end is asked
   if (EndCombatPhase(copy, quiet).ok()) out->push_back(Action::EndPhase());
 }
 
@@ -394,7 +395,8 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& e = s.units[static_cast<size_t>(j)];
           if (e.hex == nb && e.side != side && !e.Has(kUnitDefended)) {
-            return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " is in an enemy zone of control and must attack");
+            return RefuseUnlessQuiet(Hs(ctx), data().Rule(RuleKey::kCombat),
+                                     [&] { return game_.UnitLabel(u) + " is in an enemy zone of control and must attack"; });
           }
         }
       }
@@ -406,7 +408,9 @@ Status HexRules::EndCombatPhase(State& s, Context& ctx) const {
         for (int j = 0; j < s.num_units; ++j) {
           const UnitState& f = s.units[static_cast<size_t>(j)];
           if (f.hex == nb && f.side == side && !f.Has(kUnitAttacked) && AttackStrength(s, static_cast<UnitId>(j)) > 0) {
-            return Status::Refused(data().Rule(RuleKey::kCombat), game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked");
+            return RefuseUnlessQuiet(Hs(ctx), data().Rule(RuleKey::kCombat), [&] {
+              return game_.UnitLabel(u) + " is in a friendly zone of control and must be attacked";
+            });
           }
         }
       }

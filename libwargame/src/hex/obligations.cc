@@ -406,16 +406,20 @@ Status HexRules::CheckDutiesAfter(const State& s, Context& ctx, const Action& a)
     // A unit the declaration itself bars from attacking is excused (B&G 8.42: its
     // stack-mate attacks and it need "not attack at all").
     if (!could_join && CanStillAttack(view.Get(), u, &hs) && !HasTarget(view.Get(), ctx, u, &a)) {
-      return Status::Refused(rule, game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an "
-                                   "attack: this attack would leave it none (include it, or attack with it first)");
+      return RefuseUnlessQuiet(hs, rule, [&] {
+        return game_.UnitLabel(u) + " is in an enemy zone of control and must take part in an attack: this attack "
+                                    "would leave it none (include it, or attack with it first)";
+      });
     }
   }
   for (int h : hs.duty_hexes) {
     if (Targets(&a, h)) continue;
     if (!HasAttacker(view.Get(), ctx, h, &a)) {
-      return Status::Refused(rule, "the enemy units in " + game_.HexLabel(h) +
-                                       " are in a friendly zone of control and must be attacked: this attack would "
-                                       "leave no unit able to attack them (include that hex or attack it first)");
+      return RefuseUnlessQuiet(hs, rule, [&] {
+        return "the enemy units in " + game_.HexLabel(h) +
+               " are in a friendly zone of control and must be attacked: this attack would leave no unit able to "
+               "attack them (include that hex or attack it first)";
+      });
     }
   }
   return Status::Ok();
@@ -541,7 +545,8 @@ void HexRules::ListDutyAttacks(const State& s, Context& ctx, std::vector<Action>
     }
     if (a.num_hexes > 1) out->push_back(a);
   }
-  // Keep what breaks no obligation, once each.
+  // Keep what breaks no obligation, once each (only whether it does is asked).
+  const QuietRefusals quiet(ws);
   KeepDistinct(out, &ws.duty_seen,
                [&](const Action& a) { return a.type != ActionType::kAttack || CheckDutiesAfter(s, ctx, a).ok(); });
 }

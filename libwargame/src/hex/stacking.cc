@@ -1,5 +1,6 @@
 // Stacking checkpoints and the engine's invariants.
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "internal.h"
@@ -8,30 +9,35 @@
 namespace wg {
 
 void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rule) const {
-  // The side's units per hex (counted or not: an upper bound of StackingCount), so
-  // only hexes that might be over the limit are counted; recounted after each
-  // elimination (its hook may change the position).
-  std::vector<uint16_t> units(static_cast<size_t>(game_.hex_board().map.size()), 0);
+  // The hexes of the side's units (counted or not: an upper bound of StackingCount),
+  // sorted, so only hexes that might be over the limit are counted; gathered again
+  // after each elimination (its hook may change the position). A fixed array: no
+  // allocation.
+  const int map_size = game_.hex_board().map.size();
+  std::array<int16_t, kMaxUnits> hexes;
+  int n = 0;
   auto recount = [&] {
-    std::fill(units.begin(), units.end(), 0);
-    for (int i = 0; i < s.num_units; ++i) {
+    n = 0;
+    for (int i = 0; i < s.num_units && n < kMaxUnits; ++i) {
       const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side && u.hex >= 0 && u.hex < game_.hex_board().map.size()) ++units[static_cast<size_t>(u.hex)];
+      if (u.side == side && u.hex >= 0 && u.hex < map_size) hexes[static_cast<size_t>(n++)] = u.hex;
     }
+    std::sort(hexes.begin(), hexes.begin() + n);
   };
   recount();
   // The hexes in ascending order, but only those of the side's units with more units
   // than the limit: the smallest such hex from `from` on (the map's size if none).
   const int limit = game_.hex_board().stacking.limit;
   auto next_over = [&](int from) {
-    int best = game_.hex_board().map.size();
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (u.side == side && u.hex >= from && u.hex < best && static_cast<int>(units[static_cast<size_t>(u.hex)]) > limit) best = u.hex;
+    for (int i = 0; i < n;) {
+      int j = i + 1;
+      while (j < n && hexes[static_cast<size_t>(j)] == hexes[static_cast<size_t>(i)]) ++j;
+      if (hexes[static_cast<size_t>(i)] >= from && j - i > limit) return static_cast<int>(hexes[static_cast<size_t>(i)]);
+      i = j;
     }
-    return best;
+    return map_size;
   };
-  for (int h = next_over(0); h < game_.hex_board().map.size(); h = next_over(h + 1)) {
+  for (int h = next_over(0); h < map_size; h = next_over(h + 1)) {
     while (StackingCount(s, h, side) > game_.hex_board().stacking.limit) {
       // Eliminate the excess: the weakest first (combat.stacking_untrained_first:
       // untrained units before any other, as S&B 5.5 asks).
