@@ -72,7 +72,7 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
             --games "$ai_games" --threads 1 --seed 1 --players ai,ai)
         echo "side=$side round=$k games=$ai_games spec=$spec $m" >> "$cmp/ai.txt.new"
       done
-      tg="${WG_TABLETOP_GAMES:-200}"  # 40 games (0.07 s of CPU) swung by 30% between rounds
+      tg="${WG_TABLETOP_GAMES:-400}"  # 40 games (0.07 s of CPU) swung by 30% between rounds; 200 by 25%
       # The baseline's farm is 8 turns; the farm is 12 since 2026-12-03, so this build plays
       # a copy of today's farm cut to 8 turns: the same length of game on both sides.
       farm=(); [ "$side" = cur ] && farm=(--scenario "$cmp/farm8.yaml")

@@ -15,6 +15,7 @@
 //   final state; Undo() is refused in it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -300,6 +301,37 @@ TEST(PlayoutSpeed, PlayoutModeChangesOnlyUndo) {
   EXPECT_TRUE(playout.Undo());
   EXPECT_EQ(HashState(playout.state()), before);
   EXPECT_FALSE(playout.Undo());
+}
+
+// A Session takes the scratch the Session before it gave back (Rules::TakeScratch),
+// its caches filled by other games: each game plays exactly as it does on a game
+// object of its own, whose first Session makes a new scratch.
+TEST(PlayoutSpeed, AScratchFromEarlierGamesPlaysAsANewOne) {
+  for (const std::string& spec : {std::string("stars_and_bars"), std::string("blue_and_gray(scenario=chattanooga)"),
+                                  std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish",
+                                  std::string("civil_war_miniatures")}) {
+    auto shared = Load(spec);
+    ASSERT_TRUE(shared);
+    const Scratch* previous = nullptr;
+    const int games = std::max(2, ScaledGameCount(3));
+    for (int g = 1; g <= games; ++g) {
+      const uint64_t seed = static_cast<uint64_t>(g);
+      {
+        Session probe(shared, seed);
+        if (previous != nullptr) {
+          EXPECT_EQ(&probe.scratch(), previous) << spec << ": the scratch was not reused";
+        }
+        previous = &probe.scratch();
+      }
+      const PlayoutResult reused = PlayRandomGame(shared, seed);
+      auto own = Load(spec);  // a pool of its own: a new scratch
+      ASSERT_TRUE(own);
+      const PlayoutResult fresh = PlayRandomGame(own, seed);
+      EXPECT_EQ(reused.actions, fresh.actions) << spec << " game " << g;
+      EXPECT_EQ(reused.event_hash, fresh.event_hash) << spec << " game " << g;
+      EXPECT_EQ(reused.state_hash, fresh.state_hash) << spec << " game " << g;
+    }
+  }
 }
 
 }  // namespace

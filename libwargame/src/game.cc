@@ -138,6 +138,24 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
 
 void Rules::CheckInvariants(const State&, ErrorList*) const {}
 
+std::unique_ptr<Scratch> Rules::TakeScratch() const {
+  {
+    const std::lock_guard<std::mutex> lock(scratch_mutex_);
+    if (!scratch_pool_.empty()) {
+      std::unique_ptr<Scratch> s = std::move(scratch_pool_.back());
+      scratch_pool_.pop_back();
+      return s;
+    }
+  }
+  return NewScratch();
+}
+
+void Rules::ReturnScratch(std::unique_ptr<Scratch> scratch) const {
+  if (!scratch) return;
+  const std::lock_guard<std::mutex> lock(scratch_mutex_);
+  if (scratch_pool_.size() < kScratchPool) scratch_pool_.push_back(std::move(scratch));
+}
+
 void Rules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const {
   out->spans.clear();
   out->ends.clear();

@@ -16,14 +16,19 @@ namespace wg {
 
 Session::Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice, const State& state)
     : game_(std::move(game)), seed_(seed), supplied_only_(supplied_dice), state_(state) {
-  scratch_ = game_->rules->NewScratch();
+  scratch_ = game_->rules->TakeScratch();
 }
 
 Session::Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice)
     : game_(std::move(game)), seed_(seed), supplied_only_(supplied_dice) {
-  scratch_ = game_->rules->NewScratch();
+  scratch_ = game_->rules->TakeScratch();
   // Dice at set-up (if any) come from the seed; a referee supplies later ones.
   state_ = NewInitialState(*game_, seed, nullptr, &log_, scratch_.get());
+}
+
+// The scratch goes back to the game's pool, for the next Session (Rules::TakeScratch).
+Session::~Session() {
+  if (game_ && game_->rules) game_->rules->ReturnScratch(std::move(scratch_));
 }
 
 std::unique_ptr<Session> Session::Clone() const {

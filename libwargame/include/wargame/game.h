@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -229,6 +230,14 @@ class Rules {
   virtual void LegacySaveStates(const State& /*s*/, int /*format*/, std::vector<State>* /*out*/) const {}
   // Buffers for one thread playing this game.
   virtual std::unique_ptr<Scratch> NewScratch() const { return std::make_unique<Scratch>(); }
+  // A scratch for a Session of this game: one an earlier Session gave back
+  // (ReturnScratch), its buffers grown and its caches keyed by what they were
+  // computed from, so valid for any State (as after an undo); else NewScratch().
+  // Game after game on one thread then allocate nothing once the first has grown
+  // the buffers (issue 15). Thread-safe; at most kScratchPool are kept.
+  std::unique_ptr<Scratch> TakeScratch() const;
+  void ReturnScratch(std::unique_ptr<Scratch> scratch) const;
+  static constexpr size_t kScratchPool = 16;
   // A game on a hex map answers the hex queries (hex_rules.h: odds, reachable
   // hexes, zones of control...) for players, referees and renderers; nullptr
   // for a game that is not (a tabletop measured in inches).
@@ -248,6 +257,10 @@ class Rules {
 
  protected:
   StepTable steps_;
+
+ private:
+  mutable std::mutex scratch_mutex_;
+  mutable std::vector<std::unique_ptr<Scratch>> scratch_pool_;
 };
 
 inline constexpr int kUnchangedHex = -100;

@@ -37,6 +37,8 @@ class Session {
  public:
   // seed: the dice seed. supplied_dice: every die must be supplied (a referee).
   Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice = false);
+  // Gives its scratch back to the game (Rules::ReturnScratch) for the next Session.
+  ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   // A copy of the game in progress (state, log, actions, dice) that plays on
