@@ -303,6 +303,34 @@ TEST(PlayoutSpeed, PlayoutModeChangesOnlyUndo) {
   EXPECT_FALSE(playout.Undo());
 }
 
+// The core's movement step lists the end of the phase without trying it (a ruleset
+// of YAML only cannot refuse it): at every movement decision of random skirmish
+// games it is listed exactly when applying it to a copy of the State is accepted.
+TEST(PlayoutSpeed, CoreMovementEndListedExactlyWhenAccepted) {
+  auto game = Load(std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish");
+  ASSERT_TRUE(game);
+  long checked = 0;
+  for (int g = 1; g <= std::max(2, ScaledGameCount(10)); ++g) {
+    Session s(game, static_cast<uint64_t>(g));
+    s.set_playout(true);
+    RandomPlayer player(static_cast<uint64_t>(g) * 7919 + 1);
+    for (int n = 0; n < 5000 && !s.over(); ++n) {
+      const std::vector<Action> legal = s.LegalActions();
+      if (s.state().decision == DecisionType::kMovement) {
+        const bool listed = std::find(legal.begin(), legal.end(), Action::EndPhase()) != legal.end();
+        State copy = s.state();
+        std::unique_ptr<Scratch> scratch = game->rules->NewScratch();
+        Context ctx(*game, nullptr, nullptr, scratch.get());
+        EXPECT_EQ(listed, game->rules->Apply(copy, Action::EndPhase(), ctx).ok()) << "game " << g << ", action " << n;
+        ++checked;
+      }
+      if (legal.empty()) break;
+      ASSERT_TRUE(s.Apply(legal[player.ChooseIndex(legal.size())]).ok());
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
 // A Session takes the scratch the Session before it gave back (Rules::TakeScratch),
 // its caches filled by other games: each game plays exactly as it does on a game
 // object of its own, whose first Session makes a new scratch.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <typeinfo>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -53,6 +54,13 @@ void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
 // reinforcements that must enter first).
 void HexRules::ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx);
+  // The core's rules alone (a ruleset of YAML only, no class over HexRules) end the
+  // movement phase whenever asked (ApplyMovementStep): listed without trying it on a
+  // copy of the State. A ruleset class may refuse it in its Apply: tried.
+  if (typeid(*this) == typeid(HexRules)) {
+    out->push_back(Action::EndPhase());
+    return;
+  }
   ListEndPhaseIfAccepted(s, ctx, out);
 }
 
