@@ -24,10 +24,16 @@ wargame="$build/examples/wargame/wargame"
 games="${WG_SIMULATE_GAMES:-200}"
 players="random,random"
 timecmd="python3 $src/benchmarks/timecmd.py"
+# WG_SIMULATE_ROUNDS pairs (default 5; the order alternates), each pair's ratio of
+# CPU per game: a single pair (0.65 s of CPU a side) swung between 0.89x and 1.10x.
+sim_rounds="${WG_SIMULATE_ROUNDS:-5}"
 if [ -x "$wargame" ] && "$wargame" simulate stars_and_bars --games 2 --threads 1 --players "$players" > /dev/null 2>&1; then
-  for t in 1 2; do
-    m=$($timecmd -- "$wargame" simulate stars_and_bars --games "$games" --threads "$t" --seed 1 --players "$players")
-    echo "threads=$t $m spec=stars_and_bars games=$games players=$players" >> "$sim"
+  for k in $(seq 1 "$sim_rounds"); do
+    order="1 2"; [ $((k % 2)) -eq 0 ] && order="2 1"
+    for t in $order; do
+      m=$($timecmd -- "$wargame" simulate stars_and_bars --games "$games" --threads "$t" --seed 1 --players "$players")
+      echo "threads=$t round=$k $m spec=stars_and_bars games=$games players=$players" >> "$sim"
+    done
   done
 else
   echo "skipped=wargame_simulate_not_built" > "$sim"
