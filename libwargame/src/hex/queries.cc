@@ -75,6 +75,19 @@ void HexRules::ComputeZocSlot(HexScratch::ZocSlot& z, int side, const std::vecto
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
   HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];
+  // The other side's units that exert a ZOC, into hs.sources (when RefreshOccupancy has
+  // not gathered them).
+  auto walk_sources = [&] {
+    std::vector<ZocSource>& sources = hs.sources;
+    sources.clear();
+    const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
+    for (int i = 0; i < num_units; ++i) {
+      const UnitState& u = s.units[static_cast<size_t>(i)];
+      if (!u.OnMap() || u.side == side) continue;
+      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
+      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
+    }
+  };
   if (hs.occupancy_by_side) {
     // The ZOCs `side` is in are a function of the other side's units (OccupancyBySide):
     // kept while that side's units epoch is the field's.
@@ -84,18 +97,8 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
     if (z.side != side || z.epoch != theirs) {
       // The sources: gathered by RefreshOccupancy for this side at the same epoch, else walked here.
       const bool gathered = hs.part[1].side == side && hs.part[1].epoch == theirs;
-      std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
-      if (!gathered) {
-        sources.clear();
-        const int num_units = s.num_units;
-        for (int i = 0; i < num_units; ++i) {
-          const UnitState& u = s.units[static_cast<size_t>(i)];
-          if (!u.OnMap() || u.side == side) continue;
-          const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
-          if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
-        }
-      }
-      ComputeZocSlot(z, side, sources, hs);
+      if (!gathered) walk_sources();
+      ComputeZocSlot(z, side, gathered ? hs.gathered_sources : hs.sources, hs);
       z.side = side;
       z.epoch = theirs;
     }
@@ -107,18 +110,8 @@ const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const
   // same pin (so unchanged since) for this side, else walked here.
   const uint64_t pin = hs.PinOf(s);
   const bool gathered = pin != 0 && hs.gathered_pin == pin && hs.gathered_side == side;
-  std::vector<ZocSource>& sources = gathered ? hs.gathered_sources : hs.sources;
-  if (!gathered) {
-    sources.clear();
-    const int num_units = s.num_units;  // read once (the compiler cannot tell that push_back leaves s alone)
-    for (int i = 0; i < num_units; ++i) {
-      const UnitState& u = s.units[static_cast<size_t>(i)];
-      if (!u.OnMap() || u.side == side) continue;
-      const ZocKind k = ZocOf(s, static_cast<UnitId>(i));
-      if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
-    }
-  }
-  ComputeZocSlot(z, side, sources, hs);
+  if (!gathered) walk_sources();
+  ComputeZocSlot(z, side, gathered ? hs.gathered_sources : hs.sources, hs);
   CopyLiveState(&z.state, s);
   z.side = side;
   z.pin = hs.PinOf(s);
