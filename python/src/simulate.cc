@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "wargame/ai.h"
+#include "wargame/liveness.h"
 #include "wargame/players.h"
 #include "wargame/session.h"
 
@@ -21,16 +22,14 @@ std::unique_ptr<wg::Player> MakePlayer(const std::shared_ptr<const wg::Game>& ga
 void PlayOne(const std::shared_ptr<const wg::Game>& game, const SimulateOptions& o, int i, SimulateResult* r) {
   const uint64_t seed = o.seed + static_cast<uint64_t>(i);
   wg::Session session(game, seed);
+  session.set_playout(true);  // no undo snapshots; play is the same (issue 15)
   std::unique_ptr<wg::Player> players[2] = {MakePlayer(game, o.players[0], seed * 7919 + 1),
                                             MakePlayer(game, o.players[1], seed * 7919 + 2)};
-  long n = 0;
-  for (; !session.over() && n < o.max_actions; ++n) {
-    const std::vector<wg::Action> legal = session.LegalActions();
-    if (legal.empty()) break;
-    const int side = session.state().decision_side & 1;
-    const wg::Action a = players[side]->Choose(*game, session.state(), legal);
-    if (!session.Apply(a).ok()) break;
-  }
+  // The engine's loop (the random player lists cheaply and draws an index, as `wargame
+  // simulate` plays); it stops at the end, at the action limit, or where nothing is
+  // listed or a listed action is refused.
+  wg::Player* const ps[2] = {players[0].get(), players[1].get()};
+  const long n = wg::PlayToEnd(session, ps, o.max_actions).actions;
   const wg::State& s = session.state();
   const auto k = static_cast<size_t>(i);
   r->finished[k] = s.game_over ? 1 : 0;
