@@ -305,6 +305,9 @@ class HexScratch : public Scratch {
   uint64_t enemy_gen = 0, zoc_gen = 0;
   std::vector<uint8_t> prev_enemy, prev_overrun;
   int prev_occupancy_side = -1;
+  // Called after each rebuild of enemy and overrun for `side`: a new enemy_gen only if
+  // the side or the contents changed.
+  void EnemyOccupancyBuilt(int side);
 
   // The move candidates HexRules::ListMoves found for each unit, reused while the
   // unit's move query is the same (every scalar equal, the enemy/overrun arrays and
@@ -601,7 +604,7 @@ class HexScratch : public Scratch {
   std::vector<UnitId> duty_able;
   std::vector<uint8_t> duty_can, duty_used;
   std::vector<Action> duty_seen;
-  // (combat-speed) HexRules::BuildDuties asks MustAttack / MustBeAttacked only where an
+  // HexRules::BuildDuties asks MustAttack / MustBeAttacked only where an
   // attack could meet the obligation, unless duty_full (CombatDuties: asked of every unit).
   // duty_can[u]: CanStillAttack(s, u) of the phasing units that could attack something
   // (next to an enemy hex not attacked yet; all of them if artillery has a range), else 0.
@@ -1047,6 +1050,7 @@ class HexRules : public Rules, public HexQueries {
   // Lists every retreat path of exactly `hexes` steps for u.
   void RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const;
   void RefreshOccupancy(const State& s, Context& ctx, int side) const;
+  MoveQuery SideMoveQuery(const State& s, Context& ctx, int side) const;
   // `parts`: bit 0 the friendly counts, bit 1 the enemy occupancy (HexScratch::part).
   void RefreshOccupancyBySide(const State& s, HexScratch& hs, int side, unsigned parts) const;
   // The enemy occupancy of `side` (enemy, overrun: what a move query without a stacking

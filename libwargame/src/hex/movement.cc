@@ -117,14 +117,7 @@ void HexRules::RefreshOccupancy(const State& s, Context& ctx, int side) const {
   hs.gathered_pin = pin;
   hs.gathered_side = side;
   MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
-  // A new generation only if the arrays' contents changed (ListMoves' cache key).
-  const bool same_side = hs.prev_occupancy_side == side;
-  if (!same_side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
-    ++hs.enemy_gen;
-    hs.prev_enemy = hs.enemy;
-    hs.prev_overrun = hs.overrun;
-  }
-  hs.prev_occupancy_side = side;
+  hs.EnemyOccupancyBuilt(side);
   CopyLiveState(&hs.occupancy_state, s);
   hs.occupancy_side = side;
   hs.occupancy_pin = hs.PinOf(s);
@@ -188,13 +181,7 @@ void HexRules::RefreshOccupancyBySide(const State& s, HexScratch& hs, int side, 
         if (k != ZocKind::kNone) sources.push_back(ZocSource{u.hex, k});
       }
       MarkOverrunnable(s, side, hs.enemy, std::span<const UnitId>(others, num_others), &hs.overrun);
-      // A new generation only if the arrays' contents changed (ListMoves' cache key).
-      if (hs.prev_occupancy_side != side || hs.prev_enemy != hs.enemy || hs.prev_overrun != hs.overrun) {
-        ++hs.enemy_gen;
-        hs.prev_enemy = hs.enemy;
-        hs.prev_overrun = hs.overrun;
-      }
-      hs.prev_occupancy_side = side;
+      hs.EnemyOccupancyBuilt(side);
       theirs.side = side;
       theirs.epoch = epoch;
     }
@@ -263,26 +250,31 @@ void HexRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType ty
   FillStepCandidateBitsOf(*this, q, u, type, c, bits);
 }
 
-MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
+// The parts of a move query common to every unit of `side` in s: the stacking limit
+// and the friendly counts (only with a limit: nothing else of a query reads them), the
+// enemy occupancy, overruns and ZOCs, the movement rules.
+MoveQuery HexRules::SideMoveQuery(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
-  const int side = s.unit(units[0]).side;
   MoveQuery q;
   q.stack_limit = data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
-  // The friendly counts only for a stacking limit (nothing else of a query reads them).
   if (q.stack_limit > 0) {
     RefreshOccupancy(s, ctx, side);
     q.friendly_count = hs.friendly.data();
   } else {
     RefreshEnemyOccupancy(s, ctx, side);
   }
-  const ZocField& zoc = EnemyZoc(s, ctx, side);
-  q.start = s.unit(units[0]).hex;
   q.enemy = hs.enemy.data();
   q.overrunnable = hs.overrun.data();
-  q.zoc = &zoc;
+  q.zoc = &EnemyZoc(s, ctx, side);
   q.zoc_rules = &data().zoc;
-  q.started_in_ezoc = q.start >= 0 && zoc.InEzoc(q.start);
   q.minimum_one_hex = data().movement.minimum_one_hex;
+  return q;
+}
+
+MoveQuery HexRules::BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const {
+  MoveQuery q = SideMoveQuery(s, ctx, s.unit(units[0]).side);
+  q.start = s.unit(units[0]).hex;
+  q.started_in_ezoc = q.start >= 0 && q.zoc->InEzoc(q.start);
   q.allowance = 1 << 20;
   q.classes = 0;
   int moving = 0;
@@ -304,40 +296,6 @@ const Reachable& HexRules::SearchMoves(const State& s, Context& ctx, const UnitI
 void HexRules::ListMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   const int side = s.phasing_side, num_units = s.num_units;
-  // BuildQuery's query, its parts common to the phasing side's units worked out once
-  // for the listing (the occupancy and the ZOCs: nothing below changes them), the
-  // unit's own (start, allowance, class, stacking count) per unit.
-  MoveQuery base;
-  bool have_base = false;
-  auto query = [&](UnitId u, int allowance) {
-    if (!have_base) {
-      base.stack_limit =
-          data().stacking_check == HexGameData::StackingCheck::kRefuse ? game_.hex_board().stacking.limit : 0;
-      // Without a stacking limit nothing reads the friendly counts (the search's CanEnd
-      // and the listing's filter need one): only the enemy occupancy is refreshed.
-      if (base.stack_limit > 0) {
-        RefreshOccupancy(s, ctx, side);
-        base.friendly_count = hs.friendly.data();
-      } else {
-        RefreshEnemyOccupancy(s, ctx, side);
-        base.friendly_count = nullptr;
-      }
-      const ZocField& zoc = EnemyZoc(s, ctx, side);
-      base.enemy = hs.enemy.data();
-      base.overrunnable = hs.overrun.data();
-      base.zoc = &zoc;
-      base.zoc_rules = &data().zoc;
-      base.minimum_one_hex = data().movement.minimum_one_hex;
-      have_base = true;
-    }
-    MoveQuery q = base;
-    q.start = s.unit(u).hex;
-    q.started_in_ezoc = q.start >= 0 && base.zoc->InEzoc(q.start);
-    q.allowance = std::min(1 << 20, allowance);
-    q.classes = MoveClassBit(game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class);
-    q.moving_count = base.stack_limit > 0 && CountsForStacking(s, u) ? 1 : 0;
-    return q;
-  };
   // The phasing side's units that have not moved, gathered without a branch per unit
   // (which units moved is different at every decision: a branch on it mispredicts).
   // With OccupancyBySide, from the side's units that may move at all (on the map or
@@ -356,6 +314,20 @@ void HexRules::ListMoves(const State& s, Context& ctx) const {
       num_pending += (us.side == side) & ((us.flags & kUnitMoved) == 0);
     }
   }
+  if (num_pending == 0) return;
+  // BuildQuery's query: its parts common to the phasing side's units worked out once
+  // for the listing (the occupancy and the ZOCs: nothing below changes them), the
+  // unit's own (start, allowance, class, stacking count) per unit.
+  const MoveQuery base = SideMoveQuery(s, ctx, side);
+  auto query = [&](UnitId u, int allowance) {
+    MoveQuery q = base;
+    q.start = s.unit(u).hex;
+    q.started_in_ezoc = q.start >= 0 && base.zoc->InEzoc(q.start);
+    q.allowance = std::min(1 << 20, allowance);
+    q.classes = MoveClassBit(game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class);
+    q.moving_count = base.stack_limit > 0 && CountsForStacking(s, u) ? 1 : 0;
+    return q;
+  };
   for (int k = 0; k < num_pending; ++k) {
     const UnitId u = pending[k];
     const int i = u;

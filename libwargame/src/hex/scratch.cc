@@ -153,6 +153,16 @@ const uint64_t* HexScratch::ZocWords(const ZocField& field) {
   return set_buffer.data();
 }
 
+// A new generation only if the arrays' contents changed (ListMoves' cache key).
+void HexScratch::EnemyOccupancyBuilt(int side) {
+  if (prev_occupancy_side != side || prev_enemy != enemy || prev_overrun != overrun) {
+    ++enemy_gen;
+    prev_enemy = enemy;
+    prev_overrun = overrun;
+  }
+  prev_occupancy_side = side;
+}
+
 void HexScratch::HexMaskBuilt() {
   if (prev_hex_mask != hex_mask) {
     ++hex_mask_gen;

@@ -38,7 +38,7 @@ void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rul
     return map_size;
   };
   for (int h = next_over(0); h < map_size; h = next_over(h + 1)) {
-    while (StackingCount(s, h, side) > game_.hex_board().stacking.limit) {
+    while (StackingCount(s, h, side) > limit) {
       // Eliminate the excess: the weakest first (combat.stacking_untrained_first:
       // untrained units before any other, as S&B 5.5 asks).
       int pick = -1;
