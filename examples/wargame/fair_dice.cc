@@ -1,7 +1,13 @@
-// Fair remote dice by commit-reveal (fair_dice.h).
+// Fair remote dice by signed commit-reveal (fair_dice.h).
 #include "fair_dice.h"
 
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <openssl/sha.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
 
 #include "wargame/yaml_reader.h"
 
@@ -9,17 +15,19 @@ namespace wg::cli {
 
 namespace {
 
-bool IsHex64(const std::string& s) {
-  if (s.size() != 64) return false;
+bool IsHex(const std::string& s, size_t digits) {
+  if (s.size() != digits) return false;
   for (char c : s) {
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   }
   return true;
 }
+bool IsHex64(const std::string& s) { return IsHex(s, 64); }
 
 std::string Bytes(const std::string& hex) {
   std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(nibble(hex[i]) * 16 + nibble(hex[i + 1]));
   return out;
 }
 
@@ -39,36 +47,238 @@ std::string Sha256(const std::string& bytes) {
   return HexOf(d, sizeof d);
 }
 
+// 1 + (the first 8 bytes of SHA-256(bytes), big-endian) mod sides.
+int DieOfBytes(const std::string& bytes, int sides) {
+  unsigned char d[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), d);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | d[i];
+  // Bias below 2^-50 for any die up to a d1000: negligible, and anyone can recompute it.
+  return 1 + static_cast<int>(v % static_cast<uint64_t>(sides));
+}
+
+struct PkeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+struct MdCtxFree {
+  void operator()(EVP_MD_CTX* p) const { EVP_MD_CTX_free(p); }
+};
+using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
+using MdCtx = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;
+
+Pkey PrivateKey(const std::string& private_key_hex) {
+  if (!IsHex64(private_key_hex)) return nullptr;
+  const std::string raw = Bytes(private_key_hex);
+  return Pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr,
+                                           reinterpret_cast<const unsigned char*>(raw.data()), raw.size()));
+}
+
 }  // namespace
 
 std::string CommitmentOf(const std::string& secret) { return IsHex64(secret) ? Sha256(Bytes(secret)) : ""; }
 
 int DieFromSecrets(const std::string& first, const std::string& second, int sides) {
   if (!IsHex64(first) || !IsHex64(second) || sides < 2) return 0;
-  unsigned char d[SHA256_DIGEST_LENGTH];
-  const std::string both = Bytes(first) + Bytes(second);
-  SHA256(reinterpret_cast<const unsigned char*>(both.data()), both.size(), d);
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | d[i];
-  // Bias below 2^-60 for a d6: negligible, and anyone can recompute it.
-  return 1 + static_cast<int>(v % static_cast<uint64_t>(sides));
+  return DieOfBytes(Bytes(first) + Bytes(second), sides);
 }
 
-std::string FairDiceRound::Commit(int side, const std::string& commitment) {
+int DieOfRound(const std::string& game_id, long n, const std::string& first, const std::string& second, int sides) {
+  if (!IsHex(game_id, 32) || n < 0 || !IsHex64(first) || !IsHex64(second) || sides < 2) return 0;
+  std::string index(8, '\0');
+  for (int i = 0; i < 8; ++i) index[static_cast<size_t>(i)] = static_cast<char>((static_cast<uint64_t>(n) >> (56 - 8 * i)) & 0xff);
+  return DieOfBytes(Bytes(game_id) + index + Bytes(first) + Bytes(second), sides);
+}
+
+bool VerifySignature(const std::string& public_key_hex, const std::string& message, const std::string& signature_hex) {
+  if (!IsHex64(public_key_hex) || !IsHex(signature_hex, 128)) return false;
+  const std::string raw = Bytes(public_key_hex), sig = Bytes(signature_hex);
+  Pkey key(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw.data()),
+                                       raw.size()));
+  MdCtx ctx(EVP_MD_CTX_new());
+  if (!key || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1) return false;
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(sig.data()), sig.size(),
+                          reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
+}
+
+std::string PublicKeyOf(const std::string& private_key_hex) {
+  Pkey key = PrivateKey(private_key_hex);
+  unsigned char pub[32];
+  size_t len = sizeof pub;
+  if (!key || EVP_PKEY_get_raw_public_key(key.get(), pub, &len) != 1 || len != 32) return "";
+  return HexOf(pub, len);
+}
+
+std::string Sign(const std::string& private_key_hex, const std::string& message) {
+  Pkey key = PrivateKey(private_key_hex);
+  MdCtx ctx(EVP_MD_CTX_new());
+  if (!key || !ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1) return "";
+  unsigned char sig[64];
+  size_t len = sizeof sig;
+  if (EVP_DigestSign(ctx.get(), sig, &len, reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1) {
+    return "";
+  }
+  return HexOf(sig, len);
+}
+
+std::string RandomHex(size_t bytes) {
+  std::string raw(bytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) return "";
+  return HexOf(reinterpret_cast<const unsigned char*>(raw.data()), bytes);
+}
+
+std::string FairDiceGame::Register(int side, const std::string& key) {
+  if (side < 0 || side > 1) return "a key is registered by a link that plays one side";
+  if (!IsHex64(key)) return "a key is an Ed25519 public key, 64 lowercase hex digits";
+  if (keys[side].empty()) {
+    keys[side] = key;
+    return "";
+  }
+  if (keys[side] == key) return "";
+  return "this game's key for your side is not this browser's: load your key file (if you did not lose it, "
+         "the save you were sent was altered)";
+}
+
+namespace {
+
+std::string Join(std::initializer_list<std::string> fields) {
+  std::string o;
+  for (const std::string& f : fields) o += (o.empty() ? "" : "\n") + f;
+  return o;
+}
+
+}  // namespace
+
+std::string CommitMessage(const std::string& id, long n, int sides, const std::string& label, const std::string& commitment) {
+  return Join({"wargame fair die commit", id, std::to_string(n), std::to_string(sides), label, commitment});
+}
+std::string RevealMessage(const std::string& id, long n, const std::string& c0, const std::string& c1,
+                          const std::string& secret) {
+  return Join({"wargame fair die reveal", id, std::to_string(n), c0, c1, secret});
+}
+std::string VoidMessage(const std::string& id, long n, const std::string& c0, const std::string& c1) {
+  return Join({"wargame fair die void", id, std::to_string(n), c0, c1});
+}
+std::string ClaimMessage(const std::string& id, long n, const std::string& c0, const std::string& c1, int value,
+                         long waiting_since, long claimed_at) {
+  return Join({"wargame fair die claim", id, std::to_string(n), c0, c1, std::to_string(value),
+               std::to_string(waiting_since), std::to_string(claimed_at)});
+}
+
+namespace {
+
+// In a signed game: the side's key is registered and the signature verifies.
+std::string CheckSigned(const FairDiceGame& g, int side, const std::string& message, const std::string& sig) {
+  if (!g.signed_game()) return "";
+  if (g.keys[side].empty()) return "register this side's key first ({\"t\":\"key\"})";
+  if (!VerifySignature(g.keys[side], message, sig)) return "the signature does not verify with this side's key";
+  return "";
+}
+
+}  // namespace
+
+std::string FairDiceRound::Commit(const FairDiceGame& g, int side, const std::string& commitment, const std::string& sig,
+                                  long now) {
   if (side < 0 || side > 1) return "not a player";
   if (!IsHex64(commitment)) return "a commitment is 64 lowercase hex digits (SHA-256 of the secret)";
   if (!commit[side].empty()) return "this side has already committed";
+  if (resolved() || voided()) return "this round is over";
+  if (!void_sig[0].empty() || !void_sig[1].empty()) return "a side asked to void this round: agree to it";
+  if (const std::string bad = CheckSigned(g, side, CommitMessage(g.id, n, sides, label, commitment), sig); !bad.empty()) {
+    return bad;
+  }
   commit[side] = commitment;
+  commit_sig[side] = sig;
+  waiting_since = now;
   return "";
 }
 
-std::string FairDiceRound::Reveal(int side, const std::string& secret) {
+std::string FairDiceRound::Reveal(const FairDiceGame& g, int side, const std::string& secret, const std::string& sig,
+                                  long now) {
   if (side < 0 || side > 1) return "not a player";
   if (commit[0].empty() || commit[1].empty()) return "both sides commit before either reveals";
   if (!reveal[side].empty()) return "this side has already revealed";
+  if (resolved() || voided()) return "this round is over";
+  if (!void_sig[0].empty() || !void_sig[1].empty()) {
+    return "a side asked to void this round: no secret is revealed in it (agree to the void)";
+  }
   if (CommitmentOf(secret) != commit[side]) return "the secret does not match this side's commitment";
+  if (const std::string bad = CheckSigned(g, side, RevealMessage(g.id, n, commit[0], commit[1], secret), sig);
+      !bad.empty()) {
+    return bad;
+  }
   reveal[side] = secret;
+  reveal_sig[side] = sig;
+  waiting_since = now;
   return "";
+}
+
+std::string FairDiceRound::Void(const FairDiceGame& g, int side, const std::string& sig) {
+  if (side < 0 || side > 1) return "not a player";
+  if (!g.signed_game()) return "voiding a round needs a signed game";
+  if (!reveal[0].empty() || !reveal[1].empty()) {
+    return "a secret of this round is revealed: it can no longer be voided (it resolves, or is claimed at the deadline)";
+  }
+  if (resolved() || voided()) return "this round is over";
+  if (!void_sig[side].empty()) return "this side has already asked to void this round";
+  if (const std::string bad = CheckSigned(g, side, VoidMessage(g.id, n, commit[0], commit[1]), sig); !bad.empty()) {
+    return bad;
+  }
+  void_sig[side] = sig;
+  return "";
+}
+
+int FairDiceRound::WaitingOn() const {
+  if (resolved()) return -1;
+  const bool c0 = !commit[0].empty(), c1 = !commit[1].empty();
+  if (c0 != c1) return c0 ? 1 : 0;
+  if (!c0) return -1;
+  const bool r0 = !reveal[0].empty(), r1 = !reveal[1].empty();
+  if (r0 != r1) return r0 ? 1 : 0;
+  return -1;
+}
+
+long FairDiceRound::ClaimableAt(const FairDiceGame& g, int side) const {
+  if (side < 0 || side > 1 || !g.signed_game() || g.deadline <= 0 || resolved() || voided()) return -1;
+  if (!void_sig[0].empty() || !void_sig[1].empty()) return -1;  // a void asked: agree to it, or not
+  if (WaitingOn() != 1 - side) return -1;
+  return waiting_since + g.deadline;
+}
+
+std::string FairDiceRound::Claim(const FairDiceGame& g, int side, int value, long at_time, const std::string& sig,
+                                 long now) {
+  if (side < 0 || side > 1) return "not a player";
+  const long at = ClaimableAt(g, side);
+  if (at < 0) {
+    return "a die is claimed only in a signed game with a deadline, by the side the round waits for while it "
+           "waits on the other side";
+  }
+  if (now < at) return "the deadline has not passed: " + std::to_string(at - now) + " s to go";
+  if (at_time < at || at_time > now || now - at_time > 3600) {
+    return "a claim states its time: after the deadline, and not in the future or more than an hour ago";
+  }
+  if (value < 1 || value > sides) return "a d" + std::to_string(sides) + " shows 1 to " + std::to_string(sides);
+  if (const std::string bad =
+          CheckSigned(g, side, ClaimMessage(g.id, n, commit[0], commit[1], value, waiting_since, at_time), sig);
+      !bad.empty()) {
+    return bad;
+  }
+  claimed_by = side;
+  claim_sig = sig;
+  claimed_at = at_time;
+  this->value = value;
+  return "";
+}
+
+long FairDiceRecord::NextRound() const {
+  long next = 0;
+  auto see = [&](const FairDiceRound& r) { next = std::max(next, r.n + 1); };
+  for (const auto& r : rounds) see(r);
+  for (const auto& r : voided) see(r);
+  if (pending) {
+    for (const auto& r : pending->drawn) see(r);
+    see(pending->round);
+  }
+  return next;
 }
 
 namespace {
@@ -83,166 +293,59 @@ std::string Quote(const std::string& text) {
   return o + "\"";
 }
 
-std::string RoundYaml(const FairDiceRound& r, bool complete) {
+std::string Pair(const char* key, const std::string (&v)[2]) {
+  return std::string(", ") + key + ": [" + Quote(v[0]) + ", " + Quote(v[1]) + "]";
+}
+
+enum class RoundKind { kDrawn, kInProgress, kVoided };
+
+std::string RoundYaml(const FairDiceRound& r, RoundKind kind) {
+  const bool signed_round = r.n >= 0;
   std::string o = "{";
-  if (complete && r.at >= 0) o += "at: " + std::to_string(r.at) + ", ";
-  o += "sides: " + std::to_string(r.sides) + ", label: " + Quote(r.label) + ", commit: [" + Quote(r.commit[0]) +
-       ", " + Quote(r.commit[1]) + "], reveal: [" + Quote(r.reveal[0]) + ", " + Quote(r.reveal[1]) + "]";
-  if (complete) o += ", value: " + std::to_string(r.value);
+  if (kind == RoundKind::kDrawn && r.at >= 0) o += "at: " + std::to_string(r.at) + ", ";
+  if (signed_round) o += "n: " + std::to_string(r.n) + ", ";
+  o += "sides: " + std::to_string(r.sides) + ", label: " + Quote(r.label) + Pair("commit", r.commit);
+  if (signed_round) o += Pair("commit_sig", r.commit_sig);
+  o += Pair("reveal", r.reveal);
+  if (signed_round) o += Pair("reveal_sig", r.reveal_sig);
+  if (signed_round && (kind != RoundKind::kDrawn)) o += Pair("void_sig", r.void_sig);
+  if (signed_round && kind != RoundKind::kVoided) o += ", waiting_since: " + std::to_string(r.waiting_since);
+  if (r.claimed_by >= 0) {
+    o += ", claimed: {by: " + std::to_string(r.claimed_by) + ", at: " + std::to_string(r.claimed_at) +
+         ", sig: " + Quote(r.claim_sig) + "}";
+  }
+  if (kind == RoundKind::kDrawn) o += ", value: " + std::to_string(r.value);
   return o + "}";
 }
 
 }  // namespace
 
-std::string FairDiceYaml(const std::vector<FairDiceRound>& rounds, const FairDicePending* pending) {
+std::string FairDiceYaml(const FairDiceRecord& rec) {
   std::string o;
-  if (!rounds.empty()) {
-    o += "fair_dice:  # commit-reveal: value = 1 + (first 8 bytes of SHA-256(reveal0 reveal1)) mod sides; at: its index in supplied\n";
-    for (const auto& r : rounds) o += "  - " + RoundYaml(r, true) + "\n";
+  if (rec.game.signed_game()) {
+    o += "fair_dice_game:  # fair dice: signed commit-reveal between the two players (docs/security.md)\n";
+    o += "  id: " + Quote(rec.game.id) + "\n  keys: [" + Quote(rec.game.keys[0]) + ", " + Quote(rec.game.keys[1]) +
+         "]\n  deadline: " + std::to_string(rec.game.deadline) + "\n";
   }
-  if (pending) {
+  if (!rec.rounds.empty()) {
+    o += rec.game.signed_game()
+             ? "fair_dice:  # value = 1 + (first 8 bytes of SHA-256(id n reveal0 reveal1)) mod sides; at: its index in supplied\n"
+             : "fair_dice:  # commit-reveal: value = 1 + (first 8 bytes of SHA-256(reveal0 reveal1)) mod sides; at: its index in supplied\n";
+    for (const auto& r : rec.rounds) o += "  - " + RoundYaml(r, RoundKind::kDrawn) + "\n";
+  }
+  if (!rec.voided.empty()) {
+    o += "fair_dice_void:  # rounds voided by both players before any secret was revealed\n";
+    for (const auto& r : rec.voided) o += "  - " + RoundYaml(r, RoundKind::kVoided) + "\n";
+  }
+  if (rec.pending) {
+    const FairDicePending& p = *rec.pending;
     o += "fair_dice_pending:  # an action waiting for its dice: those drawn, and the round in progress\n";
-    o += "  action: " + Quote(pending->action) + "\n  side: " + std::to_string(pending->side) + "\n";
-    o += pending->drawn.empty() ? "  drawn: []\n" : "  drawn:\n";
-    for (const auto& r : pending->drawn) o += "    - " + RoundYaml(r, true) + "\n";
-    o += "  round: " + RoundYaml(pending->round, false) + "\n";
+    o += "  action: " + Quote(p.action) + "\n  side: " + std::to_string(p.side) + "\n";
+    o += p.drawn.empty() ? "  drawn: []\n" : "  drawn:\n";
+    for (const auto& r : p.drawn) o += "    - " + RoundYaml(r, RoundKind::kDrawn) + "\n";
+    o += "  round: " + RoundYaml(p.round, RoundKind::kInProgress) + "\n";
   }
   return o;
-}
-
-namespace {
-
-// One round at `path`: the commitments, the secrets sent (each matching its
-// commitment, none before both commitments) and, when `complete`, the value
-// of the two secrets. False (with the error in r) if it is not sound.
-bool ReadRound(YamlReader& r, const YAML::Node& d, const std::string& path, bool complete, FairDiceRound* out) {
-  if (!r.ExpectMap(d, path)) return false;
-  if (!r.CheckKeys(d, path, {"at", "sides", "label", "commit", "reveal", "value"})) return false;
-  const auto sides = r.RequiredInt(d, path, "sides", 2, 1000);
-  if (!sides) return false;
-  out->sides = *sides;
-  out->label = r.OptionalString(d, path, "label", "");
-  for (const char* key : {"commit", "reveal"}) {
-    const std::string p = YamlReader::Child(path, key);
-    const YAML::Node list = d[key];
-    if (!list || !r.ExpectSequence(list, p)) {
-      if (!list) r.Fail(d, p, "missing required key");
-      return false;
-    }
-    if (list.size() != 2) {
-      r.Fail(list, p, "expected two entries, one for each side");
-      return false;
-    }
-    for (size_t k = 0; k < 2; ++k) {
-      const auto v = r.String(list[k], YamlReader::Item(p, k));
-      if (!v) return false;
-      (std::string(key) == "commit" ? out->commit : out->reveal)[k] = *v;
-    }
-  }
-  for (size_t k = 0; k < 2; ++k) {
-    const YAML::Node c = d["commit"][k], v = d["reveal"][k];
-    const std::string cp = YamlReader::Item(YamlReader::Child(path, "commit"), k);
-    const std::string vp = YamlReader::Item(YamlReader::Child(path, "reveal"), k);
-    if (!out->commit[k].empty() && !IsHex64(out->commit[k])) {
-      r.Fail(c, cp, "a commitment is 64 lowercase hex digits");
-      return false;
-    }
-    if (out->reveal[k].empty()) continue;
-    if (out->commit[0].empty() || out->commit[1].empty()) {
-      r.Fail(v, vp, "a secret revealed before both sides committed");
-      return false;
-    }
-    if (CommitmentOf(out->reveal[k]) != out->commit[k]) {
-      r.Fail(v, vp, "does not match its commitment " + YamlReader::Item(YamlReader::Child(path, "commit"), k));
-      return false;
-    }
-  }
-  if (!complete) {
-    if (d["value"]) r.Fail(d["value"], YamlReader::Child(path, "value"), "the round in progress has no value yet");
-    if (out->revealed()) r.Fail(d, path, "both secrets are revealed: the die is drawn (it belongs in drawn)");
-    return r.ok();
-  }
-  if (!out->revealed()) {
-    r.Fail(d, YamlReader::Child(path, "reveal"), "a drawn die needs both secrets");
-    return false;
-  }
-  const auto value = r.RequiredInt(d, path, "value", 1, 1000);
-  if (!value) return false;
-  out->value = *value;
-  if (DieFromSecrets(out->reveal[0], out->reveal[1], out->sides) != out->value) {
-    r.Fail(d["value"], YamlReader::Child(path, "value"),
-           "is not the die of the two secrets (" + std::to_string(DieFromSecrets(out->reveal[0], out->reveal[1], out->sides)) + ")");
-    return false;
-  }
-  return true;
-}
-
-bool ReadPending(YamlReader& r, const YAML::Node& p, FairDicePending* out) {
-  const std::string path = "fair_dice_pending";
-  if (!r.ExpectMap(p, path) || !r.CheckKeys(p, path, {"action", "side", "drawn", "round"})) return false;
-  const auto action = r.RequiredString(p, path, "action");
-  const auto side = r.RequiredInt(p, path, "side", 0, 1);
-  if (!action || !side) return false;
-  out->action = *action;
-  out->side = *side;
-  if (const YAML::Node drawn = p["drawn"]; drawn && !drawn.IsNull()) {
-    if (!r.ExpectSequence(drawn, YamlReader::Child(path, "drawn"))) return false;
-    for (size_t i = 0; i < drawn.size(); ++i) {
-      FairDiceRound f;
-      if (!ReadRound(r, drawn[i], YamlReader::Item(YamlReader::Child(path, "drawn"), i), true, &f)) return false;
-      out->drawn.push_back(f);
-    }
-  }
-  if (!p["round"]) {
-    r.Fail(p, YamlReader::Child(path, "round"), "missing required key");
-    return false;
-  }
-  return ReadRound(r, p["round"], YamlReader::Child(path, "round"), false, &out->round);
-}
-
-}  // namespace
-
-std::string VerifyFairDice(const std::string& save, const std::string& name, std::vector<FairDiceRound>* out,
-                           std::optional<FairDicePending>* pending) {
-  YamlReader r = YamlReader::FromString(save, name);
-  if (!r.ok()) return r.errors().ToString();
-  if (!r.root().IsMap()) return "";  // Session::Load says what is wrong with it
-  const YAML::Node fair = r.root()["fair_dice"];
-  const YAML::Node supplied = r.root()["supplied"];
-  std::vector<FairDiceRound> rounds;
-  if (fair && !fair.IsNull()) {
-    if (!r.ExpectSequence(fair, "fair_dice")) return r.errors().ToString();
-    const size_t n = supplied && supplied.IsSequence() ? supplied.size() : 0;
-    long last = -1;
-    for (size_t i = 0; i < fair.size(); ++i) {
-      const std::string path = YamlReader::Item("fair_dice", i);
-      FairDiceRound f;
-      if (!ReadRound(r, fair[i], path, true, &f)) return r.errors().ToString();
-      // Saves written before `at` existed hold one record per supplied value, in order.
-      const YAML::Node at = fair[i]["at"];
-      const auto index = at ? r.Int(at, YamlReader::Child(path, "at"), 0) : std::optional<int>(static_cast<int>(i));
-      if (!index) return r.errors().ToString();
-      f.at = *index;
-      const YAML::Node where = at ? at : fair[i];
-      if (f.at <= last) r.Fail(where, YamlReader::Child(path, "at"), "the dice are in the order they were used");
-      else if (static_cast<size_t>(f.at) >= n) r.Fail(where, YamlReader::Child(path, "at"), "no such supplied die value");
-      else if (const auto v = r.Int(supplied[static_cast<size_t>(f.at)], YamlReader::Item("supplied", static_cast<size_t>(f.at)));
-               v && *v != f.value)
-        r.Fail(fair[i]["value"], YamlReader::Child(path, "value"),
-               "differs from supplied[" + std::to_string(f.at) + "] (" + std::to_string(*v) + ")");
-      if (!r.ok()) return r.errors().ToString();
-      last = f.at;
-      rounds.push_back(f);
-    }
-  }
-  std::optional<FairDicePending> p;
-  if (const YAML::Node pn = r.root()["fair_dice_pending"]; pn && !pn.IsNull()) {
-    p.emplace();
-    if (!ReadPending(r, pn, &*p)) return r.errors().ToString();
-  }
-  if (out) out->insert(out->end(), rounds.begin(), rounds.end());
-  if (pending) *pending = std::move(p);
-  return "";
 }
 
 }  // namespace wg::cli

@@ -257,10 +257,10 @@ int CmdReplay(int argc, char** argv) {
     std::cerr << file << ": cannot read\n";
     return kExitError;
   }
-  // Fair remote dice: every die recomputed from the two secrets, every secret against its commitment.
-  std::vector<FairDiceRound> fair;
-  std::optional<FairDicePending> pending;
-  if (const std::string bad = VerifyFairDice(text, file, &fair, &pending); !bad.empty()) {
+  // Fair remote dice: every die recomputed from the two secrets, every secret against its
+  // commitment, every step against its player's signature, every supplied die covered.
+  FairDiceRecord record;
+  if (const std::string bad = VerifyFairDice(text, file, &record); !bad.empty()) {
     std::cerr << bad << "\n";
     return kExitError;
   }
@@ -280,8 +280,18 @@ int CmdReplay(int argc, char** argv) {
   Session& s = **session;
   for (const auto& line : s.DescribeEvents()) std::cout << line << "\n";
   std::cout << "actions replayed: " << s.actions().size() << "\n";
-  if (!fair.empty() || pending) {
-    std::cout << "fair dice verified: " << fair.size() << " (each the die of its two secrets, each secret its commitment's)"
+  if (record.fair()) {
+    const auto& pending = record.pending;
+    long claimed = 0;
+    for (const auto& r : record.rounds) claimed += r.claimed_by >= 0;
+    std::cout << "fair dice verified: " << record.rounds.size()
+              << (record.game.signed_game() ? " (signed by their players; each the die of its two secrets, each "
+                                              "secret its commitment's"
+                                            : " (unsigned, written before signatures; each the die of its two secrets, "
+                                              "each secret its commitment's")
+              << (claimed ? "; " + std::to_string(claimed) + " claimed at the deadline" : std::string())
+              << (record.voided.empty() ? std::string() : "; " + std::to_string(record.voided.size()) + " rounds voided")
+              << ")"
               << (pending ? "; waiting: " + pending->action + " (" + std::to_string(pending->drawn.size()) +
                                 " of its dice drawn, a d" + std::to_string(pending->round.sides) + " being drawn)"
                           : std::string())

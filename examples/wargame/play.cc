@@ -329,11 +329,11 @@ int CmdPlay(int argc, char** argv) {
   }
   if (vm.count("load")) {  // a fair die being drawn is the two pages' to finish (fair_dice.h)
     std::string text;
-    std::optional<FairDicePending> pending;
+    FairDiceRecord record;
     if (ReadFile(vm["load"].as<std::string>(), &text) &&
-        VerifyFairDice(text, vm["load"].as<std::string>(), nullptr, &pending).empty() && pending) {
+        VerifyFairDice(text, vm["load"].as<std::string>(), &record).empty() && record.pending) {
       std::cerr << "wargame play: " << vm["load"].as<std::string>() << " waits for a fair die of "
-                << pending->action << " (commit-reveal between two remote players): continue it with "
+                << record.pending->action << " (commit-reveal between two remote players): continue it with "
                 << "wargame serve --load " << vm["load"].as<std::string>() << " --players remote,remote\n";
       return kExitError;
     }

@@ -333,7 +333,9 @@ int CmdServe(int argc, char** argv) {
       "port", po::value<int>()->default_value(8080), "TCP port (0: any free port)")(
       "bind", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on")(
       "ai-delay", po::value<int>()->default_value(600), "pause before each computer action, milliseconds")(
-      "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)");
+      "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
+      "dice-deadline", po::value<long>()->default_value(86400),
+      "fair dice: seconds a round may wait on one player before the other may claim the die (0: never)");
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;
@@ -354,8 +356,9 @@ int CmdServe(int argc, char** argv) {
     return kExitUsage;
   }
   const int port = vm["port"].as<int>();
-  if (port < 0 || port > 65535 || vm["ai-delay"].as<int>() < 0) {
-    std::cerr << "wargame serve: --port must be 0-65535 and --ai-delay >= 0\n";
+  if (port < 0 || port > 65535 || vm["ai-delay"].as<int>() < 0 || vm["dice-deadline"].as<long>() < 0 ||
+      vm["dice-deadline"].as<long>() > 10L * 365 * 86400) {
+    std::cerr << "wargame serve: --port must be 0-65535, --ai-delay >= 0 and --dice-deadline 0 to 315360000\n";
     return kExitUsage;
   }
   if (!vm.count("game") && !vm.count("load")) {
@@ -393,12 +396,12 @@ int CmdServe(int argc, char** argv) {
     (*session)->SupplyDice(dice);
   }
   WebGame game(std::move(*session), kinds, seed, vm["ai-budget"].as<int>());
+  game.set_dice_deadline(vm["dice-deadline"].as<long>());
   if (vm.count("load")) {  // OpenGame verified the save's fair dice
     std::string text;
-    std::vector<FairDiceRound> rounds;
-    std::optional<FairDicePending> pending;
-    if (ReadFile(vm["load"].as<std::string>(), &text)) VerifyFairDice(text, vm["load"].as<std::string>(), &rounds, &pending);
-    if (const std::string bad = game.SetFairDice(std::move(rounds), std::move(pending)); !bad.empty()) {
+    FairDiceRecord record;
+    if (ReadFile(vm["load"].as<std::string>(), &text)) VerifyFairDice(text, vm["load"].as<std::string>(), &record);
+    if (const std::string bad = game.SetFairDice(std::move(record)); !bad.empty()) {
       std::cerr << vm["load"].as<std::string>() << ": " << bad << "\n";
       return kExitError;
     }

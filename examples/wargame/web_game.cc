@@ -56,6 +56,7 @@ WebGame::WebGame(std::unique_ptr<Session> session, std::vector<std::string> kind
   }
   if (human) seats_.insert(seats_.begin(), Seat{NewToken(), human});
   SetDiceMode();
+  if (fair_) fair_game_.id = RandomHex(16);
   MakePlayers();
   history_.Reset(*session_);
 }
@@ -125,11 +126,11 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
   }
   if (t == "undo") return Undo(sides, changed);
   if (t == "die") return m.contains("value") ? EnterDie(sides, m["value"], changed) : ErrorAnswer("\"die\" needs a \"value\"");
-  if (t == "export") return Answer({{"t", "save"}, {"save", SaveText()}});
-  if (t == "commit" || t == "reveal") {
-    const std::string* hex = text(t == "commit" ? "hash" : "secret");
-    if (!hex) return ErrorAnswer("\"" + t + "\" needs a \"" + (t == "commit" ? "hash" : "secret") + "\" string");
-    return t == "commit" ? Commit(sides, *hex, changed) : Reveal(sides, *hex, changed);
+  if (t == "export") return Export(sides);
+  if (t == "key" || t == "commit" || t == "reveal" || t == "void" || t == "claim") {
+    const char* need = t == "key" ? "key" : t == "commit" ? "hash" : t == "reveal" ? "secret" : "sig";
+    if (!text(need)) return ErrorAnswer("\"" + t + "\" needs a \"" + need + "\" string");
+    return FairMessage(sides, t, m, changed);
   }
   if (t == "import") {
     const std::string* save = text("save");
@@ -206,6 +207,22 @@ std::string WebGame::Undo(int sides, bool* changed) {
   return Answer({{"t", "ok"}, {"action", "undo"}});
 }
 
+// A seeded game's save holds the seed of every die to come: a remote link
+// (another player's machine) gets it only when the game is over.
+bool WebGame::RemoteLink(int sides) const {
+  bool remote = sides != 0;
+  for (int i = 0; i < 2; ++i) remote &= !Plays(sides, i) || kinds_[static_cast<size_t>(i)] == "remote";
+  return remote;
+}
+
+std::string WebGame::Export(int sides) const {
+  if (RemoteLink(sides) && !session_->supplied_only() && !session_->over()) {
+    return Refused("", "this game's dice are seeded and its save holds the seed (every die to come): a remote "
+                       "player's link exports it when the game is over; the host's page may export it now");
+  }
+  return Answer({{"t", "save"}, {"save", SaveText()}});
+}
+
 bool WebGame::ControlsGame(int sides) const {
   for (int i = 0; i < 2; ++i) {
     if (!Plays(sides, i) && kinds_[static_cast<size_t>(i)] != "ai") return false;
@@ -217,21 +234,16 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
   if (!ControlsGame(sides)) {
     return Refused("", "import needs a link that plays both sides (hot-seat): a remote player cannot replace the game");
   }
-  auto loaded = Session::Load(save, "imported save");
+  // The save is replayed on this game: a `game:` naming anything else (a path on
+  // the host) is refused before anything is looked up, so no file is read.
+  auto loaded = Session::LoadFor(session_->game_ptr(), save, "imported save");
   if (!loaded.ok()) return Refused("", loaded.errors().ToString());
-  std::vector<FairDiceRound> rounds;
-  std::optional<FairDicePending> pending;
-  if (const std::string bad = VerifyFairDice(save, "imported save", &rounds, &pending); !bad.empty()) {
-    return Refused("", bad);
-  }
-  if ((*loaded)->game().params.ToString() != session_->game().params.ToString()) {
-    return Refused("", "the save is a game of " + (*loaded)->game().params.ToString() + ", not of " +
-                           session_->game().params.ToString());
-  }
+  FairDiceRecord record;
+  if (const std::string bad = VerifyFairDice(save, "imported save", &record); !bad.empty()) return Refused("", bad);
   std::unique_ptr<Session> old = std::move(session_);
   session_ = std::move(*loaded);
   SetDiceMode();
-  if (const std::string bad = SetFairDice(std::move(rounds), std::move(pending)); !bad.empty()) {
+  if (const std::string bad = SetFairDice(std::move(record)); !bad.empty()) {
     session_ = std::move(old);  // nothing changes
     SetDiceMode();
     return Refused("", bad);

@@ -12,10 +12,13 @@
 //   {"t":"preview","action":"{move: [me20], value: 1200, value2: 2400}"}   tabletop: what the action
 //                                                   would do (the unit's base after it), or its refusal
 //   {"t":"undo"}  {"t":"export"}  {"t":"import","save":"game: ..."}
-//   {"t":"commit","hash":"<64 hex>"}  {"t":"reveal","secret":"<64 hex>"}   fair dice (fair_dice.h)
+//   {"t":"key","key":"<64 hex>"}                    fair dice (fair_dice.h): the side's Ed25519 public key
+//   {"t":"commit","hash":"<64 hex>","sig":"<128 hex>"}  {"t":"reveal","secret":"<64 hex>","sig":...}
+//   {"t":"void","sig":...}  {"t":"claim","value":4,"sig":...}   a stalled round's ways out
 //   {"t":"die","value":4}                            a referee's die (a game whose dice are supplied)
 //
-// The dice: a seeded game rolls them. A game whose every die is supplied
+// The dice: a seeded game rolls them (a remote link never gets its seed: it
+// may not export the save before the game is over). A game whose every die is supplied
 // (two remote players, or a referee's save continued) draws each die the
 // action waits for from the two links by commit-reveal when each side has its
 // own link and no side is the computer's (fair dice), else the player at the
@@ -25,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <memory>
 #include <optional>
@@ -76,8 +80,15 @@ class WebGame {
 
   const Session& session() const { return *session_; }
   // The fair dice of a loaded save (VerifyFairDice): kept in what is exported,
-  // and its pending action (if any) waits for its round again. "" or the error.
-  std::string SetFairDice(std::vector<FairDiceRound> rounds, std::optional<FairDicePending> pending);
+  // and its pending action (if any) waits for its round again. "" or the error
+  // (a save whose dice nothing binds to the players cannot go on as a fair game).
+  std::string SetFairDice(FairDiceRecord record);
+  // Seconds a round may wait on one side before the other may claim its die (0: never);
+  // set for a new fair game (a loaded one keeps its own).
+  void set_dice_deadline(long seconds);
+  // Tests: the clock of the deadlines (unix seconds).
+  void set_clock(std::function<long()> clock) { clock_ = std::move(clock); }
+  const FairDiceGame& fair_game() const { return fair_game_; }
   // The dice come from commit-reveal rounds between the two links.
   bool fair_dice() const { return fair_; }
   // The save as exported: the session's save and the fair dice record.
@@ -89,16 +100,23 @@ class WebGame {
   std::string Preview(int sides, const std::string& text);
   std::string Undo(int sides, bool* changed);
   std::string Import(int sides, const std::string& save, bool* changed);
-  std::string Commit(int sides, const std::string& hash, bool* changed);
-  std::string Reveal(int sides, const std::string& secret, bool* changed);
+  // key, commit, reveal, void, claim (fair_dice.h).
+  std::string FairMessage(int sides, const std::string& t, const nlohmann::json& m, bool* changed);
+  std::string Export(int sides) const;
+  // Every side the link plays is a remote seat (another player's machine, not the host's page).
+  bool RemoteLink(int sides) const;
   std::string EnterDie(int sides, const nlohmann::json& value, bool* changed);
   // An action refused for a missing die waits for it (true), when this game draws its dice so.
   bool WaitForDie(const Status& st, const Action& a, int side);
   void StartRound(const Status& needs_die);
+  void NewRound(int sides, const std::string& label);
+  long Now() const;
+  FairDiceRecord FairRecord() const;
+  nlohmann::json FairJson(int sides) const;
   // The die is known: supplied, and the waiting action applied again.
   void DieKnown(int value);
   void SetDiceMode();
-  nlohmann::json RoundJson() const;
+  nlohmann::json RoundJson(int sides) const;
   bool UndoAllowed(int sides) const;
   // Every side is played by this link or by the computer (a game on one page).
   bool ControlsGame(int sides) const;
@@ -115,8 +133,13 @@ class WebGame {
   // A session whose dice are all supplied: an action that needs a die waits
   // (pending_) for a commit-reveal round (fair_) or for the page to enter it.
   bool fair_ = false;
+  FairDiceGame fair_game_;              // its id, the sides' keys, the deadline
+  long dice_deadline_ = 0;
+  long next_round_ = 0;                 // the index n of the next round
+  std::function<long()> clock_;
   std::optional<FairDiceRound> round_;  // the die being drawn (both modes: its sides and label)
   std::vector<FairDiceRound> rounds_;   // every fair die of an applied action, in order (the save's fair_dice)
+  std::vector<FairDiceRound> voided_;   // rounds both sides voided
   std::vector<FairDiceRound> drawn_;    // the fair dice the pending action has drawn so far
   std::optional<Action> pending_;       // the action waiting for the die
   int pending_side_ = -1;

@@ -81,6 +81,9 @@ std::string WebGame::StateMessage(int sides) {
   json j = json::parse(StateJson(*session_), nullptr, false);
   if (j.is_discarded()) j = json::object();
   j["t"] = "state";
+  // The seed is every die to come: the host knows it, a remote link never does
+  // (nor a page of a game whose dice are all supplied, where it is unused).
+  if (!session_->over() && (session_->supplied_only() || RemoteLink(sides))) j.erase("seed");
   json you = json::array();
   for (int i = 0; i < 2; ++i) {
     if (Plays(sides, i)) you.push_back(g.sides[static_cast<size_t>(i)].id);
@@ -109,7 +112,8 @@ std::string WebGame::StateMessage(int sides) {
   j["can_undo"] = UndoAllowed(sides);
   j["can_import"] = ControlsGame(sides);
   j["ai_to_move"] = AiToMove();
-  j["dice_round"] = RoundJson();
+  j["dice_round"] = RoundJson(sides);
+  j["fair"] = FairJson(sides);
   // A referee's game: the die the waiting action needs, entered at the page.
   j["die_needed"] = nullptr;
   if (pending_ && !fair_ && round_) {

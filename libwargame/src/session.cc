@@ -286,22 +286,32 @@ std::map<size_t, std::vector<int>> ReadSuppliedAt(YamlReader& r, const YAML::Nod
 Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const std::string& name,
                                                size_t max_actions) {
   try {
-    return LoadUnguarded(text, name, max_actions);
+    return LoadUnguarded(text, name, max_actions, nullptr);
   } catch (const std::exception& e) {
     // Defence in depth: a ruleset hook that throws on a replayed action.
     return Error{name, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
   }
 }
 
+Result<std::unique_ptr<Session>> Session::LoadFor(std::shared_ptr<const Game> game, const std::string& text,
+                                                  const std::string& name) {
+  try {
+    return LoadUnguarded(text, name, static_cast<size_t>(-1), std::move(game));
+  } catch (const std::exception& e) {
+    return Error{name, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
+  }
+}
+
 Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text, const std::string& name,
-                                                        size_t max_actions) {
+                                                        size_t max_actions, std::shared_ptr<const Game> given) {
   YamlReader r = YamlReader::FromString(text, name);
   if (!r.ok()) return r.errors();
   const YAML::Node root = r.root();
-  // fair_dice, fair_dice_pending: the commit-reveal record of remote dice (`wargame serve`),
+  // fair_dice, fair_dice_pending, fair_dice_game, fair_dice_void: the signed commit-reveal record
+  // of remote dice (`wargame serve`),
   // checked by the program (examples/wargame/fair_dice.h).
   if (!r.CheckKeys(root, "", {"format", "game", "seed", "dice", "supplied", "supplied_at", "actions", "hash",
-                              "fair_dice", "fair_dice_pending"})) {
+                              "fair_dice", "fair_dice_pending", "fair_dice_game", "fair_dice_void"})) {
     return r.errors();
   }
   const auto spec = r.RequiredString(root, "", "game");
@@ -327,7 +337,12 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   if (actions && !actions.IsNull()) r.ExpectSequence(actions, "actions");
   if (!r.ok()) return r.errors();
   const size_t num_actions = actions.IsSequence() ? actions.size() : 0;
-  auto game = LoadGame(*spec);
+  if (given && *spec != given->params.ToString()) {
+    // Nothing of the spec is looked up: it names the host's files, perhaps.
+    r.Fail(root["game"], "game", "the save is not a game of " + given->params.ToString());
+    return r.errors();
+  }
+  auto game = given ? Result<std::shared_ptr<const Game>>(given) : LoadGame(*spec);
   if (!game.ok()) {
     ErrorList l;
     for (auto e : game.errors().errors()) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "cli.h"
 #include "wargame/action_text.h"
@@ -172,6 +173,28 @@ TEST(WebGame, ExportImportContinuesTheGame) {
   EXPECT_TRUE(SameState(before, other->session().state()));
 }
 
+// A save imported over the network names a game: the host's files are never
+// looked up for it, and the answer is the same whether a named file exists or not.
+TEST(WebGame, ImportReadsNoFileTheSaveNames) {
+  auto g = NewGame({"human", "ai"});
+  const std::string good = Send(*g, 1, {{"t", "export"}})["save"];
+  std::vector<std::string> answers;
+  for (const std::string spec : {"stars_and_bars(scenario=/etc/passwd)", "stars_and_bars(scenario=/no/such/file)",
+                                 "/etc", "/proc/self/environ", "blue_and_gray", "stars_and_bars(optional=12.1)"}) {
+    std::string save = good;
+    save.replace(save.find("game: \"stars_and_bars\""), 22, "game: \"" + spec + "\"");
+    const json a = Send(*g, 1, {{"t", "import"}, {"save", save}});
+    EXPECT_EQ(a["t"], "refused") << spec;
+    std::string m = a["message"];
+    EXPECT_EQ(m.find("passwd"), std::string::npos) << m;
+    EXPECT_EQ(m.find("root"), std::string::npos) << m;
+    answers.push_back(m);
+  }
+  for (const std::string& m : answers) EXPECT_EQ(m, answers[0]);
+  EXPECT_NE(answers[0].find("the save is not a game of stars_and_bars"), std::string::npos) << answers[0];
+  EXPECT_EQ(Send(*g, 1, {{"t", "import"}, {"save", good}})["t"], "ok");
+}
+
 TEST(WebGame, TheComputerMovesOnlyOnItsTurn) {
   auto g = NewGame({"ai", "human"});
   EXPECT_TRUE(g->AiToMove());
@@ -269,21 +292,60 @@ TEST(FairDice, CommitmentIsSha256OfTheSecretBytes) {
 
 std::string Secret(char c) { return std::string(64, c); }
 
-TEST(FairDice, RemotePlayersDrawEachDieByCommitReveal) {
+// A player at a link of a fair game: its private key, and the steps its page takes, signed.
+struct Player {
+  int sides;         // the link's bit mask (1 or 2)
+  std::string priv;  // Ed25519 private key (32 bytes as hex)
+  std::string pub() const { return PublicKeyOf(priv); }
+};
+const Player kUnion{1, std::string(62, '1') + "0a"}, kConfed{2, std::string(62, '2') + "0b"};
+
+json Fair(WebGame& g, const Player& p) { return Send(g, p.sides, {{"t", "state"}})["fair"]; }
+json KeyIn(WebGame& g, const Player& p) { return Send(g, p.sides, {{"t", "key"}, {"key", p.pub()}}); }
+json CommitIn(WebGame& g, const Player& p, const std::string& secret) {
+  const json f = Fair(g, p), r = f["round"];
+  if (!r.is_object()) return {{"t", "no round"}};
+  const std::string c = CommitmentOf(secret);
+  return Send(g, p.sides, {{"t", "commit"}, {"hash", c},
+                           {"sig", Sign(p.priv, CommitMessage(f["id"], r["n"], r["sides"], r["label"], c))}});
+}
+json RevealIn(WebGame& g, const Player& p, const std::string& secret) {
+  const json f = Fair(g, p), r = f["round"];
+  if (!r.is_object()) return {{"t", "no round"}};
+  return Send(g, p.sides, {{"t", "reveal"}, {"secret", secret},
+                           {"sig", Sign(p.priv, RevealMessage(f["id"], r["n"], r["commit"][0], r["commit"][1], secret))}});
+}
+json VoidIn(WebGame& g, const Player& p) {
+  const json f = Fair(g, p), r = f["round"];
+  return Send(g, p.sides, {{"t", "void"}, {"sig", Sign(p.priv, VoidMessage(f["id"], r["n"], r["commit"][0], r["commit"][1]))}});
+}
+
+// The Union's first movement played by the computer with every die supplied
+// (none is needed), continued with two remote links, the Union to attack.
+std::unique_ptr<WebGame> PerryvilleFairCombat(std::string* attack) {
   auto game = LoadGame("stars_and_bars");
-  ASSERT_TRUE(game.ok());
-  // The computer plays the Union's first movement with every die supplied (none is needed).
+  EXPECT_TRUE(game.ok());
   WebGame auto_play(std::make_unique<Session>(*game, 1, /*supplied_dice=*/true), {"ai", "ai"}, 1, 200);
-  while (PhaseName(**game, auto_play.session().state()) != "combat") ASSERT_TRUE(auto_play.AiStep());
+  while (PhaseName(**game, auto_play.session().state()) != "combat") EXPECT_TRUE(auto_play.AiStep());
   auto session = Session::Load(auto_play.SaveText(), "test");
-  ASSERT_TRUE(session.ok());
-  WebGame g(std::move(*session), {"remote", "remote"}, 1, 50);
-  const json st = Send(g, 1, {{"t", "state"}});
-  std::string attack;
+  EXPECT_TRUE(session.ok());
+  auto g = std::make_unique<WebGame>(std::move(*session), std::vector<std::string>{"remote", "remote"}, 1, 50);
+  FairDiceRecord none;
+  EXPECT_EQ(g->SetFairDice(std::move(none)), "");  // as `serve --load` does: a new fair game
+  const json st = Send(*g, 1, {{"t", "state"}});
   for (const auto& a : st["legal"]) {
-    if (a["type"] == "attack") attack = a["text"];
+    if (a["type"] == "attack") *attack = a["text"];
   }
+  return g;
+}
+
+TEST(FairDice, RemotePlayersDrawEachDieBySignedCommitReveal) {
+  std::string attack;
+  auto gp = PerryvilleFairCombat(&attack);
+  WebGame& g = *gp;
   ASSERT_FALSE(attack.empty());
+  ASSERT_TRUE(g.fair_dice());
+  ASSERT_EQ(g.fair_game().id.size(), 32u);
   const size_t actions = g.session().actions().size();
   ASSERT_EQ(Send(g, 1, {{"t", "act"}, {"action", attack}})["t"], "ok");
   EXPECT_EQ(g.session().actions().size(), actions);  // waiting for the die
@@ -291,33 +353,64 @@ TEST(FairDice, RemotePlayersDrawEachDieByCommitReveal) {
   EXPECT_FALSE(waiting["dice_round"].is_null());
   EXPECT_TRUE(waiting["legal"].empty());
   EXPECT_EQ(Send(g, 1, {{"t", "act"}, {"action", "end"}})["t"], "refused");
-  // Both commit before either reveals; a secret must match its commitment.
-  EXPECT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "refused");
-  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", "nothex"}})["t"], "refused");
-  ASSERT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", CommitmentOf(Secret('1'))}})["t"], "ok");
-  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", CommitmentOf(Secret('3'))}})["t"], "refused");  // no second try
-  EXPECT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "refused");  // the other has not committed
-  ASSERT_EQ(Send(g, 2, {{"t", "commit"}, {"hash", CommitmentOf(Secret('2'))}})["t"], "ok");
-  EXPECT_EQ(Send(g, 2, {{"t", "reveal"}, {"secret", Secret('4')}})["t"], "refused");
-  ASSERT_EQ(Send(g, 1, {{"t", "reveal"}, {"secret", Secret('1')}})["t"], "ok");
-  ASSERT_EQ(Send(g, 2, {{"t", "reveal"}, {"secret", Secret('2')}})["t"], "ok");
+  // No step before the side's key; a key is the side's once registered.
+  EXPECT_EQ(CommitIn(g, kUnion, Secret('1'))["t"], "refused");
+  ASSERT_EQ(KeyIn(g, kUnion)["t"], "ok");
+  ASSERT_EQ(KeyIn(g, kUnion)["t"], "ok");  // the same key again
+  EXPECT_EQ(Send(g, 1, {{"t", "key"}, {"key", kConfed.pub()}})["t"], "refused");
+  ASSERT_EQ(KeyIn(g, kConfed)["t"], "ok");
+  // Both commit before either reveals; a secret must match its commitment; every step is signed.
+  EXPECT_EQ(RevealIn(g, kUnion, Secret('1'))["t"], "refused");
+  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", "nothex"}, {"sig", ""}})["t"], "refused");
+  EXPECT_EQ(Send(g, 1, {{"t", "commit"}, {"hash", CommitmentOf(Secret('1'))}, {"sig", std::string(128, '0')}})["t"],
+            "refused");
+  Player impostor = kConfed;  // the Confederate's key signing the Union's step
+  impostor.sides = 1;
+  EXPECT_EQ(CommitIn(g, impostor, Secret('1'))["t"], "refused");
+  ASSERT_EQ(CommitIn(g, kUnion, Secret('1'))["t"], "ok");
+  EXPECT_EQ(CommitIn(g, kUnion, Secret('3'))["t"], "refused");  // no second try
+  EXPECT_EQ(RevealIn(g, kUnion, Secret('1'))["t"], "refused");   // the other has not committed
+  ASSERT_EQ(CommitIn(g, kConfed, Secret('2'))["t"], "ok");
+  EXPECT_EQ(RevealIn(g, kConfed, Secret('4'))["t"], "refused");
+  ASSERT_EQ(RevealIn(g, kUnion, Secret('1'))["t"], "ok");
+  EXPECT_EQ(VoidIn(g, kConfed)["t"], "refused");  // a secret is out: no void now
+  ASSERT_EQ(RevealIn(g, kConfed, Secret('2'))["t"], "ok");
   ASSERT_EQ(g.session().actions().size(), actions + 1);  // the attack, with the fair die
-  const int die = DieFromSecrets(Secret('1'), Secret('2'), 6);
+  const int die = DieOfRound(g.fair_game().id, 0, Secret('1'), Secret('2'), 6);
   ASSERT_FALSE(g.session().supplied_used().empty());
   EXPECT_EQ(g.session().supplied_used().back(), die);
-  // The save records the round; tampering with a secret is caught on loading.
+  // The save records the game and the round; tampering with a secret is caught on loading.
   const std::string save = Send(g, 1, {{"t", "export"}})["save"];
-  EXPECT_NE(save.find("fair_dice:"), std::string::npos);
-  std::vector<FairDiceRound> rounds;
-  EXPECT_EQ(VerifyFairDice(save, "save", &rounds), "");
-  ASSERT_EQ(rounds.size(), 1u);
-  EXPECT_EQ(rounds[0].value, die);
+  EXPECT_NE(save.find("fair_dice_game:"), std::string::npos);
+  FairDiceRecord rec;
+  EXPECT_EQ(VerifyFairDice(save, "save", &rec), "");
+  ASSERT_EQ(rec.rounds.size(), 1u);
+  EXPECT_EQ(rec.rounds[0].value, die);
+  EXPECT_EQ(rec.game.keys[0], kUnion.pub());
   EXPECT_TRUE(Session::Load(save, "save").ok());
   std::string bad = save;
   bad.replace(bad.find(Secret('2')), 1, "3");
   EXPECT_NE(VerifyFairDice(bad, "save", nullptr).find("does not match its commitment"), std::string::npos);
-  // An old save without the record still loads.
-  EXPECT_EQ(VerifyFairDice(auto_play.SaveText(), "old", nullptr), "");
+}
+
+// The die depends on the round: the same two secrets give other dice in other rounds.
+TEST(FairDice, TheDieDependsOnBothSecretsAndTheRound) {
+  const std::string id(32, 'c');
+  std::set<int> dice;
+  for (long n = 0; n < 40; ++n) dice.insert(DieOfRound(id, n, Secret('1'), Secret('2'), 6));
+  EXPECT_EQ(dice.size(), 6u);
+  EXPECT_NE(DieOfRound(id, 0, Secret('1'), Secret('2'), 1000), DieOfRound(id, 0, Secret('1'), Secret('3'), 1000));
+  EXPECT_NE(DieOfRound(id, 0, Secret('1'), Secret('2'), 1000), DieOfRound(id, 0, Secret('3'), Secret('2'), 1000));
+  EXPECT_NE(DieOfRound(id, 0, Secret('1'), Secret('2'), 1000),
+            DieOfRound(std::string(32, 'd'), 0, Secret('1'), Secret('2'), 1000));
+  EXPECT_EQ(DieOfRound(id, -1, Secret('1'), Secret('2'), 6), 0);
+  // Ed25519 as published (RFC 8032, test 1): the key and signature of the empty message.
+  const std::string sk = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+  EXPECT_EQ(PublicKeyOf(sk), "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
+  EXPECT_EQ(Sign(sk, ""), "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46b"
+                          "d25bf5f0595bbe24655141438e7a100b");
+  EXPECT_TRUE(VerifySignature(PublicKeyOf(sk), "x", Sign(sk, "x")));
+  EXPECT_FALSE(VerifySignature(PublicKeyOf(sk), "y", Sign(sk, "x")));
 }
 
 }  // namespace
@@ -371,11 +464,10 @@ std::unique_ptr<WebGame> FromSave(const std::string& save, std::vector<std::stri
   auto s = Session::Load(save, "save");
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.errors().ToString());
   if (!s.ok()) return nullptr;
-  std::vector<FairDiceRound> rounds;
-  std::optional<FairDicePending> pending;
-  EXPECT_EQ(VerifyFairDice(save, "save", &rounds, &pending), "");
+  FairDiceRecord record;
+  EXPECT_EQ(VerifyFairDice(save, "save", &record), "");
   auto g = std::make_unique<WebGame>(std::move(*s), std::move(kinds), 1, 50);
-  EXPECT_EQ(g->SetFairDice(std::move(rounds), std::move(pending)), "");
+  EXPECT_EQ(g->SetFairDice(std::move(record)), "");
   return g;
 }
 
@@ -391,71 +483,100 @@ std::unique_ptr<WebGame> Skirmish(std::vector<std::string> kinds, bool supplied)
 TEST(FairDice, PlayByEmailOneSideOnlineAtATime) {
   auto union_turn = Skirmish({"remote", "remote"}, true);
   ASSERT_TRUE(union_turn->fair_dice());
+  const std::string id = union_turn->fair_game().id;
   const std::string fire = "{bombard: [us_20me, csa_1va]}";
+  ASSERT_EQ(KeyIn(*union_turn, kUnion)["t"], "ok");
   ASSERT_EQ(Send(*union_turn, 1, {{"t", "act"}, {"action", fire}})["t"], "ok");
-  ASSERT_EQ(Send(*union_turn, 1, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(0))}})["t"], "ok");
+  ASSERT_EQ(CommitIn(*union_turn, kUnion, SecretN(0))["t"], "ok");
   const std::string mail1 = Send(*union_turn, 1, {{"t", "export"}})["save"];
   EXPECT_NE(mail1.find("fair_dice_pending:"), std::string::npos);
   EXPECT_EQ(mail1.find(SecretN(0)), std::string::npos) << "no secret travels before both commitments";
   // The Confederate player, with the Union not online.
   auto confed_turn = FromSave(mail1, {"remote", "remote"});
   ASSERT_TRUE(confed_turn);
+  EXPECT_EQ(confed_turn->fair_game().id, id);
   const json waiting = Send(*confed_turn, 2, {{"t", "state"}});
   ASSERT_FALSE(waiting["dice_round"].is_null());
   EXPECT_EQ(waiting["dice_round"]["commit"][0], CommitmentOf(SecretN(0)));
   EXPECT_EQ(waiting["dice_round"]["action"], fire);
   EXPECT_EQ(Send(*confed_turn, 2, {{"t", "act"}, {"action", "end"}})["t"], "refused");
-  ASSERT_EQ(Send(*confed_turn, 2, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(100))}})["t"], "ok");
-  ASSERT_EQ(Send(*confed_turn, 2, {{"t", "reveal"}, {"secret", SecretN(100)}})["t"], "ok");
+  ASSERT_EQ(KeyIn(*confed_turn, kConfed)["t"], "ok");
+  ASSERT_EQ(CommitIn(*confed_turn, kConfed, SecretN(100))["t"], "ok");
+  ASSERT_EQ(RevealIn(*confed_turn, kConfed, SecretN(100))["t"], "ok");
   const std::string mail2 = Send(*confed_turn, 2, {{"t", "export"}})["save"];
   EXPECT_NE(mail2.find(SecretN(100)), std::string::npos);
   // The Union reveals: the first die is drawn; the action needs more.
   auto union_again = FromSave(mail2, {"remote", "remote"});
   ASSERT_TRUE(union_again);
-  ASSERT_EQ(Send(*union_again, 1, {{"t", "reveal"}, {"secret", SecretN(0)}})["t"], "ok");
-  std::vector<int> dice = {DieFromSecrets(SecretN(0), SecretN(100), 6)};
+  ASSERT_EQ(RevealIn(*union_again, kUnion, SecretN(0))["t"], "ok");
+  std::vector<int> dice = {DieOfRound(id, 0, SecretN(0), SecretN(100), 6)};
   ASSERT_EQ(union_again->session().actions().size(), 0u) << "fire rolls a die for each stand";
   // Mailed again with one die drawn; both players online for the rest.
   auto online = FromSave(Send(*union_again, 1, {{"t", "export"}})["save"], {"remote", "remote"});
   ASSERT_TRUE(online);
   for (int k = 1; k < 40 && online->session().actions().empty(); ++k) {
-    ASSERT_EQ(Send(*online, 1, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(k))}})["t"], "ok");
-    ASSERT_EQ(Send(*online, 2, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(100 + k))}})["t"], "ok");
-    ASSERT_EQ(Send(*online, 2, {{"t", "reveal"}, {"secret", SecretN(100 + k)}})["t"], "ok");
-    ASSERT_EQ(Send(*online, 1, {{"t", "reveal"}, {"secret", SecretN(k)}})["t"], "ok");
-    dice.push_back(DieFromSecrets(SecretN(k), SecretN(100 + k), 6));
+    ASSERT_EQ(CommitIn(*online, kUnion, SecretN(k))["t"], "ok");
+    ASSERT_EQ(CommitIn(*online, kConfed, SecretN(100 + k))["t"], "ok");
+    ASSERT_EQ(RevealIn(*online, kConfed, SecretN(100 + k))["t"], "ok");
+    ASSERT_EQ(RevealIn(*online, kUnion, SecretN(k))["t"], "ok");
+    dice.push_back(DieOfRound(id, k, SecretN(k), SecretN(100 + k), 6));
   }
   ASSERT_EQ(online->session().actions().size(), 1u);
   EXPECT_GE(dice.size(), 6u);  // six stands fire
   // The referee's check: the dice the fire used are the dice of the secrets, in order.
   EXPECT_EQ(online->session().supplied_used(), dice);
   const std::string final_save = Send(*online, 1, {{"t", "export"}})["save"];
-  std::vector<FairDiceRound> rounds;
-  ASSERT_EQ(VerifyFairDice(final_save, "final", &rounds), "");
-  ASSERT_EQ(rounds.size(), dice.size());
-  for (size_t i = 0; i < rounds.size(); ++i) EXPECT_EQ(rounds[i].at, static_cast<long>(i));
+  FairDiceRecord rec;
+  ASSERT_EQ(VerifyFairDice(final_save, "final", &rec), "");
+  ASSERT_EQ(rec.rounds.size(), dice.size());
+  for (size_t i = 0; i < rec.rounds.size(); ++i) {
+    EXPECT_EQ(rec.rounds[i].at, static_cast<long>(i));
+    EXPECT_EQ(rec.rounds[i].n, static_cast<long>(i));
+  }
   auto replayed = Session::Load(final_save, "final");
   ASSERT_TRUE(replayed.ok());
   EXPECT_TRUE(SameState((*replayed)->state(), online->session().state()));
+}
+
+// A skirmish whose Union fire has drawn its dice, and the Confederate's fire
+// waiting for a round with the Union's commitment only.
+std::unique_ptr<WebGame> SkirmishMidRound() {
+  auto g = Skirmish({"remote", "remote"}, true);
+  EXPECT_EQ(KeyIn(*g, kUnion)["t"], "ok");
+  EXPECT_EQ(KeyIn(*g, kConfed)["t"], "ok");
+  EXPECT_EQ(Send(*g, 1, {{"t", "act"}, {"action", "{bombard: [us_20me, csa_1va]}"}})["t"], "ok");
+  for (int k = 0; k < 40 && g->session().actions().empty(); ++k) {
+    CommitIn(*g, kUnion, SecretN(k));
+    CommitIn(*g, kConfed, SecretN(100 + k));
+    RevealIn(*g, kUnion, SecretN(k));
+    RevealIn(*g, kConfed, SecretN(100 + k));
+  }
+  EXPECT_EQ(g->session().actions().size(), 1u);
+  EXPECT_EQ(Send(*g, 2, {{"t", "state"}})["decision"]["side"], "confederate");
+  EXPECT_EQ(Send(*g, 2, {{"t", "act"}, {"action", "{bombard: [csa_1va, us_20me]}"}})["t"], "ok");
+  EXPECT_EQ(CommitIn(*g, kUnion, SecretN(77))["t"], "ok");
+  return g;
+}
+
+std::string Replayed(const std::string& save) {
+  const std::string path = (std::filesystem::temp_directory_path() / "wargame_web_test_tampered.yaml").string();
+  std::ofstream(path) << save;
+  const std::string cmd = std::string("'") + WARGAME_BIN + "' replay '" + path + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  if (!p) return out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  std::filesystem::remove(path);
+  return "exit " + std::to_string(WEXITSTATUS(status)) + "\n" + out;
 }
 
 // Every fair die is recomputed, every secret checked against its commitment;
 // a save that does not match is refused with the position of its entry, by
 // loading and by `wargame replay`.
 TEST(FairDice, TamperedRecordsAreRefusedWithTheirPosition) {
-  auto g = Skirmish({"remote", "remote"}, true);
-  ASSERT_EQ(Send(*g, 1, {{"t", "act"}, {"action", "{bombard: [us_20me, csa_1va]}"}})["t"], "ok");
-  for (int k = 0; k < 40 && g->session().actions().empty(); ++k) {
-    Send(*g, 1, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(k))}});
-    Send(*g, 2, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(100 + k))}});
-    Send(*g, 1, {{"t", "reveal"}, {"secret", SecretN(k)}});
-    Send(*g, 2, {{"t", "reveal"}, {"secret", SecretN(100 + k)}});
-  }
-  ASSERT_EQ(g->session().actions().size(), 1u);
-  // A die in progress, with the Union's commitment only.
-  ASSERT_EQ(Send(*g, 2, {{"t", "state"}})["decision"]["side"], "confederate");
-  ASSERT_EQ(Send(*g, 2, {{"t", "act"}, {"action", "{bombard: [csa_1va, us_20me]}"}})["t"], "ok");
-  ASSERT_EQ(Send(*g, 1, {{"t", "commit"}, {"hash", CommitmentOf(SecretN(77))}})["t"], "ok");
+  auto g = SkirmishMidRound();
   const std::string save = Send(*g, 1, {{"t", "export"}})["save"];
   ASSERT_EQ(VerifyFairDice(save, "good.yaml", nullptr), "");
   const std::regex position("^bad\\.yaml:[0-9]+:[0-9]+: ");
@@ -480,20 +601,196 @@ TEST(FairDice, TamperedRecordsAreRefusedWithTheirPosition) {
   bad.replace(bad.find("reveal: [\"\", \"\"]"), 16, "reveal: [\"" + SecretN(77) + "\", \"\"]");
   refused(bad, "fair_dice_pending.round.reveal[0]: a secret revealed before both sides committed");
   // `wargame replay` refuses it with the same message.
-  const std::string path = (std::filesystem::temp_directory_path() / "wargame_web_test_tampered.yaml").string();
-  std::ofstream(path) << bad;
-  const std::string cmd = std::string("'") + WARGAME_BIN + "' replay '" + path + "' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  const std::string out = Replayed(bad);
+  EXPECT_EQ(out.rfind("exit 1\n", 0), 0u) << out;
   EXPECT_NE(out.find("fair_dice_pending.round.reveal[0]: a secret revealed before both sides committed"),
-            std::string::npos)
-      << out;
-  std::filesystem::remove(path);
+            std::string::npos) << out;
+}
+
+// Values appended to `supplied` that no round covers (the next dice, chosen
+// by whoever holds the save) are refused by loading, replay and the server.
+TEST(FairDice, SmuggledSuppliedValuesAreRefused) {
+  auto g = SkirmishMidRound();
+  const std::string save = Send(*g, 1, {{"t", "export"}})["save"];
+  const size_t list = save.find("supplied: [");
+  ASSERT_NE(list, std::string::npos);
+  std::string bad = save;
+  bad.insert(bad.find(']', list), ", 6, 6");
+  const std::string why = VerifyFairDice(bad, "bad.yaml", nullptr);
+  EXPECT_NE(why.find("is not the die of any fair_dice round"), std::string::npos) << why;
+  EXPECT_NE(Replayed(bad).find("is not the die of any fair_dice round"), std::string::npos);
+  // Nor queued dice, nor a referee's dice at an action.
+  bad = save;
+  bad.insert(bad.find("actions:"), "queued: [6, 6]\n");
+  EXPECT_NE(VerifyFairDice(bad, "bad.yaml", nullptr).find("queued: a game with fair dice has no die but its rounds'"),
+            std::string::npos);
+  // A round removed from the record (to draw it again) leaves a gap in the indexes.
+  bad = save;
+  const size_t first = bad.find("  - {at: 0,");
+  bad.erase(first, bad.find('\n', first) + 1 - first);
+  EXPECT_NE(VerifyFairDice(bad, "bad.yaml", nullptr), "");
+}
+
+// Whoever holds the mailed save cannot replace the other side's commitment,
+// nor swap their own after seeing the other's secret: the signatures bind them.
+TEST(FairDice, ForgedCommitmentsAreRefused) {
+  auto g = SkirmishMidRound();
+  // The Confederate holds the save with the Union's commitment: it replaces
+  // it with one of its own choosing, signed with its own key.
+  const std::string save = Send(*g, 1, {{"t", "export"}})["save"];
+  std::string bad = save;
+  const std::string c77 = CommitmentOf(SecretN(77)), c78 = CommitmentOf(SecretN(78));
+  bad.replace(bad.rfind(c77), 64, c78);
+  std::string why = VerifyFairDice(bad, "bad.yaml", nullptr);
+  EXPECT_NE(why.find("fair_dice_pending.round.commit_sig[0]: the signature does not verify"), std::string::npos) << why;
+  const FairDiceGame& fg = g->fair_game();
+  const json r = Fair(*g, kConfed)["round"];
+  const std::string sig77 = Sign(kUnion.priv, CommitMessage(fg.id, r["n"], r["sides"], r["label"], c77));
+  ASSERT_NE(bad.find(sig77), std::string::npos);
+  bad.replace(bad.find(sig77), 128, Sign(kConfed.priv, CommitMessage(fg.id, r["n"], r["sides"], r["label"], c78)));
+  why = VerifyFairDice(bad, "bad.yaml", nullptr);
+  EXPECT_NE(why.find("commit_sig[0]: the signature does not verify with fair_dice_game.keys[0]"), std::string::npos) << why;
+  // Or it made the game with a key of its own for the Union (re-signing every
+  // Union step with it): the save verifies, but the Union's page, whose key
+  // it is not, is refused by the game the save describes, and so learns of it.
+  auto made = Skirmish({"remote", "remote"}, true);
+  Player fake = kConfed;
+  fake.sides = 1;
+  ASSERT_EQ(KeyIn(*made, fake)["t"], "ok");
+  auto mailed = FromSave(Send(*made, 1, {{"t", "export"}})["save"], {"remote", "remote"});
+  ASSERT_TRUE(mailed);
+  const json answer = KeyIn(*mailed, kUnion);
+  EXPECT_EQ(answer["t"], "refused");
+  EXPECT_NE(answer["message"].get<std::string>().find("not this browser's"), std::string::npos);
+  // The side that reveals last swaps its commitment after the other's secret:
+  // the other side's signed reveal names the commitment it saw.
+  ASSERT_EQ(CommitIn(*g, kConfed, SecretN(177))["t"], "ok");
+  ASSERT_EQ(RevealIn(*g, kUnion, SecretN(77))["t"], "ok");
+  const std::string held = Send(*g, 2, {{"t", "export"}})["save"];
+  ASSERT_EQ(VerifyFairDice(held, "held.yaml", nullptr), "");
+  bad = held;
+  const std::string c177 = CommitmentOf(SecretN(177)), c178 = CommitmentOf(SecretN(178));
+  const std::string old_sig = Sign(kConfed.priv, CommitMessage(fg.id, r["n"], r["sides"], r["label"], c177));
+  bad.replace(bad.rfind(c177), 64, c178);
+  bad.replace(bad.find(old_sig), 128, Sign(kConfed.priv, CommitMessage(fg.id, r["n"], r["sides"], r["label"], c178)));
+  why = VerifyFairDice(bad, "bad.yaml", nullptr);
+  EXPECT_NE(why.find("reveal_sig[0]: the signature does not verify with fair_dice_game.keys[0]"), std::string::npos) << why;
+}
+
+// A round nobody has revealed a secret of is voided when both sides ask
+// (a lost secret): the die is drawn by the next round.
+TEST(FairDice, VoidByAgreementDrawsTheDieAgain) {
+  auto g = SkirmishMidRound();
+  const long n = Fair(*g, kUnion)["round"]["n"];
+  ASSERT_EQ(CommitIn(*g, kConfed, SecretN(177))["t"], "ok");
+  ASSERT_EQ(VoidIn(*g, kUnion)["t"], "ok");
+  EXPECT_EQ(RevealIn(*g, kConfed, SecretN(177))["t"], "refused");  // no secret once a void is asked
+  EXPECT_EQ(RevealIn(*g, kUnion, SecretN(77))["t"], "refused");
+  const std::string asked = Send(*g, 1, {{"t", "export"}})["save"];
+  ASSERT_EQ(VerifyFairDice(asked, "asked.yaml", nullptr), "");
+  ASSERT_EQ(VoidIn(*g, kConfed)["t"], "ok");
+  const json r = Fair(*g, kUnion)["round"];
+  EXPECT_EQ(r["n"], n + 1);
+  EXPECT_EQ(r["commit"][0], "");
+  ASSERT_EQ(CommitIn(*g, kUnion, SecretN(300))["t"], "ok");
+  ASSERT_EQ(CommitIn(*g, kConfed, SecretN(400))["t"], "ok");
+  ASSERT_EQ(RevealIn(*g, kUnion, SecretN(300))["t"], "ok");
+  ASSERT_EQ(RevealIn(*g, kConfed, SecretN(400))["t"], "ok");
+  const std::string save = Send(*g, 1, {{"t", "export"}})["save"];
+  FairDiceRecord rec;
+  ASSERT_EQ(VerifyFairDice(save, "voided.yaml", &rec), "") << save;
+  ASSERT_EQ(rec.voided.size(), 1u);
+  EXPECT_EQ(rec.voided[0].n, n);
+  EXPECT_EQ(g->session().supplied_used().back(), DieOfRound(g->fair_game().id, n + 1, SecretN(300), SecretN(400), 6));
+  // The voided round removed from the record (to hide it) leaves a gap in the indexes.
+  std::string bad = save;
+  EXPECT_TRUE(Session::Load(save, "voided.yaml").ok());
+  bad.erase(bad.find("fair_dice_void:"), bad.find("fair_dice_pending:") == std::string::npos
+                                             ? bad.size() - bad.find("fair_dice_void:")
+                                             : bad.find("fair_dice_pending:") - bad.find("fair_dice_void:"));
+  EXPECT_NE(VerifyFairDice(bad, "bad.yaml", nullptr).find("is missing (a round was removed)"), std::string::npos);
+}
+
+// A round stalled by the side that would reveal last: after the deadline the
+// waiting side claims the die; before it, nobody can.
+TEST(FairDice, AStalledRoundIsClaimedAtTheDeadline) {
+  long now = 1'800'000'000;
+  auto g = Skirmish({"remote", "remote"}, true);
+  g->set_clock([&] { return now; });
+  g->set_dice_deadline(3600);
+  ASSERT_EQ(g->fair_game().deadline, 3600);
+  ASSERT_EQ(KeyIn(*g, kUnion)["t"], "ok");
+  ASSERT_EQ(KeyIn(*g, kConfed)["t"], "ok");
+  ASSERT_EQ(Send(*g, 1, {{"t", "act"}, {"action", "{bombard: [us_20me, csa_1va]}"}})["t"], "ok");
+  ASSERT_EQ(CommitIn(*g, kUnion, SecretN(1))["t"], "ok");
+  ASSERT_EQ(CommitIn(*g, kConfed, SecretN(2))["t"], "ok");
+  now += 10;
+  ASSERT_EQ(RevealIn(*g, kUnion, SecretN(1))["t"], "ok");
+  const json f = Fair(*g, kUnion), r = f["round"];
+  EXPECT_EQ(r["claimable_at"], now + 3600);
+  EXPECT_EQ(Fair(*g, kConfed)["round"]["claimable_at"], -1);  // the side that stalls never claims
+  auto claim = [&](const Player& p, int value, long at) {
+    return Send(*g, p.sides, {{"t", "claim"}, {"value", value}, {"at", at},
+                              {"sig", Sign(p.priv, ClaimMessage(f["id"], r["n"], r["commit"][0], r["commit"][1], value,
+                                                                r["waiting_since"], at))}});
+  };
+  now += 3599;
+  EXPECT_EQ(claim(kUnion, 6, now)["t"], "refused");
+  now += 1;
+  EXPECT_EQ(claim(kConfed, 6, now)["t"], "refused");
+  EXPECT_EQ(claim(kUnion, 7, now)["t"], "refused");
+  ASSERT_EQ(claim(kUnion, 6, now)["t"], "ok");
+  const std::string save = Send(*g, 1, {{"t", "export"}})["save"];
+  FairDiceRecord rec;
+  ASSERT_EQ(VerifyFairDice(save, "claimed.yaml", &rec), "") << save;
+  // The fire rolls a die per stand: the claimed one is drawn, the next round begun.
+  const FairDiceRound& claimed = rec.pending ? rec.pending->drawn.at(0) : rec.rounds.at(0);
+  EXPECT_EQ(claimed.claimed_by, 0);
+  EXPECT_EQ(claimed.value, 6);
+  // A claim dated before the deadline does not verify.
+  std::string bad = save;
+  const std::string at = "at: " + std::to_string(now) + ",";
+  bad.replace(bad.find(at), at.size(), "at: " + std::to_string(now - 100) + ",");
+  EXPECT_NE(VerifyFairDice(bad, "bad.yaml", nullptr).find("claimed before the deadline"), std::string::npos);
+}
+
+// Saves written before signatures replay and verify, but cannot go on with
+// two remote players; a referee's save cannot become a fair game either.
+TEST(FairDice, UnsignedSavesReplayButDoNotGoOnAsFairGames) {
+  auto game = LoadGame("stars_and_bars");
+  ASSERT_TRUE(game.ok());
+  Session s(*game, 1, /*supplied_dice=*/true);
+  std::string legacy = s.Save();
+  FairDiceRecord rec;
+  ASSERT_EQ(VerifyFairDice(legacy, "legacy.yaml", &rec), "");
+  EXPECT_FALSE(rec.fair());
+  auto fresh = FromSave(legacy, {"remote", "remote"});  // no die used yet: a new fair game
+  ASSERT_TRUE(fresh);
+  EXPECT_EQ(fresh->fair_game().id.size(), 32u);
+  // An unsigned round (as saves before format 4 of the fair dice held).
+  const std::string save = Session(*game, 1, true).Save();
+  std::string old = save;
+  const std::string round = "fair_dice_pending:\n  action: \"end\"\n  side: 0\n  drawn: []\n  round: {sides: 6, label: "
+                            "\"combat\", commit: [\"" + CommitmentOf(SecretN(1)) + "\", \"\"], reveal: [\"\", \"\"]}\n";
+  old += round;
+  ASSERT_EQ(VerifyFairDice(old, "old.yaml", &rec), "");
+  auto s2 = Session::Load(old, "old.yaml");
+  ASSERT_TRUE(s2.ok());
+  WebGame g(std::move(*s2), {"remote", "remote"}, 1, 50);
+  const std::string why = g.SetFairDice(std::move(rec));
+  EXPECT_NE(why.find("unsigned"), std::string::npos) << why;
+}
+
+// A seeded game with a remote player: the remote link never gets the seed
+// (the save holds it) before the game is over; the host's page may export.
+TEST(WebGame, ARemoteLinkNeverSeesTheSeed) {
+  auto g = NewGame({"human", "remote"}, 12345);
+  const json st = Send(*g, 2, {{"t", "state"}});
+  EXPECT_EQ(st.dump().find("12345"), std::string::npos);
+  EXPECT_EQ(Send(*g, 2, {{"t", "export"}})["t"], "refused");
+  EXPECT_EQ(Send(*g, 1, {{"t", "export"}})["t"], "save");
+  auto both = NewGame({"remote", "remote"}, 12345);
+  EXPECT_EQ(Send(*both, 1, {{"t", "export"}})["t"], "refused");
 }
 
 }  // namespace

@@ -522,14 +522,30 @@ def case_email():
                                  "Union", "wg.state.fair_dice === 1", "the first die drawn"))
         with open(files[-1]) as f:
             text = f.read()
-        m = re.search(r'drawn:\n    - \{sides: 6, label: "[^"]*", commit: \["(\w+)", "(\w+)"\], reveal: \["(\w+)", "(\w+)"\], '
-                      r"value: (\d)\}", text)
-        check(m, "the die drawn is in the save: " + text[text.find("fair_dice_pending"):][:400])
+        m = re.search(r'drawn:\n    - \{n: 0, sides: 6, label: "[^"]*", commit: \["(\w+)", "(\w+)"\], commit_sig: '
+                      r'\["\w{128}", "\w{128}"\], reveal: \["(\w+)", "(\w+)"\], reveal_sig: \["\w{128}", "\w{128}"\], '
+                      r"waiting_since: \d+, value: (\d)\}", text)
+        check(m, "the die drawn is in the save, each step signed: " + text[text.find("fair_dice_pending"):][:900])
+        game_id = re.search(r'fair_dice_game:.*\n  id: "(\w{32})"', text).group(1)
         c0, c1, r0, r1, value = m.groups()
         check(hashlib.sha256(bytes.fromhex(r0)).hexdigest() == c0 and hashlib.sha256(bytes.fromhex(r1)).hexdigest() == c1,
               "each secret is its commitment's")
-        digest = hashlib.sha256(bytes.fromhex(r0) + bytes.fromhex(r1)).digest()
-        check(int(value) == 1 + int.from_bytes(digest[:8], "big") % 6, "the die is the die of the two secrets")
+        digest = hashlib.sha256(bytes.fromhex(game_id) + (0).to_bytes(8, "big") + bytes.fromhex(r0) +
+                                bytes.fromhex(r1)).digest()
+        check(int(value) == 1 + int.from_bytes(digest[:8], "big") % 6, "the die is the die of the round and its two secrets")
+        # The Union's page in a browser without its key: it says so and takes no step.
+        stranger = webdrive.Browser(chromium)
+        try:
+            server = webdrive.Server(WARGAME, ["--load", files[-1], "--players", "remote,remote"])
+            try:
+                page = stranger.page(server.links["Union"])
+                text = page.wait("document.getElementById('keyproblem') && "
+                                 "document.getElementById('keyproblem').textContent", "the page misses its key")
+                check("load your key file" in text, "the page asks for its key file: " + text)
+            finally:
+                server.close()
+        finally:
+            stranger.close()
         out = subprocess.run([WARGAME, "replay", files[-1]], capture_output=True, text=True)
         check(out.returncode == 0 and "waiting: {bombard: [us_20me, csa_1va]} (1 of its dice drawn" in out.stdout,
               "replay verifies it: " + out.stdout[-300:] + out.stderr)

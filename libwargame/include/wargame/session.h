@@ -93,6 +93,11 @@ class Session {
   // Same, stopping after `max_actions` actions (replay --to N).
   static Result<std::unique_ptr<Session>> Load(const std::string& text, const std::string& name,
                                                size_t max_actions);
+  // A save of `game` only (its `game:` spec must be game.params.ToString()),
+  // replayed on that Game: nothing is loaded, so no file the save names is read
+  // (`wargame serve`'s Import of a save sent over the network).
+  static Result<std::unique_ptr<Session>> LoadFor(std::shared_ptr<const Game> game, const std::string& text,
+                                                  const std::string& name);
 
   Scratch& scratch() { return *scratch_; }
 
@@ -107,7 +112,7 @@ class Session {
 
  private:
   static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,
-                                                        size_t max_actions);
+                                                        size_t max_actions, std::shared_ptr<const Game> game);
   // For Clone: the state as it is, no set-up.
   Session(std::shared_ptr<const Game> game, uint64_t seed, bool supplied_dice, const State& state);
   // Per applied action: the log and supplied-dice sizes before it (Save and Undo).
