@@ -76,8 +76,17 @@ Result<std::shared_ptr<const Game>> Guarded(const GameParams& params,
 
 }  // namespace
 
+Error NoRulesError(const std::string& ruleset) {
+  return Error{ruleset, 0, 0, "",
+               "the ruleset's hooks built no rules object and reported no error (a rules builder returned null)", ""};
+}
+
 Result<std::shared_ptr<const Game>> RulesetRegistry::Make(const GameParams& params) const {
-  return Guarded(params, [&]() { return MakeUnguarded(params); });
+  auto game = Guarded(params, [&]() { return MakeUnguarded(params); });
+  // A factory that returns no game, or a game without rules, and no error: refused
+  // once here, so nothing plays a game whose hooks are missing.
+  if (game.ok() && (!*game || !(*game)->rules)) return NoRulesError(params.ruleset);
+  return game;
 }
 
 Result<std::shared_ptr<const Game>> RulesetRegistry::MakeUnguarded(const GameParams& params) const {

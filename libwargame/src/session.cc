@@ -239,6 +239,11 @@ std::string Session::Save() const {
     }
     if (!at.empty()) out += "supplied_at:\n" + at;
   }
+  // Values supplied and not used yet: a continued game uses them as this one would.
+  if (!queue_.empty()) {
+    const std::vector<int> queued(queue_.begin(), queue_.end());
+    out += "queued: " + IntList(queued, 0, queued.size()) + "\n";
+  }
   out += actions_.empty() ? "actions: []\n" : "actions:\n";
   for (const auto& a : actions_) out += "  - " + ActionToText(*game_, a) + "\n";
   out += "hash: \"" + HashText(HashState(state_)) + "\"\n";
@@ -265,6 +270,18 @@ std::optional<uint64_t> ReadSeed(YamlReader& r, const YAML::Node& n) {
   return v;
 }
 
+// A list of die values (supplied:, queued:), each 1 to kMaxDieValue. Its length is
+// bounded by the reader's node budget (YamlReader::kMaxNodes).
+std::vector<int> ReadDieValues(YamlReader& r, const YAML::Node& n, const std::string& path) {
+  std::vector<int> values;
+  if (!n || !r.ExpectSequence(n, path)) return values;
+  values.reserve(n.size());
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (auto v = r.Int(n[i], YamlReader::Item(path, i), 1, Session::kMaxDieValue)) values.push_back(*v);
+  }
+  return values;
+}
+
 // supplied_at: {ACTION_INDEX: [values], ...}
 std::map<size_t, std::vector<int>> ReadSuppliedAt(YamlReader& r, const YAML::Node& n, size_t num_actions) {
   std::map<size_t, std::vector<int>> out;
@@ -274,30 +291,42 @@ std::map<size_t, std::vector<int>> ReadSuppliedAt(YamlReader& r, const YAML::Nod
     const auto index = r.Int(kv.first, p, 0, num_actions == 0 ? -1 : static_cast<int>(std::min<size_t>(num_actions - 1, INT_MAX)));
     if (!index || !r.ExpectSequence(kv.second, p)) continue;
     auto& values = out[static_cast<size_t>(*index)];
-    for (size_t i = 0; i < kv.second.size(); ++i) {
-      if (auto v = r.Int(kv.second[i], YamlReader::Item(p, i), 1, Session::kMaxDieValue)) values.push_back(*v);
-    }
+    const std::vector<int> read = ReadDieValues(r, kv.second, p);
+    values.insert(values.end(), read.begin(), read.end());
   }
   return out;
+}
+
+// `game` if the save's spec names it, else why not (LoadFor).
+Result<std::shared_ptr<const Game>> GameOfSpec(std::shared_ptr<const Game> game, const std::string& spec) {
+  auto params = ParseGameSpec(spec);
+  if (!params.ok()) return params.errors();
+  const std::string want = game->params.ToString();
+  if (params->ToString() != want) {
+    return Error{"", 0, 0, "", "the save is a game of \"" + params->ToString() + "\", not of \"" + want + "\"", ""};
+  }
+  return game;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const std::string& name,
                                                size_t max_actions) {
-  try {
-    return LoadUnguarded(text, name, max_actions, nullptr);
-  } catch (const std::exception& e) {
-    // Defence in depth: a ruleset hook that throws on a replayed action.
-    return Error{name, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
-  }
+  return Guarded(text, name, max_actions, nullptr);
 }
 
 Result<std::unique_ptr<Session>> Session::LoadFor(std::shared_ptr<const Game> game, const std::string& text,
                                                   const std::string& name) {
+  if (!game || !game->rules) return Error{name, 0, 0, "", "cannot load: no game to replay on", ""};
+  return Guarded(text, name, static_cast<size_t>(-1), std::move(game));
+}
+
+Result<std::unique_ptr<Session>> Session::Guarded(const std::string& text, const std::string& name,
+                                                  size_t max_actions, std::shared_ptr<const Game> game) {
   try {
-    return LoadUnguarded(text, name, static_cast<size_t>(-1), std::move(game));
+    return LoadUnguarded(text, name, max_actions, std::move(game));
   } catch (const std::exception& e) {
+    // Defence in depth: a ruleset hook that throws on a replayed action.
     return Error{name, 0, 0, "", std::string("cannot load: ") + e.what(), ""};
   }
 }
@@ -307,11 +336,10 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   YamlReader r = YamlReader::FromString(text, name);
   if (!r.ok()) return r.errors();
   const YAML::Node root = r.root();
-  // fair_dice, fair_dice_pending, fair_dice_game, fair_dice_void: the signed commit-reveal record
-  // of remote dice (`wargame serve`),
-  // checked by the program (examples/wargame/fair_dice.h).
-  if (!r.CheckKeys(root, "", {"format", "game", "seed", "dice", "supplied", "supplied_at", "actions", "hash",
-                              "fair_dice", "fair_dice_pending", "fair_dice_game", "fair_dice_void"})) {
+  // fair_dice, fair_dice_pending, fair_dice_game, fair_dice_void: the signed commit-reveal
+  // record of remote dice (`wargame serve`), checked by the program (examples/wargame/fair_dice.h).
+  if (!r.CheckKeys(root, "", {"format", "game", "seed", "dice", "supplied", "supplied_at", "queued", "actions",
+                              "hash", "fair_dice", "fair_dice_pending", "fair_dice_game", "fair_dice_void"})) {
     return r.errors();
   }
   const auto spec = r.RequiredString(root, "", "game");
@@ -337,12 +365,7 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   if (actions && !actions.IsNull()) r.ExpectSequence(actions, "actions");
   if (!r.ok()) return r.errors();
   const size_t num_actions = actions.IsSequence() ? actions.size() : 0;
-  if (given && *spec != given->params.ToString()) {
-    // Nothing of the spec is looked up: it names the host's files, perhaps.
-    r.Fail(root["game"], "game", "the save is not a game of " + given->params.ToString());
-    return r.errors();
-  }
-  auto game = given ? Result<std::shared_ptr<const Game>>(given) : LoadGame(*spec);
+  auto game = given ? GameOfSpec(std::move(given), *spec) : LoadGame(*spec);
   if (!game.ok()) {
     ErrorList l;
     for (auto e : game.errors().errors()) {
@@ -355,16 +378,9 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     return l;
   }
   auto session = std::make_unique<Session>(*game, *seed, dice == "supplied");
-  if (const YAML::Node sup = root["supplied"]) {
-    std::vector<int> values;
-    if (r.ExpectSequence(sup, "supplied")) {
-      for (size_t i = 0; i < sup.size(); ++i) {
-        if (auto v = r.Int(sup[i], YamlReader::Item("supplied", i), 1, kMaxDieValue)) values.push_back(*v);
-      }
-    }
-    session->SupplyDice(values);
-  }
+  session->SupplyDice(ReadDieValues(r, root["supplied"], "supplied"));
   const auto supplied_at = ReadSuppliedAt(r, root["supplied_at"], num_actions);
+  const std::vector<int> queued = ReadDieValues(r, root["queued"], "queued");
   if (!r.ok()) return r.errors();
   for (size_t i = 0; i < num_actions && i < max_actions; ++i) {
     const std::string p = YamlReader::Item("actions", i);
@@ -378,6 +394,16 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     }
   }
   if (!r.ok()) return r.errors();
+  // Stopped early (--to N): the referee's values of the actions not replayed stay
+  // queued, in order, before the values no action had used (as `supplied` does).
+  if (max_actions < num_actions) {
+    for (auto it = supplied_at.lower_bound(max_actions); it != supplied_at.end(); ++it) session->SupplyDice(it->second);
+  }
+  // The values supplied and not used yet. A save waiting for fair dice holds them
+  // again as fair_dice_pending.drawn, which the program supplies (fair_dice.h).
+  if (const YAML::Node pending = YamlReader::Get(root, "fair_dice_pending"); !pending || pending.IsNull()) {
+    session->SupplyDice(queued);
+  }
   if (max_actions >= num_actions) {
     const std::string got = HashText(SaveHash(session->state(), format, false));
     if (!SaveHashMatches(session->game(), session->state(), format, *want_hash)) {

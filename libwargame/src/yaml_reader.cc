@@ -1,5 +1,7 @@
 #include "wargame/yaml_reader.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -47,6 +50,61 @@ std::string WithoutIndices(const std::string& path) {
     }
   }
   return out;
+}
+
+// What the parser's events say of a text, before any node is built: where each
+// document starts, and the nodes of the first kMaxNodes + 1 (aliases count one).
+struct TextShape {
+  std::vector<YAML::Mark> starts;
+  long nodes = 0;
+  YAML::Mark too_many;  // where the node past the limit is (nodes > limit)
+};
+
+class ShapeHandler : public YAML::EventHandler {
+ public:
+  explicit ShapeHandler(long limit) : limit_(limit) {}
+  struct Stop {};
+  TextShape shape;
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    shape.starts.push_back(mark);
+    if (shape.starts.size() > 1) throw Stop{};
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { Node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { Node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { Node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Node(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void Node(const YAML::Mark& m) {
+    if (++shape.nodes > limit_) {
+      shape.too_many = m;
+      throw Stop{};
+    }
+  }
+  long limit_;
+};
+
+// Scans `text` up to the start of a second document or the node past `limit`
+// (a syntax error ends the scan where it is).
+TextShape Scan(const std::string& text, long limit) {
+  std::istringstream in(text);
+  ShapeHandler h(limit);
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(h)) {
+    }
+  } catch (const ShapeHandler::Stop&) {
+  } catch (const std::exception&) {
+  }
+  return h.shape;
 }
 
 }  // namespace
@@ -95,17 +153,46 @@ YamlReader YamlReader::FromFile(const std::string& path) {
 YamlReader YamlReader::FromString(const std::string& text, const std::string& name) {
   YamlReader r;
   r.file_ = name;
+  // A message is bounded as a file is (FromFile checks the size before reading).
+  if (text.size() > kMaxFileBytes) {
+    r.errors_.Add(Error{name, 0, 0, "", "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB", ""});
+    return r;
+  }
+  // One document: a second one (after `---`) would be ignored silently, so that what a
+  // reader sees and what the loader uses could differ.
+  auto more_than_one = [&](const YAML::Mark& m) {
+    r.errors_.Add(Error{name, m.line + 1, m.column + 1, "",
+                        "more than one YAML document (a second one starts here): a file or message holds one", ""});
+    return r;
+  };
+  // yaml-cpp builds every node before CheckDocument counts them (some 100 bytes each,
+  // 8 GB for 64 MB of "1,"): a text that may hold more than kMaxNodes is counted
+  // first, from the parser's events, and refused before any node is built.
+  if (text.size() > static_cast<size_t>(kMaxNodes)) {
+    const TextShape shape = Scan(text, kMaxNodes);
+    if (shape.starts.size() > 1) return more_than_one(shape.starts[1]);
+    if (shape.nodes > kMaxNodes) {
+      r.errors_.Add(Error{name, shape.too_many.line + 1, shape.too_many.column + 1, "",
+                          "the document is too large (more than " + std::to_string(kMaxNodes) + " nodes)", ""});
+      return r;
+    }
+  }
+  std::vector<YAML::Node> docs;
   try {
-    r.root_ = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
+    if (const TextShape shape = Scan(text, LONG_MAX); shape.starts.size() > 1) return more_than_one(shape.starts[1]);
     r.errors_.Add(Error{name, e.mark.line + 1, e.mark.column + 1, "", e.msg, ""});
-    r.root_ = YAML::Node();
     return r;
   } catch (const std::exception& e) {
     r.errors_.Add(Error{name, 0, 0, "", std::string("cannot parse: ") + e.what(), ""});
-    r.root_ = YAML::Node();
     return r;
   }
+  if (docs.size() > 1) {
+    const TextShape shape = Scan(text, LONG_MAX);
+    return more_than_one(shape.starts.size() > 1 ? shape.starts[1] : docs[1].Mark());
+  }
+  if (!docs.empty()) r.root_ = docs[0];
   long budget = kMaxNodes;
   const size_t before = r.errors_.size();
   r.CheckDocument(r.root_, "", 0, &budget);

@@ -374,12 +374,13 @@ std::unique_ptr<PyState> DeserializeState(const GamePtr& g, const std::string& t
     pending = save.substr(at + std::strlen(kPendingTag), end == std::string::npos ? end : end - at - std::strlen(kPendingTag));
     save.erase(at);
   }
-  auto s = wg::Session::Load(save, "<serialized state>");
+  // Replayed on this Game (a save of another spec is refused): the State's session and
+  // its action ids, observation and AiPlayer checks all use the same Game.
+  auto s = wg::Session::LoadFor(g->game, save, "<serialized state>");
   if (!s.ok()) Fail(s.errors());
-  if ((*s)->game().params.ToString() != g->game->params.ToString()) {
-    throw std::invalid_argument("the state is of \"" + (*s)->game().params.ToString() + "\", not \"" +
-                                g->game->params.ToString() + "\"");
-  }
+  // At a chance node the dice given to the pending action are its queued values
+  // (`queued:`); GiveAgain gives them again, node by node.
+  if (!pending.empty()) (*s)->ClearQueuedDice();
   const bool supplied = save.find("\ndice: supplied") != std::string::npos;
   auto state = std::make_unique<PyState>(g, std::move(*s), supplied);
   if (!pending.empty()) state->ApplyText(pending);
@@ -396,15 +397,29 @@ py::array_t<float> ObservationTensor(PyState& st, py::object player) {
   return out;
 }
 
+// Objects of two games never meet: a State, an action id or a player of one Game
+// read with another's units, map and action space would index past them. The Game
+// is the object load_game returned (two loads of one spec are two games).
+void CheckSameGame(const PyGame& want, const PyState& st, const char* what) {
+  if (&st.game() == &want) return;
+  throw std::invalid_argument(std::string(what) + ": the state belongs to another game (" +
+                              st.game().game->params.ToString() + ", not this " + want.game->params.ToString() +
+                              " object): use the Game the state came from");
+}
+
 // The engine's computer player (wg::AiPlayer) choosing for a State.
 class PyAi {
  public:
   PyAi(const GamePtr& g, uint64_t seed, int budget) : g_(g) {
+    if (!g) throw std::invalid_argument("AiPlayer: game is None");
+    if (budget < 0) throw std::invalid_argument("AiPlayer: budget must be >= 0 (0: the default)");
     wg::AiOptions o;
     if (budget > 0) o.budget = budget;
     ai_ = std::make_unique<wg::AiPlayer>(g->game, seed, o);
   }
+  const GamePtr& game() const { return g_; }
   wg::ActionId Choose(PyState& st) {
+    CheckSameGame(*g_, st, "AiPlayer.choose");
     if (st.IsTerminal() || st.IsChanceNode()) throw std::invalid_argument("no decision to take");
     const std::vector<wg::Action> legal = st.session().LegalActions();
     const wg::Action a = ai_->Choose(*g_->game, st.session().state(), legal);
@@ -416,14 +431,39 @@ class PyAi {
   std::unique_ptr<wg::AiPlayer> ai_;
 };
 
-py::dict SimulateGames(const GamePtr& g, int games, uint64_t seed, int threads, std::vector<std::string> players,
-                  long max_actions) {
+// Bounds of simulate's counts, checked before anything is allocated: the result
+// arrays take 26 bytes a game (kMaxGames: 260 MB, twice that while numpy copies
+// them), each thread a player pair and a session.
+constexpr long long kMaxGames = 10'000'000;
+constexpr long long kMaxThreads = 1024;
+constexpr long long kMaxActions = 1'000'000'000;
+
+// An integer argument (any Python int or numpy integer) in [lo, hi], else ValueError
+// (TypeError if it is not an integer): a huge value is compared, never narrowed.
+long long CountArg(const py::handle& v, const char* name, long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  if (PyBool_Check(v.ptr())) throw py::type_error(std::string(name) + " must be an integer");
+  const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    throw py::type_error(std::string(name) + " must be an integer, " + range);
+  }
+  if (index < py::int_(lo) || index > py::int_(hi)) {
+    throw std::invalid_argument(std::string(name) + " must be " + range + ", got " + py::str(index).cast<std::string>());
+  }
+  return index.cast<long long>();
+}
+
+py::dict SimulateGames(const GamePtr& g, const py::object& games_arg, uint64_t seed, const py::object& threads_arg,
+                       std::vector<std::string> players, const py::object& max_actions_arg) {
+  const long long games = CountArg(games_arg, "games", 0, kMaxGames);
+  const long long threads = CountArg(threads_arg, "threads", 0, kMaxThreads);
+  const long long max_actions = CountArg(max_actions_arg, "max_actions", 0, kMaxActions);
   SimulateOptions o;
-  o.games = games;
+  o.games = static_cast<int>(games);
   o.seed = seed;
-  o.threads = threads;
-  o.max_actions = max_actions;
-  if (games < 0) throw std::invalid_argument("games must be >= 0");
+  o.threads = static_cast<int>(threads);
+  o.max_actions = static_cast<long>(max_actions);
   if (players.size() != 2) throw std::invalid_argument("players: two of \"random\", \"ai\"");
   for (int i = 0; i < 2; ++i) {
     if (players[static_cast<size_t>(i)] != "random" && players[static_cast<size_t>(i)] != "ai") {
@@ -442,7 +482,7 @@ py::dict SimulateGames(const GamePtr& g, int games, uint64_t seed, int threads, 
   d["finished"] = arr(r.finished).attr("astype")("bool");
   d["actions"] = arr(r.actions);
   d["turns"] = arr(r.turns);
-  d["vp"] = arr(r.vp).attr("reshape")(games, 2);
+  d["vp"] = arr(r.vp).attr("reshape")(static_cast<py::ssize_t>(games), 2);
   d["state_hash"] = arr(r.hash);
   return d;
 }
@@ -531,8 +571,8 @@ PYBIND11_MODULE(_wargame, m) {
         for (const auto& u : g.game->units) out.push_back(u.id);
         return out;
       })
-      .def("simulate", &wgpy::SimulateGames, py::arg("games"), py::arg("seed") = 1, py::arg("threads") = 0,
-           py::arg("players") = std::vector<std::string>{"random", "random"}, py::arg("max_actions") = 50000)
+      .def("simulate", &wgpy::SimulateGames, py::arg("games"), py::arg("seed") = 1, py::arg("threads") = py::int_(0),
+           py::arg("players") = std::vector<std::string>{"random", "random"}, py::arg("max_actions") = py::int_(50000))
       .def("__str__", [](const PyGame& g) { return g.game->params.ToString(); })
       .def("__repr__", [](const PyGame& g) { return "<wargame.Game " + g.game->params.ToString() + ">"; });
 
@@ -560,6 +600,11 @@ PYBIND11_MODULE(_wargame, m) {
       .def("returns", &PyState::Returns)
       .def("rewards", [](PyState& s) { return s.Returns(); })
       .def("clone", &PyState::Clone)
+      // copy.copy and copy.deepcopy clone the game in progress on the same Game (which
+      // never changes), so a copy still belongs to its game; pickling is refused
+      // (TypeError): a State is saved with serialize() and read back by the Game.
+      .def("__copy__", &PyState::Clone)
+      .def("__deepcopy__", [](const PyState& s, const py::object&) { return s.Clone(); }, py::arg("memo"))
       .def("serialize", &PyState::Serialize)
       .def("history", &PyState::history)
       .def("events", &PyState::Events, py::arg("since") = 0)

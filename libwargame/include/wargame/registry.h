@@ -48,6 +48,10 @@ struct RulesetRegistrar {
   }
 };
 
+// The error of a ruleset whose factory or rules builder returned no game or no rules
+// object without reporting an error (RulesetRegistry::Make, LoadHexGame refuse it).
+Error NoRulesError(const std::string& ruleset);
+
 // "name" or "name(key=value,...)".
 Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec);
 

@@ -15,6 +15,8 @@
 //   supplied: [3, 5, 1]     # dice: supplied only: every value, in the order used
 //   supplied_at: {1: [4]}   # dice: seeded: values a referee supplied, at the
 //                           #   index in `actions` of the action that used them
+//   queued: [2, 6]          # values supplied and not used yet (only if any): Load
+//                           #   queues them again, so a continued game uses them
 //   actions:                # in the script language (action_text.h); [] if none
 //     - {move: [harris], path: [2302, 2303]}
 //     - end
@@ -75,6 +77,10 @@ class Session {
   // Die values from outside, used before the seeded generator (or instead of it).
   void SupplyDice(const std::vector<int>& values);
   size_t dice_queued() const { return queue_.size(); }
+  // The values supplied and not used yet, in the order they will be used (Save writes
+  // them as `queued:`); ClearQueuedDice drops them.
+  std::vector<int> queued_dice() const { return std::vector<int>(queue_.begin(), queue_.end()); }
+  void ClearQueuedDice() { queue_.clear(); }
   // Every die must be supplied (a referee's dice, or fair remote dice): no generator.
   bool supplied_only() const { return supplied_only_; }
 
@@ -93,9 +99,10 @@ class Session {
   // Same, stopping after `max_actions` actions (replay --to N).
   static Result<std::unique_ptr<Session>> Load(const std::string& text, const std::string& name,
                                                size_t max_actions);
-  // A save of `game` only (its `game:` spec must be game.params.ToString()),
-  // replayed on that Game: nothing is loaded, so no file the save names is read
-  // (`wargame serve`'s Import of a save sent over the network).
+  // Same, replaying on `game` instead of loading the save's spec again: a save of
+  // another game spec is refused, and nothing the spec names is loaded, so no file
+  // it names is read (`wargame serve`'s Import of a save sent over the network).
+  // The session shares `game` (the Python module's states play on the Game they belong to).
   static Result<std::unique_ptr<Session>> LoadFor(std::shared_ptr<const Game> game, const std::string& text,
                                                   const std::string& name);
 
@@ -111,6 +118,8 @@ class Session {
   static constexpr int kSaveFormat = 3;
 
  private:
+  static Result<std::unique_ptr<Session>> Guarded(const std::string& text, const std::string& name,
+                                                  size_t max_actions, std::shared_ptr<const Game> game);
   static Result<std::unique_ptr<Session>> LoadUnguarded(const std::string& text, const std::string& name,
                                                         size_t max_actions, std::shared_ptr<const Game> game);
   // For Clone: the state as it is, no set-up.

@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/registry.h"
 
 namespace wg {
 
@@ -215,6 +216,9 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   if (game->rules) game->rules->FinishSteps();
   errors.Append((*doc)->Errors());
   if (!errors.ok()) return errors;
+  // A builder that refuses says why (its errors, reported once); one that returns
+  // no rules and no error is a fault of its hooks, reported here, never played.
+  if (!game->rules) return NoRulesError(params.ruleset);
   return std::shared_ptr<const Game>(std::move(game));
 }
 
