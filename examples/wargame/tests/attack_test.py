@@ -3,8 +3,8 @@
 
 usage: attack_test.py WARGAME_BINARY CASE
   memory       300 tokenless connections each send a POST header announcing a
-               1,000,000-byte body and a few bytes of it: the server's RSS stays
-               under RSS_BOUND_MB and a player with the token is still answered.
+               1,000,000-byte body and then up to half of it: the server's RSS grows
+               less than RSS_GROWTH_MB and a player with the token is still answered.
   wsflood      a WebSocket with a seat's token sends {"t":"state"} (coalesced)
                and then long state requests (not coalesced) and never reads: the
                RSS stays bounded, the reader is closed once over its queue bound,
@@ -33,7 +33,12 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import webdrive  # noqa: E402
 
-RSS_BOUND_MB = 64
+# How much the server's RSS may grow under an attack. Measured (Release, 2 cores): +0.0 MB for
+# `memory`, +1 to +3 MB for `wsflood`; the server before these bounds grew +17 to +27 MB and
+# +37 to +115 MB in the same cases (the 300 POSTs only push what the 10 s allow). Under AddressSanitizer freed
+# memory waits in its quarantine (256 MB), so the bound there is that much looser.
+RSS_GROWTH_MB = 10
+ASAN_QUARANTINE_MB = 300
 HOST = "127.0.0.1"
 WARGAME = None
 
@@ -66,6 +71,11 @@ class Server:
             m = re.match(r"(\w+): http://\S+\?token=([0-9a-f]+)$", line.strip())
             if m:
                 self.tokens[m.group(1)] = m.group(2)
+
+    def growth_bound_mb(self):
+        with open(f"/proc/{self.proc.pid}/maps") as f:
+            asan = "libasan" in f.read()
+        return RSS_GROWTH_MB + (ASAN_QUARANTINE_MB if asan else 0)
 
     def rss_mb(self):
         with open(f"/proc/{self.proc.pid}/status") as f:
@@ -116,21 +126,29 @@ def case_memory():
             except OSError:  # refused and closed already: fine
                 pass
             socks.append(s)
-        # The attackers go on sending their bodies for a while.
+        # The attackers go on sending their bodies, up to half of each, for at most 10 s (a server
+        # that read the bodies of tokenless requests would hold 300 x 512 KB).
         for s in socks:
-            try:
-                s.setblocking(False)
-                s.send(b"y" * 16384)
-            except OSError:
-                pass
+            s.setblocking(False)
+        chunk, pushed, deadline = b"y" * 65536, [0] * len(socks), time.time() + 10
+        while time.time() < deadline and any(p < 512 * 1024 for p in pushed):
+            for i, s in enumerate(socks):
+                if pushed[i] >= 512 * 1024:
+                    continue
+                try:
+                    pushed[i] += s.send(chunk)
+                except BlockingIOError:  # not read (any more): the server's business
+                    pass
+                except OSError:  # closed by the server: done with this one
+                    pushed[i] = 512 * 1024
         time.sleep(1)
         during = server.rss_mb()
         check(server.player_answered(), "the player is answered during the flood")
-        print(f"RSS: {before:.1f} MB before, {during:.1f} MB with 300 tokenless 1 MB POSTs (bound {RSS_BOUND_MB} MB)")
-        check(during < RSS_BOUND_MB, f"RSS {during:.1f} MB under {RSS_BOUND_MB} MB")
+        bound = server.growth_bound_mb()
+        print(f"RSS: {before:.1f} MB before, {during:.1f} MB with 300 tokenless 1 MB POSTs (growth bound {bound} MB)")
+        check(during - before < bound, f"RSS grew {during - before:.1f} MB, under {bound} MB")
         refused = 0
         for s in socks[-20:]:  # the newest were answered 403 before any body
-            s.setblocking(True)
             s.settimeout(5)
             try:
                 refused += s.recv(100).startswith(b"HTTP/1.1 403")
@@ -188,7 +206,8 @@ def case_wsflood():
         sent = flood(ws, '{"t":"state"}', 8, 100000)
         coalesced = server.rss_mb()
         check(server.player_answered(), "the other player is answered during the flood")
-        check(coalesced < RSS_BOUND_MB, f"RSS {coalesced:.1f} MB under {RSS_BOUND_MB} MB after {sent} state requests")
+        bound = server.growth_bound_mb()
+        check(coalesced - before < bound, f"RSS grew {coalesced - before:.1f} MB (bound {bound}) after {sent} state requests")
         ws.close()
         # Not coalesced (long): the reader is closed once over the queue bound.
         ws = webdrive.WebSocket(ws_url(server, "Confederate"), timeout=10)
@@ -199,7 +218,7 @@ def case_wsflood():
         ws.close()
         print(f"state message {state_bytes} bytes; RSS {before:.1f} MB before, {coalesced:.1f} MB after {sent} "
               f"unread state requests, {over:.1f} MB after {sent_long} unread long ones (closed: {closed})")
-        check(over < RSS_BOUND_MB, f"RSS {over:.1f} MB under {RSS_BOUND_MB} MB")
+        check(over - before < bound, f"RSS grew {over - before:.1f} MB, under {bound} MB")
         check(closed, "the reader that does not read is closed")
         check(server.player_answered(), "the other player is answered after")
     finally:
