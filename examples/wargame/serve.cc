@@ -359,30 +359,31 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
     int status = 400;
     if (ec == http::error::header_limit || ec == http::error::buffer_overflow) status = 431;
     if (ec == http::error::body_limit) status = 413;
-    Send(Reply(11, status, "text/plain", "bad request: " + ec.message() + "\n"), /*close=*/true);
+    Send(Reply(11, status, "text/plain", "bad request: " + ec.message() + "\n"), /*keep_alive=*/false);
   }
   void Answer(const RouteDecision& d) {
     const auto& req = parser_->get();
     const unsigned v = req.version();
+    const bool keep = req.keep_alive() && !d.close_after;
     switch (d.route) {
       case Route::kWebSocket:
         return Upgrade();
       case Route::kPage:
-        return Send(PageResponse(v), d.close_after);
+        return Send(PageResponse(v), keep);
       case Route::kState:
-        return Send(Reply(v, 200, "application/json", server_.game().StateMessage(d.sides)), d.close_after);
+        return Send(Reply(v, 200, "application/json", server_.game().StateMessage(d.sides)), keep);
       case Route::kApi: {
         bool changed = false;
         std::string answer = HandleSafely(server_.game(), d.sides, req.body(), &changed);
         parser_.reset();  // the body is not kept while the answer is written
         if (changed) server_.Changed();
-        return Send(Reply(v, 200, "application/json", std::move(answer)), false);
+        return Send(Reply(v, 200, "application/json", std::move(answer)), keep);
       }
       default:
         break;
     }
     const bool json = d.route == Route::kForbidden;
-    Send(Reply(v, StatusOf(d.route), json ? "application/json" : "text/plain", RefusalText(d.route)), d.close_after);
+    Send(Reply(v, StatusOf(d.route), json ? "application/json" : "text/plain", RefusalText(d.route)), keep);
   }
   void Upgrade() {
     stream_.expires_never();
@@ -391,8 +392,8 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
     ws->Run(parser_->release());
   }
   template <class Body>
-  void Send(http::response<Body> res, bool close) {
-    res.keep_alive(!close && parser_ && parser_->get().keep_alive());
+  void Send(http::response<Body> res, bool keep_alive) {
+    res.keep_alive(keep_alive);
     auto sp = std::make_shared<http::response<Body>>(std::move(res));
     stream_.expires_after(kWriteTimeout);
     http::async_write(stream_, *sp, [self = shared_from_this(), sp](beast::error_code ec, size_t) {

@@ -264,6 +264,22 @@ def answer_at_once(server, request, expect):
     check(took < 4, f"answered before any body was sent ({took:.2f} s)")
 
 
+def read_response(s):
+    """(status, body) of one HTTP response on socket `s` (Content-Length framed)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        check(chunk, "the connection stays open for the answer")
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+    while len(body) < length:
+        chunk = s.recv(65536)
+        check(chunk, "the whole answer arrives")
+        body += chunk
+    return int(head.split(b" ")[1]), body
+
+
 def case_nobody():
     server = Server()
     try:
@@ -275,6 +291,17 @@ def case_nobody():
         answer_at_once(server, f"POST /api?token={seat} HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n".encode(),
                        b"HTTP/1.1 413")
         check(server.player_answered(), "the player is answered")
+        # A seat's POSTs keep their connection alive (its body was read).
+        s = connect(server.port, timeout=10)
+        try:
+            body = b'{"t":"odds","action":"{attack: []}"}'
+            for _ in range(2):
+                s.sendall(f"POST /api?token={seat} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                          + body)
+                status, answer = read_response(s)
+                check(status == 200 and json.loads(answer)["t"] in ("error", "refused", "odds"), f"answered ({status})")
+        finally:
+            s.close()
     finally:
         server.close()
     print("ok: nobody")
