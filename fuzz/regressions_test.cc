@@ -38,3 +38,6 @@ TEST(FuzzRegressions, ActionText) { ReplayAll("action_text"); }
 TEST(FuzzRegressions, Save) { ReplayAll("save"); }
 TEST(FuzzRegressions, Ruleset) { ReplayAll("ruleset"); }
 TEST(FuzzRegressions, Scenario) { ReplayAll("scenario"); }
+#ifdef WG_FUZZ_NET
+TEST(FuzzRegressions, Net) { ReplayAll("net"); }
+#endif

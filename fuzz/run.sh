@@ -8,13 +8,13 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$1 bin=$2
 shift 2
-targets=${*:-game_spec action_text save ruleset scenario}
+targets=${*:-game_spec action_text save ruleset scenario net}
 secs=${FUZZ_SECONDS:-180}
 corpus=$build/corpus
 [ -d "$corpus/seeds/save" ] || "$src/fuzz/corpus.sh" "$src" "$bin" "$corpus/seeds" >/dev/null
 status=0
 for t in $targets; do
-  mkdir -p "$corpus/work/$t" "$build/findings/$t"
+  mkdir -p "$corpus/work/$t" "$corpus/seeds/$t" "$build/findings/$t"
   echo "== fuzz_$t for ${secs}s"
   "$build/fuzz/fuzz_$t" "$corpus/work/$t" "$corpus/seeds/$t" "$src/fuzz/regressions/$t" \
     -max_total_time="$secs" -max_len=8192 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -249,6 +249,9 @@ std::string ScenarioFile(const uint8_t* data, size_t size) {
 void Prepare(const std::string& name) {
   Box();
   if (name == "action_text") Sessions();
+#ifdef WG_FUZZ_NET
+  if (name == "net") PrepareNet();
+#endif
 }
 
 Target FindTarget(const std::string& name) {
@@ -257,6 +260,9 @@ Target FindTarget(const std::string& name) {
   if (name == "save") return SaveFile;
   if (name == "ruleset") return RulesetFile;
   if (name == "scenario") return ScenarioFile;
+#ifdef WG_FUZZ_NET
+  if (name == "net") return NetRequest;
+#endif
   return nullptr;
 }
 

@@ -28,8 +28,14 @@ std::string RulesetFile(const uint8_t* data, size_t size);
 // The first byte picks a ruleset, the rest is a scenario file for it.
 std::string ScenarioFile(const uint8_t* data, size_t size);
 
+// `wargame serve`'s network input (net_target.cc; built with the examples):
+// the first byte picks an HTTP request for the server's parser and router, or
+// a message to WebGame::Handle on a game in progress.
+std::string NetRequest(const uint8_t* data, size_t size);
+void PrepareNet();
+
 // The target named "game_spec", "action_text", "save", "ruleset", "scenario",
-// or nullptr.
+// "net" (when built with the examples: WG_FUZZ_NET), or nullptr.
 using Target = std::string (*)(const uint8_t*, size_t);
 Target FindTarget(const std::string& name);
 // Builds what a target shares between inputs (the sandbox, the sessions), so

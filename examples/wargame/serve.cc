@@ -2,19 +2,29 @@
 // into the program) and the game over HTTP and WebSocket (Boost.Beast), on
 // 127.0.0.1 by default. All network work runs on one thread, so the WebGame
 // needs no lock. The server reads no file named by a request: the only paths
-// it answers are "/", "/api/state", "/api" (POST) and "/ws".
+// it answers are "/", "/api/state", "/api" (POST) and "/ws". Every resource a
+// peer can make it hold is bounded (serve_limits.h, docs/security-network.md).
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <boost/program_options.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "cli.h"
+#include "serve_http.h"
+#include "serve_limits.h"
+#include "serve_route.h"
 #include "web_game.h"
 
 namespace po = boost::program_options;
@@ -30,32 +40,13 @@ extern const char kWebIndexHtml[];  // web_assets.cc, generated from web/index.h
 
 namespace {
 
-constexpr auto kIdleTimeout = std::chrono::seconds(60);
-constexpr size_t kMaxHeaderBytes = 8192;
-
-// "?token=abc&x=1" -> "abc" (hex digits only; anything else is no token).
-std::string TokenOf(beast::string_view target) {
-  const size_t q = target.find('?');
-  if (q == beast::string_view::npos) return "";
-  beast::string_view query = target.substr(q + 1);
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const beast::string_view kv = query.substr(0, amp);
-    if (kv.substr(0, 6) == "token=") {
-      std::string t(kv.substr(6));
-      if (t.size() > 64) return "";
-      for (char c : t) {
-        if (!std::isxdigit(static_cast<unsigned char>(c))) return "";
-      }
-      return t;
-    }
-    if (amp == beast::string_view::npos) break;
-    query = query.substr(amp + 1);
-  }
-  return "";
-}
-
-beast::string_view PathOf(beast::string_view target) { return target.substr(0, target.find('?')); }
+// A connection the server may close to keep within its budgets (ConnectionTable).
+class Conn {
+ public:
+  virtual ~Conn() = default;
+  // Closes the socket now (its descriptor is free on return); handlers then see operation_aborted.
+  virtual void Evict() = 0;
+};
 
 class WsSession;
 
@@ -70,82 +61,186 @@ std::string HandleSafely(WebGame& game, int sides, const std::string& msg, bool*
   }
 }
 
-// The server: the game, the open WebSockets, the computer player's timer.
+// The server: the game, the open connections and their budgets, the open
+// WebSockets, the computer player's timer.
 class Server {
  public:
+  using Id = ConnectionTable::Id;
   Server(asio::io_context& io, WebGame& game, int ai_delay_ms)
       : io_(io), game_(game), ai_timer_(io), ai_delay_ms_(ai_delay_ms) {}
   WebGame& game() { return game_; }
-  asio::io_context& io() { return io_; }
-  void Add(WsSession* s) { sockets_.insert(s); }
-  void Remove(WsSession* s) { sockets_.erase(s); }
+  void AddSocket(WsSession* s) { sockets_.insert(s); }
+  void RemoveSocket(WsSession* s) { sockets_.erase(s); }
   // After a change: every page gets its state; the computer moves after a pause.
   void Changed();
   void ScheduleAi();
 
+  // A new connection (unauthenticated), which may close the oldest to make room.
+  Id Open(const std::string& address, std::weak_ptr<Conn> conn) {
+    std::vector<Id> evict;
+    const Id id = table_.Open(address, &evict);
+    conns_[id] = std::move(conn);
+    EvictAll(evict);
+    return id;
+  }
+  // The connection changed hands (its HTTP session became a WebSocket).
+  void Attach(Id id, std::weak_ptr<Conn> conn) {
+    if (table_.is_open(id)) conns_[id] = std::move(conn);
+  }
+  void Authenticate(Id id, int sides) {
+    std::vector<Id> evict;
+    table_.Authenticate(id, sides, &evict);
+    EvictAll(evict);
+  }
+  void Close(Id id) {
+    table_.Close(id);
+    conns_.erase(id);
+  }
+  // Descriptors ran out: closes the oldest unauthenticated connection (false: none).
+  bool EvictOldestUnauthenticated() {
+    const Id id = table_.OldestUnauthenticated();
+    if (id == 0) return false;
+    table_.Close(id);
+    EvictAll({id});
+    return true;
+  }
+  // A connection closed or refused by a bound: counted, and summed up in one
+  // line at most once per kLimitLogInterval (an attack floods no log).
+  void NoteLimit() {
+    ++limited_;
+    const auto now = std::chrono::steady_clock::now();
+    if (logged_ && now - last_log_ < kLimitLogInterval) return;
+    std::cerr << "wargame serve: " << limited_ << " connection(s) closed or refused by the server's limits"
+              << (logged_ ? " in the last minutes" : "") << " (connection budgets, descriptors, a WebSocket not reading; "
+              << "at most one such line a minute)\n";
+    limited_ = 0;
+    last_log_ = now;
+    logged_ = true;
+  }
+
  private:
+  void EvictAll(const std::vector<Id>& ids) {
+    for (Id id : ids) {
+      NoteLimit();
+      const auto it = conns_.find(id);
+      if (it == conns_.end()) continue;
+      const std::shared_ptr<Conn> c = it->second.lock();
+      conns_.erase(it);
+      if (c) c->Evict();
+    }
+  }
+
   asio::io_context& io_;
   WebGame& game_;
   std::set<WsSession*> sockets_;
+  ConnectionTable table_;
+  std::map<Id, std::weak_ptr<Conn>> conns_;
+  size_t limited_ = 0;
+  bool logged_ = false;
+  std::chrono::steady_clock::time_point last_log_;
   asio::steady_timer ai_timer_;
   int ai_delay_ms_;
   bool ai_pending_ = false;
 };
 
-class WsSession : public std::enable_shared_from_this<WsSession> {
+// A page's WebSocket: its messages and their answers, and every state after a
+// change. Unsent state messages are coalesced (the newest replaces an unsent
+// one); a peer leaving more than kMaxWsQueueBytes unsent is closed.
+class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Server& server, int sides)
-      : ws_(std::move(socket)), server_(server), sides_(sides) {}
-  ~WsSession() { server_.Remove(this); }
+  WsSession(tcp::socket&& socket, Server& server, int sides, Server::Id id)
+      : ws_(std::move(socket)), server_(server), sides_(sides), id_(id) {}
+  ~WsSession() override {
+    server_.RemoveSocket(this);
+    if (id_) server_.Close(id_);
+  }
 
   void Run(http::request<http::string_body> req) {
+    server_.Attach(id_, weak_from_this());
     ws_.read_message_max(kMaxMessageBytes);
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    websocket::stream_base::timeout t{};
+    t.handshake_timeout = kWsHandshakeTimeout;
+    t.idle_timeout = kWsIdleTimeout;
+    t.keep_alive_pings = true;
+    ws_.set_option(t);
     ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
-      self->server_.Add(self.get());
-      self->Send(self->server_.game().StateMessage(self->sides_));
+      self->server_.AddSocket(self.get());
+      self->SendState();
       self->Read();
     });
   }
-  void SendState() { Send(server_.game().StateMessage(sides_)); }
+  void SendState() { Send(server_.game().StateMessage(sides_), /*state=*/true); }
+  void Evict() override {
+    id_ = 0;
+    closed_ = true;
+    server_.RemoveSocket(this);
+    beast::error_code ec;
+    beast::get_lowest_layer(ws_).socket().close(ec);
+  }
 
  private:
   void Read() {
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (ec) {
-        self->server_.Remove(self.get());
-        return;
-      }
+      if (ec) return self->Stop();
       const std::string msg = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
+      if (self->buffer_.capacity() > kReadBufferBytes) self->buffer_.shrink_to_fit();
       bool changed = false;
-      self->Send(HandleSafely(self->server_.game(), self->sides_, msg, &changed));
+      self->Send(HandleSafely(self->server_.game(), self->sides_, msg, &changed), IsStateRequest(msg));
       if (changed) self->server_.Changed();
-      self->Read();
+      if (!self->closed_) self->Read();
     });
   }
-  void Send(std::string text) {
-    queue_.push_back(std::move(text));
-    if (queue_.size() == 1) Write();
+  void Stop() {
+    closed_ = true;
+    server_.RemoveSocket(this);
+  }
+  void Send(std::string text, bool state) {
+    if (closed_) return;
+    if (state) {  // at most one unsent state message: the newest
+      for (auto it = queue_.begin() + (writing_ ? 1 : 0); it != queue_.end(); ++it) {
+        if (!it->state) continue;
+        unsent_bytes_ -= it->text.size();
+        queue_.erase(it);
+        break;
+      }
+    }
+    unsent_bytes_ += text.size();
+    queue_.push_back(Out{std::move(text), state});
+    const size_t unsent = queue_.size() - (writing_ ? 1 : 0);
+    if (unsent > 1 && unsent_bytes_ > kMaxWsQueueBytes) {  // the peer does not read
+      server_.NoteLimit();
+      server_.Close(id_);
+      return Evict();
+    }
+    if (!writing_) Write();
   }
   void Write() {
+    writing_ = true;
+    unsent_bytes_ -= queue_.front().text.size();
     ws_.text(true);
-    ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (ec) {
-        self->server_.Remove(self.get());
-        return;
-      }
+    ws_.async_write(asio::buffer(queue_.front().text), [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->writing_ = false;
+      if (ec) return self->Stop();
       self->queue_.pop_front();
-      if (!self->queue_.empty()) self->Write();
+      if (!self->queue_.empty() && !self->closed_) self->Write();
     });
   }
 
+  struct Out {
+    std::string text;
+    bool state = false;
+  };
   websocket::stream<beast::tcp_stream> ws_;
   Server& server_;
   int sides_;
+  Server::Id id_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
+  std::deque<Out> queue_;  // the front is being written while writing_
+  size_t unsent_bytes_ = 0;
+  bool writing_ = false;
+  bool closed_ = false;
 };
 
 void Server::Changed() {
@@ -170,121 +265,241 @@ void Server::ScheduleAi() {
   });
 }
 
-http::response<http::string_body> Reply(const http::request<http::string_body>& req, http::status status,
-                                        const std::string& type, std::string body) {
-  http::response<http::string_body> res{status, req.version()};
+template <class Body>
+void SetHeaders(http::response<Body>& res, const std::string& type) {
   res.set(http::field::server, "wargame");
   res.set(http::field::content_type, type);
   res.set(http::field::cache_control, "no-store");
   res.set("X-Content-Type-Options", "nosniff");
-  res.keep_alive(req.keep_alive());
+}
+
+// The answer of a route that is not the page (the page's body is not copied: PageResponse).
+http::response<http::string_body> Reply(unsigned version, int status, const std::string& type, std::string body) {
+  http::response<http::string_body> res{static_cast<http::status>(status), version};
+  SetHeaders(res, type);
   res.body() = std::move(body);
   res.prepare_payload();
   return res;
 }
 
-// One HTTP connection: the page, the state, POSTed messages; upgrades to a WebSocket.
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
+http::response<http::span_body<const char>> PageResponse(unsigned version) {
+  static const size_t size = std::strlen(kWebIndexHtml);
+  http::response<http::span_body<const char>> res{http::status::ok, version};
+  SetHeaders(res, "text/html; charset=utf-8");
+  res.body() = beast::span<const char>(kWebIndexHtml, size);
+  res.prepare_payload();
+  return res;
+}
+
+// The text of a refusal.
+std::string RefusalText(Route r) {
+  switch (r) {
+    case Route::kForbidden:
+      return "{\"t\":\"error\",\"message\":\"unknown token: a WebSocket or the API needs ?token=<your link's token>\"}";
+    case Route::kNotFound:
+      return "not found\n";
+    case Route::kMethodNotAllowed:
+      return "method not allowed\n";
+    case Route::kTooLarge:
+      return "request body too large (1 MB at most)\n";
+    default:
+      return "bad request\n";
+  }
+}
+
+// One HTTP connection: the page, the state, POSTed messages; upgrades to a
+// WebSocket. Each request's header is read first and routed (RouteRequest);
+// only a seat's POST to /api has its body read.
+class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, Server& server) : stream_(std::move(socket)), server_(server) {}
-  void Run() { Read(); }
+  HttpSession(tcp::socket&& socket, Server& server)
+      : stream_(std::move(socket)), server_(server), buffer_(kReadBufferBytes) {}
+  ~HttpSession() override {
+    if (id_) server_.Close(id_);
+  }
+  void Run(const std::string& address) {
+    id_ = server_.Open(address, weak_from_this());
+    ReadHeader();
+  }
+  void Evict() override {
+    id_ = 0;
+    stream_.close();
+  }
 
  private:
-  void Read() {
+  void ReadHeader() {
     parser_.emplace();
-    parser_->header_limit(kMaxHeaderBytes);
-    parser_->body_limit(kMaxMessageBytes);
-    stream_.expires_after(kIdleTimeout);
-    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (ec) {
-        if (ec != http::error::end_of_stream) self->SendError(ec);
-        return;
-      }
-      self->OnRequest(self->parser_->release());
+    HeaderLimits(*parser_);
+    stream_.expires_after(sides_ ? std::chrono::steady_clock::duration(kKeepAliveTimeout) : kHeaderTimeout);
+    http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->OnHeader(ec);
     });
   }
-  // A request that does not parse (too long, garbage) gets 400 and the connection closes.
-  void SendError(beast::error_code ec) {
-    if (ec == beast::error::timeout || ec == asio::error::operation_aborted) return;
-    http::request<http::string_body> dummy;
-    auto res = Reply(dummy, http::status::bad_request, "text/plain", "bad request: " + ec.message() + "\n");
-    res.keep_alive(false);
-    Send(std::move(res));
+  void OnHeader(beast::error_code ec) {
+    if (ec) return ReadFailed(ec);
+    const RouteDecision d = RouteRequest(HeadOf(*parser_), [this](const std::string& t) { return server_.game().SidesOf(t); });
+    if (d.sides) {
+      sides_ = d.sides;
+      server_.Authenticate(id_, d.sides);
+    }
+    if (!d.read_body) return Answer(d);
+    BodyLimits(*parser_);
+    stream_.expires_after(kBodyTimeout);
+    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this(), d](beast::error_code ec, size_t) {
+      if (ec) return self->ReadFailed(ec);
+      self->Answer(d);
+    });
   }
-  void OnRequest(http::request<http::string_body> req);
-  void Send(http::response<http::string_body> res) {
-    auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
-    http::async_write(stream_, *sp, [self = shared_from_this(), sp](beast::error_code ec, size_t) {
-      if (ec || !sp->keep_alive()) {
-        beast::error_code ignored;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        return;
+  // A request that does not parse (too long, garbage) gets 400, 413 or 431 and the connection closes.
+  void ReadFailed(beast::error_code ec) {
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted ||
+        ec == asio::error::eof || ec == asio::error::connection_reset) {
+      return;
+    }
+    int status = 400;
+    if (ec == http::error::header_limit || ec == http::error::buffer_overflow) status = 431;
+    if (ec == http::error::body_limit) status = 413;
+    Send(Reply(11, status, "text/plain", "bad request: " + ec.message() + "\n"), /*keep_alive=*/false);
+  }
+  void Answer(const RouteDecision& d) {
+    const auto& req = parser_->get();
+    const unsigned v = req.version();
+    const bool keep = req.keep_alive() && !d.close_after;
+    switch (d.route) {
+      case Route::kWebSocket:
+        return Upgrade();
+      case Route::kPage:
+        return Send(PageResponse(v), keep);
+      case Route::kState:
+        return Send(Reply(v, 200, "application/json", server_.game().StateMessage(d.sides)), keep);
+      case Route::kApi: {
+        bool changed = false;
+        std::string answer = HandleSafely(server_.game(), d.sides, req.body(), &changed);
+        parser_.reset();  // the body is not kept while the answer is written
+        if (changed) server_.Changed();
+        return Send(Reply(v, 200, "application/json", std::move(answer)), keep);
       }
-      self->Read();
+      default:
+        break;
+    }
+    const bool json = d.route == Route::kForbidden;
+    Send(Reply(v, StatusOf(d.route), json ? "application/json" : "text/plain", RefusalText(d.route)), keep);
+  }
+  void Upgrade() {
+    stream_.expires_never();
+    auto ws = std::make_shared<WsSession>(stream_.release_socket(), server_, sides_, id_);
+    id_ = 0;  // the WebSocket holds the connection's place now
+    ws->Run(parser_->release());
+  }
+  template <class Body>
+  void Send(http::response<Body> res, bool keep_alive) {
+    res.keep_alive(keep_alive);
+    auto sp = std::make_shared<http::response<Body>>(std::move(res));
+    stream_.expires_after(kWriteTimeout);
+    http::async_write(stream_, *sp, [self = shared_from_this(), sp](beast::error_code ec, size_t) {
+      if (ec) return;
+      if (!sp->keep_alive()) return self->Linger();
+      self->ReadHeader();
+    });
+  }
+  // Closing with unread bytes would reset the connection and could lose the
+  // answer: stop sending, then read and drop a bounded amount for a short while.
+  void Linger() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(kLingerTimeout);
+    Drain();
+  }
+  void Drain() {
+    static char sink[4096];  // one thread; what is read is dropped
+    stream_.async_read_some(asio::buffer(sink), [self = shared_from_this()](beast::error_code ec, size_t n) {
+      self->lingered_ += n;
+      if (!ec && self->lingered_ < kMaxLingerBytes) self->Drain();
     });
   }
 
   beast::tcp_stream stream_;
   Server& server_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<RequestParser> parser_;
+  Server::Id id_ = 0;
+  int sides_ = 0;  // the sides of the last seat's token shown (0: unauthenticated)
+  size_t lingered_ = 0;
 };
 
-void HttpSession::OnRequest(http::request<http::string_body> req) {
-  const beast::string_view path = PathOf(req.target());
-  const int sides = server_.game().SidesOf(TokenOf(req.target()));
-  if (websocket::is_upgrade(req)) {
-    if (path != "/ws" || sides == 0) {
-      return Send(Reply(req, http::status::forbidden, "text/plain", "a WebSocket needs /ws?token=<your link's token>\n"));
-    }
-    stream_.expires_never();
-    std::make_shared<WsSession>(stream_.release_socket(), server_, sides)->Run(std::move(req));
-    return;
-  }
-  if (req.method() == http::verb::get && (path == "/" || path == "/index.html")) {
-    return Send(Reply(req, http::status::ok, "text/html; charset=utf-8", kWebIndexHtml));
-  }
-  const bool api = path == "/api" || path == "/api/state";
-  if (!api) return Send(Reply(req, http::status::not_found, "text/plain", "not found\n"));
-  if (sides == 0) return Send(Reply(req, http::status::forbidden, "application/json", "{\"t\":\"error\",\"message\":\"unknown token\"}"));
-  if (path == "/api/state" && req.method() == http::verb::get) {
-    return Send(Reply(req, http::status::ok, "application/json", server_.game().StateMessage(sides)));
-  }
-  if (path == "/api" && req.method() == http::verb::post) {
-    bool changed = false;
-    std::string answer = HandleSafely(server_.game(), sides, req.body(), &changed);
-    if (changed) server_.Changed();
-    return Send(Reply(req, http::status::ok, "application/json", std::move(answer)));
-  }
-  return Send(Reply(req, http::status::method_not_allowed, "text/plain", "method not allowed\n"));
-}
-
+// Accepts connections. accept() failing does not spin: descriptors exhausted
+// close the oldest unauthenticated connection (or, with none, refuse one
+// waiting connection through a spare descriptor), and every failure waits
+// kAcceptBackoffMin, doubling to kAcceptBackoffMax, before the next accept.
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(asio::io_context& io, tcp::endpoint ep, Server& server) : acceptor_(io), server_(server) {
+  Listener(asio::io_context& io, tcp::endpoint ep, Server& server) : acceptor_(io), retry_(io), server_(server) {
     acceptor_.open(ep.protocol());
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(ep);
     acceptor_.listen(asio::socket_base::max_listen_connections);
+    acceptor_.non_blocking(true);
+    spare_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
+  ~Listener() {
+    if (spare_ >= 0) ::close(spare_);
   }
   unsigned short port() const { return acceptor_.local_endpoint().port(); }
   void Accept() {
     acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
-      if (!ec) std::make_shared<HttpSession>(std::move(socket), self->server_)->Run();
-      self->Accept();
+      self->OnAccept(ec, std::move(socket));
     });
   }
 
  private:
+  void OnAccept(beast::error_code ec, tcp::socket socket) {
+    if (!ec) {
+      backoff_ = {};
+      beast::error_code e;
+      const tcp::endpoint remote = socket.remote_endpoint(e);
+      if (!e) std::make_shared<HttpSession>(std::move(socket), server_)->Run(remote.address().to_string());
+      return Accept();
+    }
+    if (ec == asio::error::operation_aborted) return;
+    const bool no_fd = ec == asio::error::no_descriptors ||
+                       ec == beast::error_code(ENFILE, boost::system::system_category());
+    if (no_fd) {
+      if (server_.EvictOldestUnauthenticated()) return Accept();  // a descriptor is free now
+      RefuseOne();
+    }
+    backoff_ = backoff_ == std::chrono::milliseconds{} ? kAcceptBackoffMin : std::min(backoff_ * 2, kAcceptBackoffMax);
+    retry_.expires_after(backoff_);
+    retry_.async_wait([self = shared_from_this()](beast::error_code e) {
+      if (!e) self->Accept();
+    });
+  }
+  // No descriptor left for a waiting connection: the spare one takes it, to close it.
+  void RefuseOne() {
+    server_.NoteLimit();
+    if (spare_ < 0) return;
+    ::close(spare_);
+    beast::error_code e;
+    tcp::socket dropped = acceptor_.accept(e);  // non-blocking: would_block when none waits
+    dropped.close(e);
+    spare_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
+
   tcp::acceptor acceptor_;
+  asio::steady_timer retry_;
   Server& server_;
+  int spare_ = -1;  // a descriptor kept open on /dev/null for RefuseOne
+  std::chrono::milliseconds backoff_{};
 };
 
 }  // namespace
 
 int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms) {
   asio::io_context io{1};
-  Server server(io, game, ai_delay_ms);
+  // Never destroyed: the io_context's destructor destroys the sessions still
+  // waiting, and they tell the server; a static pointer keeps it reachable.
+  static Server* server_ptr = nullptr;
+  server_ptr = new Server(io, game, ai_delay_ms);
+  Server& server = *server_ptr;
   std::shared_ptr<Listener> listener;
   beast::error_code ec;
   const auto address = asio::ip::make_address(bind, ec);
