@@ -3,7 +3,7 @@
 // 127.0.0.1 by default. All network work runs on one thread, so the WebGame
 // needs no lock. The server reads no file named by a request: the only paths
 // it answers are "/", "/api/state", "/api" (POST) and "/ws". Every resource a
-// peer can make it hold is bounded (serve_limits.h, docs/security-network.md).
+// peer can make it hold is bounded (serve_limits.h, docs/security.md).
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange
 
 #include <boost/asio.hpp>

@@ -1,5 +1,5 @@
 // Every bound `wargame serve` sets on what a peer can make it hold or do, in
-// one place (docs/security-network.md explains each). The message bound
+// one place (docs/security.md explains each). The message bound
 // itself, kMaxMessageBytes (1 MB: a POST body, a WebSocket message), is in
 // web_game.h beside the game that reads the messages.
 #pragma once

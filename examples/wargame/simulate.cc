@@ -29,6 +29,10 @@ namespace wg::cli {
 
 namespace {
 
+// The most games one `wargame simulate` process plays (a seed and a result row each).
+constexpr long kMaxSimulateGames = 10'000'000;
+
+
 struct GameRow {
   uint64_t seed = 0;
   int winner = -1;
@@ -285,6 +289,15 @@ int CmdSimulate(int argc, char** argv) {
       return UsageError("wargame simulate: bad --shard \"" + sh + "\" (expected I/K with 1 <= I <= K)", desc);
     }
   }
+  // The games this process plays (g % K == I-1), each a seed and a result row
+  // allocated before the first is played: bounded, as the Python module's are.
+  const long mine = games >= shard_i ? (games - shard_i) / shard_k + 1 : 0;
+  if (mine > kMaxSimulateGames) {
+    return UsageError("wargame simulate: at most " + std::to_string(kMaxSimulateGames) +
+                          " games a process: split the run with --shard I/K and combine the --out files with "
+                          "wargame merge",
+                      desc);
+  }
   auto spec = GameSpec(vm["game"].as<std::string>(), vm.count("scenario") ? vm["scenario"].as<std::string>() : "",
                        vm.count("optional") ? vm["optional"].as<std::string>() : "");
   if (!spec.ok()) {
@@ -300,9 +313,8 @@ int CmdSimulate(int argc, char** argv) {
   const long max_actions = vm["max-actions"].as<long>();
   const int ai_budget = vm["ai-budget"].as<int>();
   std::vector<uint64_t> seeds;
-  for (long g = 0; g < games; ++g) {
-    if (g % shard_k == shard_i - 1) seeds.push_back(seed + static_cast<uint64_t>(g));
-  }
+  seeds.reserve(static_cast<size_t>(mine));
+  for (long g = shard_i - 1; g < games; g += shard_k) seeds.push_back(seed + static_cast<uint64_t>(g));
   int threads = vm["threads"].as<int>();
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(1, seeds.size())));

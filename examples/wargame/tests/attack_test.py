@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`wargame serve` under attack, on 127.0.0.1 only (docs/security-network.md).
+"""`wargame serve` under attack, on 127.0.0.1 only (docs/security.md).
 
 usage: attack_test.py WARGAME_BINARY CASE
   memory       300 tokenless connections each send a POST header announcing a
