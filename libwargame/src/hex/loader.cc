@@ -215,6 +215,8 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   if (game->rules) game->rules->FinishSteps();
   errors.Append((*doc)->Errors());
   if (!errors.ok()) return errors;
+  CheckStartStacking(**doc, *game, &errors);  // the rules' stacking predicate (Stars and Bars 12.2)
+  if (!errors.ok()) return errors;
   return std::shared_ptr<const Game>(std::move(game));
 }
 

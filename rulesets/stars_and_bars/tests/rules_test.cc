@@ -1255,6 +1255,28 @@ TEST(Rules, Rule_12_2_BatteryStacksFreelyWithItsBrigade) {
   EXPECT_EQ(gone, 1);
 }
 
+// 12.2 at set-up: an untrusted scenario is checked by the stacking rule play uses. A
+// Confederate brigade, its battery and another brigade may start in one hex (the battery
+// stacks free) while the Union moves first; without 12.2 that is three units, refused.
+TEST(Rules, Rule_12_2_SetUpCountsTheBatteryFreeWithItsBrigade) {
+  const int c = ClearHex();
+  const std::string place = P("liddell", c) + P("swett", c) + P("jones", c);
+  auto g = Position(kUnionMove, place, "12.2");
+  ASSERT_NE(g, nullptr);
+  Session s(g, 1);
+  EXPECT_TRUE(s.state().unit(U(*g, "swett")).OnMap());
+  const std::string path = ::testing::TempDir() + "sb_12_2_setup.yaml";
+  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << place;
+  auto refused = LoadGame("stars_and_bars(scenario=" + path + ")");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.errors().ToString().find("3 units of confederate start in hex " + L(c)), std::string::npos)
+      << refused.errors().ToString();
+  // The same battery with another brigade's stack is a full unit (12.2: "at all other times").
+  const std::string other = P("jones", c) + P("swett", c) + P("johnson", c);
+  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << other;
+  EXPECT_FALSE(LoadGame("stars_and_bars(scenario=" + path + ",optional=12.2)").ok());
+}
+
 TEST(Rules, Rule_12_3_SillAndWithersChoices) {
   auto g = Position("{turn: 9, side: union, phase: movement}", "  - {unit: buckley, hex: offmap}\n  - {unit: gardner, hex: offmap}\n  - {unit: cav_2nd, hex: offmap}\n", "12.3");
   Session s(g, 1);
