@@ -781,7 +781,7 @@ Status SbRules::ApplyCapture(State& s, const Action& a, Context& ctx) const {
     e.unit = u;
     e.hex = static_cast<int16_t>(hex);
     e.rule = "5.8";
-    e.text = "does not declare the convoy captured: it stays eliminated";
+    e.text = "not to declare the convoy captured (it stays eliminated)";
     ctx.Emit(e);
   }
   return Status::Ok();
@@ -828,7 +828,7 @@ Status SbRules::ApplySetup(State& s, const Action& a, Context& ctx) const {
   e.hex = us.hex;
   e.a = us.face;
   e.rule = "3.0";
-  e.text = us.face ? "sets up unlimbered" : "sets up limbered";
+  e.text = us.face ? "unlimbered at set-up" : "limbered at set-up";  // "... changes mode to unlimbered at set-up"
   ctx.Emit(e);
   const UnitId next = NextSetupBattery(s, b);
   if (next != kNoUnit) {
@@ -2858,8 +2858,8 @@ std::string SbRules::DescribeDecision(const State& s) const {
       if (TopKind(s) == step_reorg_) return "reorganize disrupted units (9.0)";
       if (TopKind(s) == step_stacking_) return "eliminate excess units over the stacking limit (5.5)";
       if (TopKind(s) == step_capture_) {
-        return "declare " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
-               " captured? ({choose: 1} captures, {choose: 0} leaves it eliminated) (5.8)";
+        return "capture " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
+               "? declare it captured (choose 1) or leave it eliminated (choose 0) (5.8)";
       }
       switch (PendingChoice(s)) {
         case kChoiceSill: return "receive Sill's Division? (12.3)";
