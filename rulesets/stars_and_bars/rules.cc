@@ -2859,7 +2859,7 @@ std::string SbRules::DescribeDecision(const State& s) const {
       if (TopKind(s) == step_stacking_) return "eliminate excess units over the stacking limit (5.5)";
       if (TopKind(s) == step_capture_) {
         return "capture " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
-               "? declare it captured (choose 1) or leave it eliminated (choose 0) (5.8)";
+               "? (5.8): declare it captured (choose 1); leave it eliminated (choose 0)";
       }
       switch (PendingChoice(s)) {
         case kChoiceSill: return "receive Sill's Division? (12.3)";
