@@ -466,7 +466,7 @@ TEST_F(UntrustedHooks, Issue14_StarsAndBarsMissingTableAndPlacesHavePositions) {
   Edit(file("ruleset.yaml"), "  union_initiative:", "  union_initiative_renamed:");
   Edit(file("map.yaml"), "kind: objective", "kind: army_hq");
   const std::string e = Errors();
-  EXPECT_HAS(e, "ruleset.yaml:189:3: tables.union_initiative: missing table union_initiative (12.4)");
+  EXPECT_HAS(e, "ruleset.yaml:193:3: tables.union_initiative: missing table union_initiative (12.4)");
   EXPECT_HAS(e, "map.yaml:");
   EXPECT_HAS(e, ": places: the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are "
                 "required (11.1)");

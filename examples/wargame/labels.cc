@@ -107,7 +107,12 @@ std::string ActionLabel(const Game& g, const State& s, const Action& a) {
     case ActionType::kEnter:
       return "bring on " + units + " at " + (a.num_hexes ? g.hex_board().map.Label(a.hexes[0]) : "?") +
              (a.num_hexes > 1 ? " to " + g.hex_board().map.Label(a.hexes[a.num_hexes - 1u]) : "");
-    case ActionType::kChangeMode: return "flip " + units + " (limber / unlimber, formation)";
+    case ActionType::kChangeMode:
+      // At set-up (Stars and Bars 3.0) the value is the face chosen, not a flip.
+      if (s.decision == DecisionType::kSetup) {
+        return "set up " + units + (a.value ? " on its back face (unlimbered)" : " on its front face (limbered)");
+      }
+      return "flip " + units + " (limber / unlimber, formation)";
     case ActionType::kAttack: return "attack " + HexList(g, a, ", ") + " with " + units;
     case ActionType::kBombard: return "bombard " + HexList(g, a, ", ") + " with " + units;
     case ActionType::kLoss: {

@@ -292,8 +292,7 @@ void ResetState(State* s) {
   for (auto& h : s->combat.defender_hexes) h = -1;
 }
 
-State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSink* sink,
-                      Scratch* scratch) {
+State PlacedInitialState(const Game& game, uint64_t seed) {
   State s;
   ResetState(&s);
   s.rng = SeedRng(seed);
@@ -315,6 +314,12 @@ State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSi
     if (d.release_turn <= 1) u.flags |= kUnitReleased;
   }
   ApplyScenarioStart(game, game.start, &s);
+  return s;
+}
+
+State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSink* sink,
+                      Scratch* scratch) {
+  State s = PlacedInitialState(game, seed);
   Context ctx(game, dice, sink, scratch);
   Event start;
   start.type = EventType::kGameStart;

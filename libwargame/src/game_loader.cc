@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <set>
 
+#include "wargame/hex_rules.h"
+
 namespace wg {
 
 namespace fs = std::filesystem;
@@ -333,28 +335,30 @@ void ReportAtSetup(RulesetDocument& doc, const std::string& id, const std::strin
   errors->Add(Error{r.file(), 0, 0, "units", what, ""});
 }
 
-// The position a scenario starts from keeps the game's invariants: no unit off
-// the grid, never both sides in one hex, the side not moving first within the
-// stacking limit.
-// Each error names the placement (or the unit's set-up hex) responsible.
-void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* errors) {
-  const size_t n = game.units.size();
-  std::vector<int> hex(n), placed_by(n, -1);
-  for (size_t u = 0; u < n; ++u) {
-    const UnitDef& d = game.units[u];
-    const bool left_out = (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) || game.start.only_placed;
-    hex[u] = left_out ? kWithdrawn : d.setup_hex >= 0 ? d.setup_hex : kNotYetEntered;
+// Where each unit starts by the loaded data (set-up hex, then the scenario's
+// placements) and which placement put it there, to name it in an error.
+struct StartHexes {
+  std::vector<int> hex, placed_by;
+  explicit StartHexes(const Game& game) : hex(game.units.size()), placed_by(game.units.size(), -1) {
+    const size_t n = game.units.size();
+    for (size_t u = 0; u < n; ++u) {
+      const UnitDef& d = game.units[u];
+      const bool left_out = (!d.optional_rule.empty() && !game.OptionOn(d.optional_rule)) || game.start.only_placed;
+      hex[u] = left_out ? kWithdrawn : d.setup_hex >= 0 ? d.setup_hex : kNotYetEntered;
+    }
+    const auto& placements = game.start.placements;
+    for (size_t i = 0; i < placements.size(); ++i) {
+      const Placement& pl = placements[i];
+      if (pl.unit < 0 || static_cast<size_t>(pl.unit) >= n || pl.hex == kUnchangedHex) continue;
+      hex[static_cast<size_t>(pl.unit)] = pl.hex;
+      placed_by[static_cast<size_t>(pl.unit)] = static_cast<int>(i);
+    }
   }
-  const auto& placements = game.start.placements;
-  for (size_t i = 0; i < placements.size(); ++i) {
-    const Placement& pl = placements[i];
-    if (pl.unit < 0 || static_cast<size_t>(pl.unit) >= n || pl.hex == kUnchangedHex) continue;
-    hex[static_cast<size_t>(pl.unit)] = pl.hex;
-    placed_by[static_cast<size_t>(pl.unit)] = static_cast<int>(i);
-  }
-  YamlReader* r = doc.Has("place") ? doc.ReaderFor("place") : nullptr;
-  const YAML::Node place = doc.Section("place");
-  auto report = [&](const std::vector<size_t>& who, const std::string& what) {
+  // Reports `what` at the last placement of `who`, else at the first one's set-up.
+  void Report(RulesetDocument& doc, const Game& game, const std::vector<size_t>& who, const std::string& what,
+              ErrorList* errors) const {
+    YamlReader* r = doc.Has("place") ? doc.ReaderFor("place") : nullptr;
+    const YAML::Node place = doc.Section("place");
     int last = -1;
     for (size_t u : who) last = std::max(last, placed_by[u]);
     if (r && last >= 0 && place.IsSequence()) {
@@ -363,40 +367,32 @@ void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* erro
     } else {
       ReportAtSetup(doc, game.units[who.front()].id, what, errors);
     }
-  };
-  std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.hex_board().map.size(), 0)));
-  for (size_t u = 0; u < n; ++u) {
-    if (hex[u] >= game.hex_board().map.size()) {
-      report({u}, game.units[u].id + " is off the map");
-    } else if (hex[u] >= 0) {
-      in_hex[static_cast<size_t>(hex[u])].push_back(u);
-    }
   }
+  // The units starting in each map hex.
+  std::vector<std::vector<size_t>> InHex(const Game& game) const {
+    std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.hex_board().map.size(), 0)));
+    for (size_t u = 0; u < hex.size(); ++u) {
+      if (hex[u] >= 0 && hex[u] < game.hex_board().map.size()) in_hex[static_cast<size_t>(hex[u])].push_back(u);
+    }
+    return in_hex;
+  }
+};
+
+// The position a scenario starts from keeps the game's invariants: no unit off
+// the grid, never both sides in one hex (the stacking limit is checked once the
+// rules exist: CheckStartStacking). Each error names the placement (or the
+// unit's set-up hex) responsible.
+void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* errors) {
+  const StartHexes start(game);
+  for (size_t u = 0; u < start.hex.size(); ++u) {
+    if (start.hex[u] >= game.hex_board().map.size()) start.Report(doc, game, {u}, game.units[u].id + " is off the map", errors);
+  }
+  const auto in_hex = start.InHex(game);
   for (size_t h = 0; h < in_hex.size(); ++h) {
     const auto& here = in_hex[h];
-    if (here.empty()) continue;
-    const std::string label = game.hex_board().map.Label(static_cast<int>(h));
-    int count[2] = {0, 0};
     bool both = false;
-    for (size_t u : here) {
-      const UnitDef& d = game.units[u];
-      both = both || d.side != game.units[here.front()].side;
-      if (d.side >= 0 && d.side < 2 && d.kind >= 0 && game.kinds[static_cast<size_t>(d.kind)].counts_for_stacking) {
-        ++count[d.side];
-      }
-    }
-    if (both) report(here, "units of both sides start in hex " + label);
-    // The side to move first may start over the limit: its own stacking
-    // checkpoint resolves it (as the invariant allows during its movement).
-    const int moving = game.turns.order.empty() ? -1
-                                                : game.turns.order[static_cast<size_t>(game.start.player_turn)];
-    for (int side = 0; side < 2; ++side) {
-      if (side != moving && count[side] > game.hex_board().stacking.limit) {
-        report(here, std::to_string(count[side]) + " units of " + game.sides[static_cast<size_t>(side)].id +
-                         " start in hex " + label + " (the stacking limit is " +
-                         std::to_string(game.hex_board().stacking.limit) + ")");
-      }
-    }
+    for (size_t u : here) both = both || game.units[u].side != game.units[here.front()].side;
+    if (both) start.Report(doc, game, here, "units of both sides start in hex " + game.hex_board().map.Label(static_cast<int>(h)), errors);
   }
 }
 
@@ -765,6 +761,33 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   LoadVictoryPoints(doc, game);  // victory.points (victory.h): needs the map and the units
   LoadScenarioStart(doc, game, &errors);
   return errors;
+}
+
+// The side not moving first starts within the stacking limit, counted by the
+// rules' own predicate (HexQueries::StackingCountOf: what play counts, optional
+// rules included, e.g. Stars and Bars 12.2's battery stacking free with its
+// brigade). The side to move first may start over the limit: its own stacking
+// checkpoint resolves it (as the invariant allows during its movement).
+void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors) {
+  const HexQueries* hq = game.rules ? game.rules->hex() : nullptr;
+  if (hq == nullptr || game.hex_board().map.size() <= 0) return;
+  const StartHexes start(game);
+  const State s = PlacedInitialState(game, 0);
+  const int moving = game.turns.order.empty() ? -1 : game.turns.order[static_cast<size_t>(game.start.player_turn)];
+  const int limit = game.hex_board().stacking.limit;
+  const auto in_hex = start.InHex(game);
+  for (size_t h = 0; h < in_hex.size(); ++h) {
+    if (in_hex[h].empty()) continue;
+    for (int side = 0; side < 2; ++side) {
+      if (side == moving) continue;
+      const int count = hq->StackingCountOf(s, static_cast<int>(h), side);
+      if (count <= limit) continue;
+      start.Report(doc, game, in_hex[h], std::to_string(count) + " units of " + game.sides[static_cast<size_t>(side)].id +
+                                             " start in hex " + game.hex_board().map.Label(static_cast<int>(h)) +
+                                             " (the stacking limit is " + std::to_string(limit) + ")",
+                   errors);
+    }
+  }
 }
 
 }  // namespace wg

@@ -62,6 +62,8 @@ class SbRules final : public HexRules {
     map_ = &game.hex_board().map;  // the game's board is fixed
     map_size_ = map_->size();
     option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
+    option_setup_ = game.OptionOn("setup");      // 3.0: the owners choose their batteries' set-up modes
+    option_capture_ = game.OptionOn("capture");  // 5.8: the capturer declares the capture, or not
     // Game::Reduction of the attack strength: each marker once per `reduces` entry naming it.
     for (size_t m = 0; m < game.markers.size(); ++m) {
       for (int a : game.markers[m].reduces) {
@@ -78,10 +80,19 @@ class SbRules final : public HexRules {
       if (d.kind == kind_artillery_) artillery_.push_back(static_cast<UnitId>(i));  // 8.0's
       if (unit_size_.back() == 1) regiments_.push_back(static_cast<UnitId>(i));
     }
+    // 3.0: the batteries in the order their owners set them up (the Union's first, then in unit order).
+    for (int side : {0, 1}) {
+      for (const UnitId u : artillery_) {
+        if (game.units[static_cast<size_t>(u)].side == side) setup_order_.push_back(u);
+      }
+    }
     RegisterSteps();
   }
 
   void Start(State& s, Context& ctx) const override;
+  // 5.8 (option `capture`): after each action, the captures it owes are asked.
+  Status Apply(State& s, const Action& a, Context& ctx) const override;
+  void FinishSteps() override;
   std::string DescribeDecision(const State& s) const override;
   // The `ai` player's ruleset knowledge (see the block at the end of this file).
   double Evaluate(const State& s, int side) const override;
@@ -244,6 +255,18 @@ class SbRules final : public HexRules {
   bool HqServes(UnitId hq, UnitId u) const;
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
+  // 5.8: the convoy, eliminated with units of `side` in `hex`, is captured, or (option
+  // `capture`) the capture is asked of `side` at the end of the action (AskCaptures).
+  void OfferCapture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
+  void AskCaptures(State& s) const;
+  void ListCapture(const State& s, std::vector<Action>* out) const;
+  Status ApplyCapture(State& s, const Action& a, Context& ctx) const;
+  // 3.0 (option `setup`): the next battery on the map to set up after `after` (kNoUnit: the first).
+  UnitId NextSetupBattery(const State& s, UnitId after) const;
+  void ListSetup(const State& s, std::vector<Action>* out) const;
+  Status ApplySetup(State& s, const Action& a, Context& ctx) const;
+  // The start once the set-up is done: 11.1's first occupants, then the first phase.
+  void BeginPlay(State& s, Context& ctx) const;
   void RaidCheck(State& s, Context& ctx, const Action& a) const;
   int CorpsNumber(UnitId u) const;  // from corps_ (read at load)
   int CorpsOf(UnitId u) const;      // from the unit's `corps:` text
@@ -260,6 +283,7 @@ class SbRules final : public HexRules {
   void RegisterSteps();
   StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
   StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
+  StepKind step_setup_ = kNoStep, step_capture_ = kNoStep;  // 3.0, 5.8 (options `setup`, `capture`)
   // Movement phase (5.0, 10.0, 12.4, 12.6).
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -310,6 +334,8 @@ class SbRules final : public HexRules {
   const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
   int map_size_ = 0;
   bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
+  bool option_setup_ = false, option_capture_ = false;  // the options `setup` (3.0) and `capture` (5.8)
+  std::vector<UnitId> setup_order_;  // 3.0: the batteries, the Union's first, in unit order
   std::vector<int> attack_reducers_;  // the markers that reduce the attack strength (Game::Reduction), read at load
   int army_hq_hex_[2] = {-1, -1};
   int objective_place_ = -1;
@@ -639,7 +665,7 @@ void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const 
     const UnitId u = static_cast<UnitId>(i);
     if (s.unit(u).hex != hex || s.unit(u).side == moving_side) continue;
     if (IsSupply(u)) {
-      Capture(s, ctx, u, hex, moving_side);  // 5.8: capture / recapture
+      OfferCapture(s, ctx, u, hex, moving_side);  // 5.8: capture / recapture
     } else {
       if (s.decision == DecisionType::kAdvance) {
         Eliminate(s, ctx, u, "7.6", "enemy HQ alone in the hex eliminated by the advance");
@@ -666,6 +692,152 @@ void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const
   e.rule = "5.8";
   e.text = us.face ? "captured" : "recaptured";
   ctx.Emit(e);
+}
+
+void SbRules::OfferCapture(State& s, Context& ctx, UnitId u, int hex, int side) const {
+  if (!option_capture_) return Capture(s, ctx, u, hex, side);
+  SbExt& x = Ext<SbExt>(s);
+  for (const auto& p : x.pending_capture) {
+    if (p[0] == u + 1) return;  // already owed (eliminated by an overrun in a combat's retreat or advance)
+  }
+  // 5.8: "results in the supply convoy's elimination": an overrun convoy is eliminated first.
+  if (s.unit(u).OnMap()) {
+    Eliminate(s, ctx, u, "5.8", "overrun");
+    // Owed once: not again by AfterCombat when the combat it was overrun in ends.
+    int kept = 0;
+    for (int i = 0; i < x.num_convoys; ++i) {
+      if (x.convoy_unit[i] == u) continue;
+      x.convoy_unit[kept] = x.convoy_unit[i];
+      x.convoy_hex[kept++] = x.convoy_hex[i];
+    }
+    for (int i = kept; i < x.num_convoys; ++i) x.convoy_unit[i] = x.convoy_hex[i] = 0;
+    x.num_convoys = static_cast<uint8_t>(kept);
+  }
+  for (auto& p : x.pending_capture) {
+    if (p[0] != 0) continue;
+    p[0] = static_cast<int16_t>(u + 1);
+    p[1] = static_cast<int16_t>(hex);
+    return;
+  }
+  Capture(s, ctx, u, hex, side);  // a third convoy in one action (none in the game's set-up): captured
+}
+
+// Pushes the capture steps owed (5.8), the first owed on top; not over a chance step (the
+// resolve of the chance steps asks them, FinishSteps) nor once the game is over.
+void SbRules::AskCaptures(State& s) const {
+  SbExt& x = Ext<SbExt>(s);
+  if (x.pending_capture[0][0] == 0 || s.game_over || PendingChance(steps_, s) != nullptr) return;
+  for (int i = 1; i >= 0; --i) {
+    auto& p = x.pending_capture[i];
+    if (p[0] == 0) continue;
+    const UnitId u = static_cast<UnitId>(p[0] - 1);
+    PushStep(s, steps_, step_capture_, 1 - s.unit(u).side, {u, p[1]});
+    p[0] = p[1] = 0;
+  }
+}
+
+Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
+  const Status st = HexRules::Apply(s, a, ctx);
+  if (option_capture_ && st.ok()) AskCaptures(s);
+  return st;
+}
+
+// The chance steps' outcomes may owe captures (5.8: a convoy eliminated in the combat the
+// die resolved): asked when the outcome is applied, also by a caller that stops at chance.
+void SbRules::FinishSteps() {
+  HexRules::FinishSteps();
+  if (!option_capture_) return;
+  for (const StepKind k : {step_combat_roll_, step_untrained_}) {
+    StepDef d = steps_.Def(k);
+    d.resolve = [this, resolve = d.resolve](State& s, Context& ctx, int value) {
+      resolve(s, ctx, value);
+      AskCaptures(s);
+    };
+    steps_.Register(std::move(d));
+  }
+}
+
+// 5.8: capture (the default, offered first) or leave the convoy eliminated.
+void SbRules::ListCapture(const State&, std::vector<Action>* out) const {
+  out->push_back(Action::Of(ActionType::kChoice).Value(1));
+  out->push_back(Action::Of(ActionType::kChoice).Value(0));
+}
+
+Status SbRules::ApplyCapture(State& s, const Action& a, Context& ctx) const {
+  const Step* top = TopStep(s);
+  if (a.type != ActionType::kChoice || (a.value != 0 && a.value != 1) || top == nullptr) {
+    return Status::Refused("5.8", "declare the convoy captured ({choose: 1}) or leave it eliminated ({choose: 0})");
+  }
+  const UnitId u = static_cast<UnitId>(top->args[0]);
+  const int hex = top->args[1];
+  const int side = s.decision_side;
+  PopStep(s, steps_);
+  if (a.value == 1) {
+    Capture(s, ctx, u, hex, side);
+  } else {
+    Event e;
+    e.type = EventType::kChoice;
+    e.side = static_cast<int8_t>(side);
+    e.unit = u;
+    e.hex = static_cast<int16_t>(hex);
+    e.rule = "5.8";
+    e.text = "not to declare the convoy captured (it stays eliminated)";
+    ctx.Emit(e);
+  }
+  return Status::Ok();
+}
+
+// --- Set-up (3.0) ------------------------------------------------------------------------------
+
+UnitId SbRules::NextSetupBattery(const State& s, UnitId after) const {
+  auto it = setup_order_.begin();
+  if (after != kNoUnit) {
+    it = std::find(setup_order_.begin(), setup_order_.end(), after);
+    if (it != setup_order_.end()) ++it;
+  }
+  for (; it != setup_order_.end(); ++it) {
+    if (*it < s.num_units && s.unit(*it).OnMap()) return *it;
+  }
+  return kNoUnit;
+}
+
+// The battery of the set-up step: the scenario's mode first (the default), then the other.
+void SbRules::ListSetup(const State& s, std::vector<Action>* out) const {
+  const Step* top = TopStep(s);
+  if (top == nullptr) return;
+  const UnitId b = static_cast<UnitId>(top->args[0]);
+  const int face = s.unit(b).face;
+  out->push_back(Action::Of(ActionType::kChangeMode).AddUnit(b).Value(face));
+  out->push_back(Action::Of(ActionType::kChangeMode).AddUnit(b).Value(1 - face));
+}
+
+Status SbRules::ApplySetup(State& s, const Action& a, Context& ctx) const {
+  const Step* top = TopStep(s);
+  if (top == nullptr) return Status::Refused("3.0", "no battery to set up");
+  const UnitId b = static_cast<UnitId>(top->args[0]);
+  if (a.type != ActionType::kChangeMode || a.num_units != 1 || a.units[0] != b || (a.value != 0 && a.value != 1)) {
+    return Status::Refused("3.0", "set up " + game_.UnitLabel(b) + " first: {mode: [" + Def(b).id +
+                                      "], value: 0} limbered or {mode: [" + Def(b).id + "], value: 1} unlimbered");
+  }
+  UnitState& us = s.unit(b);
+  us.face = static_cast<uint8_t>(a.value);
+  Event e;
+  e.type = EventType::kModeChange;
+  e.side = static_cast<int8_t>(us.side);
+  e.unit = b;
+  e.hex = us.hex;
+  e.a = us.face;
+  e.rule = "3.0";
+  e.text = us.face ? "unlimbered at set-up" : "limbered at set-up";  // "... changes mode to unlimbered at set-up"
+  ctx.Emit(e);
+  const UnitId next = NextSetupBattery(s, b);
+  if (next != kNoUnit) {
+    ReplaceStep(s, steps_, step_setup_, s.unit(next).side, {next});
+    return Status::Ok();
+  }
+  PopStep(s, steps_);
+  BeginPlay(s, ctx);
+  return Status::Ok();
 }
 
 // 5.3: may the artillery unit of `a` change mode now? `why` (if not null) gets the
@@ -1158,7 +1330,7 @@ void SbRules::AfterCombat(State& s, Context& ctx) const {
     const int hex = x.convoy_hex[i];
     if (s.unit(u).hex != kEliminated) continue;
     const int owner = s.unit(u).side;
-    if (CountIn(s, hex, 1 - owner) > 0 && CountIn(s, hex, owner) == 0) Capture(s, ctx, u, hex, 1 - owner);
+    if (CountIn(s, hex, 1 - owner) > 0 && CountIn(s, hex, owner) == 0) OfferCapture(s, ctx, u, hex, 1 - owner);
   }
   x.num_convoys = 0;
   x.advance_rolled = 0;
@@ -1810,6 +1982,20 @@ void SbRules::Start(State& s, Context& ctx) const {
     s.unit(liddell_).flags |= kSbHasDetached;
   }
   if (game_.OptionOn("12.4") && gilbert_ >= 0) s.unit(gilbert_).flags |= kUnitReleased;  // 12.4.2
+  // 3.0: "Artillery units may be set up either limbered or unlimbered at the owner's option":
+  // with the option `setup` each owner is asked (the `setup` step, one battery at a time);
+  // without it the scenario's face stands.
+  if (option_setup_) {
+    const UnitId b = NextSetupBattery(s, kNoUnit);
+    if (b != kNoUnit) {
+      PushStep(s, steps_, step_setup_, s.unit(b).side, {b});
+      return;
+    }
+  }
+  BeginPlay(s, ctx);
+}
+
+void SbRules::BeginPlay(State& s, Context& ctx) const {
   // 11.1: a side occupying the objective at the start is its last occupant.
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -2047,6 +2233,14 @@ void SbRules::RegisterSteps() {
     return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
   };
   step_choice_ = steps_.Register(std::move(t));
+  StepDef su = NewStep("setup", "3.0", DecisionType::kSetup, Takes(ActionType::kChangeMode));
+  su.list = [this](const State& s, Context&, Out out) { ListSetup(s, out); };
+  su.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySetup(s, a, ctx); };
+  step_setup_ = steps_.Register(std::move(su));
+  StepDef cp = NewStep("capture", "5.8", DecisionType::kChoice, Takes(ActionType::kChoice));
+  cp.list = [this](const State& s, Context&, Out out) { ListCapture(s, out); };
+  cp.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyCapture(s, a, ctx); };
+  step_capture_ = steps_.Register(std::move(cp));
 }
 
 // --- Steps: the movement phase ---------------------------------------------------------------
@@ -2654,9 +2848,19 @@ std::string SbRules::DescribeDecision(const State& s) const {
     case DecisionType::kLosses: return "divide combat losses (7.3)";
     case DecisionType::kStandOrRetreat: return "stand or retreat (7.5.2)";
     case DecisionType::kBombard: return "bombard (8.0)";
+    case DecisionType::kSetup:
+      if (TopKind(s) == step_setup_) {
+        return "set up " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
+               " limbered ({mode: [unit], value: 0}) or unlimbered (value: 1) (3.0)";
+      }
+      break;
     case DecisionType::kChoice:
       if (TopKind(s) == step_reorg_) return "reorganize disrupted units (9.0)";
       if (TopKind(s) == step_stacking_) return "eliminate excess units over the stacking limit (5.5)";
+      if (TopKind(s) == step_capture_) {
+        return "capture " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
+               "? (5.8): declare it captured (choose 1); leave it eliminated (choose 0)";
+      }
       switch (PendingChoice(s)) {
         case kChoiceSill: return "receive Sill's Division? (12.3)";
         case kChoiceWithers: return "receive Withers' Division? (12.3)";
@@ -2693,6 +2897,11 @@ constexpr double kVpWeight = 3.0;        // per projected VP (material is counte
 constexpr double kWinningBonus = 12.0;   // the side would win if the game ended now (11.2)
 constexpr double kRaidApproach = 0.4;    // per hex from the nearest unit to the enemy army HQ
 constexpr double kConvoyApproach = 0.3;  // per hex from the nearest unit to an enemy convoy
+// Per bombardment SP of an unreleased battery set up unlimbered (3.0 with the option `setup`):
+// it may bombard and defends with its BS before its release, when it could not unlimber (5.6),
+// and it could not move anyway. Without the option no unreleased battery is ever unlimbered
+// (the data sets them up limbered), so the term is 0 and the default game's play is unchanged.
+constexpr double kBatteryReady = 1.0;
 }  // namespace
 
 double SbRules::Evaluate(const State& s, int side) const {
@@ -2712,7 +2921,7 @@ double SbRules::Evaluate(const State& s, int side) const {
   const HexGrid& grid = game_.hex_board().map.grid;
   int attacker_q[2][kMaxUnits], attacker_r[2][kMaxUnits];
   int16_t guards[2][kMaxUnits], convoys[kMaxUnits];
-  int num_attackers[2] = {0, 0}, num_guards[2] = {0, 0}, num_convoys = 0;
+  int num_attackers[2] = {0, 0}, num_guards[2] = {0, 0}, num_convoys = 0, ready[2] = {0, 0};
   bool combat_unit[kMaxUnits], at_risk[kMaxUnits];
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -2731,7 +2940,9 @@ double SbRules::Evaluate(const State& s, int side) const {
     if (ds >= 2 && !convoy) guards[sd][num_guards[sd]++] = us.hex;
     if (convoy && us.side == opp) convoys[num_convoys++] = us.hex;
     at_risk[i] = convoy || ds <= 0;
+    if (IsArtillery(u) && us.face == 1 && !us.Has(kUnitReleased)) ready[sd] += Def(u).back[attr_bombard_];
   }
+  score += kBatteryReady * (ready[side] - ready[opp]);
   int raid_dist = 1 << 20, convoy_dist = 1 << 20;
   const int enemy_hq = army_hq_hex_[opp];
   const bool raided = (s.once_awarded & (1ull << side)) != 0;

@@ -273,6 +273,26 @@ TEST(ActionLabel, ChoicesInWords) {
   EXPECT_EQ(ActionLabel(**mini, ms.state(), to), "move " + (*mini)->units[0].name + " toward 22.49, 7.51 in");
 }
 
+// Stars and Bars 3.0 and 5.8 with the options: the set-up's mode buttons name the face chosen
+// (not a flip), the capture's buttons its two answers.
+TEST(ActionLabel, StarsAndBarsSetUpAndCaptureInWords) {
+  auto game = LoadGame("stars_and_bars(optional=setup+capture)");
+  ASSERT_TRUE(game.ok());
+  Session s(*game, 1);
+  ASSERT_EQ(s.state().decision, DecisionType::kSetup);
+  const std::vector<Action> legal = s.LegalActions();
+  ASSERT_EQ(legal.size(), 2u);
+  const std::string name = (*game)->units[static_cast<size_t>(legal[0].units[0])].name;
+  EXPECT_EQ(ActionLabel(**game, s.state(), legal[0]), "set up " + name + " on its front face (limbered)");
+  EXPECT_EQ(ActionLabel(**game, s.state(), legal[1]), "set up " + name + " on its back face (unlimbered)");
+  State st = s.state();
+  const StepTable& steps = (*game)->rules->steps();
+  const int16_t convoy = static_cast<int16_t>((*game)->UnitIndex("union_supply_iii"));
+  ReplaceStep(st, steps, steps.Find("capture"), 1, {convoy, 0});
+  EXPECT_EQ(ActionLabel(**game, st, Action::Of(ActionType::kChoice).Value(1)), "declare it captured");
+  EXPECT_EQ(ActionLabel(**game, st, Action::Of(ActionType::kChoice).Value(0)), "leave it eliminated");
+}
+
 }  // namespace
 }  // namespace wg::cli
 

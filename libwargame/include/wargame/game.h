@@ -382,6 +382,10 @@ class Game {
 State NewInitialState(const Game& game, uint64_t seed, DiceStream* dice, EventSink* sink,
                       Scratch* scratch);
 
+// The initial State before rules->Start: what NewInitialState places (the
+// scenario's set-up as loaded; the set-up check asks the rules about it).
+State PlacedInitialState(const Game& game, uint64_t seed);
+
 // Applies a scenario's start (turn, phase, placements) to a state.
 void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s);
 

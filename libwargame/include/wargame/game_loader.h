@@ -66,6 +66,10 @@ class RulesetDocument {
 Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(
     const std::string& folder, const std::string& scenario, const std::vector<std::string>& extra_keys);
 ErrorList LoadGenericSections(RulesetDocument& doc, Game* game);
+// Once game.rules exists: the side not moving first starts within the stacking
+// limit, as the rules count it in play (HexQueries::StackingCountOf, optional
+// rules included). Errors name the placement or set-up responsible.
+void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors);
 
 // The folder holding rulesets' data: $WARGAME_RULESETS if set, else the
 // source tree's rulesets/ (compiled in), else the installed share directory.

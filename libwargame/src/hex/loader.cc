@@ -219,6 +219,8 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   // A builder that refuses says why (its errors, reported once); one that returns
   // no rules and no error is a fault of its hooks, reported here, never played.
   if (!game->rules) return NoRulesError(params.ruleset);
+  CheckStartStacking(**doc, *game, &errors);  // the rules' stacking predicate (Stars and Bars 12.2)
+  if (!errors.ok()) return errors;
   return std::shared_ptr<const Game>(std::move(game));
 }
 

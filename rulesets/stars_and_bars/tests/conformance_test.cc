@@ -83,7 +83,7 @@ TEST(Referee, PerryvilleAllOptionalRulesRandomGames) {
   RefereeOptions opt;
   opt.games = ScaledGameCount(50);
   opt.hooks = SbReferee();
-  const RefereeReport r = RunReferee("stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6)", opt);
+  const RefereeReport r = RunReferee("stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6+setup+capture)", opt);
   EXPECT_TRUE(r.violations.ok()) << r.violations.ToString();
   EXPECT_EQ(r.games_finished, opt.games);
 }
@@ -113,13 +113,13 @@ TEST(Conformance, PerryvilleWithAllOptionalRules) {
   opt.games = 4;
   opt.seed = 11;
   const ConformanceReport r =
-      RunConformance("stars_and_bars(scenario=perryville,optional=12.1+12.2+12.3+12.4+12.5+12.6)", opt);
+      RunConformance("stars_and_bars(scenario=perryville,optional=12.1+12.2+12.3+12.4+12.5+12.6+setup+capture)", opt);
   EXPECT_TRUE(r.errors.ok()) << r.errors.ToString();
   EXPECT_EQ(r.games_finished, 4);
 }
 
 TEST(Conformance, PerryvilleEachOptionalRuleAlone) {
-  for (const char* rule : {"12.1", "12.2", "12.3", "12.4", "12.5", "12.6"}) {
+  for (const char* rule : {"12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "setup", "capture"}) {
     ConformanceOptions opt;
     opt.games = 1;
     opt.seed = 21;

@@ -9,6 +9,8 @@
 #include <map>
 
 #include "rules.h"
+#include "wargame/action_text.h"
+#include "wargame/ai.h"
 #include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
@@ -104,6 +106,81 @@ TEST(Rules, Rule_3_0_SetUpLiddellAndDetachedRegiment) {
   EXPECT_EQ(s.state().phasing_side, 0);  // the Union player-turn of turn 1
   // Detachment pool counters are off the map.
   EXPECT_EQ(s.state().unit(U(g, "harris_reg")).hex, kWithdrawn);
+}
+
+// 3.0: "Artillery units may be set up either limbered or unlimbered at the owner's option."
+// With the option `setup` each owner is asked, one battery at a time (the Union's first),
+// the scenario's mode offered first; an unreleased battery set up unlimbered may bombard
+// before its release (5.6 forbids only the mode change in play).
+TEST(Rules, Rule_3_0_OwnersChooseTheirBatteriesModesAtSetUp) {
+  auto g = LoadGame("stars_and_bars(optional=setup)");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  Session s(*g, 1);
+  ASSERT_EQ(s.state().decision, DecisionType::kSetup);
+  EXPECT_EQ(s.state().decision_side, 0);
+  const UnitId first = static_cast<UnitId>(TopStep(s.state())->args[0]);
+  std::vector<Action> legal = s.LegalActions();
+  ASSERT_EQ(legal.size(), 2u);
+  EXPECT_EQ(legal[0], Act(ActionType::kChangeMode, {first}, {}, s.state().unit(first).face));  // the scenario's mode first
+  EXPECT_NE(s.DescribeDecision().find("3.0"), std::string::npos);
+  // Another battery, a face that is not one, or a move are refused.
+  const UnitId other = U(**g, "turner");
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChangeMode, {other}, {}, 1)), "3.0"));
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChangeMode, {first}, {}, 2)), "3.0"));
+  EXPECT_FALSE(s.Apply(Act(ActionType::kMove, {U(**g, "harris")}, {Idx("2303")})).ok());
+  // Scripts name the choice as text.
+  auto text = ParseActionText(**g, "{mode: [" + (*g)->units[static_cast<size_t>(first)].id + "], value: 1}");
+  ASSERT_TRUE(text.ok());
+  ASSERT_TRUE(s.Apply(*text).ok());
+  EXPECT_EQ(s.state().unit(first).face, 1);
+  // Every other battery: ws_smith_arty (unreleased until turn 15) unlimbered, the rest as set.
+  const UnitId smith = U(**g, "ws_smith_arty");
+  int asked = 1;
+  bool confederate_asked = false;
+  while (s.state().decision == DecisionType::kSetup) {
+    const UnitId b = static_cast<UnitId>(TopStep(s.state())->args[0]);
+    confederate_asked = confederate_asked || s.state().decision_side == 1;
+    EXPECT_EQ(s.state().decision_side, s.state().unit(b).side);
+    ASSERT_TRUE(s.Apply(s.LegalActions()[b == smith ? 1 : 0]).ok());
+    ++asked;
+  }
+  EXPECT_TRUE(confederate_asked);
+  int on_map = 0;
+  for (int i = 0; i < s.state().num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    on_map += (**g).units[static_cast<size_t>(i)].kind == (**g).KindIndex("artillery") && s.state().unit(u).OnMap() ? 1 : 0;
+  }
+  EXPECT_EQ(asked, on_map);  // each battery on the map once
+  EXPECT_EQ(s.state().unit(smith).face, 1);
+  EXPECT_FALSE(s.state().unit(smith).Has(kUnitReleased));
+  EXPECT_EQ(s.state().decision, DecisionType::kMovement);  // then the Union player-turn of turn 1
+  EXPECT_EQ(s.state().turn, 1);
+  // 5.6: unreleased, it may not change mode in play.
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChangeMode, {smith}, {})), "5.6"));
+  // Without the option the scenario's modes stand and play begins at once.
+  Session d(Base(), 1);
+  EXPECT_EQ(d.state().decision, DecisionType::kMovement);
+  EXPECT_EQ(d.state().unit(U(*Base(), "ws_smith_arty")).face, 0);
+}
+
+// 3.0: the computer player makes the set-up choice by its evaluation (not the first option):
+// a battery unlimbered has its bombardment strength and defends with it (8.4).
+TEST(Rules, Rule_3_0_TheAiChoosesTheBatteriesModes) {
+  auto g = LoadGame("stars_and_bars(optional=setup)");
+  ASSERT_TRUE(g.ok());
+  Session s(*g, 1);
+  AiPlayer ai(*g, 7);
+  int unlimbered = 0, asked = 0;
+  while (s.state().decision == DecisionType::kSetup) {
+    const std::vector<Action> legal = s.LegalActions();
+    const Action a = ai.Choose(**g, s.state(), legal);
+    ASSERT_NE(std::find(legal.begin(), legal.end(), a), legal.end());
+    ASSERT_TRUE(s.Apply(a).ok());
+    unlimbered += a.value == 1 ? 1 : 0;
+    ++asked;
+  }
+  EXPECT_GT(asked, 0);
+  EXPECT_GT(unlimbered, 0);  // the data's mode is limbered for every battery
 }
 
 TEST(Rules, Rule_4_0_SequenceOfPlay) {
@@ -346,6 +423,72 @@ TEST(Rules, Rule_5_8_ConvoyCaptureRecaptureAndDestruction) {
   Session s2(g2, 1);
   const int h = ClearHex();
   EXPECT_FALSE(s2.Apply(Act(ActionType::kMove, {U(*g2, "union_supply_iii")}, {Nb(h, 0)})).ok());
+}
+
+// 5.8: "the opponent may choose to declare the unit captured". With the option `capture` the
+// capturer is asked when the action ends (capture first, the default); declining leaves the
+// convoy eliminated (3 VPs instead of 6, and no recapture).
+TEST(Rules, Rule_5_8_TheCapturerChoosesWhetherToCapture) {
+  const int c = Idx("2304");
+  const std::string place =
+      "  - {unit: union_supply_iii, hex: \"" + L(c) + "\", markers: {disruption: 1}}\n" + P("maney", Nb(c, 0));
+  auto g = Position("{turn: 5, side: confederate, phase: movement}", place, "capture");
+  const UnitId conv = U(*g, "union_supply_iii");
+  for (const int declare : {1, 0}) {
+    Session s(g, 1);
+    ASSERT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "maney")}, {c})).ok());
+    ASSERT_EQ(s.state().decision, DecisionType::kChoice);
+    EXPECT_EQ(s.state().decision_side, 1);  // the capturer decides
+    EXPECT_EQ(s.state().unit(conv).hex, kEliminated);
+    EXPECT_NE(s.DescribeDecision().find("5.8"), std::string::npos);
+    const std::vector<Action> legal = s.LegalActions();
+    ASSERT_EQ(legal.size(), 2u);
+    EXPECT_EQ(legal[0], Act(ActionType::kChoice, {}, {}, 1));
+    EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChoice, {}, {}, 2)), "5.8"));
+    EXPECT_FALSE(s.Apply(Action::EndPhase()).ok());
+    auto text = ParseActionText(*g, "{choose: " + std::to_string(declare) + "}");
+    ASSERT_TRUE(text.ok());
+    ASSERT_TRUE(s.Apply(*text).ok());
+    EXPECT_EQ(s.state().decision, DecisionType::kMovement);  // back to the move
+    if (declare) {
+      EXPECT_EQ(s.state().unit(conv).hex, c);
+      EXPECT_EQ(s.state().unit(conv).side, 1);
+      EXPECT_EQ(s.state().unit(conv).face, 1);
+    } else {
+      EXPECT_EQ(s.state().unit(conv).hex, kEliminated);
+      EXPECT_EQ(s.state().unit(conv).side, 0);
+    }
+  }
+}
+
+// 5.8 "Once combat ... results in the supply convoy's elimination with an enemy unit occupying
+// its hex": the capture after the advance is asked too, and the AI declares it (6 VPs, not 3).
+TEST(Rules, Rule_5_8_TheCaptureAfterCombatIsAskedAndTheAiDeclaresIt) {
+  const int conv_hex = Idx("2304");
+  std::vector<int> from;
+  for (int d = 0; d < 6; ++d) {
+    const int n = Nb(conv_hex, d);
+    if (n >= 0 && Base()->hex_board().map.Side(conv_hex, d) == 0) from.push_back(n);
+  }
+  ASSERT_GE(from.size(), 2u);
+  auto g = Position("{turn: 5, side: confederate, phase: combat}",
+                    P("union_supply_iii", conv_hex) + P("donelson", from[0]) + P("maney", from[1]), "capture");
+  Session s(g, 1);
+  const UnitId conv = U(*g, "union_supply_iii");
+  s.SupplyDice({6});
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "donelson"), U(*g, "maney")}, {conv_hex})).ok());
+  ASSERT_TRUE(s.Apply(Loss(*g, conv, "permanent_loss", 2)).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
+  ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "maney")}, {})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kChoice);
+  EXPECT_EQ(s.state().decision_side, 1);
+  EXPECT_EQ(s.state().unit(conv).hex, kEliminated);
+  AiPlayer ai(g, 3);
+  const Action a = ai.Choose(*g, s.state(), s.LegalActions());
+  EXPECT_EQ(a, Act(ActionType::kChoice, {}, {}, 1));
+  ASSERT_TRUE(s.Apply(a).ok());
+  EXPECT_EQ(s.state().unit(conv).hex, conv_hex);
+  EXPECT_EQ(s.state().unit(conv).side, 1);
 }
 
 // ---------------------------------------------------------------- 6.x ZOC
@@ -1253,6 +1396,28 @@ TEST(Rules, Rule_12_2_BatteryStacksFreelyWithItsBrigade) {
   int gone = 0;
   for (const char* id : {"liddell", "swett", "jones"}) gone += s2.state().unit(U(*g2, id)).OnMap() ? 0 : 1;
   EXPECT_EQ(gone, 1);
+}
+
+// 12.2 at set-up: an untrusted scenario is checked by the stacking rule play uses. A
+// Confederate brigade, its battery and another brigade may start in one hex (the battery
+// stacks free) while the Union moves first; without 12.2 that is three units, refused.
+TEST(Rules, Rule_12_2_SetUpCountsTheBatteryFreeWithItsBrigade) {
+  const int c = ClearHex();
+  const std::string place = P("liddell", c) + P("swett", c) + P("jones", c);
+  auto g = Position(kUnionMove, place, "12.2");
+  ASSERT_NE(g, nullptr);
+  Session s(g, 1);
+  EXPECT_TRUE(s.state().unit(U(*g, "swett")).OnMap());
+  const std::string path = ::testing::TempDir() + "sb_12_2_setup.yaml";
+  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << place;
+  auto refused = LoadGame("stars_and_bars(scenario=" + path + ")");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.errors().ToString().find("3 units of confederate start in hex " + L(c)), std::string::npos)
+      << refused.errors().ToString();
+  // The same battery with another brigade's stack is a full unit (12.2: "at all other times").
+  const std::string other = P("jones", c) + P("swett", c) + P("johnson", c);
+  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << other;
+  EXPECT_FALSE(LoadGame("stars_and_bars(scenario=" + path + ",optional=12.2)").ok());
 }
 
 TEST(Rules, Rule_12_3_SillAndWithersChoices) {
