@@ -344,9 +344,19 @@ bool CheckCoverage(YamlReader& r, const FairDiceRecord& rec) {
     r.Fail(root["dice"], "dice", "a game with fair dice has dice: supplied");
     return false;
   }
-  for (const char* key : {"supplied_at", "queued"}) {
-    if (const YAML::Node k = root[key]; k && !(k.IsSequence() && k.size() == 0) && !(k.IsMap() && k.size() == 0)) {
-      r.Fail(k, key, "a game with fair dice has no die but its rounds'");
+  if (const YAML::Node k = root["supplied_at"]; k && !(k.IsMap() && k.size() == 0)) {
+    r.Fail(k, "supplied_at", "a game with fair dice has no die but its rounds'");
+    return false;
+  }
+  // The dice the waiting action has drawn are queued in the session (Session::Save
+  // writes them); they are exactly fair_dice_pending.drawn's, and loading supplies them from there.
+  if (const YAML::Node k = root["queued"]; k && !(k.IsSequence() && k.size() == 0)) {
+    bool same = k.IsSequence() && rec.pending && k.size() == rec.pending->drawn.size();
+    for (size_t i = 0; same && i < k.size(); ++i) {
+      same = k[i].IsScalar() && k[i].Scalar() == std::to_string(rec.pending->drawn[i].value);
+    }
+    if (!same) {
+      r.Fail(k, "queued", "a game with fair dice has no die but its rounds' (queued: the dice fair_dice_pending.drawn holds)");
       return false;
     }
   }

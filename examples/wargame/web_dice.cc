@@ -59,6 +59,10 @@ std::string WebGame::SetFairDice(FairDiceRecord rec) {
     if (rec.pending->side != session_->state().decision_side) return "fair_dice_pending.side: it is not that side's decision";
     action = *a;
   }
+  if (!fair_ && rec.fair()) {
+    return "this save's dice are drawn by commit-reveal between two remote players: continue it with a link "
+           "for each side (--players remote,remote), or replay it";
+  }
   if (fair_ && !rec.game.signed_game()) {
     if (rec.fair() || !session_->supplied_used().empty()) {
       return "this save's fair dice are unsigned (written before each step was signed by its player) or its dice "

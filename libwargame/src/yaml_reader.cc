@@ -99,7 +99,13 @@ TextShape Scan(const std::string& text, long limit) {
   ShapeHandler h(limit);
   try {
     YAML::Parser parser(in);
-    while (parser.HandleNextDocument(h)) {
+    // yaml-cpp may return documents without end on some malformed texts (its own
+    // LoadAll never returns on ",a: b\nc: d x"): a second one ends the scan.
+    for (int docs = 1; parser.HandleNextDocument(h); ++docs) {
+      if (docs >= 2) {
+        if (h.shape.starts.size() < 2) h.shape.starts.push_back(h.shape.starts.empty() ? YAML::Mark() : h.shape.starts.back());
+        break;
+      }
     }
   } catch (const ShapeHandler::Stop&) {
   } catch (const std::exception&) {
@@ -165,34 +171,28 @@ YamlReader YamlReader::FromString(const std::string& text, const std::string& na
                         "more than one YAML document (a second one starts here): a file or message holds one", ""});
     return r;
   };
-  // yaml-cpp builds every node before CheckDocument counts them (some 100 bytes each,
-  // 8 GB for 64 MB of "1,"): a text that may hold more than kMaxNodes is counted
-  // first, from the parser's events, and refused before any node is built.
-  if (text.size() > static_cast<size_t>(kMaxNodes)) {
-    const TextShape shape = Scan(text, kMaxNodes);
-    if (shape.starts.size() > 1) return more_than_one(shape.starts[1]);
-    if (shape.nodes > kMaxNodes) {
-      r.errors_.Add(Error{name, shape.too_many.line + 1, shape.too_many.column + 1, "",
-                          "the document is too large (more than " + std::to_string(kMaxNodes) + " nodes)", ""});
-      return r;
-    }
+  // The parser's events first, before any node is built: a second document is
+  // refused where it starts, and yaml-cpp builds every node before CheckDocument
+  // counts them (some 100 bytes each, 8 GB for 64 MB of "1,"), so a text that may
+  // hold more than kMaxNodes is counted here and refused before any node is built.
+  const TextShape shape = Scan(text, text.size() > static_cast<size_t>(kMaxNodes) ? kMaxNodes : LONG_MAX);
+  if (shape.starts.size() > 1) return more_than_one(shape.starts[1]);
+  if (shape.nodes > kMaxNodes) {
+    r.errors_.Add(Error{name, shape.too_many.line + 1, shape.too_many.column + 1, "",
+                        "the document is too large (more than " + std::to_string(kMaxNodes) + " nodes)", ""});
+    return r;
   }
-  std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(text);
+    r.root_ = YAML::Load(text);  // never LoadAll: it does not return on some malformed texts
   } catch (const YAML::Exception& e) {
-    if (const TextShape shape = Scan(text, LONG_MAX); shape.starts.size() > 1) return more_than_one(shape.starts[1]);
     r.errors_.Add(Error{name, e.mark.line + 1, e.mark.column + 1, "", e.msg, ""});
+    r.root_ = YAML::Node();
     return r;
   } catch (const std::exception& e) {
     r.errors_.Add(Error{name, 0, 0, "", std::string("cannot parse: ") + e.what(), ""});
+    r.root_ = YAML::Node();
     return r;
   }
-  if (docs.size() > 1) {
-    const TextShape shape = Scan(text, LONG_MAX);
-    return more_than_one(shape.starts.size() > 1 ? shape.starts[1] : docs[1].Mark());
-  }
-  if (!docs.empty()) r.root_ = docs[0];
   long budget = kMaxNodes;
   const size_t before = r.errors_.size();
   r.CheckDocument(r.root_, "", 0, &budget);
