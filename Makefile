@@ -4,7 +4,7 @@
 #   make bench  build the benchmarks in Release and print the summary table
 #   make sanitize  the tests in Debug (-O1) under ASan + UBSan (heavy loops at WG_GAMES_PERCENT, default 3)
 #   make soak   SOAK_GAMES random games across the rulesets (invariants, save/load continuation)
-#   make fuzz   builds the libFuzzer targets with clang and runs each for FUZZ_SECONDS
+#   make fuzz   builds the libFuzzer targets with clang and runs each for FUZZ_SECONDS (FUZZ_TARGETS: some only)
 #   make serve  the same set-up, then Perryville in the browser against the computer (SERVE_ARGS)
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -15,6 +15,7 @@ FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
 SANITIZE_GAMES_PERCENT ?= 3
 SOAK_GAMES ?= 10000
 FUZZ_SECONDS ?= 180
+FUZZ_TARGETS ?=
 DEMO_ARGS ?= play stars_and_bars --players ai,ai --seed 1 --svg $(BUILD_DIR)/demo.svg
 SERVE_ARGS ?= serve stars_and_bars --players human,ai
 
@@ -71,7 +72,7 @@ fuzz: configure
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_DIR)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWG_FUZZ=ON \
 	  -DWG_BUILD_TESTS=OFF -DWG_BUILD_BENCHMARKS=OFF -DWG_BUILD_EXAMPLES=ON -DWG_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DIR)-fuzz -j $(JOBS) --target fuzz_targets
-	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(BUILD_DIR)-fuzz $(BUILD_DIR)/examples/wargame/wargame
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(BUILD_DIR)-fuzz $(BUILD_DIR)/examples/wargame/wargame $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR)-bench $(BUILD_DIR)-fuzz build-asan
