@@ -493,12 +493,15 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 }  // namespace
 
+// The server of RunServer, never destroyed (the io_context's destructor destroys
+// the sessions still waiting, and they tell the server), kept reachable here, a
+// name other files could read, so the store is kept and LeakSanitizer sees it.
+void* g_running_server = nullptr;
+
 int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms) {
   asio::io_context io{1};
-  // Never destroyed: the io_context's destructor destroys the sessions still
-  // waiting, and they tell the server; a static pointer keeps it reachable.
-  static Server* server_ptr = nullptr;
-  server_ptr = new Server(io, game, ai_delay_ms);
+  auto* server_ptr = new Server(io, game, ai_delay_ms);
+  g_running_server = server_ptr;
   Server& server = *server_ptr;
   std::shared_ptr<Listener> listener;
   beast::error_code ec;
