@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -582,7 +583,9 @@ std::unique_ptr<WebGame> SkirmishMidRound() {
 }
 
 std::string Replayed(const std::string& save) {
-  const std::string path = (std::filesystem::temp_directory_path() / "wargame_web_test_tampered.yaml").string();
+  // One file per process: ctest runs the tests that replay in parallel.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("wargame_web_test_tampered_" + std::to_string(getpid()) + ".yaml")).string();
   std::ofstream(path) << save;
   const std::string cmd = std::string("'") + WARGAME_BIN + "' replay '" + path + "' 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
@@ -834,7 +837,8 @@ struct Ran {
 
 // `wargame ARGS` with stdin from `input`, stdout and stderr together.
 Ran RunWargame(const std::string& args, const std::string& input = "") {
-  const std::string in = (std::filesystem::temp_directory_path() / "wargame_web_test_stdin.txt").string();
+  const std::string in =
+      (std::filesystem::temp_directory_path() / ("wargame_web_test_stdin_" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(in) << input;
   const std::string cmd = std::string("'") + WARGAME_BIN + "' " + args + " <'" + in + "' 2>&1";
   Ran r;
