@@ -15,14 +15,7 @@ namespace wg::cli {
 
 namespace {
 
-bool IsHex(const std::string& s, size_t digits) {
-  if (s.size() != digits) return false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
-bool IsHex64(const std::string& s) { return IsHex(s, 64); }
+bool IsHex64(const std::string& s) { return IsLowerHex(s, 64); }
 
 std::string Bytes(const std::string& hex) {
   std::string out;
@@ -75,6 +68,14 @@ Pkey PrivateKey(const std::string& private_key_hex) {
 
 }  // namespace
 
+bool IsLowerHex(const std::string& s, size_t digits) {
+  if (s.size() != digits) return false;
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
 std::string CommitmentOf(const std::string& secret) { return IsHex64(secret) ? Sha256(Bytes(secret)) : ""; }
 
 int DieFromSecrets(const std::string& first, const std::string& second, int sides) {
@@ -83,14 +84,14 @@ int DieFromSecrets(const std::string& first, const std::string& second, int side
 }
 
 int DieOfRound(const std::string& game_id, long n, const std::string& first, const std::string& second, int sides) {
-  if (!IsHex(game_id, 32) || n < 0 || !IsHex64(first) || !IsHex64(second) || sides < 2) return 0;
+  if (!IsLowerHex(game_id, 32) || n < 0 || !IsHex64(first) || !IsHex64(second) || sides < 2) return 0;
   std::string index(8, '\0');
   for (int i = 0; i < 8; ++i) index[static_cast<size_t>(i)] = static_cast<char>((static_cast<uint64_t>(n) >> (56 - 8 * i)) & 0xff);
   return DieOfBytes(Bytes(game_id) + index + Bytes(first) + Bytes(second), sides);
 }
 
 bool VerifySignature(const std::string& public_key_hex, const std::string& message, const std::string& signature_hex) {
-  if (!IsHex64(public_key_hex) || !IsHex(signature_hex, 128)) return false;
+  if (!IsHex64(public_key_hex) || !IsLowerHex(signature_hex, 128)) return false;
   const std::string raw = Bytes(public_key_hex), sig = Bytes(signature_hex);
   Pkey key(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw.data()),
                                        raw.size()));

@@ -58,6 +58,8 @@
 
 namespace wg::cli {
 
+// Whether s is exactly `digits` lowercase hex digits (secrets, commitments, keys, ids, signatures).
+bool IsLowerHex(const std::string& s, size_t digits);
 // SHA-256 of the secret's bytes, as hex; "" unless the secret is 64 lowercase hex digits.
 std::string CommitmentOf(const std::string& secret);
 // The die of two secrets by the unsigned protocol of older saves (0 if either is malformed).

@@ -11,11 +11,6 @@ namespace {
 
 using Y = YamlReader;
 
-bool IsHexOf(const std::string& s, size_t digits) {
-  if (s.size() != digits) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
 enum class Kind { kDrawn, kInProgress, kVoided };
 
 // A pair of strings, one per side ("" allowed), at d[key].
@@ -123,7 +118,7 @@ class RoundReader {
   bool CheckSecrets(const YAML::Node& d, const std::string& path, const FairDiceRound& f) {
     for (size_t k = 0; k < 2; ++k) {
       const std::string cp = Y::Item(Y::Child(path, "commit"), k), vp = Y::Item(Y::Child(path, "reveal"), k);
-      if (!f.commit[k].empty() && !IsHexOf(f.commit[k], 64)) {
+      if (!f.commit[k].empty() && !IsLowerHex(f.commit[k], 64)) {
         r_.Fail(At(d, "commit", k), cp, "a commitment is 64 lowercase hex digits");
         return false;
       }
@@ -253,14 +248,14 @@ bool ReadGame(YamlReader& r, const YAML::Node& n, FairDiceGame* g) {
   if (!r.ExpectMap(n, path) || !r.CheckKeys(n, path, {"id", "keys", "deadline"})) return false;
   const auto id = r.RequiredString(n, path, "id");
   if (!id) return false;
-  if (!IsHexOf(*id, 32)) {
+  if (!IsLowerHex(*id, 32)) {
     r.Fail(n["id"], Y::Child(path, "id"), "a game id is 32 lowercase hex digits");
     return false;
   }
   g->id = *id;
   if (!ReadPair(r, n, path, "keys", true, g->keys)) return false;
   for (size_t k = 0; k < 2; ++k) {
-    if (!g->keys[k].empty() && !IsHexOf(g->keys[k], 64)) {
+    if (!g->keys[k].empty() && !IsLowerHex(g->keys[k], 64)) {
       r.Fail(At(n, "keys", k), Y::Item(Y::Child(path, "keys"), k), "a key is an Ed25519 public key, 64 lowercase hex digits");
       return false;
     }
