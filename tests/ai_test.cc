@@ -198,7 +198,10 @@ TEST(Ai, BeatsRandomInStarsAndBarsFromEitherSide) {
 // changed what the AI plays. (The Chattanooga pin moved once without a change of
 // play, with save format 3: its final State had the byte that kept the advance's
 // stage set, which is now always 0; the build before, its hash taken with that
-// byte 0, gives the new value.)
+// byte 0, gives the new value. The Stars and Bars pin moved once without a change of
+// play, with save format 5: its final State held the last combat's retreat and Stand
+// decision in SbExt, now in the combat_result script's frame; the save the build
+// before wrote with that command loads here, its hash matched by LegacySaveStates.)
 std::string AiGameHash(const std::string& spec, uint64_t seed, long max_actions) {
   auto game = LoadGame(spec);
   EXPECT_TRUE(game.ok()) << game.errors().ToString();
@@ -217,7 +220,7 @@ TEST(Ai, ChoicesArePinnedOnTheSkirmish) {
 }
 
 TEST(Ai, ChoicesArePinnedOnStarsAndBars) {
-  EXPECT_EQ(AiGameHash("stars_and_bars", 1, 120), "45b63f44c7ae402e");
+  EXPECT_EQ(AiGameHash("stars_and_bars", 1, 120), "0c3c144826092593");
 }
 
 TEST(Ai, ChoicesArePinnedOnChattanooga) {

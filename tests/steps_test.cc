@@ -195,6 +195,117 @@ TEST(Steps, AChanceStepIsRolledAtOnceUnlessTheContextStopsThere) {
   EXPECT_FALSE(ResolveChance(r.steps(), s, stop, 3).ok());  // no die is due
 }
 
+// Call, goto, end: a phase calls a script; the script calls `ask` twice and is resumed
+// with each answer (kept in its own arguments), then ends with their sum, which resumes
+// the phase. An answer of 0 makes `ask` go to `confirm` in its place: confirm's end
+// resumes the script as ask's would have.
+class CallRules : public Rules {
+ public:
+  CallRules() {
+    StepDef phase = NewStep("phase", "1.0", DecisionType::kMovement, Takes(ActionType::kChoice));
+    phase.apply = [this](State& s, const Action&, Context& ctx) {
+      CallStep(s, ctx, steps_, script_, 0, {0, 0});
+      return Status::Ok();
+    };
+    phase.resume = [this](State&, Context&, int result) { last = result; };
+    phase_ = steps_.Register(phase);
+    StepDef script = NewStep("script", "2.0", DecisionType::kNone);
+    script.resume = [this](State& s, Context& ctx, int result) {
+      Step& f = *TopFrame(s);
+      if (result == kEntered) {
+        ++entered;
+      } else {
+        ++f.args[0];
+        f.args[1] = static_cast<int16_t>(f.args[1] + result);
+      }
+      if (f.args[0] < 2) {
+        CallStep(s, ctx, steps_, ask_, 1, {f.args[0]});
+        return;
+      }
+      EndStep(s, ctx, steps_, f.args[1]);
+    };
+    script_ = steps_.Register(script);
+    StepDef ask = NewStep("ask", "2.1", DecisionType::kChoice, Takes(ActionType::kChoice));
+    ask.apply = [this](State& s, const Action& a, Context& ctx) {
+      if (a.value == 0) {
+        GotoStep(s, ctx, steps_, confirm_, 0);
+      } else {
+        EndStep(s, ctx, steps_, a.value);
+      }
+      return Status::Ok();
+    };
+    ask.prompt = [](const State& s) { return "answer " + std::to_string(TopStep(s)->args[0] + 1) + " of 2"; };
+    ask_ = steps_.Register(ask);
+    StepDef confirm = NewStep("confirm", "2.2", DecisionType::kChoice, Takes(ActionType::kChoice));
+    confirm.apply = [this](State& s, const Action&, Context& ctx) {
+      EndStep(s, ctx, steps_, 100);
+      return Status::Ok();
+    };
+    confirm_ = steps_.Register(confirm);
+  }
+  void Start(State& s, Context&) const override { PushStep(s, steps_, phase_, 0); }
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
+  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "1.0"); }
+  mutable int last = -1;
+  mutable int entered = 0;  // times the script was entered (not resumed by a callee)
+  StepKind phase_ = kNoStep, script_ = kNoStep, ask_ = kNoStep, confirm_ = kNoStep;
+};
+
+TEST(Steps, ACallIsResumedWithItsCalleesResultAndTheFrameKeepsItsArguments) {
+  Game g;
+  CallRules r;
+  State s;
+  ResetState(&s);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  r.Start(s, ctx);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), ctx).ok());
+  // The script ran at once (it asks nothing) and called the first ask over itself.
+  ASSERT_EQ(StepDepth(s), 3);
+  EXPECT_EQ(TopKind(s), r.ask_);
+  EXPECT_EQ(s.steps.items[1].kind, r.script_);
+  EXPECT_EQ(s.decision, DecisionType::kChoice);
+  EXPECT_EQ(s.decision_side, 1);
+  EXPECT_EQ(StepPrompt(r.steps(), s), "answer 1 of 2");
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice).Value(5), ctx).ok());
+  // Resumed with 5: its frame counts one answer and holds the sum; the second ask is up.
+  ASSERT_EQ(StepDepth(s), 3);
+  EXPECT_EQ(s.steps.items[1].args[0], 1);
+  EXPECT_EQ(s.steps.items[1].args[1], 5);
+  EXPECT_EQ(StepPrompt(r.steps(), s), "answer 2 of 2");
+  // 0: ask goes to confirm in its place; confirm ends to the script with 100.
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice).Value(0), ctx).ok());
+  ASSERT_EQ(StepDepth(s), 3);
+  EXPECT_EQ(TopKind(s), r.confirm_);
+  EXPECT_EQ(r.last, -1);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), ctx).ok());
+  // The script ended with 105 and the phase was resumed with it.
+  EXPECT_EQ(StepDepth(s), 1);
+  EXPECT_EQ(TopKind(s), r.phase_);
+  EXPECT_EQ(r.last, 105);
+  EXPECT_EQ(r.entered, 1);
+  ErrorList errors;
+  CheckStepStack(r.steps(), s, &errors);
+  EXPECT_TRUE(errors.ok()) << errors.ToString();
+}
+
+TEST(Steps, AScriptLeftOnTopIsAnInvariantViolationAndSettleRunsIt) {
+  Game g;
+  CallRules r;
+  State s;
+  ResetState(&s);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  r.Start(s, ctx);
+  ASSERT_TRUE(PushStep(s, r.steps(), r.script_, 0));
+  ErrorList errors;
+  CheckStepStack(r.steps(), s, &errors);
+  EXPECT_NE(errors.ToString().find("script step (script) was left on top"), std::string::npos) << errors.ToString();
+  Settle(s, ctx, r.steps());
+  EXPECT_EQ(TopKind(s), r.ask_);
+  ErrorList after;
+  CheckStepStack(r.steps(), s, &after);
+  EXPECT_TRUE(after.ok()) << after.ToString();
+}
+
 // Every game's position keeps the mirror: the conformance invariants check it
 // after every action (CheckStepStack); here the first positions of each ruleset.
 TEST(Steps, EveryRulesetStartsWithAPhaseStepOnTheStack) {

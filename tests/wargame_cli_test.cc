@@ -127,6 +127,13 @@ TEST_F(WargameCli, SavesOfFormat2LoadAndContinueAsTheirReadmeSays) {
   EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v2/"), 3);
 }
 
+// Saves of format 3, written before a combat's follow-up was a script step (issue 37): most
+// stop in the middle of a combat (a Stand, a retreat, losses, an advance), each hashed with
+// what the combat owed where the older code kept it.
+TEST_F(WargameCli, SavesOfFormat3StoppedInACombatLoadAndContinueAsTheirReadmeSays) {
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3_combat/"), 9);
+}
+
 TEST_F(WargameCli, ListExitsZero) {
   const RunResult r = Wargame("list");
   EXPECT_EQ(r.code, 0) << r.err;

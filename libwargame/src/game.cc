@@ -288,7 +288,7 @@ void ResetState(State* s) {
   s->conceded_by = 0xFF;
   s->combat.column = -1;
   s->combat.vacated_hex = -1;
-  s->combat.current = kNoUnit;
+  s->combat.legacy_current = kNoUnit;
   for (auto& h : s->combat.defender_hexes) h = -1;
 }
 

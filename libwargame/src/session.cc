@@ -194,7 +194,7 @@ std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
 }
 
 // The hash a save of `format` holds for its final state (format 1: the bytes
-// before the step stack; 2 and 3: the whole State). `on_hex_0`: as it was before
+// before the step stack; 2 and later: the whole State). `on_hex_0`: as it was before
 // tabletop units had their own placement (issue 11), when a unit on the table
 // stood on hex 0, so saves written then still load.
 uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
@@ -351,7 +351,7 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     seed = ReadSeed(r, seed_node);
   }
   // format: 1 (no key: written before the State had its step stack) hashed the bytes
-  // that are now HashStatePrefix's; 2 and 3 hash the whole State (kSaveFormat).
+  // that are now HashStatePrefix's; 2 and later hash the whole State (kSaveFormat).
   int format = 1;
   if (const YAML::Node f = root["format"]) {
     if (auto v = r.Int(f, "format", 1, kSaveFormat)) format = *v;

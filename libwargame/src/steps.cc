@@ -110,8 +110,59 @@ void ClearSteps(State& s) {
 void SetStartingSide(State& s, int side) { s.decision_side = static_cast<uint8_t>(side); }
 
 void EnterStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args) {
-  if (!PushStep(s, t, k, side, args)) return;
+  CallStep(s, ctx, t, k, side, args);
+}
+
+// --- Call, goto, end ----------------------------------------------------------------------------
+
+bool IsScript(const StepTable& t, StepKind k) {
+  const StepDef& d = t.Def(k);
+  return k != kNoStep && d.decision == DecisionType::kNone && d.resume != nullptr;
+}
+
+Step* TopFrame(State& s) { return s.steps.depth > 0 ? &s.steps.items[s.steps.depth - 1] : nullptr; }
+
+Step* FindFrame(State& s, StepKind k) {
+  for (int i = s.steps.depth - 1; i >= 0; --i) {
+    if (s.steps.items[i].kind == k) return &s.steps.items[i];
+  }
+  return nullptr;
+}
+
+const Step* FindFrame(const State& s, StepKind k) { return FindFrame(const_cast<State&>(s), k); }
+
+bool CallStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args) {
+  if (!PushStep(s, t, k, side, args)) return false;
   if (const auto& begin = t.Def(k).begin) begin(s, ctx);
+  Settle(s, ctx, t);
+  return true;
+}
+
+void GotoStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args) {
+  ReplaceStep(s, t, k, side, args);
+  if (const auto& begin = t.Def(k).begin) begin(s, ctx);
+  Settle(s, ctx, t);
+}
+
+void EndStep(State& s, Context& ctx, const StepTable& t, int result) {
+  PopStep(s, t);
+  if (s.steps.depth > 0 && !s.game_over) {
+    if (const auto& resume = t.Def(TopKind(s)).resume) resume(s, ctx, result);
+  }
+  Settle(s, ctx, t);
+}
+
+void Settle(State& s, Context& ctx, const StepTable& t) {
+  // Bounded: each resume calls a step or ends the script (a script that did
+  // neither forever would be a ruleset bug; CheckStepStack then reports it on top).
+  for (int guard = 0; guard < 4096 && !s.game_over && IsScript(t, TopKind(s)); ++guard) {
+    t.Def(TopKind(s)).resume(s, ctx, kEntered);
+  }
+}
+
+std::string StepPrompt(const StepTable& t, const State& s) {
+  const auto& prompt = t.Def(TopKind(s)).prompt;
+  return prompt ? prompt(s) : std::string();
 }
 
 // --- Dispatch ---------------------------------------------------------------------------------
@@ -134,7 +185,10 @@ Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action&
   const bool taken = d.apply && (d.takes == 0 || (d.takes & Takes(a.type)) != 0);
   if (!taken) return RefuseOutOfSequence(rules, s, a, sequence_rule);
   Status st = d.apply(s, a, ctx);
-  if (st.ok()) RollPendingChance(t, s, ctx);
+  if (st.ok()) {
+    Settle(s, ctx, t);
+    RollPendingChance(t, s, ctx);
+  }
   return st;
 }
 
@@ -162,6 +216,7 @@ Status ResolveChance(const StepTable& t, State& s, Context& ctx, int value) {
     ctx.Emit(e);
   }
   t.Def(TopKind(s)).resolve(s, ctx, value);
+  Settle(s, ctx, t);
   return Status::Ok();
 }
 
@@ -204,6 +259,7 @@ void CheckStepStack(const StepTable& t, const State& s, ErrorList* out) {
   const Step* top = TopStep(s);
   const DecisionType want = top ? t.Def(top->kind).decision : DecisionType::kNone;
   if (s.decision != want || (top && s.decision_side != top->side)) fail("the decision is not the top step's");
+  if (top && IsScript(t, top->kind)) fail("a script step (" + t.Def(top->kind).name + ") was left on top");
 }
 
 StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes) {

@@ -173,8 +173,9 @@ void BgRules::BeginBgCombat(State& s, Context& ctx) const {
   for (auto& h : c.defender_hexes) h = -1;
   c.active = 1;
   c.vacated_hex = -1;  // no defender hexes: none is vacated, so there is no advance (10.2)
-  c.current = kNoUnit;
+  c.legacy_current = kNoUnit;
   c.retreat_hexes = 1;
+  CallFollowUp(s);  // the retreats are owed in it
   c.num_attackers = static_cast<uint8_t>(n);
   for (int i = 0; i < n; ++i) {
     c.attackers[i] = must[i];
@@ -186,7 +187,7 @@ void BgRules::BeginBgCombat(State& s, Context& ctx) const {
     ctx.Emit(e);
     FlagRetreat(s, ctx, must[i]);
   }
-  NextCombatStep(s, ctx);
+  FollowUpCombat(s, ctx);
 }
 
 void BgRules::OnPhaseEnd(State& s, Context& ctx) const {
@@ -560,7 +561,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   BgExt& x = Ext<BgExt>(s);
   const Action pending = x.pending;
   x.pending = Action{};
-  ReturnToPhase(s);
+  EndStep(s, ctx, steps_);
   if (a.value == 0) {
     Event e;
     e.type = EventType::kChoice;
@@ -579,17 +580,19 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   FillCombat(s, pending, defenders, nd);
   for (auto& h : Ext<BgExt>(s).attacker_hexes) h = -1;  // the attackers stay: no defender advance
   for (int i = 0; i < s.combat.num_attackers; ++i) s.unit(s.combat.attackers[i]).flags |= kUnitAttacked;
-  for (int i = 0; i < nd; ++i) {
-    s.unit(defenders[i]).flags |= kUnitDefended | kUnitRetreatOwed;
-  }
   s.combat.retreat_hexes = 2;
+  CallFollowUp(s);
+  for (int i = 0; i < nd; ++i) {
+    s.unit(defenders[i]).flags |= kUnitDefended;
+    OweRetreat(s, defenders[i]);
+  }
   Event e;
   e.type = EventType::kChoice;
   e.side = static_cast<int8_t>(1 - s.phasing_side);
   e.rule = "11.2";
   e.text = "the cavalry retreats two hexes before combat";
   ctx.Emit(e);
-  NextCombatStep(s, ctx);
+  FollowUpCombat(s, ctx);
   return Status::Ok();
 }
 
@@ -664,13 +667,11 @@ void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u) const {
     Eliminate(s, ctx, u, cfg_.fixed_rule.c_str(), "Union artillery forced to retreat is eliminated");
     return;
   }
-  s.unit(u).flags |= kUnitRetreatOwed;
+  OweRetreat(s, u);
 }
 
 void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   PendingCombat& c = s.combat;
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   bool exposed[kMaxCombatUnits];
   for (int i = 0; i < c.num_attackers; ++i) exposed[i] = Exposed(s, c.attackers[i]);
   c.retreat_hexes = static_cast<int16_t>(data().retreat_hexes);
@@ -709,7 +710,7 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
         }
       } else {
         Ext<BgExt>(s).ex_owed = static_cast<int16_t>(owed);
-        GotoStep(s, ctx, step_exchange_, s.phasing_side);
+        CallStep(s, ctx, steps_, step_exchange_, s.phasing_side);
       }
     }
   }
@@ -771,8 +772,7 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   }
   for (int i = 0; i < a.num_units; ++i) Eliminate(s, ctx, a.units[static_cast<size_t>(i)], "8.3", "EX");
   Ext<BgExt>(s).ex_owed = 0;
-  ReturnToPhase(s);
-  NextCombatStep(s, ctx);
+  EndStep(s, ctx, steps_);  // the combat's follow-up resumes
   return Status::Ok();
 }
 
@@ -1007,18 +1007,17 @@ Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const
   x.displace_hex = 0;
   x.displace_except = 0;
   RefreshControl(s, ctx);
-  NextCombatStep(s, ctx);
+  EndStep(s, ctx, steps_);  // the combat's follow-up resumes
   return Status::Ok();
 }
 
 Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
-  const UnitId u = s.combat.current;
+  const UnitId u = RetreatingUnit(s);
   if (a.num_units != 1 || a.units[0] != u) return Status::Refused("8.5", "the retreating unit is " + game_.UnitLabel(u));
   Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
   if (!st.ok()) return st;
   const int side = s.unit(u).side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];
-  s.unit(u).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   for (int k = 0; k < a.num_hexes; ++k) SetControl(s, a.hexes[static_cast<size_t>(k)], side);
   if (cfg_.ferry_retreat_eliminates && cfg_.is_ferry[static_cast<size_t>(to)]) {
     Eliminate(s, ctx, u, "19.13", "retreated into a ferry hex");
@@ -1030,14 +1029,22 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
       BgExt& x = Ext<BgExt>(s);
       x.displace_hex = static_cast<int16_t>(to + 1);
       x.displace_except = static_cast<int16_t>(u + 1);
-      GotoStep(s, ctx, step_displace_, side);
+      GotoStep(s, ctx, steps_, step_displace_, side);  // in place of the retreat step
       RefreshControl(s, ctx);
       return Status::Ok();
     }
   }
   RefreshControl(s, ctx);
-  NextCombatStep(s, ctx);
+  EndStep(s, ctx, steps_);  // the combat's follow-up resumes
   return Status::Ok();
+}
+
+void BgRules::LegacyFrameState(const State& s, State* old) const {
+  HexRules::LegacyFrameState(s, old);
+  const BgExt& x = Ext<BgExt>(s);
+  if (FindFrame(s, step_displace_) != nullptr && x.displace_except > 0) {
+    old->combat.legacy_current = static_cast<UnitId>(x.displace_except - 1);
+  }
 }
 
 void BgRules::AfterCombat(State& s, Context& ctx) const {
@@ -1054,7 +1061,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
     if (u.OnMap()) SetControl(s, u.hex, u.side);
   }
   RefreshControl(s, ctx);
-  if (x.defender_advance && !s.game_over) GotoStep(s, ctx, step_defender_advance_, 1 - s.phasing_side);
+  if (x.defender_advance && !s.game_over) CallStep(s, ctx, steps_, step_defender_advance_, 1 - s.phasing_side);
 }
 
 void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -1203,7 +1210,7 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
     SetControl(s, h, s.unit(u).side);
   }
   Ext<BgExt>(s).defender_advance = 0;
-  ReturnToPhase(s);
+  EndStep(s, ctx, steps_);
   RefreshControl(s, ctx);
   return Status::Ok();
 }
@@ -1422,7 +1429,7 @@ Status BgRules::ApplyBgCombat(State& s, const Action& a, Context& ctx) const {
     st = PrepareAttack(s, a, ctx, &plan);
     if (!st.ok()) return st;
     Ext<BgExt>(s).pending = a;
-    GotoStep(s, ctx, steps_.Find("cavalry_retreat"), 1 - s.phasing_side);
+    CallStep(s, ctx, steps_, steps_.Find("cavalry_retreat"), 1 - s.phasing_side);
     Event e;
     e.type = EventType::kNote;
     e.rule = "11.2";

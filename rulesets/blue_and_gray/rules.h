@@ -129,6 +129,9 @@ class BgRules : public HexRules {
   bool InAttackReach(const State& s, UnitId u, int hex) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
+  // Saves of format 1-4: while a retreat's displacement (8.52) was asked, the older code
+  // still named the retreated unit in PendingCombat (legacy_current).
+  void LegacyFrameState(const State& s, State* old) const override;
 
  private:
   // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------

@@ -93,6 +93,8 @@ class SbRules final : public HexRules {
   // 5.8 (option `capture`): after each action, the captures it owes are asked.
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   void FinishSteps() override;
+  void LegacyFrameState(const State& s, State* old) const override;
+  void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
   std::string DescribeDecision(const State& s) const override;
   // The `ai` player's ruleset knowledge (see the block at the end of this file).
   double Evaluate(const State& s, int side) const override;
@@ -215,7 +217,17 @@ class SbRules final : public HexRules {
   int ForceSide(const State& s, int k) const { return k == 0 ? s.phasing_side : 1 - s.phasing_side; }
   bool LossEligible(const State& s, UnitId u, int k, bool stand) const;
   void CheckDeath(State& s, Context& ctx, UnitId u, const char* rule) const;
-  void ContinueCombat(State& s, Context& ctx) const;
+  // 7.3-7.5.2: a combat result's script (combat_result) and what its callees end with.
+  struct ForceOwed {
+    int e = 0, d = 0;     // CRT permanent losses and disruption still owed (7.3)
+    int retreat = 0;      // the result's retreat: 0 none, 1 W, 2 R
+    int stand = 0;        // 0 undecided, 1 stood, 2 retreats (7.5.2)
+    int stand_d = 0;      // Stand disruption still owed
+  };
+  static constexpr int kLossTaken = 0x4000, kDisruptionTaken = 0x100, kStood = 0x1000, kRetreats = 0x2000;
+  static ForceOwed Owed(const Step& f, int k);
+  static void SetOwed(Step& f, int k, const ForceOwed& o);
+  void ResumeCombatResult(State& s, Context& ctx, int result) const;
   void SettleForce(State& s, Context& ctx, int k) const;
   void ListLosses(const State& s, std::vector<Action>* out) const;
   Status ApplyLoss(State& s, const Action& a, Context& ctx) const;
@@ -282,6 +294,7 @@ class SbRules final : public HexRules {
   // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
   void RegisterSteps();
   StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
+  StepKind step_combat_result_ = kNoStep;  // a script: registered last (FinishSteps)
   StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
   StepKind step_setup_ = kNoStep, step_capture_ = kNoStep;  // 3.0, 5.8 (options `setup`, `capture`)
   // Movement phase (5.0, 10.0, 12.4, 12.6).
@@ -742,10 +755,15 @@ Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
   return st;
 }
 
-// The chance steps' outcomes may owe captures (5.8: a convoy eliminated in the combat the
-// die resolved): asked when the outcome is applied, also by a caller that stops at chance.
+// After the core's steps: the combat result's script (registered last, so the kinds saved
+// States hold keep their numbers). The chance steps' outcomes may owe captures (5.8: a convoy
+// eliminated in the combat the die resolved): asked when the outcome is applied, also by a
+// caller that stops at chance.
 void SbRules::FinishSteps() {
   HexRules::FinishSteps();
+  StepDef r = NewStep("combat_result", "7.3", DecisionType::kNone);
+  r.resume = [this](State& s, Context& ctx, int result) { ResumeCombatResult(s, ctx, result); };
+  step_combat_result_ = steps_.Register(std::move(r));
   if (!option_capture_) return;
   for (const StepKind k : {step_combat_roll_, step_untrained_}) {
     StepDef d = steps_.Def(k);
@@ -754,6 +772,53 @@ void SbRules::FinishSteps() {
       AskCaptures(s);
     };
     steps_.Register(std::move(d));
+  }
+}
+
+// Saves of format 1-4: what the combat_result script owes was in SbExt (legacy_*), and its
+// losses and stand_or_retreat steps had no arguments.
+void SbRules::LegacyFrameState(const State& s, State* old) const {
+  HexRules::LegacyFrameState(s, old);
+  for (int i = 0; i < old->steps.depth; ++i) {
+    Step& st = old->steps.items[i];
+    if (st.kind == step_losses_ || st.kind == step_stand_) st = Step{st.kind, st.side, st.rule, {}};
+  }
+  const Step* f = FindFrame(s, step_combat_result_);
+  if (f == nullptr) return;
+  SbExt& x = Ext<SbExt>(*old);
+  for (int k = 0; k < 2; ++k) {
+    const ForceOwed o = Owed(*f, k);
+    x.legacy_loss_e[k] = static_cast<uint8_t>(o.e);
+    x.legacy_loss_d[k] = static_cast<uint8_t>(o.d);
+    x.legacy_stand_d[k] = static_cast<uint8_t>(o.stand_d);
+    x.legacy_retreat[k] = static_cast<uint8_t>(o.retreat);
+    x.legacy_stand[k] = static_cast<uint8_t>(o.stand);
+  }
+}
+
+// Out of a combat result's script, the older code still held the last result's retreat and
+// Stand decision (its losses were all taken or forgiven): the State with each pair they may
+// have been per force ({0, 0} no retreat; a W or R result: stood or retreated).
+void SbRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
+  if (format >= 5) return;
+  const size_t first = out->size();
+  HexRules::LegacySaveStates(s, format, out);
+  if (FindFrame(s, step_combat_result_) != nullptr) return;
+  static constexpr uint8_t kPairs[5][2] = {{0, 0}, {1, 1}, {1, 2}, {2, 1}, {2, 2}};
+  const size_t forms = out->size();
+  for (size_t i = first; i < forms; ++i) {
+    for (const auto& a : kPairs) {
+      for (const auto& d : kPairs) {
+        if (a[0] == 0 && d[0] == 0) continue;  // the form itself
+        State v = (*out)[i];
+        SbExt& x = Ext<SbExt>(v);
+        x.legacy_retreat[0] = a[0];
+        x.legacy_stand[0] = a[1];
+        x.legacy_retreat[1] = d[0];
+        x.legacy_stand[1] = d[1];
+        out->push_back(v);
+      }
+    }
   }
 }
 
@@ -1018,8 +1083,7 @@ Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx,
     Eliminate(s, ctx, d, "7.1", "zero-strength unit attacked alone");
   }
   // 7.6: the attackers may advance into the emptied hex (a convoy is then captured, 5.8).
-  ReturnToPhase(s);
-  NextCombatStep(s, ctx);
+  FollowUpCombat(s, ctx);
   return Status::Ok();
 }
 
@@ -1072,9 +1136,7 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
   SbExt& x = Ext<SbExt>(s);
   PendingCombat& c = s.combat;
   if (x.first_combat_turn == 0) x.first_combat_turn = s.turn;  // 12.4.1
-  for (int k = 0; k < 2; ++k) {
-    x.loss_e[k] = x.loss_d[k] = x.stand_d[k] = x.retreat[k] = x.stand[k] = 0;
-  }
+  ForceOwed owed[2] = {};
   x.num_convoys = 0;
   x.advance_rolled = 0;
   for (int i = 0; i < c.num_defenders; ++i) {
@@ -1087,25 +1149,28 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
       if (t.code == "AE" && k == 0) {
         for (int i = 0; i < c.num_attackers; ++i) Eliminate(s, ctx, c.attackers[i], "7.2.1", "odds below 1-4");
       } else if (t.code == "E") {
-        x.loss_e[k] = static_cast<uint8_t>(x.loss_e[k] + t.number);
+        owed[k].e += t.number;
       } else if (t.code == "D") {
-        x.loss_d[k] = static_cast<uint8_t>(x.loss_d[k] + t.number);
+        owed[k].d += t.number;
       } else if (t.code == "W") {
-        x.retreat[k] = std::max<uint8_t>(x.retreat[k], 1);
+        owed[k].retreat = std::max(owed[k].retreat, 1);
       } else if (t.code == "R") {
-        x.retreat[k] = 2;
+        owed[k].retreat = 2;
       }
     }
   }
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   // 7.5.1: units with an AS retreat first; zero-AS units then go with them.
   auto normal_first = [&](UnitId* units, int n) {
     std::stable_partition(units, units + n, [&](UnitId u) { return AttackStrength(s, u) > 0; });
   };
   normal_first(c.attackers, c.num_attackers);
   normal_first(c.defenders, c.num_defenders);
-  ContinueCombat(s, ctx);
+  // 7.3-7.5.2: the result's script, called over the combat's follow-up (which then does
+  // the retreats it owes and the advance).
+  Step frame;
+  for (int k = 0; k < 2; ++k) SetOwed(frame, k, owed[k]);
+  CallStep(s, ctx, steps_, step_combat_result_, s.phasing_side,
+           {frame.args[0], frame.args[1], frame.args[2], frame.args[3]});
 }
 
 bool SbRules::LossEligible(const State& s, UnitId u, int k, bool stand) const {
@@ -1149,8 +1214,49 @@ void SbRules::SettleForce(State& s, Context& ctx, int k) const {
   }
 }
 
-void SbRules::ContinueCombat(State& s, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
+// The combat_result script's frame: per force k (0 the attacker, 1 the defender), the CRT
+// losses still owed in args[k] (permanent | disruption << 8, 7.3) and its retreat in
+// args[2 + k] (the result's 0 none / 1 W / 2 R | stand: 0 undecided, 1 stood, 2 retreats
+// << 4 | the Stand disruption still owed << 8, 7.5.2).
+SbRules::ForceOwed SbRules::Owed(const Step& f, int k) {
+  ForceOwed o;
+  o.e = f.args[k] & 0xFF;
+  o.d = (f.args[k] >> 8) & 0x7F;
+  o.retreat = f.args[2 + k] & 0xF;
+  o.stand = (f.args[2 + k] >> 4) & 0xF;
+  o.stand_d = (f.args[2 + k] >> 8) & 0x7F;
+  return o;
+}
+
+void SbRules::SetOwed(Step& f, int k, const ForceOwed& o) {
+  f.args[k] = static_cast<int16_t>(std::clamp(o.e, 0, 0xFF) | std::clamp(o.d, 0, 0x7F) << 8);
+  f.args[2 + k] = static_cast<int16_t>(o.retreat | o.stand << 4 | std::clamp(o.stand_d, 0, 0x7F) << 8);
+}
+
+// The script on top, entered (kEntered) or resumed with what its callee ended with: a loss
+// taken (kLossTaken), a Stand (kStood) or a retreat (kRetreats) chosen.
+void SbRules::ResumeCombatResult(State& s, Context& ctx, int result) const {
+  Step& f = *TopFrame(s);
+  if (result != kEntered) {
+    const int k = (result >> 9) & 1;
+    ForceOwed o = Owed(f, k);
+    if (result & kLossTaken) {
+      const int amount = result & 0xFF;
+      if (!(result & kDisruptionTaken)) {
+        o.e -= amount;
+      } else if (o.e || o.d) {
+        o.d -= amount;
+      } else {
+        o.stand_d -= amount;
+      }
+    } else if (result & kStood) {
+      o.stand = 1;
+      o.stand_d = result & 0xFF;
+    } else if (result & kRetreats) {
+      o.stand = 2;
+    }
+    SetOwed(f, k, o);
+  }
   auto any_eligible = [&](int k, bool stand) {
     const PendingCombat& c = s.combat;
     const int n = k == 0 ? c.num_attackers : c.num_defenders;
@@ -1161,9 +1267,14 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   };
   // 1. CRT losses, defender first (7.3), then each side's retreat-or-stand (7.5.2).
   for (int k : {1, 0}) {
-    if ((x.loss_e[k] || x.loss_d[k]) && !any_eligible(k, false)) x.loss_e[k] = x.loss_d[k] = 0;
-    if (x.loss_e[k] || x.loss_d[k]) {
-      GotoStep(s, ctx, step_losses_, ForceSide(s, k));
+    ForceOwed o = Owed(f, k);
+    if ((o.e || o.d) && !any_eligible(k, false)) {
+      o.e = o.d = 0;
+      SetOwed(f, k, o);
+    }
+    if (o.e || o.d) {
+      CallStep(s, ctx, steps_, step_losses_, ForceSide(s, k),
+               {static_cast<int16_t>(k), static_cast<int16_t>(o.e), static_cast<int16_t>(o.d), 0});
       return;
     }
   }
@@ -1171,46 +1282,54 @@ void SbRules::ContinueCombat(State& s, Context& ctx) const {
   SettleForce(s, ctx, 1);
   SettleForce(s, ctx, 0);
   for (int k : {1, 0}) {
-    if (!x.retreat[k] || x.stand[k] == 2) continue;
-    if (x.stand[k] == 0) {
+    ForceOwed o = Owed(f, k);
+    if (!o.retreat || o.stand == 2) continue;
+    if (o.stand == 0) {
       // Only a force with trained units may Stand (7.5.2.C/E).
       if (!any_eligible(k, true)) {
-        x.stand[k] = 2;
+        o.stand = 2;
+        SetOwed(f, k, o);
         continue;
       }
-      GotoStep(s, ctx, step_stand_, ForceSide(s, k));
+      CallStep(s, ctx, steps_, step_stand_, ForceSide(s, k), {static_cast<int16_t>(k), static_cast<int16_t>(o.retreat)});
       return;
     }
-    if (x.stand_d[k] && !any_eligible(k, true)) {
+    if (o.stand_d && !any_eligible(k, true)) {
       // Trained units could not absorb it all: the rest must retreat (7.5.2.C).
-      x.stand_d[k] = 0;
-      x.stand[k] = 2;
+      o.stand_d = 0;
+      o.stand = 2;
+      SetOwed(f, k, o);
       continue;
     }
-    if (x.stand_d[k]) {
-      GotoStep(s, ctx, step_losses_, ForceSide(s, k));
+    if (o.stand_d) {
+      CallStep(s, ctx, steps_, step_losses_, ForceSide(s, k),
+               {static_cast<int16_t>(k), 0, 0, static_cast<int16_t>(o.stand_d)});
       return;
     }
   }
   SettleForce(s, ctx, 1);
   SettleForce(s, ctx, 0);
   for (int k : {1, 0}) {
-    if (x.retreat[k] && x.stand[k] == 2) BeginRetreats(s, ctx, k == 0, 2);
+    const ForceOwed o = Owed(f, k);
+    if (o.retreat && o.stand == 2) BeginRetreats(s, ctx, k == 0, data().retreat_hexes);  // 7.5.1
   }
-  ReturnToPhase(s);
+  EndStep(s, ctx, steps_);  // the combat's follow-up resumes
 }
 
+// The losses step's arguments: {force k, permanent losses owed, disruption owed, Stand
+// disruption owed} (a Stand's losses when the CRT's are 0, 7.5.2).
 void SbRules::ListLosses(const State& s, std::vector<Action>* out) const {
-  const SbExt& x = Ext<SbExt>(s);
-  const int k = s.decision_side == s.phasing_side ? 0 : 1;
-  const bool stand = !(x.loss_e[k] || x.loss_d[k]);
+  const Step& top = *TopStep(s);
+  const int k = top.args[0];
+  const int e = top.args[1], d = top.args[2];
+  const bool stand = !(e || d);
   const PendingCombat& c = s.combat;
   const int n = k == 0 ? c.num_attackers : c.num_defenders;
   for (int i = 0; i < n; ++i) {
     const UnitId u = k == 0 ? c.attackers[i] : c.defenders[i];
     if (!LossEligible(s, u, k, stand)) continue;
     for (int m : {pl_, dis_}) {
-      if (!stand && ((m == pl_ && !x.loss_e[k]) || (m == dis_ && !x.loss_d[k]))) continue;
+      if (!stand && ((m == pl_ && !e) || (m == dis_ && !d))) continue;
       if (stand && m == pl_) continue;
       Action a = Action::Of(ActionType::kLoss);
       a.AddUnit(u);
@@ -1221,10 +1340,12 @@ void SbRules::ListLosses(const State& s, std::vector<Action>* out) const {
   }
 }
 
+// One loss taken; the step ends with it (its caller counts what is still owed).
 Status SbRules::ApplyLoss(State& s, const Action& a, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
-  const int k = s.decision_side == s.phasing_side ? 0 : 1;
-  const bool stand = !(x.loss_e[k] || x.loss_d[k]);
+  const Step& top = *TopStep(s);
+  const int k = top.args[0];
+  const int e = top.args[1], d = top.args[2], stand_d = top.args[3];
+  const bool stand = !(e || d);
   if (a.num_units != 1 || a.value < 1) return Status::Refused("7.3", "assign a positive loss to one unit");
   const UnitId u = a.units[0];
   if (u < 0 || u >= s.num_units || !InForce(s, u, k)) return Status::Refused("7.3", "losses go to units of this combat");
@@ -1234,28 +1355,27 @@ Status SbRules::ApplyLoss(State& s, const Action& a, Context& ctx) const {
     return Status::Refused("7.3", game_.UnitLabel(u) + " cannot take this loss");
   }
   const int m = a.value2;
-  uint8_t* owed = nullptr;
-  if (m == pl_ && !stand) owed = &x.loss_e[k];
-  if (m == dis_) owed = stand ? &x.stand_d[k] : &x.loss_d[k];
-  if (!owed || *owed == 0) return Status::Refused("7.3", "no such loss is owed");
+  int owed = 0;
+  if (m == pl_ && !stand) owed = e;
+  if (m == dis_) owed = stand ? stand_d : d;
+  if (owed == 0) return Status::Refused("7.3", "no such loss is owed");
   const int room = BaseDefense(s, u) + 1 - Losses(s, u);
   const int amount = std::min(a.value, std::max(1, room));
-  if (a.value > *owed) return Status::Refused("7.3", "only " + std::to_string(*owed) + " owed");
+  if (a.value > owed) return Status::Refused("7.3", "only " + std::to_string(owed) + " owed");
   if (a.value > std::max(1, room)) return Status::Refused("7.4", game_.UnitLabel(u) + " can absorb only " + std::to_string(std::max(1, room)));
-  *owed = static_cast<uint8_t>(*owed - amount);
   AddMarker(s, ctx, u, m, amount, stand ? "7.5.2" : "7.3");
-  CheckDeath(s, ctx, u, m == pl_ ? "7.4" : "7.4");
-  ContinueCombat(s, ctx);
-  if (s.decision == DecisionType::kCombat) NextCombatStep(s, ctx);
+  CheckDeath(s, ctx, u, "7.4");
+  EndStep(s, ctx, steps_, kLossTaken | k << 9 | (m == dis_ ? kDisruptionTaken : 0) | amount);
   return Status::Ok();
 }
 
+// The stand_or_retreat step's arguments: {force k, the result's retreat (1 W, 2 R)}. It ends
+// with the Stand and its extra disruption, or the retreat.
 Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
-  const int k = s.decision_side == s.phasing_side ? 0 : 1;
+  const Step& top = *TopStep(s);
+  const int k = top.args[0];
   if (a.type == ActionType::kStand) {
-    x.stand[k] = 1;
-    int extra = x.retreat[k] == 2 ? 2 : 1;  // 7.5.2.B
+    int extra = top.args[1] == 2 ? 2 : 1;  // 7.5.2.B
     const PendingCombat& c = s.combat;
     bool wall = false;  // 7.5.2.D: one less in the stone wall hex
     const int n = k == 0 ? c.num_attackers : c.num_defenders;
@@ -1264,7 +1384,6 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
       wall = wall || (s.unit(u).OnMap() && game_.hex_board().map.HasTerrain(s.unit(u).hex, stone_wall_));
     }
     if (wall) --extra;
-    x.stand_d[k] = static_cast<uint8_t>(extra);
     Event e;
     e.type = EventType::kChoice;
     e.side = static_cast<int8_t>(s.decision_side);
@@ -1272,11 +1391,10 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
     e.rule = wall ? "7.5.2.D" : "7.5.2";
     e.text = "Stand";
     ctx.Emit(e);
+    EndStep(s, ctx, steps_, kStood | k << 9 | extra);
   } else {
-    x.stand[k] = 2;
+    EndStep(s, ctx, steps_, kRetreats | k << 9);
   }
-  ContinueCombat(s, ctx);
-  if (s.decision == DecisionType::kCombat) NextCombatStep(s, ctx);
   return Status::Ok();
 }
 
@@ -1382,7 +1500,7 @@ Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
     AdvancePhase(s, ctx);
     return Status::Ok();
   }
-  GotoStep(s, ctx, step_stacking_, side);
+  CallStep(s, ctx, steps_, step_stacking_, side);
   return Status::Ok();
 }
 
@@ -1400,7 +1518,7 @@ void SbRules::NextChoice(State& s, Context& ctx) const {
     choice = kChoiceForcedMarch;
   }
   // The step carries what it asks (its argument 0).
-  if (choice != kNoChoice) GotoStep(s, ctx, step_choice_, s.phasing_side, {choice});
+  if (choice != kNoChoice) CallStep(s, ctx, steps_, step_choice_, s.phasing_side, {choice});
 }
 
 // The choice the turn_choice step on top asks (kNoChoice when it is not on top).
@@ -1452,7 +1570,7 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
   }
   ctx.Emit(e);
   // Back to the movement phase, unless another start-of-turn choice follows (12.3, then 12.6).
-  ReturnToPhase(s);
+  EndStep(s, ctx, steps_);
   if (choice != kChoiceForcedMarch) NextChoice(s, ctx);
   return Status::Ok();
 }
@@ -1672,7 +1790,7 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
     PendingCombat& c = s.combat;
     c = PendingCombat{};
     for (auto& h : c.defender_hexes) h = -1;
-    c.current = kNoUnit;
+    c.legacy_current = kNoUnit;
     c.vacated_hex = static_cast<int16_t>(from);
     for (int i = 0; i < s.num_units && c.num_attackers < kMaxCombatUnits; ++i) {
       const UnitId v = static_cast<UnitId>(i);
@@ -1683,7 +1801,7 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
     }
     if (c.num_attackers > 0) {
       Ext<SbExt>(s).cavalry_advance = 1;
-      GotoStep(s, ctx, step_advance_, s.phasing_side);
+      CallStep(s, ctx, steps_, step_advance_, s.phasing_side);
     }
   }
   const DieTable& t = *data().tables.Find("cavalry_withdrawal");
@@ -1778,11 +1896,11 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
     const UnitId v = static_cast<UnitId>(i);
     UnitState& vs = s.unit(v);
     if (v == u || vs.hex != from || vs.side != side || AttackStrength(s, v) > 0) continue;
-    if (in_combat && !vs.Has(kUnitRetreatOwed)) continue;
+    if (in_combat && !OwesRetreat(s, v)) continue;
     const QuietRefusals quiet(Hs(ctx));  // only whether it may go is asked
     if (!CheckRetreat(view, ctx, v, path, n).ok()) continue;
     MoveUnit(s, ctx, v, path[n - 1], EventType::kRetreat, in_combat ? "7.5.1" : "7.8");
-    vs.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
+    ForgiveRetreat(s, v);
   }
 }
 
@@ -2617,7 +2735,7 @@ Status SbRules::ApplyStandStep(State& s, const Action& a, Context& ctx) const {
 // 7.5.1: zero-AS units (HQs, limbered artillery) retreat with the units they are stacked
 // with; 11.1: a retreat moves the unit through its hexes (zero-strength units take no objective).
 Status SbRules::ApplySbRetreat(State& s, const Action& a, Context& ctx) const {
-  if (a.num_units == 1 && a.units[0] == s.combat.current && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
+  if (a.num_units == 1 && a.units[0] == RetreatingUnit(s) && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
     Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
     if (!check.ok()) return check;
     RetreatCompanions(s, ctx, a.units[0], s.unit(a.units[0]).hex, a.hexes.data(), a.num_hexes, /*in_combat=*/true);
@@ -2736,10 +2854,10 @@ Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Act
   c = PendingCombat{};
   for (auto& h : c.defender_hexes) h = -1;
   c.vacated_hex = -1;
-  c.current = kNoUnit;
+  c.legacy_current = kNoUnit;
   x.advance_rolled = 0;
   for (int i = 0; i < s.num_units; ++i) s.units[static_cast<size_t>(i)].flags &= static_cast<uint16_t>(~kSbNoAdvance);
-  ReturnToPhase(s);
+  EndStep(s, ctx, steps_);
   return Status::Ok();
 }
 
@@ -2825,6 +2943,7 @@ Status SbRules::ApplyStackingStep(State& s, const Action& a, Context& ctx) const
     return Status::Refused("5.5", "not a unit the owner may eliminate now (excess units, untrained first)");
   }
   Eliminate(s, ctx, u, "5.5", "over the stacking limit");
+  EndStep(s, ctx, steps_);
   return BeginStackingCheck(s, ctx);
 }
 

@@ -53,11 +53,15 @@ struct SbExt {
   uint8_t initiative_corps;     // 12.4: 0 none, 1..3 = I..III Corps restricted this turn
   uint8_t first_combat_turn;    // 12.4: turn of the first combat (0 none yet)
   uint8_t moved_any;            // 10.1: a phasing unit has moved this phase
-  uint8_t loss_e[2];            // 7.3: outstanding permanent losses [attacker, defender]
-  uint8_t loss_d[2];            // 7.3: outstanding disruption
-  uint8_t stand_d[2];           // 7.5.2: outstanding Stand disruption (trained units only)
-  uint8_t retreat[2];           // 0 none, 1 W, 2 R
-  uint8_t stand[2];             // 0 undecided, 1 stand, 2 retreat
+  // Always 0. Saves of format 1-4 hashed here what a combat result owed [attacker,
+  // defender] (7.3 losses, 7.5.2 Stand disruption, the retreat and the Stand decision),
+  // and the last result's once it was done: now the arguments of the combat_result
+  // script and of its losses and stand_or_retreat steps (LegacyFrameState, LegacySaveStates).
+  uint8_t legacy_loss_e[2];
+  uint8_t legacy_loss_d[2];
+  uint8_t legacy_stand_d[2];
+  uint8_t legacy_retreat[2];
+  uint8_t legacy_stand[2];
   uint8_t unused_2;             // always 0 (was a flag for the losses/stand steps on the stack)
   uint8_t advance_rolled;       // 12.1 rolled for this combat
   uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending

@@ -785,9 +785,16 @@ class HexRules : public Rules, public HexQueries {
   void FinishSteps() override;
   // The combat table's die and every die table's (at least a d6: the hooks' own rolls).
   int MaxDieFaces() const override;
-  // Format 1 and 2 saves hashed the advance's stage (PendingCombat::legacy_stage):
-  // the State with each value it may have had (1 offered, 2 done).
+  // Saves of format 1-4 were written before a combat's follow-up was a script step:
+  // they hashed the State as that code left it (LegacyFrameState). Format 1 and 2
+  // saves also hashed the advance's stage (PendingCombat::legacy_stage): that State
+  // with each value it may have had (1 offered, 2 done).
   void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
+  // `s` as the code before script steps left it (save formats 1-4): no script
+  // frames in the stack, the retreats owed as unit flags (kUnitLegacyRetreatOwed,
+  // the retreating unit's too), the retreating unit in PendingCombat::legacy_current.
+  // A ruleset whose scripts replaced State fields of its own puts them back too.
+  virtual void LegacyFrameState(const State& s, State* old) const;
 
   const HexGameData& data() const { return game_.Data<HexGameData>(); }
   const Game& game() const { return game_; }
@@ -930,6 +937,7 @@ class HexRules : public Rules, public HexQueries {
   // The core's step kinds (registered by the constructor).
   StepKind step_movement_ = kNoStep, step_combat_ = kNoStep, step_retreat_ = kNoStep, step_advance_ = kNoStep;
   StepKind step_combat_roll_ = kNoStep;  // the CRT's die: a chance step (FinishSteps)
+  StepKind step_after_combat_ = kNoStep;  // a combat's follow-up: a script step (FinishSteps)
   // The core steps' handlers, for a ruleset's refinement to call.
   void BeginMovementPhase(State& s, Context& ctx) const;  // hex/movement.cc
   void ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -938,6 +946,9 @@ class HexRules : public Rules, public HexQueries {
   void ListCombatStep(const State& s, Context& ctx, std::vector<Action>* out) const;
   Status ApplyCombatStep(State& s, const Action& a, Context& ctx) const;
   void ListRetreatStep(const State& s, Context& ctx, std::vector<Action>* out) const;  // hex/retreat.cc
+  // The after_combat script's resume (hex/retreat.cc) and its registration (FinishSteps).
+  void ResumeAfterCombat(State& s, Context& ctx) const;
+  void RegisterAfterCombat();
   Status ApplyRetreatStep(State& s, const Action& a, Context& ctx) const;
   void ListAdvanceStep(const State& s, Context& ctx, std::vector<Action>* out) const;  // hex/advance.cc
   Status ApplyAdvanceStep(State& s, const Action& a, Context& ctx) const;
@@ -948,10 +959,8 @@ class HexRules : public Rules, public HexQueries {
   // Begins the current phase: pushes the step of the phase's name (none: the
   // phase is over at once) and calls its begin.
   void BeginPhase(State& s, Context& ctx) const;
-  // A follow-up of the phase (losses, a retreat, a choice...): replaces the
-  // follow-up on top, or is pushed over the phase's step; then begins.
-  void GotoStep(State& s, Context& ctx, StepKind k, int side, std::initializer_list<int16_t> args = {}) const;
-  // Back to the phase's own step (the bottom of the stack).
+  // Back to the phase's own step (the bottom of the stack): a resolved combat's
+  // roll step ends into its follow-up (FinishAttack).
   void ReturnToPhase(State& s) const { PopStepsTo(s, steps_, 1); }
 
   // --- Unit hooks --------------------------------------------------------------------
@@ -1034,14 +1043,32 @@ class HexRules : public Rules, public HexQueries {
   // --- Engine steps rulesets call ----------------------------------------------------
   void AdvancePhase(State& s, Context& ctx) const;
   void EndGame(State& s, Context& ctx, const char* rule) const;
-  // Starts the follow-up of a resolved combat: retreats (one step per unit that
-  // owes one: kUnitRetreatOwed), then advance. Called by ApplyCombatResult
-  // implementations.
+  // --- The follow-up of a combat (hex/retreat.cc) ----------------------------------
+  // A combat's follow-up is the script step `after_combat`, called above the
+  // phase's step: its arguments hold the retreat length and who still owes a
+  // retreat (a bit per unit of the combat's lists); it calls one `retreat` step
+  // per unit that owes one (defenders first, then attackers, in list order), is
+  // resumed when each ends, offers the advance after combat (by the resume that
+  // finds the vacated hex, while the combat is on), then ends, and AfterCombat
+  // runs over the phase's step.
+  //
+  // Every defender (attacker) on the map owes a retreat of `hexes` (calls the
+  // follow-up, not yet run, if none is on the stack).
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
-  // What the combat owes next, read from the State: the next retreat (a unit
-  // flagged kUnitRetreatOwed), then the advance (offered by the call that finds the
-  // vacated hex, while the combat is on), then back to the phase.
-  void NextCombatStep(State& s, Context& ctx) const;
+  // u, a unit of the combat, owes a retreat (of the follow-up's length); or no
+  // longer does. OwesRetreat: whether it does (a unit not in the combat: no).
+  void OweRetreat(State& s, UnitId u) const;
+  void ForgiveRetreat(State& s, UnitId u) const;
+  bool OwesRetreat(const State& s, UnitId u) const;
+  // Calls the follow-up if none is on the stack (owing nothing yet); returns its frame.
+  Step* CallFollowUp(State& s) const;
+  // Runs the follow-up (calls it first if none is on the stack): the next retreat,
+  // the advance, or its end.
+  void FollowUpCombat(State& s, Context& ctx) const;
+  // The unit the `retreat` step on top (or nearest the top) is for, and how far
+  // (kNoUnit / 0: no retreat step is on the stack).
+  UnitId RetreatingUnit(const State& s) const;
+  int RetreatLength(const State& s) const;
   // Appends a `type` action of u along the searched path from `start` to `to` (the
   // predecessor walk of Pathfinder::Path, no vector); none for an empty path or one
   // longer than an Action holds. Returns the action appended, or nullptr.

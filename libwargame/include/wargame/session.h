@@ -113,9 +113,11 @@ class Session {
   // The save format Save writes (`format:`): 1 had no key (the State before its step
   // stack; Load checks its hash against HashStatePrefix), 2 hashes the whole State,
   // 3 too, since the combat's advance stage and the tabletop's activation and charge
-  // are the steps' arguments (Load checks an older save against the States
-  // Rules::LegacySaveStates gives, with those bytes as the older code left them).
-  static constexpr int kSaveFormat = 3;
+  // are the steps' arguments; 5 since what a combat owes is in its script steps'
+  // frames (retreats, losses, Stand) rather than unit flags and ruleset counters.
+  // Load checks an older save against the States Rules::LegacySaveStates gives,
+  // with those bytes as the older code left them.
+  static constexpr int kSaveFormat = 5;
 
  private:
   static Result<std::unique_ptr<Session>> Guarded(const std::string& text, const std::string& name,

@@ -48,7 +48,10 @@ enum UnitFlag : uint16_t {
   kUnitBombarded = 1u << 4,     // bombarded (or fired) this phase
   kUnitMovedLastPhase = 1u << 5,  // moved in the most recent friendly movement phase
   kUnitEnteredEzoc = 1u << 6,   // ended its move by entering an enemy zone of control
-  kUnitRetreatOwed = 1u << 7,   // owes a retreat in the combat being followed up (hex/retreat.cc)
+  // Never set. Saves of format 1-4 hashed here that a unit owed a retreat in the
+  // combat being followed up: now a bit of the after_combat step's arguments
+  // (hex/retreat.cc), put back by LegacySaveStates to check such a save's hash.
+  kUnitLegacyRetreatOwed = 1u << 7,
   kUnitRulesetFlag0 = 1u << 8,
 };
 
@@ -91,7 +94,7 @@ struct PendingCombat {
   uint8_t num_attackers = 0;
   uint8_t num_defenders = 0;
   // Always 0. Saves of format 1 and 2 hashed the advance's sub-step here (0 owed,
-  // 1 offered, 2 done); the advance is offered by the NextCombatStep call that
+  // 1 offered, 2 done); the advance is offered by the follow-up's resume that
   // finds the vacated hex and is then the advance step, and LegacySaveStates puts
   // the old values back to check such a save's hash.
   uint8_t legacy_stage = 0;
@@ -109,7 +112,10 @@ struct PendingCombat {
   int16_t defender_hexes[6] = {-1, -1, -1, -1, -1, -1};
   uint8_t num_defender_hexes = 0;
   uint8_t spare = 0;
-  UnitId current = kNoUnit;    // unit whose retreat/advance is being decided
+  // Always kNoUnit. Saves of format 1-4 hashed here the unit whose retreat was being
+  // decided: now the `retreat` step's argument (HexRules::RetreatingUnit), put back by
+  // LegacySaveStates to check such a save's hash.
+  UnitId legacy_current = kNoUnit;
 };
 
 // One step of the sequence of play (wargame/steps.h): what is being decided now,

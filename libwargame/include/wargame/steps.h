@@ -18,6 +18,15 @@
 // (ChanceOutcomes) and apply one (ResolveChance with the value), and a referee
 // can be asked for a physical die at exactly that point.
 //
+// Call, goto and end: a step may call another (CallStep: pushed above it) and
+// is resumed (StepDef::resume) with the callee's small integer result when the
+// callee ends (EndStep); GotoStep replaces the top step, so its replacement
+// ends to the same caller. A *script* step asks nothing (decision kNone): it
+// holds what a sequence still owes in its own arguments (a combat's retreats,
+// a combat result's losses and stand), calls the steps that decide, and ends
+// when nothing is owed. A script is never left on top: Settle resumes it
+// (result kEntered) until a step that decides, a die, or nothing is on top.
+//
 // See docs/steps.md for how a ruleset adds a step.
 #pragma once
 
@@ -39,6 +48,9 @@ class Rules;
 
 using StepKind = uint8_t;
 inline constexpr StepKind kNoStep = 0;
+// The result Settle resumes a script with when it has just been entered (it
+// called nothing yet).
+inline constexpr int kEntered = -32768;
 
 // "A die is rolled here": the dice one step of chance rolls.
 struct ChanceDef {
@@ -56,8 +68,17 @@ struct StepDef {
   uint32_t takes = 0;
   // Appends the legal actions of this step.
   std::function<void(const State&, Context&, std::vector<Action>*)> list;
-  // Validates and applies one action, then pushes / replaces / pops steps.
+  // Validates and applies one action, then calls, goes to or ends steps.
   std::function<Status(State&, const Action&, Context&)> apply;
+  // Called when a step this one called ends (EndStep), with its result; and, for
+  // a script (decision kNone), by Settle with kEntered when it is on top and has
+  // not run yet. It goes on from where the step stopped (its args say where):
+  // calls the next step, or ends this one.
+  std::function<void(State&, Context&, int result)> resume;
+  // What the step asks, in a player's words ("retreat 2-2-4 (C3) 2 hexes
+  // (7.5.1)"): shown by programs for any decision (Rules::DescribeDecision asks
+  // the top step's prompt first). Null: the ruleset's own description.
+  std::function<std::string(const State&)> prompt;
   // Called when the step is entered (EnterStep; a phase's step when the phase
   // begins): may do the automatic work of the step and push or pop steps. A
   // phase whose begin leaves no step of its own on the stack is over.
@@ -122,8 +143,34 @@ void PopStepsTo(State& s, const StepTable& t, int depth);
 void ClearSteps(State& s);
 // Sets who decides before the first step (a scenario's start).
 void SetStartingSide(State& s, int side);
-// Pushes k and calls its begin (if any).
+// Pushes k and calls its begin (if any), then settles (a script k runs).
 void EnterStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+
+// --- Call, goto, end ---------------------------------------------------------------------
+
+// Calls k above the top step: pushes it, runs its begin, settles. When k ends,
+// the caller's resume runs with k's result. False (nothing changes) when the
+// stack is full.
+bool CallStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+// Goes to k in place of the top step (pushes when the stack is empty): k ends
+// to the replaced step's caller. Runs k's begin and settles.
+void GotoStep(State& s, Context& ctx, const StepTable& t, StepKind k, int side, std::initializer_list<int16_t> args = {});
+// Ends the top step: pops it and resumes the step below (its caller) with
+// `result`, then settles.
+void EndStep(State& s, Context& ctx, const StepTable& t, int result = 0);
+// While a script is on top (and the game is not over), resumes it with
+// kEntered. Every dispatcher settles after an action and after a die.
+void Settle(State& s, Context& ctx, const StepTable& t);
+// A script step: it asks nothing and has a resume.
+bool IsScript(const StepTable& t, StepKind k);
+// The top step, to read or update its own arguments.
+Step* TopFrame(State& s);
+// The nearest step of kind k from the top (nullptr: none): a callee reading
+// what its caller owes.
+Step* FindFrame(State& s, StepKind k);
+const Step* FindFrame(const State& s, StepKind k);
+// Its prompt, if the top step has one ("" otherwise).
+std::string StepPrompt(const StepTable& t, const State& s);
 
 // --- Dispatch ----------------------------------------------------------------------------
 
@@ -146,8 +193,8 @@ void RollPendingChance(const StepTable& t, State& s, Context& ctx);
 // Outcomes of the top chance step with their probabilities (sum of `count` dice).
 std::vector<std::pair<int, double>> ChanceOutcomes(const ChanceDef& c);
 
-// Invariant: the stack is within capacity, every kind is registered and the
-// mirror fields equal the top step.
+// Invariant: the stack is within capacity, every kind is registered, the
+// mirror fields equal the top step and no script is on top.
 void CheckStepStack(const StepTable& t, const State& s, ErrorList* out);
 
 }  // namespace wg

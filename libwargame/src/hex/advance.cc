@@ -56,7 +56,7 @@ Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
     TouchHex(s, ctx, h, s.unit(a.units[static_cast<size_t>(i)]).side);
     MoveUnit(s, ctx, a.units[static_cast<size_t>(i)], h, EventType::kAdvance, data().Rule(RuleKey::kAdvance));
   }
-  NextCombatStep(s, ctx);
+  EndStep(s, ctx, steps_, a.num_units);  // the follow-up resumes (and ends)
   return Status::Ok();
 }
 

@@ -16,7 +16,7 @@ void HexRules::BeginCombatPhase(State& s, Context&) const {
   }
   s.combat = PendingCombat{};
   s.combat.vacated_hex = -1;
-  s.combat.current = kNoUnit;
+  s.combat.legacy_current = kNoUnit;
   for (auto& h : s.combat.defender_hexes) h = -1;
 }
 
@@ -201,7 +201,7 @@ void HexRules::FillCombat(State& s, const Action& a, const UnitId* defenders, in
   for (auto& h : c.defender_hexes) h = -1;
   c.active = 1;
   c.vacated_hex = -1;
-  c.current = kNoUnit;
+  c.legacy_current = kNoUnit;
   c.num_attackers = a.num_units;
   for (int i = 0; i < a.num_units; ++i) c.attackers[i] = a.units[static_cast<size_t>(i)];
   c.num_defenders = static_cast<uint8_t>(nd);
@@ -292,9 +292,13 @@ void HexRules::FinishAttack(State& s, Context& ctx, const CombatResult& result) 
   r.text = result.text.c_str();
   ctx.Emit(r);
   ++s.combat_count;
+  // The roll's step (if any) ends into the follow-up, a script over the phase's step: the
+  // result owes retreats in it and may call the ruleset's own steps above it (losses, a
+  // choice); then it runs, at once or when the last of those ends.
   ReturnToPhase(s);
+  CallFollowUp(s);
   ApplyCombatResult(s, ctx, result);
-  if (s.decision == DecisionType::kCombat && !s.game_over) NextCombatStep(s, ctx);
+  Settle(s, ctx, steps_);
 }
 
 namespace {
@@ -351,8 +355,6 @@ void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) 
       }
     });
   }
-  for (int i = 0; i < c.num_attackers; ++i) s.unit(c.attackers[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-  for (int i = 0; i < c.num_defenders; ++i) s.unit(c.defenders[i]).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
   if (retreat[1]) BeginRetreats(s, ctx, /*attacker=*/false, d.retreat_hexes);
   if (retreat[0]) BeginRetreats(s, ctx, /*attacker=*/true, d.retreat_hexes);
 }

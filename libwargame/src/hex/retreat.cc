@@ -1,5 +1,5 @@
-// After a combat: retreats owed, one step per unit (kUnitRetreatOwed marks who owes one), then the
-// advance.
+// After a combat: the follow-up script (the retreats owed, one step per unit, then the advance),
+// and the retreat step.
 #include <algorithm>
 #include <cstring>
 
@@ -8,43 +8,131 @@
 
 namespace wg {
 
+// --- The follow-up: a script step -----------------------------------------------------------
+// args[0]: the retreat length; args[1]: the defenders who owe a retreat (bit i: c.defenders[i]);
+// args[2]: the attackers who do.
+
+namespace {
+
+// The bit of u in the follow-up's masks: {argument index, bit}; {0, 0} if u is not in the combat.
+std::pair<int, int> OwedBit(const PendingCombat& c, UnitId u) {
+  for (int i = 0; i < c.num_defenders; ++i) {
+    if (c.defenders[i] == u) return {1, 1 << i};
+  }
+  for (int i = 0; i < c.num_attackers; ++i) {
+    if (c.attackers[i] == u) return {2, 1 << i};
+  }
+  return {0, 0};
+}
+
+}  // namespace
+
+Step* HexRules::CallFollowUp(State& s) const {
+  if (Step* f = FindFrame(s, step_after_combat_)) return f;
+  if (!PushStep(s, steps_, step_after_combat_, s.phasing_side)) return nullptr;
+  return TopFrame(s);
+}
+
 void HexRules::BeginRetreats(State& s, Context&, bool attacker, int hexes) const {
   PendingCombat& c = s.combat;
-  c.retreat_hexes = static_cast<int16_t>(hexes);
+  c.retreat_hexes = static_cast<int16_t>(hexes);  // the record of the result (the step holds the length)
+  Step* f = CallFollowUp(s);
+  if (f == nullptr) return;
+  f->args[0] = static_cast<int16_t>(hexes);
   const int n = attacker ? c.num_attackers : c.num_defenders;
   for (int i = 0; i < n; ++i) {
     const UnitId u = attacker ? c.attackers[i] : c.defenders[i];
-    if (s.unit(u).OnMap()) s.unit(u).flags |= kUnitRetreatOwed;
+    if (s.unit(u).OnMap()) f->args[attacker ? 2 : 1] = static_cast<int16_t>(f->args[attacker ? 2 : 1] | (1 << i));
   }
 }
 
-void HexRules::NextCombatStep(State& s, Context& ctx) const {
+void HexRules::OweRetreat(State& s, UnitId u) const {
+  const auto [arg, bit] = OwedBit(s.combat, u);
+  Step* f = arg ? CallFollowUp(s) : nullptr;
+  if (f == nullptr) return;
+  f->args[0] = s.combat.retreat_hexes;
+  f->args[arg] = static_cast<int16_t>(f->args[arg] | bit);
+}
+
+void HexRules::ForgiveRetreat(State& s, UnitId u) const {
+  const auto [arg, bit] = OwedBit(s.combat, u);
+  if (Step* f = arg ? FindFrame(s, step_after_combat_) : nullptr) f->args[arg] = static_cast<int16_t>(f->args[arg] & ~bit);
+}
+
+bool HexRules::OwesRetreat(const State& s, UnitId u) const {
+  const auto [arg, bit] = OwedBit(s.combat, u);
+  const Step* f = arg ? FindFrame(s, step_after_combat_) : nullptr;
+  return f != nullptr && (f->args[arg] & bit) != 0;
+}
+
+void HexRules::FollowUpCombat(State& s, Context& ctx) const {
+  CallFollowUp(s);
+  Settle(s, ctx, steps_);
+}
+
+UnitId HexRules::RetreatingUnit(const State& s) const {
+  const Step* r = FindFrame(s, step_retreat_);
+  return r ? static_cast<UnitId>(r->args[0]) : kNoUnit;
+}
+
+int HexRules::RetreatLength(const State& s) const {
+  const Step* r = FindFrame(s, step_retreat_);
+  return r ? r->args[1] : 0;
+}
+
+void HexRules::LegacyFrameState(const State& s, State* old) const {
+  std::memcpy(static_cast<void*>(old), &s, sizeof(State));
+  const PendingCombat& c = s.combat;
+  if (const Step* f = FindFrame(s, step_after_combat_)) {
+    for (int i = 0; i < c.num_defenders; ++i) {
+      if (f->args[1] & (1 << i)) old->unit(c.defenders[i]).flags |= kUnitLegacyRetreatOwed;
+    }
+    for (int i = 0; i < c.num_attackers; ++i) {
+      if (f->args[2] & (1 << i)) old->unit(c.attackers[i]).flags |= kUnitLegacyRetreatOwed;
+    }
+  }
+  const UnitId r = RetreatingUnit(s);
+  if (r != kNoUnit) {
+    old->unit(r).flags |= kUnitLegacyRetreatOwed;  // cleared when its retreat was applied
+    old->combat.legacy_current = r;
+  }
+  // The stack without its scripts (their callees were pushed over the phase's step).
+  StepStack& st = old->steps;
+  int kept = 0;
+  for (int i = 0; i < st.depth; ++i) {
+    if (!IsScript(steps_, st.items[i].kind)) st.items[kept++] = st.items[i];
+  }
+  for (int i = kept; i < kMaxSteps; ++i) st.items[i] = Step{};
+  st.depth = static_cast<uint8_t>(kept);
+}
+
+// The follow-up on top, entered or resumed (a retreat or the advance it called ended):
+// what the combat owes next.
+void HexRules::ResumeAfterCombat(State& s, Context& ctx) const {
   PendingCombat& c = s.combat;
+  Step& f = *TopFrame(s);
+  const int16_t hexes = f.args[0];
   // Retreats owed: defenders first, then attackers.
   for (int pass = 0; pass < 2; ++pass) {
     const int n = pass == 0 ? c.num_defenders : c.num_attackers;
+    int16_t& owed = f.args[pass == 0 ? 1 : 2];
     for (int i = 0; i < n; ++i) {
+      if ((owed & (1 << i)) == 0) continue;
+      owed = static_cast<int16_t>(owed & ~(1 << i));
       const UnitId u = pass == 0 ? c.defenders[i] : c.attackers[i];
       UnitState& us = s.unit(u);
-      if (!us.Has(kUnitRetreatOwed)) continue;
-      if (!us.OnMap()) {
-        us.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-        continue;
-      }
+      if (!us.OnMap()) continue;
       HexScratch& hs = Hs(ctx);
       hs.actions.clear();
-      RetreatPaths(s, ctx, u, c.retreat_hexes, &hs.actions);
+      RetreatPaths(s, ctx, u, hexes, &hs.actions);
       if (hs.actions.empty()) {
-        us.flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
         Eliminate(s, ctx, u, data().Rule(RuleKey::kRetreat), "cannot retreat");
         continue;
       }
-      c.current = u;
-      GotoStep(s, ctx, step_retreat_, us.side, {u, c.retreat_hexes});
+      CallStep(s, ctx, steps_, step_retreat_, us.side, {u, hexes});
       return;
     }
   }
-  c.current = kNoUnit;
   // Advance after combat into a vacated defender hex.
   if (c.vacated_hex < 0 && data().advance != HexGameData::Advance::kNone) {
     for (int k = 0; k < c.num_defender_hexes; ++k) {
@@ -61,21 +149,21 @@ void HexRules::NextCombatStep(State& s, Context& ctx) const {
         }
       }
     }
-    // Offered once: by the call that finds the vacated hex (the advance applied comes
-    // back here and finds it set), and only while the combat is on.
+    // Offered once: by the resume that finds the vacated hex (the advance's end resumes
+    // here and finds it set), and only while the combat is on.
     if (c.vacated_hex >= 0 && c.active != 0) {
       HexScratch& hs = Hs(ctx);
       hs.actions.clear();
       ListAdvances(s, ctx, &hs.actions);
       if (hs.actions.size() > 1) {
-        GotoStep(s, ctx, step_advance_, s.phasing_side);
+        CallStep(s, ctx, steps_, step_advance_, s.phasing_side);
         return;
       }
     }
   }
   c.active = 0;
-  // Back to the phase's step; AfterCombat may push a step of its own over it.
-  ReturnToPhase(s);
+  // Back to the phase's step; AfterCombat may call a step of its own over it.
+  EndStep(s, ctx, steps_);
   AfterCombat(s, ctx);
 }
 
@@ -130,7 +218,7 @@ Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int1
 
 // Every legal retreat path of u, each as an Action (only whether a path is legal is
 // asked: the checks' refusals are quiet). Nothing changes s while the paths are checked
-// (NextCombatStep's State too waits for the answer): pinned, the enemy ZOC and occupancy
+// (the follow-up's State too waits for the answer): pinned, the enemy ZOC and occupancy
 // CheckRetreat reads are checked once, not once per path.
 void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, std::vector<Action>* out) const {
   if (u < 0 || hexes <= 0 || hexes > 3) return;
@@ -163,7 +251,8 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
 // --- The retreat step: one unit's retreat path ----------------------------------------------
 
 void HexRules::ListRetreatStep(const State& s, Context& ctx, std::vector<Action>* out) const {
-  RetreatPaths(s, ctx, s.combat.current, s.combat.retreat_hexes, out);
+  const Step& top = *TopStep(s);
+  RetreatPaths(s, ctx, static_cast<UnitId>(top.args[0]), top.args[1], out);
 }
 
 Status HexRules::ApplyRetreatStep(State& s, const Action& a, Context& ctx) const {
@@ -172,7 +261,7 @@ Status HexRules::ApplyRetreatStep(State& s, const Action& a, Context& ctx) const
 }
 
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
-  const UnitId u = s.combat.current;
+  const UnitId u = RetreatingUnit(s);
   if (a.num_units != 1 || a.units[0] != u) {
     return Status::Refused(data().Rule(RuleKey::kRetreat), "the retreating unit is " + game_.UnitLabel(u));
   }
@@ -183,8 +272,7 @@ Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
     if (EnemyIn(s, h, s.unit(u).side)) OnOverrun(s, ctx, h, s.unit(u).side);
   }
   MoveUnit(s, ctx, u, a.hexes[static_cast<size_t>(a.num_hexes - 1)], EventType::kRetreat, data().Rule(RuleKey::kRetreat));
-  s.unit(u).flags &= static_cast<uint16_t>(~kUnitRetreatOwed);
-  NextCombatStep(s, ctx);
+  EndStep(s, ctx, steps_, u);  // the follow-up resumes
   return Status::Ok();
 }
 

@@ -34,9 +34,13 @@ HexRules::HexRules(const Game& game) : game_(game) {
 }
 
 void HexRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
+  if (format >= 5) return;
+  State old;
+  LegacyFrameState(s, &old);
+  out->push_back(old);
   if (format > 2) return;
   for (uint8_t stage = 1; stage <= 2; ++stage) {
-    out->push_back(s);
+    out->push_back(old);
     out->back().combat.legacy_stage = stage;
   }
 }
@@ -53,27 +57,30 @@ int HexRules::MaxDieFaces() const {
 // die there). A ruleset that registered its own "combat_roll" keeps it.
 void HexRules::FinishSteps() {
   step_combat_roll_ = steps_.Find("combat_roll");
-  if (step_combat_roll_ != kNoStep) return;
+  if (step_combat_roll_ != kNoStep) {
+    RegisterAfterCombat();
+    return;
+  }
   const HexGameData& d = data();
   StepDef roll = NewStep("combat_roll", d.Rule(RuleKey::kCombat), DecisionType::kCombat);
   roll.chance = ChanceDef{d.crt.die.sides, d.crt.die.count, "combat"};
   roll.resolve = [this](State& s, Context& ctx, int value) { ResolveCombatRoll(s, ctx, value); };
   step_combat_roll_ = steps_.Register(std::move(roll));
+  RegisterAfterCombat();
+}
+
+// A combat's follow-up (hex/retreat.cc), registered after every other step so that the
+// kinds saved States hold keep their numbers.
+void HexRules::RegisterAfterCombat() {
+  StepDef f = NewStep("after_combat", data().Rule(RuleKey::kRetreat), DecisionType::kNone);
+  f.resume = [this](State& s, Context& ctx, int) { ResumeAfterCombat(s, ctx); };
+  step_after_combat_ = steps_.Register(std::move(f));
 }
 
 void HexRules::BeginPhase(State& s, Context& ctx) const {
   ClearSteps(s);
   const StepKind k = steps_.Find(PhaseName(s));
   if (k != kNoStep) EnterStep(s, ctx, steps_, k, s.phasing_side);
-}
-
-void HexRules::GotoStep(State& s, Context& ctx, StepKind k, int side, std::initializer_list<int16_t> args) const {
-  if (StepDepth(s) > 1) {
-    ReplaceStep(s, steps_, k, side, args);
-  } else {
-    PushStep(s, steps_, k, side, args);
-  }
-  if (const auto& begin = steps_.Def(k).begin) begin(s, ctx);
 }
 
 void HexRules::ListEndPhaseIfAccepted(const State& s, Context& ctx, std::vector<Action>* out) const {

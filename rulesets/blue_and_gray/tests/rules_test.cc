@@ -15,6 +15,7 @@
 #include "wargame/action_text.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
+#include "wargame/steps.h"
 
 namespace wg::blue_and_gray {
 namespace {
@@ -832,7 +833,7 @@ TEST(Rules, Rule_10_2_IneffectiveUnitsRetreatFromZocAndMayNotEnterOne) {
   Pos p("start: {turn: 3, side: union, phase: combat}\n"
         "place: [{unit: u_1_3_iv, hex: '1914', markers: {ineffective: 1}}, {unit: c_smith, hex: '2014'}]");
   ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
-  EXPECT_EQ(p.s().combat.current, p.U("u_1_3_iv"));
+  EXPECT_EQ(TopStep(p.s())->args[0], p.U("u_1_3_iv"));
   p.Ok("{retreat: [u_1_3_iv], path: ['1813']}");
   EXPECT_EQ(p.s().decision, DecisionType::kCombat);
   EXPECT_EQ(p.Legal(ActionType::kAdvance), 0);
@@ -865,7 +866,7 @@ TEST(Rules, Rule_10_3_ArtilleryAtRangeKeepsEffectiveness) {
         "place: [{unit: u_art_sherman, hex: '1911'}, {unit: u_1_2_xv, hex: '1814'}, {unit: c_smith, hex: '1914'}]");
   p.Ok("{attack: [u_art_sherman, u_1_2_xv], target: ['1914']}", {4});  // 6:5 = 1:1, AR
   ASSERT_EQ(p.s().decision, DecisionType::kRetreat);
-  EXPECT_EQ(p.s().combat.current, p.U("u_1_2_xv"));
+  EXPECT_EQ(TopStep(p.s())->args[0], p.U("u_1_2_xv"));
   EXPECT_TRUE(p.Ineffective("u_1_2_xv"));
   EXPECT_FALSE(p.Ineffective("u_art_sherman"));
 }

@@ -689,7 +689,7 @@ TEST(Rules, Rule_7_5_1_HqRetreatsWithItsStack) {
   ASSERT_TRUE(s.Apply(Act(ActionType::kAttack, {U(*g, "harris")}, {c})).ok());
   ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 0)).ok());  // retreat
   ASSERT_EQ(s.state().decision, DecisionType::kRetreat);
-  ASSERT_EQ(s.state().combat.current, U(*g, "powell"));  // units with an AS first
+  ASSERT_EQ(TopStep(s.state())->args[0], U(*g, "powell"));  // the retreat step's unit: units with an AS first
   const int to = Nb(Nb(c, 3), 3);
   ASSERT_TRUE(s.Apply(Act(ActionType::kRetreat, {U(*g, "powell")}, {Nb(c, 3), to})).ok());
   EXPECT_EQ(s.state().unit(U(*g, "anderson_hq")).hex, to);
