@@ -1,5 +1,7 @@
 #include "wargame/game.h"
+
 #include "wargame/rule_index.h"
+#include "wargame/steps.h"
 #include "wargame/tabletop.h"
 
 #include <algorithm>
@@ -163,19 +165,8 @@ void Rules::ListLegal(const State& s, Context& ctx, LegalActionList* out) const 
 }
 
 std::string Rules::DescribeDecision(const State& s) const {
-  switch (s.decision) {
-    case DecisionType::kNone: return "game over";
-    case DecisionType::kMovement: return "move units or end the movement phase";
-    case DecisionType::kCombat: return "declare an attack or end the combat phase";
-    case DecisionType::kBombard: return "bombard or end the bombardment phase";
-    case DecisionType::kLosses: return "divide losses";
-    case DecisionType::kStandOrRetreat: return "stand or retreat";
-    case DecisionType::kRetreat: return "choose a retreat path";
-    case DecisionType::kAdvance: return "advance after combat or decline";
-    case DecisionType::kChoice: return "choose an option";
-    case DecisionType::kSetup: return "set up";
-  }
-  return "";
+  if (s.game_over || TopKind(s) == kNoStep) return DecisionPrompt(DecisionType::kNone);
+  return StepPrompt(steps_, s);
 }
 
 int Rules::CurrentValue(const Game& game, const State& s, UnitId u, int attribute) const {

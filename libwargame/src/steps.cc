@@ -2,6 +2,7 @@
 #include "wargame/steps.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "wargame/game.h"
 
@@ -161,6 +162,7 @@ void Settle(State& s, Context& ctx, const StepTable& t) {
 }
 
 std::string StepPrompt(const StepTable& t, const State& s) {
+  if (TopKind(s) == kNoStep) return std::string();
   const auto& prompt = t.Def(TopKind(s)).prompt;
   return prompt ? prompt(s) : std::string();
 }
@@ -262,12 +264,30 @@ void CheckStepStack(const StepTable& t, const State& s, ErrorList* out) {
   if (top && IsScript(t, top->kind)) fail("a script step (" + t.Def(top->kind).name + ") was left on top");
 }
 
+const char* DecisionPrompt(DecisionType d) {
+  static constexpr const char* kWords[] = {
+      "game over",                                  // kNone
+      "move units or end the movement phase",       // kMovement
+      "declare an attack or end the combat phase",  // kCombat
+      "bombard or end the bombardment phase",       // kBombard
+      "divide losses",                              // kLosses
+      "stand or retreat",                           // kStandOrRetreat
+      "choose a retreat path",                      // kRetreat
+      "advance after combat or decline",            // kAdvance
+      "choose an option",                           // kChoice
+      "set up",                                     // kSetup
+  };
+  const auto i = static_cast<size_t>(d);
+  return i < std::size(kWords) ? kWords[i] : "";
+}
+
 StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes) {
   StepDef d;
   d.name = std::move(name);
   d.rule = std::move(rule);
   d.decision = decision;
   d.takes = takes;
+  d.prompt = [decision](const State&) { return std::string(DecisionPrompt(decision)); };
   return d;
 }
 

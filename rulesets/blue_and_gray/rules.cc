@@ -1250,12 +1250,19 @@ void BgRules::RegisterSteps() {
     if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
     return Status::Refused("8.52", "displace one unit of the overstacked hex");
   };
+  d.prompt = [this](const State& s) {
+    return "8.52: move one unit of " + game_.HexLabel(Ext<BgExt>(s).displace_hex - 1) + " to an adjacent hex";
+  };
   step_displace_ = steps_.Register(std::move(d));
   StepDef x = NewStep("exchange", "8.3", DecisionType::kLosses, 0);
   x.list = [this](const State& s, Context&, Out out) { ListExLosses(s, out); };
   x.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
     return Status::Refused("8.3", "EX: choose the attacking units to lose");
+  };
+  x.prompt = [](const State& s) {
+    return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(Ext<BgExt>(s).ex_owed) +
+           " strength to lose";
   };
   step_exchange_ = steps_.Register(std::move(x));
   StepDef k = NewStep("cavalry_retreat", "11.2", DecisionType::kChoice, 0);
@@ -1267,12 +1274,16 @@ void BgRules::RegisterSteps() {
     if (a.type == ActionType::kChoice) return ApplyCavalryChoice(s, a, ctx);
     return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
   };
+  k.prompt = [](const State&) { return std::string("11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)"); };
   steps_.Register(std::move(k));
   StepDef g = NewStep("defender_advance", "8.6", DecisionType::kAdvance, 0);
   g.list = [this](const State& s, Context& ctx, Out out) { ListDefenderAdvances(s, ctx, out); };
   g.apply = [this](State& s, const Action& a, Context& ctx) {
     if (a.type == ActionType::kAdvance) return ApplyDefenderAdvance(s, a, ctx);
     return Status::Refused("8.6", "the defender may advance one unit into the hex the attackers left, or decline");
+  };
+  g.prompt = [](const State&) {
+    return std::string("8.6: the defender may advance one unit into the hex the attackers left (or decline)");
   };
   step_defender_advance_ = steps_.Register(std::move(g));
 }
@@ -1449,20 +1460,6 @@ Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
   return Status::Refused(it->second, st.error().message);
 }
 
-std::string BgRules::DescribeDecision(const State& s) const {
-  if (s.decision == DecisionType::kLosses) {
-    return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(Ext<BgExt>(s).ex_owed) +
-           " strength to lose";
-  }
-  if (s.decision == DecisionType::kAdvance && Ext<BgExt>(s).defender_advance) {
-    return "8.6: the defender may advance one unit into the hex the attackers left (or decline)";
-  }
-  if (s.decision == DecisionType::kRetreat && Ext<BgExt>(s).displace_hex > 0) {
-    return "8.52: move one unit of " + game_.HexLabel(Ext<BgExt>(s).displace_hex - 1) + " to an adjacent hex";
-  }
-  if (s.decision == DecisionType::kChoice) return "11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)";
-  return HexRules::DescribeDecision(s);
-}
 
 // --- Victory points ----------------------------------------------------------------------
 

@@ -95,7 +95,6 @@ class BgRules : public HexRules {
   void Start(State& s, Context& ctx) const override;
   // The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
   Status Apply(State& s, const Action& a, Context& ctx) const override;
-  std::string DescribeDecision(const State& s) const override;
 
   // 17.15: side (0/1) controlling a hex, -1 nobody.
   int Control(const State& s, int hex) const;

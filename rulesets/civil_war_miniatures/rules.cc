@@ -1651,6 +1651,13 @@ class MiniRules : public Rules {
     StepDef act = NewStep("activation", "T.1", DecisionType::kMovement);
     act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
     act.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
+    act.prompt = [this](const State& s) {
+      const uint8_t active = ActiveCard(s);
+      if (active == kNone) return std::string(DecisionPrompt(DecisionType::kMovement));
+      const std::string who = game_ ? game_->UnitLabel(active) : std::to_string(active);
+      return "activation of " + who +
+             (s.unit(active).Has(kRouted) ? ": rally or end (10.1)" : ": formation, move, face, fire, charge, man guns or end");
+    };
     const StepKind activation = steps_.Register(std::move(act));
     StepDef charge = NewStep("charge_response", "2.4", DecisionType::kChoice);
     charge.list = [](const State&, Context&, std::vector<Action>* out) {
@@ -1658,6 +1665,7 @@ class MiniRules : public Rules {
       out->push_back(Action::Of(ActionType::kChoice).Value(1));
     };
     charge.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
+    charge.prompt = [](const State&) { return std::string("charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)"); };
     const StepKind response = steps_.Register(std::move(charge));
     assert(activation == kActivationStep && response == kChargeResponseStep);  // the kinds rules.h reads
     (void)activation;
@@ -1805,19 +1813,6 @@ class MiniRules : public Rules {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f, %.2f in", M(s).units[u].x / 100.0, M(s).units[u].y / 100.0);
     return buf;
-  }
-
-  std::string DescribeDecision(const State& s) const override {
-    const uint8_t active = ActiveCard(s);
-    if (s.game_over) return "game over";
-    if (PendingChargeOf(s).charger != kNone) return "charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)";
-    if (active != kNone) {
-      const std::string who = game_ ? game_->UnitLabel(active) : std::to_string(active);
-      return "activation of " + who +
-             (s.unit(active).Has(kRouted) ? ": rally or end (10.1)"
-                                            : ": formation, move, face, fire, charge, man guns or end");
-    }
-    return "";
   }
 
   bool RenderSvg(const State& s, std::string* svg) const override;

@@ -95,7 +95,6 @@ class SbRules final : public HexRules {
   void FinishSteps() override;
   void LegacyFrameState(const State& s, State* old) const override;
   void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
-  std::string DescribeDecision(const State& s) const override;
   // The `ai` player's ruleset knowledge (see the block at the end of this file).
   double Evaluate(const State& s, int side) const override;
 
@@ -2313,6 +2312,7 @@ void SbRules::RegisterSteps() {
   StepDef l = NewStep("losses", "7.3", DecisionType::kLosses, 0);
   l.list = [this](const State& s, Context&, Out out) { ListLosses(s, out); };
   l.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyLossStep(s, a, ctx); };
+  l.prompt = [](const State&) { return std::string("divide combat losses (7.3)"); };
   step_losses_ = steps_.Register(std::move(l));
   StepDef sr = NewStep("stand_or_retreat", "7.5.2", DecisionType::kStandOrRetreat, 0);
   sr.list = [](const State&, Context&, Out out) {
@@ -2320,6 +2320,7 @@ void SbRules::RegisterSteps() {
     out->push_back(Action::Of(ActionType::kChoice).Value(0));
   };
   sr.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyStandStep(s, a, ctx); };
+  sr.prompt = [](const State&) { return std::string("stand or retreat (7.5.2)"); };
   step_stand_ = steps_.Register(std::move(sr));
   for (const char* phase : {"defensive_bombardment", "offensive_bombardment"}) {
     const bool defensive = std::string(phase) == "defensive_bombardment";
@@ -2327,6 +2328,7 @@ void SbRules::RegisterSteps() {
     b.begin = [this, defensive](State& s, Context& ctx) { BeginBombardment(s, ctx, defensive); };
     b.list = [this](const State& s, Context& ctx, Out out) { ListBombardStep(s, ctx, out); };
     b.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBombardStep(s, a, ctx); };
+    b.prompt = [](const State&) { return std::string("bombard (8.0)"); };
     steps_.Register(std::move(b));
   }
   StepDef g = NewStep("reorganization", "9.0", DecisionType::kChoice, 0);
@@ -2336,10 +2338,12 @@ void SbRules::RegisterSteps() {
     out->push_back(Action::EndPhase());
   };
   g.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyReorgStep(s, a, ctx); };
+  g.prompt = [](const State&) { return std::string("reorganize disrupted units (9.0)"); };
   step_reorg_ = steps_.Register(std::move(g));
   StepDef k = NewStep("stacking", "5.5", DecisionType::kChoice, 0);
   k.list = [this](const State& s, Context&, Out out) { ListStackingStep(s, out); };
   k.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyStackingStep(s, a, ctx); };
+  k.prompt = [](const State&) { return std::string("eliminate excess units over the stacking limit (5.5)"); };
   step_stacking_ = steps_.Register(std::move(k));
   StepDef t = NewStep("turn_choice", "12.3/12.6", DecisionType::kChoice, 0);
   t.list = [](const State&, Context&, Out out) {
@@ -2350,14 +2354,30 @@ void SbRules::RegisterSteps() {
     if (a.type == ActionType::kChoice) return ApplyChoice(s, a, ctx);
     return Status::Refused("12.0", "answer the choice first ({choose: 1} or {choose: 0})");
   };
+  t.prompt = [](const State& s) {
+    switch (static_cast<SbChoice>(TopStep(s)->args[0])) {  // what the step asks (its argument 0)
+      case kChoiceSill: return std::string("receive Sill's Division? (12.3)");
+      case kChoiceWithers: return std::string("receive Withers' Division? (12.3)");
+      case kChoiceForcedMarch: return std::string("use the forced march this turn? (12.6)");
+      default: return std::string(DecisionPrompt(DecisionType::kChoice));
+    }
+  };
   step_choice_ = steps_.Register(std::move(t));
   StepDef su = NewStep("setup", "3.0", DecisionType::kSetup, Takes(ActionType::kChangeMode));
   su.list = [this](const State& s, Context&, Out out) { ListSetup(s, out); };
   su.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySetup(s, a, ctx); };
+  su.prompt = [this](const State& s) {
+    return "set up " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
+           " limbered ({mode: [unit], value: 0}) or unlimbered (value: 1) (3.0)";
+  };
   step_setup_ = steps_.Register(std::move(su));
   StepDef cp = NewStep("capture", "5.8", DecisionType::kChoice, Takes(ActionType::kChoice));
   cp.list = [this](const State& s, Context&, Out out) { ListCapture(s, out); };
   cp.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyCapture(s, a, ctx); };
+  cp.prompt = [this](const State& s) {
+    return "capture " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
+           "? (5.8): declare it captured (choose 1); leave it eliminated (choose 0)";
+  };
   step_capture_ = steps_.Register(std::move(cp));
 }
 
@@ -2960,36 +2980,6 @@ void SbRules::OnGameEnded(State& s, Context& ctx) const {
   e.rule = "12.3";
   e.text = "a draw counts as a Confederate win (Withers declined)";
   ctx.Emit(e);
-}
-
-std::string SbRules::DescribeDecision(const State& s) const {
-  switch (s.decision) {
-    case DecisionType::kLosses: return "divide combat losses (7.3)";
-    case DecisionType::kStandOrRetreat: return "stand or retreat (7.5.2)";
-    case DecisionType::kBombard: return "bombard (8.0)";
-    case DecisionType::kSetup:
-      if (TopKind(s) == step_setup_) {
-        return "set up " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
-               " limbered ({mode: [unit], value: 0}) or unlimbered (value: 1) (3.0)";
-      }
-      break;
-    case DecisionType::kChoice:
-      if (TopKind(s) == step_reorg_) return "reorganize disrupted units (9.0)";
-      if (TopKind(s) == step_stacking_) return "eliminate excess units over the stacking limit (5.5)";
-      if (TopKind(s) == step_capture_) {
-        return "capture " + game_.UnitLabel(static_cast<UnitId>(TopStep(s)->args[0])) +
-               "? (5.8): declare it captured (choose 1); leave it eliminated (choose 0)";
-      }
-      switch (PendingChoice(s)) {
-        case kChoiceSill: return "receive Sill's Division? (12.3)";
-        case kChoiceWithers: return "receive Withers' Division? (12.3)";
-        case kChoiceForcedMarch: return "use the forced march this turn? (12.6)";
-        default: break;
-      }
-      break;
-    default: break;
-  }
-  return HexRules::DescribeDecision(s);
 }
 
 Result<std::shared_ptr<const Game>> MakeStarsAndBars(const GameParams& params) {

@@ -195,8 +195,10 @@ class Rules {
   virtual void CheckInvariants(const State& s, ErrorList* out) const;
   // A readable line for a ruleset-specific event, or "" for the generic one.
   virtual std::string DescribeEvent(const Event& /*e*/) const { return ""; }
-  // A short text for the current decision (for prompts and --json).
-  virtual std::string DescribeDecision(const State& s) const;
+  // A short text for the current decision (for prompts and --json): the top
+  // step's prompt (StepDef::prompt; a ruleset words a decision there, next to
+  // the step), "game over" when there is none.
+  std::string DescribeDecision(const State& s) const;
   // Where a unit is, in words ("2302", "12.5, 30.0 in"), for logs and --json.
   virtual std::string PositionText(const State& s, UnitId u) const;
   // A unit's current value of an attribute as the rules count it, for displays

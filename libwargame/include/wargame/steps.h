@@ -75,9 +75,10 @@ struct StepDef {
   // not run yet. It goes on from where the step stopped (its args say where):
   // calls the next step, or ends this one.
   std::function<void(State&, Context&, int result)> resume;
-  // What the step asks, in a player's words ("retreat 2-2-4 (C3) 2 hexes
-  // (7.5.1)"): shown by programs for any decision (Rules::DescribeDecision asks
-  // the top step's prompt first). Null: the ruleset's own description.
+  // What the step asks, in a player's words ("divide combat losses (7.3)"):
+  // shown by programs for any decision (Rules::DescribeDecision is the top
+  // step's prompt). NewStep sets the generic words of its DecisionType
+  // (DecisionPrompt); a step that says more sets its own.
   std::function<std::string(const State&)> prompt;
   // Called when the step is entered (EnterStep; a phase's step when the phase
   // begins): may do the automatic work of the step and push or pop steps. A
@@ -93,8 +94,12 @@ struct StepDef {
   uint16_t rule_id = 0;  // interned `rule` (set by Register)
 };
 
-// A StepDef with its name, rule, what it asks and the action types it takes
-// (Takes(...); 0: any); the caller sets its handlers.
+// The generic words of a kind of decision ("choose a retreat path"): the
+// prompt of a step that sets none of its own.
+const char* DecisionPrompt(DecisionType d);
+
+// A StepDef with its name, rule, what it asks (its prompt: DecisionPrompt) and
+// the action types it takes (Takes(...); 0: any); the caller sets its handlers.
 StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes = 0);
 
 // Bit of StepDef::takes for an action type.
@@ -169,7 +174,7 @@ Step* TopFrame(State& s);
 // what its caller owes.
 Step* FindFrame(State& s, StepKind k);
 const Step* FindFrame(const State& s, StepKind k);
-// Its prompt, if the top step has one ("" otherwise).
+// The top step's prompt ("" when the stack is empty or the step has none).
 std::string StepPrompt(const StepTable& t, const State& s);
 
 // --- Dispatch ----------------------------------------------------------------------------
