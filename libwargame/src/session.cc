@@ -1,5 +1,6 @@
 #include "wargame/session.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cinttypes>
 #include <climits>
@@ -194,7 +195,7 @@ std::string IntList(const std::vector<int>& v, size_t from, size_t to) {
 }
 
 // The hash a save of `format` holds for its final state (format 1: the bytes
-// before the step stack; 2 and 3: the whole State). `on_hex_0`: as it was before
+// before the step stack; 2, 3 and 4: the whole State). `on_hex_0`: as it was before
 // tabletop units had their own placement (issue 11), when a unit on the table
 // stood on hex 0, so saves written then still load.
 uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
@@ -210,7 +211,7 @@ uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
 // Whether `want` is the hash a save of `format` holds for `state`: for an older
 // format, also of the States the ruleset says such a save may have hashed.
 bool SaveHashMatches(const Game& game, const State& state, int format, const std::string& want) {
-  if (format == Session::kSaveFormat) return want == HashText(SaveHash(state, format, false));
+  if (format >= 3) return want == HashText(SaveHash(state, format, false));  // 4 hashes as 3
   std::vector<State> forms{state};
   game.rules->LegacySaveStates(state, format, &forms);
   for (const State& s : forms) {
@@ -308,6 +309,45 @@ Result<std::shared_ptr<const Game>> GameOfSpec(std::shared_ptr<const Game> game,
   return game;
 }
 
+// The spec of a save of `format` as the game it was today. A choice of the ruleset that the
+// players make from a later format (PlayerChoice::since_format) was, in the save, made by
+// the players if its spec named the choice in `optional` (an optional rule then): it leaves
+// `optional`; else by the program: it joins `auto`. The choices are `given`'s (LoadFor), or
+// those of the spec's ruleset and scenario loaded without its options; a spec that does not
+// parse or load is returned as it is (loading it says why).
+std::string UpgradeSpecOfSave(const std::string& spec, int format, const Game* given) {
+  auto params = ParseGameSpec(spec);
+  if (!params.ok()) return spec;
+  std::shared_ptr<const Game> plain_game;
+  const std::vector<PlayerChoice>* choices = nullptr;
+  if (given) {
+    if (given->params.ruleset != params->ruleset) return spec;
+    choices = &given->choices;
+  } else {
+    GameParams plain = *params;
+    plain.optional.clear();
+    plain.automated.clear();
+    auto loaded = RulesetRegistry::Get().Make(plain);
+    if (!loaded.ok()) return spec;
+    plain_game = *loaded;
+    choices = &plain_game->choices;
+  }
+  bool changed = false;
+  for (const PlayerChoice& c : *choices) {
+    if (format >= c.since_format) continue;
+    std::vector<std::string>& optional = params->optional;
+    std::vector<std::string>& automated = params->automated;
+    if (auto it = std::find(optional.begin(), optional.end(), c.id); it != optional.end()) {
+      optional.erase(it);
+      changed = true;
+    } else if (std::find(automated.begin(), automated.end(), c.id) == automated.end()) {
+      automated.push_back(c.id);
+      changed = true;
+    }
+  }
+  return changed ? params->ToString() : spec;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const std::string& name,
@@ -351,7 +391,7 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
     seed = ReadSeed(r, seed_node);
   }
   // format: 1 (no key: written before the State had its step stack) hashed the bytes
-  // that are now HashStatePrefix's; 2 and 3 hash the whole State (kSaveFormat).
+  // that are now HashStatePrefix's; 2, 3 and 4 (kSaveFormat) hash the whole State.
   int format = 1;
   if (const YAML::Node f = root["format"]) {
     if (auto v = r.Int(f, "format", 1, kSaveFormat)) format = *v;
@@ -365,7 +405,10 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   if (actions && !actions.IsNull()) r.ExpectSequence(actions, "actions");
   if (!r.ok()) return r.errors();
   const size_t num_actions = actions.IsSequence() ? actions.size() : 0;
-  auto game = given ? GameOfSpec(std::move(given), *spec) : LoadGame(*spec);
+  // A save older than a choice of the players was written while the program made it (or
+  // with the choice an optional rule): its spec says so now, and the game continued saves so.
+  const std::string game_spec = format < kSaveFormat ? UpgradeSpecOfSave(*spec, format, given.get()) : *spec;
+  auto game = given ? GameOfSpec(std::move(given), game_spec) : LoadGame(game_spec);
   if (!game.ok()) {
     ErrorList l;
     for (auto e : game.errors().errors()) {

@@ -115,7 +115,11 @@ class Session {
   // 3 too, since the combat's advance stage and the tabletop's activation and charge
   // are the steps' arguments (Load checks an older save against the States
   // Rules::LegacySaveStates gives, with those bytes as the older code left them).
-  static constexpr int kSaveFormat = 3;
+  // 4 hashes as 3 does; it came when choices the program made for the players became
+  // theirs by default (ruleset.yaml `choices:`, PlayerChoice::since_format): Load reads
+  // the spec of an older save as the game it was, the program making such a choice
+  // (`auto=ID`), or the players if it named the choice in `optional` (then an optional rule).
+  static constexpr int kSaveFormat = 4;
 
  private:
   static Result<std::unique_ptr<Session>> Guarded(const std::string& text, const std::string& name,
