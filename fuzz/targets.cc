@@ -220,7 +220,7 @@ std::string RulesetFile(const uint8_t* data, size_t size) {
   std::string problem = LoadAndPlay(spec);
   // A scenario file is loaded with its ruleset's default scenario or by path.
   if (problem.empty() && file.parent_path().filename() == "scenarios") {
-    problem = LoadAndPlay(GameParams{spec, file.string(), {}, {}}.ToString());
+    problem = LoadAndPlay(GameParams{spec, file.string(), {}, {}, {}}.ToString());
   }
   WriteAll(file, original);
   return problem;

@@ -136,10 +136,11 @@ void PlayAndCheck(const std::string& spec, int games, long max_actions) {
 }
 
 TEST(ActionSpace, SkirmishListingsMapToDistinctIds) { PlayAndCheck("skirmish", 5, 5000); }
-TEST(ActionSpace, StarsAndBarsListingsMapToDistinctIds) { PlayAndCheck("stars_and_bars", 1, 3000); }
-// The set-up's battery modes (3.0) and the capture (5.8) asked as decisions.
-TEST(ActionSpace, StarsAndBarsWithItsChoicesListingsMapToDistinctIds) {
-  PlayAndCheck("stars_and_bars(optional=setup+capture)", 2, 3000);
+// With the set-up's battery modes (3.0) and the capture (5.8) asked as decisions.
+TEST(ActionSpace, StarsAndBarsListingsMapToDistinctIds) { PlayAndCheck("stars_and_bars", 2, 3000); }
+// With the program making those choices (auto=setup+capture).
+TEST(ActionSpace, StarsAndBarsWithTheProgramsChoicesListingsMapToDistinctIds) {
+  PlayAndCheck("stars_and_bars(auto=setup+capture)", 1, 3000);
 }
 TEST(ActionSpace, BlueAndGrayListingsMapToDistinctIds) {
   PlayAndCheck("blue_and_gray(scenario=chattanooga)", 1, 1500);

@@ -219,8 +219,11 @@ TEST(Ai, ChoicesArePinnedOnTheSkirmish) {
   EXPECT_EQ(AiGameHash(std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 2, 100000), "f4a154963bfe2e4d");
 }
 
+// The pin moved when Stars and Bars' choices of 3.0 and 5.8 became the players' (save format 4:
+// the AI sets up its batteries' modes first); with the program making them it plays as before.
 TEST(Ai, ChoicesArePinnedOnStarsAndBars) {
-  EXPECT_EQ(AiGameHash("stars_and_bars", 1, 120), "0c3c144826092593");
+  EXPECT_EQ(AiGameHash("stars_and_bars", 1, 120), "71535b85fb88e91c");
+  EXPECT_EQ(AiGameHash("stars_and_bars(auto=setup+capture)", 1, 120), "0c3c144826092593");
 }
 
 TEST(Ai, ChoicesArePinnedOnChattanooga) {

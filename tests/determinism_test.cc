@@ -33,10 +33,13 @@ struct Pin {
   // which showed the step stack did not change play. The skirmish's two pins moved
   // once without a change of play, with save format 3: its final States had the
   // byte that kept the advance's stage set (now always 0); the build before, with
-  // that byte 0 in its hashes, gives the new values. The Stars and Bars pins moved
-  // once without a change of play, with save format 5 (issue 37): the final States
-  // of the build before held the last combat's retreat and Stand decision in SbExt
-  // (now legacy_*, always 0: the combat_result script's frame holds them); its
+  // that byte 0 in its hashes, gives the new values. Stars and Bars' pins moved when
+  // the players' choices of 3.0 and 5.8 became standard (save format 4: the set-up asks
+  // each battery's mode, the capturer is asked each capture): its pins of before are
+  // those of stars_and_bars(auto=setup+capture), the program making them as it did.
+  // Both then moved once without a change of play, with save format 5 (issue 37): the
+  // final States of the build before held the last combat's retreat and Stand decision
+  // in SbExt (now legacy_*, always 0: the combat_result script's frame holds them); its
   // event logs are byte for byte the same, and its saves load here, their hashes
   // matched by a State LegacySaveStates gives (the same with those bytes set).
   uint64_t before_steps;
@@ -47,8 +50,10 @@ struct Pin {
 // 100-game signatures. A pin of 0 makes the test print the value to pin.
 const Pin kPins[] = {
     {"skirmish", std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish", 100, 0x03f659b070ab3b29ull, 0x8df0cd168ceefd14ull},
-    {"stars_and_bars", "stars_and_bars", 4, 0x3703c7401eab22c3ull, 0x928cfc60ed27e619ull},
+    {"stars_and_bars", "stars_and_bars", 4, 0xb13c191c14ddf399ull, 0x56ad23710fded7ebull},
     {"chattanooga", "blue_and_gray(scenario=chattanooga)", 2, 0x33c69ea6a98cdcc3ull, 0x8428bba93bcd4e39ull},
+    {"stars_and_bars(auto=setup+capture)", "stars_and_bars(auto=setup+capture)", 4, 0x3703c7401eab22c3ull,
+     0x928cfc60ed27e619ull},
 };
 
 void CheckPin(const Pin& pin) {
@@ -64,6 +69,9 @@ void CheckPin(const Pin& pin) {
 TEST(Determinism, SkirmishSignatureIsPinned) { CheckPin(kPins[0]); }
 TEST(Determinism, StarsAndBarsSignatureIsPinned) { CheckPin(kPins[1]); }
 TEST(Determinism, ChattanoogaSignatureIsPinned) { CheckPin(kPins[2]); }
+// The program making 3.0's and 5.8's choices plays Stars and Bars as before they were the
+// players' (the pins of the default game until save format 4).
+TEST(Determinism, StarsAndBarsWithTheProgramsChoicesPlaysAsBefore) { CheckPin(kPins[3]); }
 
 // Same seeds, same games: two runs in one process agree, and every game finishes.
 TEST(Determinism, SameSeedsGiveSameLogs) {

@@ -126,7 +126,7 @@ std::vector<Example> Examples() {
 
 std::vector<std::shared_ptr<const Game>> Games() {
   std::vector<std::shared_ptr<const Game>> games;
-  for (const char* spec : {"stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6+setup+capture)",
+  for (const char* spec : {"stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6)",
                            "blue_and_gray(scenario=chattanooga)", "civil_war_miniatures", "skirmish"}) {
     auto g = LoadGame(spec);
     EXPECT_TRUE(g.ok()) << spec << ": " << (g.ok() ? "" : g.errors().ToString());
@@ -188,8 +188,8 @@ TEST(DocsActions, TheScriptsRun) {
     const Status st = s.Apply(*a);
     EXPECT_TRUE(st.ok()) << t << ": " << (st.ok() ? "" : st.error().ToString());
   }
-  // The save's game: "stars_and_bars(scenario=perryville)".
-  auto sb = LoadGame("stars_and_bars(scenario=perryville)");
+  // The save's game: "stars_and_bars(scenario=perryville,auto=setup+capture)".
+  auto sb = LoadGame("stars_and_bars(scenario=perryville,auto=setup+capture)");
   ASSERT_TRUE(sb.ok());
   Session p(*sb, 1);
   for (const std::string& t : save) {

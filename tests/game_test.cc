@@ -75,6 +75,37 @@ TEST(GameSpec, ParsesNameScenarioAndOptions) {
   EXPECT_FALSE(ParseGameSpec("stars_and_bars(scenario=a,scenario=b)").ok());
   EXPECT_FALSE(ParseGameSpec("x(scenario").ok());
   EXPECT_FALSE(ParseGameSpec("x(novalue)").ok());
+  // auto=: the players' choices the program makes, printed after optional.
+  auto a = ParseGameSpec("stars_and_bars(auto=setup+capture,optional=12.1)");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->automated, (std::vector<std::string>{"setup", "capture"}));
+  EXPECT_EQ(a->ToString(), "stars_and_bars(optional=12.1,auto=setup+capture)");
+  EXPECT_FALSE(ParseGameSpec("stars_and_bars(auto=setup,auto=capture)").ok());
+}
+
+// A ruleset's `choices:` (PlayerChoice): auto= names them, Game::Automated answers; an id
+// it does not list is refused like an unknown optional rule.
+TEST(Registry, AutoNamesTheRulesetsChoices) {
+  auto g = LoadGame("stars_and_bars(auto=capture)");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  EXPECT_TRUE((*g)->Automated("capture"));
+  EXPECT_FALSE((*g)->Automated("setup"));
+  ASSERT_EQ((*g)->choices.size(), 2u);
+  EXPECT_EQ((*g)->choices[0].id, "setup");
+  EXPECT_EQ((*g)->choices[0].rule, "3.0");
+  EXPECT_EQ((*g)->choices[1].since_format, 4);
+  auto unknown = LoadGame("stars_and_bars(auto=retreat)");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.errors().ToString().find("unknown choice \"retreat\" the program can make (known: setup, capture)"),
+            std::string::npos)
+      << unknown.errors().ToString();
+  auto none = LoadGame("skirmish(auto=setup)");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.errors().ToString().find("has no choice \"setup\""), std::string::npos) << none.errors().ToString();
+  auto mini = LoadGame("civil_war_miniatures(auto=setup)");
+  EXPECT_FALSE(mini.ok());
+  // The choices are not optional rules any more.
+  EXPECT_FALSE(LoadGame("stars_and_bars(optional=setup)").ok());
 }
 
 TEST(Registry, UnknownRulesetAndOptionAreErrors) {
@@ -299,6 +330,55 @@ TEST(Game, SavesOfFormat2AreCheckedAgainstTheirLegacyStates) {
     EXPECT_FALSE(Session::Load(as_now, file).ok()) << file;
     EXPECT_NE((*loaded)->Save().find("\n" + current + "\n"), std::string::npos);
   }
+}
+
+std::string ReadSave(const std::string& path) {
+  std::ifstream in(std::string(WG_TEST_DATA_DIR) + "/" + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Save format 4 (issue 41): Stars and Bars' choices of 3.0 and 5.8 are the players' by default.
+// A save of format 3 of the default game was written while the program made them: it loads as
+// a game with auto=setup+capture, and the game continued saves that. A format-3 save with
+// optional=setup+capture (the options then) had the players make them: it loads as the
+// default game. Both with Load and with LoadFor (its spec compared once read so).
+TEST(Session, SavesOfFormat3KeepTheirChoices) {
+  const struct {
+    const char* file;
+    const char* game;
+  } saves[] = {{"saves_v3/stars_and_bars_turn17.yaml", "stars_and_bars(auto=setup+capture)"},
+               {"saves_v3/stars_and_bars_setup_capture_turn2.yaml", "stars_and_bars"}};
+  for (const auto& save : saves) {
+    const std::string text = ReadSave(save.file);
+    ASSERT_NE(text.find("\nformat: 3\n"), std::string::npos) << save.file;
+    auto loaded = Session::Load(text, save.file);
+    ASSERT_TRUE(loaded.ok()) << save.file << ": " << loaded.errors().ToString();
+    EXPECT_EQ((*loaded)->game().params.ToString(), save.game);
+    const std::string again = (*loaded)->Save();
+    EXPECT_NE(again.find("\nformat: " + std::to_string(Session::kSaveFormat) + "\ngame: \"" + std::string(save.game) + "\"\n"),
+              std::string::npos)
+        << again.substr(0, 200);
+    auto reloaded = Session::Load(again, save.file);
+    ASSERT_TRUE(reloaded.ok()) << reloaded.errors().ToString();
+    EXPECT_EQ(HashState((*reloaded)->state()), HashState((*loaded)->state()));
+    // LoadFor: on the game it was, not on the other.
+    auto same = LoadGame(save.game);
+    ASSERT_TRUE(same.ok());
+    auto on_same = Session::LoadFor(*same, text, save.file);
+    EXPECT_TRUE(on_same.ok()) << save.file << ": " << (on_same.ok() ? "" : on_same.errors().ToString());
+    auto other = LoadGame(std::string(save.game) == "stars_and_bars" ? "stars_and_bars(auto=setup+capture)" : "stars_and_bars");
+    ASSERT_TRUE(other.ok());
+    EXPECT_FALSE(Session::LoadFor(*other, text, save.file).ok()) << save.file;
+  }
+  // The same default save marked format 4 is a game where the players choose: its first
+  // action (a move) does not replay over the set-up's questions (3.0).
+  std::string as4 = ReadSave("saves_v3/stars_and_bars_turn17.yaml");
+  as4.replace(as4.find("format: 3"), 9, "format: 4");
+  auto refused = Session::Load(as4, "as4");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.errors().ToString().find("3.0"), std::string::npos) << refused.errors().ToString();
 }
 
 TEST(Game, ActionTextRoundTrips) {

@@ -59,7 +59,7 @@ class Untrusted : public ::testing::Test {
     Fresh();
     const fs::path file = dir_ / "scenarios" / input;
     std::ofstream(file, std::ios::binary | std::ios::trunc) << Slurp(kRegressions / "scenario" / input);
-    auto g = LoadGame(GameParams{dir_.string(), file.string(), {}, {}}.ToString());
+    auto g = LoadGame(GameParams{dir_.string(), file.string(), {}, {}, {}}.ToString());
     EXPECT_FALSE(g.ok()) << input;
     return g.ok() ? "" : g.errors().ToString();
   }
@@ -177,8 +177,8 @@ TEST_F(Untrusted, UnknownCrtTokenIsAnError) {
 TEST(UntrustedSpec, UnknownKeysAndQuotedValues) {
   auto bad = LoadGame(Slurp(kRegressions / "game_spec" / "unknown-key.txt"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_HAS(bad.errors().ToString(), "unknown key \"optinal\" (expected scenario or optional)");
-  GameParams p{"/tmp/a,b(c)\"d", "/x/it's \"here\", (really)=yes\\", {"12.1"}, {}};
+  EXPECT_HAS(bad.errors().ToString(), "unknown key \"optinal\" (expected scenario, optional or auto)");
+  GameParams p{"/tmp/a,b(c)\"d", "/x/it's \"here\", (really)=yes\\", {"12.1"}, {}, {}};
   auto q = ParseGameSpec(p.ToString());
   ASSERT_TRUE(q.ok()) << p.ToString();
   EXPECT_EQ(q->ruleset, p.ruleset);
@@ -307,7 +307,7 @@ TEST_F(Untrusted, APathWithAQuoteAndACommaRoundTripsThroughSpecAndSave) {
   fs::create_directories(odd);
   fs::copy_file(dir_ / "scenarios" / "duel.yaml", odd / "duel.yaml");
   std::ofstream(odd / "meeting.yaml") << "extends: " << (dir_ / "scenarios" / "meeting.yaml").string() << "\n";
-  auto g = LoadGame(GameParams{dir_.string(), (odd / "duel.yaml").string(), {}, {}}.ToString());
+  auto g = LoadGame(GameParams{dir_.string(), (odd / "duel.yaml").string(), {}, {}, {}}.ToString());
   ASSERT_TRUE(g.ok()) << g.errors().ToString();
   Session s(*g, 4);
   RandomPlayer p(4);
@@ -355,43 +355,43 @@ std::string Errors(const GameParams& params) {
 
 TEST_F(Untrusted, Issue14_MissingHexSectionIsReportedAtTheRulesetsTop) {
   RemoveSection(dir_ / "ruleset.yaml", "crt");
-  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), "ruleset.yaml:4:1: crt: missing required section");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}, {}}), "ruleset.yaml:4:1: crt: missing required section");
 }
 
 TEST_F(Untrusted, Issue14_UnknownDefaultScenarioIsReportedWhereItIsNamed) {
   Edit(dir_ / "ruleset.yaml", "default_scenario: meeting", "default_scenario: nowhere");
-  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}, {}});
   EXPECT_HAS(e, "ruleset.yaml:");
   EXPECT_HAS(e, ": default_scenario: unknown scenario \"nowhere\" (known: ");
   EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
 }
 
 TEST_F(Untrusted, Issue14_UnknownOptionalRuleIsReportedAtTheList) {
-  const std::string e = Errors(GameParams{dir_.string(), "", {"Z.9"}, {}});
+  const std::string e = Errors(GameParams{dir_.string(), "", {"Z.9"}, {}, {}});
   EXPECT_HAS(e, ": optional: unknown optional rule \"Z.9\" (known: X.1)");
   EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
 }
 
 TEST_F(Untrusted, Issue14_DefaultTerrainMustBeATerrainType) {
   Edit(dir_ / "ruleset.yaml", "  default: clear", "  default: swamp");
-  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}, {}});
   EXPECT_HAS(e, "ruleset.yaml:26:12: terrain.default: \"swamp\" is not one of terrain.types");
   EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
 }
 
 TEST_F(Untrusted, Issue14_SetUpHexesThatBreakTheInvariantsAreReportedAtTheUnit) {
   Edit(dir_ / "units.yaml", "setup: \"0603\"", "setup: \"0203\"");
-  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}});
+  const std::string e = Errors(GameParams{dir_.string(), "", {}, {}, {}});
   EXPECT_HAS(e, "units.yaml:3:103: units[0].setup: units of both sides start in hex 0203");
   EXPECT_EQ(e.find(":0:0:"), std::string::npos) << e;
 }
 
 TEST_F(Untrusted, Issue14_FileNamesAndScenarioNamesMustBeStrings) {
   Edit(dir_ / "ruleset.yaml", "units: units.yaml", "units: {file: units.yaml}");
-  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": units: expected a string");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}, {}}), ": units: expected a string");
   Fresh();
   Edit(dir_ / "ruleset.yaml", "default_scenario: meeting", "default_scenario: [meeting]");
-  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}}), ": default_scenario: expected a string");
+  EXPECT_HAS(Errors(GameParams{dir_.string(), "", {}, {}, {}}), ": default_scenario: expected a string");
 }
 
 // A copy of one of the project's rulesets, found first on the search path.
@@ -466,7 +466,7 @@ TEST_F(UntrustedHooks, Issue14_StarsAndBarsMissingTableAndPlacesHavePositions) {
   Edit(file("ruleset.yaml"), "  union_initiative:", "  union_initiative_renamed:");
   Edit(file("map.yaml"), "kind: objective", "kind: army_hq");
   const std::string e = Errors();
-  EXPECT_HAS(e, "ruleset.yaml:193:3: tables.union_initiative: missing table union_initiative (12.4)");
+  EXPECT_HAS(e, "ruleset.yaml:196:3: tables.union_initiative: missing table union_initiative (12.4)");
   EXPECT_HAS(e, "map.yaml:");
   EXPECT_HAS(e, ": places: the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are "
                 "required (11.1)");

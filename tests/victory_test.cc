@@ -27,7 +27,7 @@ const std::string kSkirmish = std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmis
 std::string ScenarioFile(const std::string& name) { return kSkirmish + "/scenarios/" + name + ".yaml"; }
 
 std::string Spec(const std::string& scenario_file) {
-  return GameParams{"skirmish", scenario_file, {}, {}}.ToString();
+  return GameParams{"skirmish", scenario_file, {}, {}, {}}.ToString();
 }
 
 std::shared_ptr<const Game> Load(const std::string& scenario_file) {
@@ -224,7 +224,7 @@ class HookedSkirmish : public HexRules {
 };
 
 TEST(Victory, ScheduleComposesWithARulesetsOwnAwards) {
-  auto g = LoadHexGame(kSkirmish, GameParams{"skirmish", ScenarioFile("scored_hold"), {}, {}}, {},
+  auto g = LoadHexGame(kSkirmish, GameParams{"skirmish", ScenarioFile("scored_hold"), {}, {}, {}}, {},
                        [](const Game& game, RulesetDocument&, ErrorList*) -> std::unique_ptr<Rules> {
                          return std::make_unique<HookedSkirmish>(game);
                        });

@@ -134,6 +134,27 @@ TEST_F(WargameCli, SavesOfFormat3StoppedInACombatLoadAndContinueAsTheirReadmeSay
   EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3_combat/"), 9);
 }
 
+// Saves of format 3 (before format 4 made Stars and Bars' choices of 3.0 and 5.8 the
+// players'): one of the default game, where the program made them (auto=setup+capture now),
+// one with optional=setup+capture, where the players did (the default game now).
+TEST_F(WargameCli, SavesOfFormat3LoadAndContinueAsTheirReadmeSays) {
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3/"), 2);
+}
+
+// The demo's game saved at turn 17 in format 3, continued by the computer players: the
+// program declares the capture of turn 17 (5.8) as it did then, with no question asked.
+TEST_F(WargameCli, SaveOfFormat3OfTheDefaultGameKeepsTheProgramsCapture) {
+  const std::string save = std::string(WG_TEST_DATA_DIR) + "/saves_v3/stars_and_bars_turn17.yaml";
+  const RunResult r = Wargame("play --load '" + save + "' --players ai,ai --seed 1 --save '" + TempPath("v3.yaml") + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("game: stars_and_bars(auto=setup+capture), seed 1"), std::string::npos) << r.out.substr(0, 300);
+  EXPECT_NE(r.out.find("5.8: Reserve Ordnance Train (2507) captured by Union"), std::string::npos);
+  EXPECT_NE(r.out.find("victory points: Union 69, Confederate 57\nresult: Union wins after 1116 actions\n"), std::string::npos)
+      << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
+  const std::string saved = Slurp(TempPath("v3.yaml"));
+  EXPECT_NE(saved.find("format: 5\ngame: \"stars_and_bars(auto=setup+capture)\"\n"), std::string::npos);
+}
+
 TEST_F(WargameCli, ListExitsZero) {
   const RunResult r = Wargame("list");
   EXPECT_EQ(r.code, 0) << r.err;

@@ -81,7 +81,7 @@ void PrintErrors(const ErrorList& errors) {
 Result<std::string> GameSpec(const std::string& game, const std::string& scenario, const std::string& optional) {
   // A ruleset folder is taken as it is, whatever characters its path holds.
   std::error_code dir_ec;
-  auto p = fs::is_directory(game, dir_ec) ? Result<GameParams>(GameParams{game, "", {}, {}}) : ParseGameSpec(game);
+  auto p = fs::is_directory(game, dir_ec) ? Result<GameParams>(GameParams{game, "", {}, {}, {}}) : ParseGameSpec(game);
   if (!p.ok()) return p.errors();
   GameParams params = *p;
   std::error_code ec;  // a name the file system refuses (too long...) is simply not a file here
@@ -114,7 +114,8 @@ void Usage(std::ostream& out) {
          "  merge      combine `simulate --out` files into the report of a single run\n"
          "  serve      play in the browser: a page with the map, against the computer or a friend\n"
          "  rules      each rule of a ruleset: what implements it (data, steps, hooks) and its tests\n"
-         "GAME is a registered ruleset with options, e.g. \"stars_and_bars(optional=12.1)\",\n"
+         "GAME is a registered ruleset with options, e.g. \"stars_and_bars(optional=12.1)\" or\n"
+         "\"stars_and_bars(auto=setup+capture)\" (the program makes those choices of the players),\n"
          "or the path of a ruleset folder (played on the standard hex rules).\n"
          "Exit codes: 0 ok, 1 error in an input file or the game, 2 bad command line.\n";
 }
@@ -149,6 +150,9 @@ int CmdList(int argc, char** argv) {
     if ((*game)->optional_rules.empty()) std::cout << " none";
     std::cout << "\n";
     for (const auto& o : (*game)->optional_rules) std::cout << "    " << o.id << "  " << o.title << "\n";
+    if ((*game)->choices.empty()) continue;
+    std::cout << "  players' choices the program makes with auto=ID+ID:\n";
+    for (const auto& c : (*game)->choices) std::cout << "    " << c.id << "  " << c.rule << ": " << c.title << "\n";
   }
   return kExitOk;
 }
@@ -189,7 +193,7 @@ int CmdCheck(int argc, char** argv) {
   if (RulesetRegistry::Get().Find(path)) {
     specs.push_back(path);
     if (const auto* info = RulesetRegistry::Get().Find(path)) {
-      for (const auto& s : ListScenarios(*info)) specs.push_back(GameParams{path, s, {}, {}}.ToString());
+      for (const auto& s : ListScenarios(*info)) specs.push_back(GameParams{path, s, {}, {}, {}}.ToString());
     }
   } else if (std::error_code ec; !fs::exists(path, ec)) {
     std::cerr << path << ": " << (ec && ec != std::errc::no_such_file_or_directory ? ec.message() + ": " : "")
@@ -208,11 +212,11 @@ int CmdCheck(int argc, char** argv) {
       YamlReader r = YamlReader::FromFile(folder + "/ruleset.yaml");
       if (r.ok() && r.root().IsMap()) {
         if (const YAML::Node s = r.root()["scenarios"]; s && s.IsMap()) {
-          for (const auto& kv : s) specs.push_back(GameParams{name, YamlReader::KeyText(kv.first), {}, {}}.ToString());
+          for (const auto& kv : s) specs.push_back(GameParams{name, YamlReader::KeyText(kv.first), {}, {}, {}}.ToString());
         }
       }
     } else {
-      specs.push_back(GameParams{name, fs::absolute(path, ec).lexically_normal().string(), {}, {}}.ToString());
+      specs.push_back(GameParams{name, fs::absolute(path, ec).lexically_normal().string(), {}, {}, {}}.ToString());
     }
   }
   int errors = 0;

@@ -58,6 +58,17 @@ bool ReadQuoted(const std::string& text, size_t* pos, std::string* out) {
   return false;
 }
 
+// "a+b" -> a, b (empty ids skipped).
+void SplitIds(const std::string& value, std::vector<std::string>* out) {
+  size_t q = 0;
+  while (q <= value.size() && !value.empty()) {
+    size_t plus = value.find('+', q);
+    if (plus == std::string::npos) plus = value.size();
+    if (plus > q) out->push_back(value.substr(q, plus - q));
+    q = plus + 1;
+  }
+}
+
 Error SpecError(const std::string& spec, const std::string& what) {
   return Error{"", 0, 0, "", "game spec \"" + spec + "\": " + what, ""};
 }
@@ -73,6 +84,11 @@ std::string GameParams::ToString() const {
     for (const auto& x : optional) o += (o.empty() ? "" : "+") + x;
     kv.push_back("optional=" + QuoteIfNeeded(o));
   }
+  if (!automated.empty()) {
+    std::string o;
+    for (const auto& x : automated) o += (o.empty() ? "" : "+") + x;
+    kv.push_back("auto=" + QuoteIfNeeded(o));
+  }
   for (const auto& [k, v] : extra) kv.push_back(k + "=" + QuoteIfNeeded(v));
   if (!kv.empty()) {
     out += "(";
@@ -83,7 +99,8 @@ std::string GameParams::ToString() const {
 }
 // NAME or NAME(key=value,...); NAME and values may be "quoted" (a backslash
 // escapes " and itself) when they hold , ( ) = " or a backslash. The keys are
-// scenario and optional.
+// scenario, optional (optional rule ids, ID+ID) and auto (choice ids, ID+ID:
+// the choices of the players the program makes, Game::Automated).
 Result<GameParams> ParseGameSpec(const std::string& spec) {
   GameParams p;
   size_t pos = 0;
@@ -98,7 +115,7 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
   if (spec[pos] != '(') return SpecError(spec, "expected '(' after the game name");
   if (spec.back() != ')') return SpecError(spec, "expected ')' at the end");
   const size_t end = spec.size() - 1;
-  bool seen_scenario = false, seen_optional = false;
+  bool seen_scenario = false, seen_optional = false, seen_auto = false;
   for (++pos; pos < end;) {
     const size_t eq = spec.find('=', pos);
     const size_t comma = std::min(spec.find(',', pos), end);
@@ -121,18 +138,13 @@ Result<GameParams> ParseGameSpec(const std::string& spec) {
       if (seen_scenario) return SpecError(spec, "scenario given twice");
       seen_scenario = true;
       p.scenario = value;
-    } else if (key == "optional") {
-      if (seen_optional) return SpecError(spec, "optional given twice");
-      seen_optional = true;
-      size_t q = 0;
-      while (q <= value.size() && !value.empty()) {
-        size_t plus = value.find('+', q);
-        if (plus == std::string::npos) plus = value.size();
-        if (plus > q) p.optional.push_back(value.substr(q, plus - q));
-        q = plus + 1;
-      }
+    } else if (key == "optional" || key == "auto") {
+      bool& seen = key == "optional" ? seen_optional : seen_auto;
+      if (seen) return SpecError(spec, key + " given twice");
+      seen = true;
+      SplitIds(value, key == "optional" ? &p.optional : &p.automated);
     } else {
-      return SpecError(spec, "unknown key \"" + key + "\" (expected scenario or optional)");
+      return SpecError(spec, "unknown key \"" + key + "\" (expected scenario, optional or auto)");
     }
   }
   return p;
@@ -251,6 +263,9 @@ int Game::UnitIndex(const std::string& id) const {
 }
 bool Game::OptionOn(std::string_view id) const {
   return std::find(params.optional.begin(), params.optional.end(), id) != params.optional.end();
+}
+bool Game::Automated(std::string_view id) const {
+  return std::find(params.automated.begin(), params.automated.end(), id) != params.automated.end();
 }
 
 int Game::Reduction(const State& s, UnitId u, int attribute) const {

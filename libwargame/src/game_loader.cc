@@ -16,7 +16,7 @@ namespace {
 
 const std::vector<std::string> kGenericKeys = {
     "name",    "title",   "provenance", "sides",     "kinds",   "attributes", "markers",
-    "optional_rules", "terrain", "stacking", "turns",   "victory", "map",        "units",
+    "optional_rules", "choices", "terrain", "stacking", "turns",   "victory", "map",        "units",
     "scenarios", "default_scenario", "extends", "start", "place", "only_placed"};
 
 std::string DirOf(const std::string& file) { return fs::path(file).parent_path().string(); }
@@ -479,6 +479,42 @@ void LoadOptionalRules(RulesetDocument& doc, Game* game) {
   }
 }
 
+// choices: [{id, rule, title, since_format}]: the players' choices the program can make
+// instead (`auto=ID+ID`, Game::Automated). An id `auto=` names must be one of them.
+void LoadChoices(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("choices")) {
+    for (const auto& want : game->params.automated) {
+      YamlReader& r = *doc.readers.front();
+      r.Fail(r.root(), "auto", "this ruleset has no choice \"" + want + "\" the program can make (it has no choices)");
+    }
+    return;
+  }
+  YamlReader& r = *doc.ReaderFor("choices");
+  const YAML::Node n = doc.Section("choices");
+  if (r.ExpectSequence(n, "choices")) {
+    for (size_t i = 0; i < n.size(); ++i) {
+      const std::string p = YamlReader::Item("choices", i);
+      if (!r.CheckKeys(n[i], p, {"id", "rule", "title", "since_format"})) continue;
+      PlayerChoice c;
+      c.id = r.RequiredString(n[i], p, "id").value_or("");
+      c.rule = r.OptionalString(n[i], p, "rule", "");
+      c.title = r.OptionalString(n[i], p, "title", "");
+      if (const YAML::Node f = n[i]["since_format"]) c.since_format = r.Int(f, YamlReader::Child(p, "since_format"), 1, 1000).value_or(0);
+      for (const auto& o : game->optional_rules) {
+        if (o.id == c.id) r.Fail(n[i]["id"], YamlReader::Child(p, "id"), "\"" + c.id + "\" is an optional rule too");
+      }
+      game->choices.push_back(c);
+    }
+  }
+  std::string ids;
+  for (const auto& c : game->choices) ids += (ids.empty() ? "" : ", ") + c.id;
+  for (const auto& want : game->params.automated) {
+    bool known = false;
+    for (const auto& c : game->choices) known = known || c.id == want;
+    if (!known) r.Fail(n, "auto", "unknown choice \"" + want + "\" the program can make (known: " + ids + ")");
+  }
+}
+
 // `*ok` is false when the vocabulary has errors (the map is then not read).
 MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
   MapVocabulary vocab;
@@ -746,6 +782,7 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   LoadAttributes(doc, game);
   LoadMarkers(doc, game);
   LoadOptionalRules(doc, game);
+  LoadChoices(doc, game);
   bool vocab_ok = true;
   const MapVocabulary vocab = LoadTerrainVocabulary(doc, &vocab_ok);
   LoadKinds(doc, game);

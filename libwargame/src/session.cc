@@ -1,5 +1,6 @@
 #include "wargame/session.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cinttypes>
 #include <climits>
@@ -211,6 +212,8 @@ uint64_t SaveHash(const State& state, int format, bool on_hex_0) {
 // format, also of the States the ruleset says such a save may have hashed.
 bool SaveHashMatches(const Game& game, const State& state, int format, const std::string& want) {
   if (format == Session::kSaveFormat) return want == HashText(SaveHash(state, format, false));
+  // Format 4 hashed as 3; 3 and 4 hashed what a combat owed where the older code kept it
+  // (before its script steps, format 5): the ruleset gives the States such a save may have hashed.
   std::vector<State> forms{state};
   game.rules->LegacySaveStates(state, format, &forms);
   for (const State& s : forms) {
@@ -308,6 +311,45 @@ Result<std::shared_ptr<const Game>> GameOfSpec(std::shared_ptr<const Game> game,
   return game;
 }
 
+// The spec of a save of `format` as the game it was today. A choice of the ruleset that the
+// players make from a later format (PlayerChoice::since_format) was, in the save, made by
+// the players if its spec named the choice in `optional` (an optional rule then): it leaves
+// `optional`; else by the program: it joins `auto`. The choices are `given`'s (LoadFor), or
+// those of the spec's ruleset and scenario loaded without its options; a spec that does not
+// parse or load is returned as it is (loading it says why).
+std::string UpgradeSpecOfSave(const std::string& spec, int format, const Game* given) {
+  auto params = ParseGameSpec(spec);
+  if (!params.ok()) return spec;
+  std::shared_ptr<const Game> plain_game;
+  const std::vector<PlayerChoice>* choices = nullptr;
+  if (given) {
+    if (given->params.ruleset != params->ruleset) return spec;
+    choices = &given->choices;
+  } else {
+    GameParams plain = *params;
+    plain.optional.clear();
+    plain.automated.clear();
+    auto loaded = RulesetRegistry::Get().Make(plain);
+    if (!loaded.ok()) return spec;
+    plain_game = *loaded;
+    choices = &plain_game->choices;
+  }
+  bool changed = false;
+  for (const PlayerChoice& c : *choices) {
+    if (format >= c.since_format) continue;
+    std::vector<std::string>& optional = params->optional;
+    std::vector<std::string>& automated = params->automated;
+    if (auto it = std::find(optional.begin(), optional.end(), c.id); it != optional.end()) {
+      optional.erase(it);
+      changed = true;
+    } else if (std::find(automated.begin(), automated.end(), c.id) == automated.end()) {
+      automated.push_back(c.id);
+      changed = true;
+    }
+  }
+  return changed ? params->ToString() : spec;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::Load(const std::string& text, const std::string& name,
@@ -365,7 +407,10 @@ Result<std::unique_ptr<Session>> Session::LoadUnguarded(const std::string& text,
   if (actions && !actions.IsNull()) r.ExpectSequence(actions, "actions");
   if (!r.ok()) return r.errors();
   const size_t num_actions = actions.IsSequence() ? actions.size() : 0;
-  auto game = given ? GameOfSpec(std::move(given), *spec) : LoadGame(*spec);
+  // A save older than a choice of the players was written while the program made it (or
+  // with the choice an optional rule): its spec says so now, and the game continued saves so.
+  const std::string game_spec = format < kSaveFormat ? UpgradeSpecOfSave(*spec, format, given.get()) : *spec;
+  auto game = given ? GameOfSpec(std::move(given), game_spec) : LoadGame(game_spec);
   if (!game.ok()) {
     ErrorList l;
     for (auto e : game.errors().errors()) {

@@ -458,6 +458,10 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
               {"name", "title", "provenance", "sides", "chart", "calibration", "unit_types", "scenarios",
                "default_scenario"});
   game->title = r.OptionalString(root, "", "title", "Civil War miniatures");
+  // No choices the program can make for the players (Game::choices): `auto=` names none.
+  for (const auto& want : params.automated) {
+    r.Fail(root, "auto", "this ruleset has no choice \"" + want + "\" the program can make (it has no choices)");
+  }
   ReadSides(r, root, game.get());
   for (const char* key : {"chart", "calibration", "unit_types"}) {
     if (!root[key]) r.Fail(root, key, "missing required section");

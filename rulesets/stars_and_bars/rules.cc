@@ -62,8 +62,8 @@ class SbRules final : public HexRules {
     map_ = &game.hex_board().map;  // the game's board is fixed
     map_size_ = map_->size();
     option_12_2_ = game.OptionOn("12.2");  // the game's options are fixed before its rules are made
-    option_setup_ = game.OptionOn("setup");      // 3.0: the owners choose their batteries' set-up modes
-    option_capture_ = game.OptionOn("capture");  // 5.8: the capturer declares the capture, or not
+    option_setup_ = !game.Automated("setup");      // 3.0: the owners choose their batteries' set-up modes
+    option_capture_ = !game.Automated("capture");  // 5.8: the capturer declares the capture, or not
     // Game::Reduction of the attack strength: each marker once per `reduces` entry naming it.
     for (size_t m = 0; m < game.markers.size(); ++m) {
       for (int a : game.markers[m].reduces) {
@@ -90,7 +90,7 @@ class SbRules final : public HexRules {
   }
 
   void Start(State& s, Context& ctx) const override;
-  // 5.8 (option `capture`): after each action, the captures it owes are asked.
+  // 5.8 (unless auto=capture): after each action, the captures it owes are asked.
   Status Apply(State& s, const Action& a, Context& ctx) const override;
   void FinishSteps() override;
   void LegacyFrameState(const State& s, State* old) const override;
@@ -266,13 +266,13 @@ class SbRules final : public HexRules {
   bool HqServes(UnitId hq, UnitId u) const;
   bool ReinforcementCanEnter(const State& s, Context& ctx) const;
   void Capture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
-  // 5.8: the convoy, eliminated with units of `side` in `hex`, is captured, or (option
-  // `capture`) the capture is asked of `side` at the end of the action (AskCaptures).
+  // 5.8: the convoy, eliminated with units of `side` in `hex`: the capture is asked of `side`
+  // at the end of the action (AskCaptures), or, with auto=capture, declared at once.
   void OfferCapture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
   void AskCaptures(State& s) const;
   void ListCapture(const State& s, std::vector<Action>* out) const;
   Status ApplyCapture(State& s, const Action& a, Context& ctx) const;
-  // 3.0 (option `setup`): the next battery on the map to set up after `after` (kNoUnit: the first).
+  // 3.0 (unless auto=setup): the next battery on the map to set up after `after` (kNoUnit: the first).
   UnitId NextSetupBattery(const State& s, UnitId after) const;
   void ListSetup(const State& s, std::vector<Action>* out) const;
   Status ApplySetup(State& s, const Action& a, Context& ctx) const;
@@ -295,7 +295,7 @@ class SbRules final : public HexRules {
   StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
   StepKind step_combat_result_ = kNoStep;  // a script: registered last (FinishSteps)
   StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
-  StepKind step_setup_ = kNoStep, step_capture_ = kNoStep;  // 3.0, 5.8 (options `setup`, `capture`)
+  StepKind step_setup_ = kNoStep, step_capture_ = kNoStep;  // 3.0, 5.8 (not asked with auto=setup, auto=capture)
   // Movement phase (5.0, 10.0, 12.4, 12.6).
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
@@ -346,7 +346,7 @@ class SbRules final : public HexRules {
   const Map* map_ = nullptr;  // game_.hex_board().map, and its size (read per candidate step)
   int map_size_ = 0;
   bool option_12_2_ = false;          // game_.OptionOn("12.2"), read at load (FreeBattery runs per unit per listing)
-  bool option_setup_ = false, option_capture_ = false;  // the options `setup` (3.0) and `capture` (5.8)
+  bool option_setup_ = true, option_capture_ = true;  // 3.0, 5.8 asked: off with auto=setup, auto=capture
   std::vector<UnitId> setup_order_;  // 3.0: the batteries, the Union's first, in unit order
   std::vector<int> attack_reducers_;  // the markers that reduce the attack strength (Game::Reduction), read at load
   int army_hq_hex_[2] = {-1, -1};
@@ -2100,8 +2100,8 @@ void SbRules::Start(State& s, Context& ctx) const {
   }
   if (game_.OptionOn("12.4") && gilbert_ >= 0) s.unit(gilbert_).flags |= kUnitReleased;  // 12.4.2
   // 3.0: "Artillery units may be set up either limbered or unlimbered at the owner's option":
-  // with the option `setup` each owner is asked (the `setup` step, one battery at a time);
-  // without it the scenario's face stands.
+  // each owner is asked (the `setup` step, one battery at a time); with auto=setup the
+  // scenario's face stands.
   if (option_setup_) {
     const UnitId b = NextSetupBattery(s, kNoUnit);
     if (b != kNoUnit) {
@@ -3006,10 +3006,10 @@ constexpr double kVpWeight = 3.0;        // per projected VP (material is counte
 constexpr double kWinningBonus = 12.0;   // the side would win if the game ended now (11.2)
 constexpr double kRaidApproach = 0.4;    // per hex from the nearest unit to the enemy army HQ
 constexpr double kConvoyApproach = 0.3;  // per hex from the nearest unit to an enemy convoy
-// Per bombardment SP of an unreleased battery set up unlimbered (3.0 with the option `setup`):
+// Per bombardment SP of an unreleased battery set up unlimbered (3.0's choice at set-up):
 // it may bombard and defends with its BS before its release, when it could not unlimber (5.6),
-// and it could not move anyway. Without the option no unreleased battery is ever unlimbered
-// (the data sets them up limbered), so the term is 0 and the default game's play is unchanged.
+// and it could not move anyway. With auto=setup no unreleased battery is ever unlimbered
+// (the data sets them up limbered), so the term is 0 there.
 constexpr double kBatteryReady = 1.0;
 }  // namespace
 

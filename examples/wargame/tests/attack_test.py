@@ -41,6 +41,9 @@ RSS_GROWTH_MB = 10
 ASAN_QUARANTINE_MB = 300
 HOST = "127.0.0.1"
 WARGAME = None
+# Stars and Bars with the program making the players' choices of 3.0 and 5.8 (the game these
+# tests were written on, before those were the players' by default: the same positions).
+SB = "stars_and_bars(auto=setup+capture)"
 
 
 def check(cond, what):
@@ -56,7 +59,7 @@ class Server:
             if nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([WARGAME, "serve", "stars_and_bars", "--players", "remote,remote", "--seed", "7",
+        self.proc = subprocess.Popen([WARGAME, "serve", SB, "--players", "remote,remote", "--seed", "7",
                                       "--port", "0", "--bind", HOST], stdout=subprocess.PIPE, stderr=self.err,
                                      text=True, preexec_fn=limit)
         self.tokens = {}

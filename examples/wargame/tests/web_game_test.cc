@@ -25,8 +25,13 @@ namespace {
 
 using nlohmann::json;
 
-std::unique_ptr<WebGame> NewGame(std::vector<std::string> kinds, uint64_t seed = 1, int ai_budget = 50) {
-  auto game = LoadGame("stars_and_bars");
+// Stars and Bars with the program making the players' choices of 3.0 and 5.8 (auto=): play
+// begins at once, as these tests were written (the choices' buttons: ActionLabel.StarsAndBars...).
+constexpr const char* kSb = "stars_and_bars(auto=setup+capture)";
+
+std::unique_ptr<WebGame> NewGame(std::vector<std::string> kinds, uint64_t seed = 1, int ai_budget = 50,
+                                 const std::string& spec = kSb) {
+  auto game = LoadGame(spec);
   EXPECT_TRUE(game.ok());
   return std::make_unique<WebGame>(std::make_unique<Session>(*game, seed), std::move(kinds), seed, ai_budget);
 }
@@ -177,7 +182,7 @@ TEST(WebGame, ExportImportContinuesTheGame) {
 // A save imported over the network names a game: the host's files are never
 // looked up for it, and the answer is the same whether a named file exists or not.
 TEST(WebGame, ImportReadsNoFileTheSaveNames) {
-  auto g = NewGame({"human", "ai"});
+  auto g = NewGame({"human", "ai"}, 1, 50, "stars_and_bars");
   const std::string good = Send(*g, 1, {{"t", "export"}})["save"];
   std::vector<std::string> answers;
   for (const std::string spec : {"stars_and_bars(scenario=/etc/passwd)", "stars_and_bars(scenario=/no/such/file)",
@@ -274,10 +279,10 @@ TEST(ActionLabel, ChoicesInWords) {
   EXPECT_EQ(ActionLabel(**mini, ms.state(), to), "move " + (*mini)->units[0].name + " toward 22.49, 7.51 in");
 }
 
-// Stars and Bars 3.0 and 5.8 with the options: the set-up's mode buttons name the face chosen
+// Stars and Bars 3.0 and 5.8: the set-up's mode buttons name the face chosen
 // (not a flip), the capture's buttons its two answers.
 TEST(ActionLabel, StarsAndBarsSetUpAndCaptureInWords) {
-  auto game = LoadGame("stars_and_bars(optional=setup+capture)");
+  auto game = LoadGame("stars_and_bars");
   ASSERT_TRUE(game.ok());
   Session s(*game, 1);
   ASSERT_EQ(s.state().decision, DecisionType::kSetup);
@@ -860,7 +865,7 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
 // A referee's game (every die supplied) continued against the computer: its
 // attack waits for the die, which the page enters; nothing stalls.
 TEST(RefereeDice, ASuppliedSaveContinuedAtThePageWaitsForEachDie) {
-  auto game = LoadGame("stars_and_bars");
+  auto game = LoadGame(kSb);
   ASSERT_TRUE(game.ok());
   Session referee(*game, 1, /*supplied_dice=*/true);
   auto g = FromSave(referee.Save(), {"ai", "human"});
@@ -916,7 +921,7 @@ TEST(RefereeDice, NoUndoWhileAnActionWaitsForItsDie) {
 // The same save in the terminal: with a human, the die is asked for; with no
 // human, `play` says what is needed instead of stalling.
 TEST(RefereeDice, ASuppliedSaveContinuedInTheTerminal) {
-  auto game = LoadGame("stars_and_bars");
+  auto game = LoadGame(kSb);
   ASSERT_TRUE(game.ok());
   const std::string path = WriteTemp("wargame_web_test_referee.yaml", Session(*game, 1, true).Save());
   const Ran ai = RunWargame("play --load '" + path + "' --players ai,ai --ai-budget 50 -q");

@@ -130,13 +130,27 @@ struct OptionalRule {
   std::string title;  // "Advance after combat: untrained units"
 };
 
+// A decision the rules give a player that the program can make instead (ruleset.yaml
+// `choices:`): a game made with `auto=ID+ID` has the program make those for both players
+// (Game::Automated), as a ruleset's hooks read it. `since_format`: the save format from
+// which the players make it by default; a save of an older format was written while the
+// program made it (or, with `optional=ID`, while the players did), and Session::Load reads
+// its spec so (UpgradeSpecOfSave, session.cc).
+struct PlayerChoice {
+  std::string id;         // "setup"
+  std::string rule;       // "3.0"
+  std::string title;      // "each owner chooses its batteries' set-up mode"
+  int since_format = 0;   // 0: no save format predates it
+};
+
 // key=value parameters a game was made with (scenario, optional rules...).
 struct GameParams {
   std::string ruleset;
   std::string scenario;
   std::vector<std::string> optional;  // enabled optional rule ids
   std::vector<std::pair<std::string, std::string>> extra;
-  std::string ToString() const;  // "name(scenario=x,optional=12.1+12.6)"
+  std::vector<std::string> automated;  // `auto=`: choice ids the program makes for the players
+  std::string ToString() const;  // "name(scenario=x,optional=12.1+12.6,auto=setup)"
 };
 Result<GameParams> ParseGameSpec(const std::string& spec);
 
@@ -309,6 +323,7 @@ class Game {
   std::vector<std::string> attributes;
   std::vector<MarkerDef> markers;
   std::vector<OptionalRule> optional_rules;
+  std::vector<PlayerChoice> choices;  // the players' choices the program can make (`auto=`)
   std::vector<Formation> formations;
   std::vector<UnitDef> units;
   TurnTrack turns;
@@ -328,6 +343,9 @@ class Game {
   // Unit index by id, -1 if none.
   int UnitIndex(const std::string& id) const;
   bool OptionOn(std::string_view optional_rule_id) const;
+  // Whether the game was made with `auto=` naming this choice (PlayerChoice): the program
+  // makes it for the players.
+  bool Automated(std::string_view choice_id) const;
   // The value of a unit's attribute on its current face, before markers.
   // (Inline: the rulesets' strength hooks ask it per unit per listing.)
   int Printed(const State& s, UnitId u, int attribute) const {

@@ -7,6 +7,8 @@
 //   attributes            [attack, defense, movement, ...]
 //   markers               [{id, name, reduces: [attack, defense]}]
 //   optional_rules        [{id, title}]
+//   choices               [{id, rule, title, since_format}]: players' choices the program
+//                         makes in a game made with auto=ID+ID (PlayerChoice)
 //   terrain               {types, features, directed, paths, place_kinds, default}
 //   stacking              {limit}
 //   turns                 {count, labels, night, order, phases}

@@ -113,10 +113,14 @@ class Session {
   // The save format Save writes (`format:`): 1 had no key (the State before its step
   // stack; Load checks its hash against HashStatePrefix), 2 hashes the whole State,
   // 3 too, since the combat's advance stage and the tabletop's activation and charge
-  // are the steps' arguments; 5 since what a combat owes is in its script steps'
-  // frames (retreats, losses, Stand) rather than unit flags and ruleset counters.
-  // Load checks an older save against the States Rules::LegacySaveStates gives,
-  // with those bytes as the older code left them.
+  // are the steps' arguments (Load checks an older save against the States
+  // Rules::LegacySaveStates gives, with those bytes as the older code left them).
+  // 4 hashes as 3 does; it came when choices the program made for the players became
+  // theirs by default (ruleset.yaml `choices:`, PlayerChoice::since_format): Load reads
+  // the spec of an older save as the game it was, the program making such a choice
+  // (`auto=ID`), or the players if it named the choice in `optional` (then an optional rule).
+  // 5 since what a combat owes is in its script steps' frames (retreats, losses, Stand)
+  // rather than unit flags and ruleset counters (LegacySaveStates again).
   static constexpr int kSaveFormat = 5;
 
  private:

@@ -83,7 +83,7 @@ TEST(Referee, PerryvilleAllOptionalRulesRandomGames) {
   RefereeOptions opt;
   opt.games = ScaledGameCount(50);
   opt.hooks = SbReferee();
-  const RefereeReport r = RunReferee("stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6+setup+capture)", opt);
+  const RefereeReport r = RunReferee("stars_and_bars(optional=12.1+12.2+12.3+12.4+12.5+12.6)", opt);
   EXPECT_TRUE(r.violations.ok()) << r.violations.ToString();
   EXPECT_EQ(r.games_finished, opt.games);
 }
@@ -113,17 +113,20 @@ TEST(Conformance, PerryvilleWithAllOptionalRules) {
   opt.games = 4;
   opt.seed = 11;
   const ConformanceReport r =
-      RunConformance("stars_and_bars(scenario=perryville,optional=12.1+12.2+12.3+12.4+12.5+12.6+setup+capture)", opt);
+      RunConformance("stars_and_bars(scenario=perryville,optional=12.1+12.2+12.3+12.4+12.5+12.6)", opt);
   EXPECT_TRUE(r.errors.ok()) << r.errors.ToString();
   EXPECT_EQ(r.games_finished, 4);
 }
 
+// Each optional rule alone, and each of the players' choices (3.0, 5.8) the program makes
+// (auto=setup, auto=capture: as the default game was before they were the players').
 TEST(Conformance, PerryvilleEachOptionalRuleAlone) {
-  for (const char* rule : {"12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "setup", "capture"}) {
+  for (const char* rule : {"optional=12.1", "optional=12.2", "optional=12.3", "optional=12.4", "optional=12.5",
+                           "optional=12.6", "auto=setup", "auto=capture", "auto=setup+capture"}) {
     ConformanceOptions opt;
     opt.games = 1;
     opt.seed = 21;
-    const ConformanceReport r = RunConformance(std::string("stars_and_bars(optional=") + rule + ")", opt);
+    const ConformanceReport r = RunConformance(std::string("stars_and_bars(") + rule + ")", opt);
     EXPECT_TRUE(r.errors.ok()) << rule << ": " << r.errors.ToString();
     EXPECT_EQ(r.games_finished, 1) << rule;
   }

@@ -50,15 +50,18 @@ int ClearHex(int skip = 0) {
   return -1;
 }
 
-// Loads Perryville with a test set-up. `place` is a YAML list body.
+// Loads Perryville with a test set-up. `place` is a YAML list body. The position gives each
+// battery's mode (`face:`), so the program makes 3.0's set-up choice (`automated`: auto=).
 std::shared_ptr<const Game> Position(const std::string& start, const std::string& place,
-                                     const std::string& options = "", const std::string& extra = "") {
+                                     const std::string& options = "", const std::string& extra = "",
+                                     const std::string& automated = "setup") {
   static int n = 0;
   // Named after the test: ctest runs tests in parallel processes.
   const std::string path = ::testing::TempDir() + "sb_pos_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(n++) + ".yaml";
   std::ofstream(path) << "only_placed: true\nstart: " << start << "\nplace:\n" << place << extra;
-  auto r = LoadGame("stars_and_bars(scenario=" + path + (options.empty() ? "" : ",optional=" + options) + ")");
+  auto r = LoadGame("stars_and_bars(scenario=" + path + (options.empty() ? "" : ",optional=" + options) +
+                    (automated.empty() ? "" : ",auto=" + automated) + ")");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.errors().ToString());
   return r.ok() ? *r : nullptr;
 }
@@ -109,11 +112,11 @@ TEST(Rules, Rule_3_0_SetUpLiddellAndDetachedRegiment) {
 }
 
 // 3.0: "Artillery units may be set up either limbered or unlimbered at the owner's option."
-// With the option `setup` each owner is asked, one battery at a time (the Union's first),
-// the scenario's mode offered first; an unreleased battery set up unlimbered may bombard
-// before its release (5.6 forbids only the mode change in play).
+// Each owner is asked, one battery at a time (the Union's first), the scenario's mode offered
+// first; an unreleased battery set up unlimbered may bombard before its release (5.6 forbids
+// only the mode change in play). With auto=setup the program keeps the scenario's modes.
 TEST(Rules, Rule_3_0_OwnersChooseTheirBatteriesModesAtSetUp) {
-  auto g = LoadGame("stars_and_bars(optional=setup)");
+  auto g = LoadGame("stars_and_bars");
   ASSERT_TRUE(g.ok()) << g.errors().ToString();
   Session s(*g, 1);
   ASSERT_EQ(s.state().decision, DecisionType::kSetup);
@@ -157,16 +160,18 @@ TEST(Rules, Rule_3_0_OwnersChooseTheirBatteriesModesAtSetUp) {
   EXPECT_EQ(s.state().turn, 1);
   // 5.6: unreleased, it may not change mode in play.
   EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChangeMode, {smith}, {})), "5.6"));
-  // Without the option the scenario's modes stand and play begins at once.
-  Session d(Base(), 1);
+  // With auto=setup the scenario's modes stand and play begins at once.
+  auto automated = LoadGame("stars_and_bars(auto=setup)");
+  ASSERT_TRUE(automated.ok()) << automated.errors().ToString();
+  Session d(*automated, 1);
   EXPECT_EQ(d.state().decision, DecisionType::kMovement);
-  EXPECT_EQ(d.state().unit(U(*Base(), "ws_smith_arty")).face, 0);
+  EXPECT_EQ(d.state().unit(U(**automated, "ws_smith_arty")).face, 0);
 }
 
 // 3.0: the computer player makes the set-up choice by its evaluation (not the first option):
 // a battery unlimbered has its bombardment strength and defends with it (8.4).
 TEST(Rules, Rule_3_0_TheAiChoosesTheBatteriesModes) {
-  auto g = LoadGame("stars_and_bars(optional=setup)");
+  auto g = LoadGame("stars_and_bars");
   ASSERT_TRUE(g.ok());
   Session s(*g, 1);
   AiPlayer ai(*g, 7);
@@ -404,12 +409,13 @@ TEST(Rules, Rule_5_7_ReinforcementsMustEnterOnTheirTurn) {
   EXPECT_TRUE(s.Apply(Action::EndPhase()).ok());
 }
 
+// With auto=capture the program declares every capture (as before 5.8's choice was the players').
 TEST(Rules, Rule_5_8_ConvoyCaptureRecaptureAndDestruction) {
   // A convoy reduced to zero strength (captured side has DS 0) is overrun and captured.
   const int c = Idx("2304");  // on the Springfield Pike
   auto g = Position("{turn: 5, side: confederate, phase: movement}",
                     "  - {unit: union_supply_iii, hex: \"" + L(c) + "\", markers: {disruption: 1}}\n" +
-                        P("maney", Nb(c, 0)));
+                        P("maney", Nb(c, 0)), "", "", "setup+capture");
   Session s(g, 1);
   const UnitId conv = U(*g, "union_supply_iii");
   ASSERT_TRUE(s.Apply(Act(ActionType::kMove, {U(*g, "maney")}, {c})).ok()) << s.DescribeDecision();
@@ -425,14 +431,14 @@ TEST(Rules, Rule_5_8_ConvoyCaptureRecaptureAndDestruction) {
   EXPECT_FALSE(s2.Apply(Act(ActionType::kMove, {U(*g2, "union_supply_iii")}, {Nb(h, 0)})).ok());
 }
 
-// 5.8: "the opponent may choose to declare the unit captured". With the option `capture` the
-// capturer is asked when the action ends (capture first, the default); declining leaves the
-// convoy eliminated (3 VPs instead of 6, and no recapture).
+// 5.8: "the opponent may choose to declare the unit captured". The capturer is asked when the
+// action ends (capture first, the default); declining leaves the convoy eliminated (3 VPs
+// instead of 6, and no recapture).
 TEST(Rules, Rule_5_8_TheCapturerChoosesWhetherToCapture) {
   const int c = Idx("2304");
   const std::string place =
       "  - {unit: union_supply_iii, hex: \"" + L(c) + "\", markers: {disruption: 1}}\n" + P("maney", Nb(c, 0));
-  auto g = Position("{turn: 5, side: confederate, phase: movement}", place, "capture");
+  auto g = Position("{turn: 5, side: confederate, phase: movement}", place);
   const UnitId conv = U(*g, "union_supply_iii");
   for (const int declare : {1, 0}) {
     Session s(g, 1);
@@ -472,7 +478,7 @@ TEST(Rules, Rule_5_8_TheCaptureAfterCombatIsAskedAndTheAiDeclaresIt) {
   }
   ASSERT_GE(from.size(), 2u);
   auto g = Position("{turn: 5, side: confederate, phase: combat}",
-                    P("union_supply_iii", conv_hex) + P("donelson", from[0]) + P("maney", from[1]), "capture");
+                    P("union_supply_iii", conv_hex) + P("donelson", from[0]) + P("maney", from[1]));
   Session s(g, 1);
   const UnitId conv = U(*g, "union_supply_iii");
   s.SupplyDice({6});
@@ -511,6 +517,8 @@ TEST(Rules, Rule_5_8_ConvoyEliminatedInCombatIsCapturedByTheAdvance) {
   EXPECT_EQ(s.state().unit(conv).hex, kEliminated);
   ASSERT_EQ(s.state().decision, DecisionType::kAdvance);
   ASSERT_TRUE(s.Apply(Act(ActionType::kAdvance, {U(*g, "maney")}, {})).ok());
+  ASSERT_EQ(s.state().decision, DecisionType::kChoice);  // the capturer declares it
+  ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());
   EXPECT_EQ(s.state().unit(conv).hex, conv_hex);  // captured: back in play for the Confederates
   EXPECT_EQ(s.state().unit(conv).side, 1);
   EXPECT_EQ(s.state().unit(conv).face, 1);
