@@ -53,6 +53,11 @@ if(TARGET wargame_cli)
   target_link_libraries(wargame_program PRIVATE Boost::headers nlohmann_json::nlohmann_json
                                                 OpenSSL::Crypto  # the page server, the fair dice' SHA-256
                                                 SQLite::SQLite3)  # `wargame serve --club`
+  if("${wg_cli_sources}" MATCHES "club_store_pg.cc")  # `wargame serve --club postgresql://...`
+    find_package(PostgreSQL REQUIRED)
+    target_compile_definitions(wargame_program PRIVATE WG_HAVE_POSTGRESQL)
+    target_link_libraries(wargame_program PRIVATE PostgreSQL::PostgreSQL)
+  endif()
   wg_set_warnings(wargame_program)
   list(APPEND wg_install_targets wargame_program)
   install(TARGETS wargame_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

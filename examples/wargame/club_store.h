@@ -58,5 +58,11 @@ class ClubStore {
 // Opens (creating if needed) the SQLite file: WAL, synchronous=FULL (a commit
 // survives kill -9 and a power cut). nullptr and *error if it cannot.
 std::unique_ptr<ClubStore> OpenSqliteClubStore(const std::string& path, std::string* error);
+// Connects to PostgreSQL (a libpq connection string or postgresql:// URI) and
+// creates the tables if needed. nullptr and *error if it cannot, or if the
+// program was built without libpq (WG_HAVE_POSTGRESQL).
+std::unique_ptr<ClubStore> OpenPostgresClubStore(const std::string& conninfo, std::string* error);
+// A --club argument: a postgresql:// or postgres:// URI, else an SQLite file.
+std::unique_ptr<ClubStore> OpenClubStore(const std::string& where, std::string* error);
 
 }  // namespace wg::cli

@@ -158,4 +158,18 @@ std::unique_ptr<ClubStore> OpenSqliteClubStore(const std::string& path, std::str
   return store;
 }
 
+#ifndef WG_HAVE_POSTGRESQL
+std::unique_ptr<ClubStore> OpenPostgresClubStore(const std::string&, std::string* error) {
+  *error = "this wargame was built without PostgreSQL (libpq-dev)";
+  return nullptr;
+}
+#endif
+
+std::unique_ptr<ClubStore> OpenClubStore(const std::string& where, std::string* error) {
+  if (where.rfind("postgresql://", 0) == 0 || where.rfind("postgres://", 0) == 0) {
+    return OpenPostgresClubStore(where, error);
+  }
+  return OpenSqliteClubStore(where, error);
+}
+
 }  // namespace wg::cli

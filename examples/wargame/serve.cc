@@ -679,7 +679,7 @@ int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms)
 
 int RunClub(const std::string& path, const std::string& bind, int port, int ai_delay_ms, int ai_budget) {
   std::string error;
-  auto store = OpenSqliteClubStore(path, &error);
+  auto store = OpenClubStore(path, &error);
   if (!store) {
     std::cerr << "wargame serve: " << error << "\n";
     return kExitError;
@@ -693,7 +693,8 @@ int RunClub(const std::string& path, const std::string& bind, int port, int ai_d
   Server& server = *server_ptr;
   server.ServeClub(*club);
   return Serve(server, io, bind, port, [&](unsigned short p) {
-    std::cout << "club: " << path << " (" << club->store().kind() << "), " << club->games().size() << " game(s)\n"
+    const bool uri = path.find("://") != std::string::npos;  // may hold a password: not printed
+    std::cout << "club: " << (uri ? "" : path + " ") << "(" << club->store().kind() << "), " << club->games().size() << " game(s)\n"
               << "serving on http://" << bind << ":" << p << "/\n"
               << "club key (lists and creates games; a new one at each start): " << key << "\n"
               << "games: http://" << bind << ":" << p << "/club/games?token=" << key << "\n";
@@ -720,8 +721,9 @@ int CmdServe(int argc, char** argv) {
       "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
       "dice-deadline", po::value<long>()->default_value(86400),
       "fair dice: seconds a round may wait on one player before the other may claim the die (0: never)")(
-      "club", po::value<std::string>(), "FILE.sqlite: serve many games kept in this SQLite file (created if "
-                                        "needed), made and listed over HTTP with the club key printed at start");
+      "club", po::value<std::string>(), "FILE.sqlite or postgresql://...: serve many games kept in this SQLite "
+                                        "file (created if needed) or PostgreSQL database, made and listed over HTTP "
+                                        "with the club key printed at start");
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;

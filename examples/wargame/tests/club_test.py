@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """`wargame serve --club` over HTTP on 127.0.0.1, its SQLite file in a temporary folder.
 
-usage: club_test.py WARGAME_BINARY CASE
+usage: club_test.py WARGAME_BINARY CASE [sqlite|postgresql]
+  The store is a temporary SQLite file, or (postgresql) a throwaway PostgreSQL server that the
+  test starts with Debian's initdb and pg_ctl in a temporary folder as the current user (skipped,
+  exit 77, where it cannot: run as root, or PostgreSQL 15 not installed).
   crash   two games at once, each played from its two seat links by its own thread; the
           server is killed with SIGKILL mid-game, restarted on the same file, and both
           games hold every acknowledged action (action count and state hash as the
@@ -32,6 +35,51 @@ WARGAME = None
 def check(cond, what):
     if not cond:
         raise AssertionError(what)
+
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+SKIP = 77
+
+
+class Postgres:
+    """A throwaway PostgreSQL server in `folder` (a Unix socket there, no TCP port) until stop()."""
+
+    def __init__(self, folder):
+        if os.geteuid() == 0:
+            print("skipped: PostgreSQL's initdb does not run as root; run this test as another user")
+            sys.exit(SKIP)
+        if not os.path.exists(os.path.join(PG_BIN, "initdb")):
+            print(f"skipped: no PostgreSQL in {PG_BIN} (apt-get install postgresql)")
+            sys.exit(SKIP)
+        self.data, self.folder = os.path.join(folder, "pgdata"), folder
+        subprocess.run([os.path.join(PG_BIN, "initdb"), "-D", self.data, "-A", "trust", "-U", "wargame",
+                        "--no-sync"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(folder, "pg.log"),
+                        "-o", f"-k {folder} -c listen_addresses='' -p 5432", "start"], check=True,
+                       stdout=subprocess.DEVNULL)
+        self.uri = f"postgresql:///postgres?host={folder}&port=5432&user=wargame"
+
+    def stop(self):
+        subprocess.run([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class Store:
+    """Where the club keeps its games: `where` for --club."""
+
+    def __init__(self, kind, folder):
+        self.pg = Postgres(folder) if kind == "postgresql" else None
+        self.where = self.pg.uri if self.pg else os.path.join(folder, "club.sqlite")
+
+    def __enter__(self):
+        return self.where
+
+    def __exit__(self, *exc):
+        if self.pg:
+            self.pg.stop()
+
+
+STORE = "sqlite"
 
 
 class Club:
@@ -154,8 +202,7 @@ class Player(threading.Thread):
 
 
 def case_crash():
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "club.sqlite")
+    with tempfile.TemporaryDirectory() as tmp, Store(STORE, tmp) as db:
         club = Club(db)
         t0 = time.time()
         games = [club.create(TWO_REMOTE), club.create(dict(TWO_REMOTE, seed=12))]
@@ -195,7 +242,7 @@ def case_crash():
                     check(status == 200 and answer["t"] == "ok", f"the game goes on: {answer}")
                 check(club.games()[p.id]["actions"] == g["actions"] + 3, "three more actions")
             check(listed[ai_game["id"]]["actions"] >= 1, "the computer's actions were kept too")
-            print(f"restarted: {[listed[p.id]['actions'] for p in players]} actions kept; "
+            print(f"restarted ({STORE}): {[listed[p.id]['actions'] for p in players]} actions kept; "
                   f"whole case {time.time() - t0:.2f} s")
         finally:
             club.stop()
@@ -203,8 +250,8 @@ def case_crash():
 
 
 def case_links():
-    with tempfile.TemporaryDirectory() as tmp:
-        club = Club(os.path.join(tmp, "club.sqlite"))
+    with tempfile.TemporaryDirectory() as tmp, Store(STORE, tmp) as db:
+        club = Club(db)
         try:
             a, b = club.create(TWO_REMOTE), club.create(TWO_REMOTE)
             a_union, a_confed = (s["token"] for s in a["seats"])
@@ -264,11 +311,12 @@ def case_links():
 
 
 def main():
-    global WARGAME
-    if len(sys.argv) != 3:
+    global WARGAME, STORE
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] not in ("sqlite", "postgresql")):
         print(__doc__)
         return 2
     WARGAME = sys.argv[1]
+    STORE = sys.argv[3] if len(sys.argv) == 4 else "sqlite"
     {"crash": case_crash, "links": case_links}[sys.argv[2]]()
     return 0
 
