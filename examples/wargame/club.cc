@@ -229,7 +229,7 @@ std::string Club::StatusJson(const WebGame& web) {
     j["to_move"] = SideName(g, st.decision_side);
     if (web.waiting_for_die()) j["waiting"] = web.fair_dice() ? "a fair die (commit-reveal)" : "a die entered at the page";
   }
-  return j.dump();
+  return Answer(j);
 }
 
 std::string Club::Create(const std::string& body, int* status) {

@@ -129,7 +129,12 @@ class Server {
   // "" or the store's error (then the game is back to its stored save).
   std::string Persist(Room& room) {
     if (!club_ || !room.club_game) return "";
-    const std::string e = club_->Commit(*room.club_game);
+    std::string e;
+    try {
+      e = club_->Commit(*room.club_game);
+    } catch (const std::exception& x) {
+      e = x.what();
+    }
     if (!e.empty()) std::cerr << "wargame serve: game " << room.club_game->id << " not saved: " << e << "\n";
     return e;
   }
@@ -211,6 +216,17 @@ class Server {
   std::chrono::steady_clock::time_point last_log_;
   int ai_delay_ms_;
 };
+
+// A club's request: should anything throw, the answer is an error (500) and the server goes on.
+std::string ClubSafely(int* status, const std::function<std::string()>& handle) {
+  try {
+    return handle();
+  } catch (const std::exception& e) {
+    std::cerr << "wargame serve: a club request raised " << e.what() << "\n";
+    *status = 500;
+    return ErrorAnswer("internal error");
+  }
+}
 
 // A message to a game: handled, and a change committed (a club) before the answer is sent.
 std::string HandleAndPersist(Server& server, Room& room, int sides, const std::string& msg, bool* changed) {
@@ -476,17 +492,14 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
           if (changed) server_.Changed(*room_);
           return Send(Reply(v, 200, "application/json", std::move(answer)), keep);
         }
-      case Route::kClubList:
-        return Send(Reply(v, 200, "application/json", server_.the_club().List()), keep);
+      case Route::kClubList: {
+        int status = 200;
+        std::string answer = ClubSafely(&status, [&] { return server_.the_club().List(); });
+        return Send(Reply(v, status, "application/json", std::move(answer)), keep);
+      }
       case Route::kClubCreate: {
         int status = 400;
-        std::string answer;
-        try {
-          answer = server_.the_club().Create(req.body(), &status);
-        } catch (const std::exception& e) {
-          status = 500;
-          answer = ErrorAnswer(std::string("internal error: ") + e.what());
-        }
+        std::string answer = ClubSafely(&status, [&] { return server_.the_club().Create(req.body(), &status); });
         parser_.reset();
         if (status == 200) {
           const auto j = nlohmann::json::parse(answer, nullptr, false);
@@ -497,7 +510,8 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
       case Route::kClubRevoke: {
         int status = 400, closed = 0;
         Club::Access creator{room_ ? room_->club_game : nullptr, d.sides, 0};
-        std::string answer = server_.the_club().Revoke(creator, req.body(), &status, &closed);
+        std::string answer =
+            ClubSafely(&status, [&] { return server_.the_club().Revoke(creator, req.body(), &status, &closed); });
         parser_.reset();
         Send(Reply(v, status, "application/json", std::move(answer)), keep);
         if (closed) server_.CloseSeat(closed);
