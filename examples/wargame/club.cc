@@ -158,9 +158,17 @@ std::string Club::Build(Game& g, const std::string& save) {
   ClubSpec spec;
   const json j = json::parse(g.spec, nullptr, false);
   if (const std::string bad = ParseSpec(j, &spec); !bad.empty()) return "its creation: " + bad;
-  auto loaded = LoadGame(spec.Spec());
-  if (!loaded.ok()) return loaded.errors().ToString();
-  auto session = std::make_unique<Session>(*loaded, spec.seed, spec.fair);
+  // One loaded Game per spec, shared by the sessions (a Game is immutable).
+  std::shared_ptr<const wg::Game>& game = loaded_[spec.Spec()];
+  if (!game) {
+    auto loaded = LoadGame(spec.Spec());
+    if (!loaded.ok()) {
+      loaded_.erase(spec.Spec());
+      return loaded.errors().ToString();
+    }
+    game = *loaded;
+  }
+  auto session = std::make_unique<Session>(game, spec.seed, spec.fair);
   auto web = std::make_unique<WebGame>(std::move(session), spec.players, spec.seed, ai_budget_);
   web->set_dice_deadline(spec.dice_deadline);
   if (spec.fair && !web->fair_dice()) return "fair dice need a link for each side";

@@ -99,6 +99,7 @@ class Club {
   int ai_budget_;
   std::map<std::string, std::unique_ptr<Game>> games_;
   std::unordered_map<std::string, Link> links_;  // by hash; revoked links are not here
+  std::map<std::string, std::shared_ptr<const wg::Game>> loaded_;  // by spec
   std::string host_hash_;
   int next_key_ = 1;
 };
