@@ -144,9 +144,9 @@ class Server {
   void Changed(Room& room);
   void ScheduleAi(Room& room);
   // A revoked link: its connections close.
-  void CloseSeat(int key) {
+  void CloseSeat(int key, Id keep) {
     std::vector<Id> evict;
-    table_.CloseSeat(key, &evict);
+    table_.CloseSeat(key, keep, &evict);
     EvictAll(evict);
   }
 
@@ -514,7 +514,7 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
             ClubSafely(&status, [&] { return server_.the_club().Revoke(creator, req.body(), &status, &closed); });
         parser_.reset();
         Send(Reply(v, status, "application/json", std::move(answer)), keep);
-        if (closed) server_.CloseSeat(closed);
+        if (closed) server_.CloseSeat(closed, id_);  // not this connection: its answer holds the new link
         return;
       }
       default:

@@ -168,9 +168,9 @@ void ConnectionTable::Authenticate(Id id, int sides, std::vector<Id>* evict) {
   it->second.sides = sides;
 }
 
-void ConnectionTable::CloseSeat(int sides, std::vector<Id>* evict) {
+void ConnectionTable::CloseSeat(int sides, Id keep, std::vector<Id>* evict) {
   for (auto it = open_.begin(); it != open_.end();) {
-    if (sides != 0 && it->second.sides == sides) {
+    if (sides != 0 && it->second.sides == sides && it->first != keep) {
       evict->push_back(it->first);
       it = open_.erase(it);
     } else {

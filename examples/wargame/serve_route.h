@@ -86,8 +86,9 @@ class ConnectionTable {
   // The connection showed the token of the seat playing `sides` (non-zero): in
   // the single game the sides, in a club a number per link (its own budget).
   void Authenticate(Id id, int sides, std::vector<Id>* evict);
-  // Every connection of that seat is closed (a revoked link).
-  void CloseSeat(int sides, std::vector<Id>* evict);
+  // Every connection of that seat but `keep` is closed (a revoked link; keep:
+  // the connection that revoked it, whose answer is being sent).
+  void CloseSeat(int sides, Id keep, std::vector<Id>* evict);
   // At most this many authenticated connections in all (a club, whose links
   // are many): past it, the oldest authenticated one is closed. 0: no bound
   // but the seats' (the single game: kMaxSeats x kMaxPerSeat).

@@ -291,6 +291,11 @@ def case_links():
             status, _ = club.http("/api/state?token=" + a_confed)
             check(status == 403, "the revoked link is refused")
             check(club.state(answer["link"]["token"])["you"] == ["confederate"], "the new link plays the seat")
+            # The creator may replace its own link: the answer (the new link) still arrives.
+            status, answer = club.http("/club/revoke?token=" + creator, {"link": creator, "replace": True})
+            check(status == 200 and answer["link"]["role"] == "creator", f"the creator's own link replaced: {answer}")
+            status, _ = club.http("/club/revoke?token=" + creator, {"link": spect})
+            check(status == 403, "the old creator link is refused")
             # Bad input: a clear error, nothing changes.
             count = len(club.games())
             for spec in ({"game": "/etc"}, {"game": "stars_and_bars", "players": ["remote"]}, "[1, 2"):

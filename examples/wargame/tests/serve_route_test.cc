@@ -223,10 +223,14 @@ TEST(ConnectionTable, AClubBoundsItsAuthenticatedConnectionsAndClosesARevokedLin
   t.Authenticate(x, 7777, &evict);
   t.Authenticate(y, 7777, &evict);
   evict.clear();
-  t.CloseSeat(7777, &evict);
+  const auto z = t.Open("b", &evict);
+  t.Authenticate(z, 7777, &evict);
+  evict.clear();
+  t.CloseSeat(7777, z, &evict);  // z revoked it: its answer is being sent
   EXPECT_EQ(evict, (std::vector<ConnectionTable::Id>{x, y}));
   EXPECT_FALSE(t.is_open(x));
   EXPECT_FALSE(t.is_open(y));
+  EXPECT_TRUE(t.is_open(z));
 }
 
 }  // namespace
