@@ -49,8 +49,15 @@ if(TARGET wargame_cli)
   # What examples/wargame finds in its own scope (imported targets are directory-scoped).
   find_package(nlohmann_json REQUIRED)
   find_package(OpenSSL REQUIRED)
+  find_package(SQLite3 REQUIRED)
   target_link_libraries(wargame_program PRIVATE Boost::headers nlohmann_json::nlohmann_json
-                                                OpenSSL::Crypto)  # the page server, the fair dice' SHA-256
+                                                OpenSSL::Crypto  # the page server, the fair dice' SHA-256
+                                                SQLite::SQLite3)  # `wargame serve --club`
+  if("${wg_cli_sources}" MATCHES "club_store_pg.cc")  # `wargame serve --club postgresql://...`
+    find_package(PostgreSQL REQUIRED)
+    target_compile_definitions(wargame_program PRIVATE WG_HAVE_POSTGRESQL)
+    target_link_libraries(wargame_program PRIVATE PostgreSQL::PostgreSQL)
+  endif()
   wg_set_warnings(wargame_program)
   list(APPEND wg_install_targets wargame_program)
   install(TARGETS wargame_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -134,6 +134,8 @@ bool ParseDiceList(const std::string& text, std::vector<int>* out);
 class WebGame;
 // Serves the page and the game until SIGINT/SIGTERM (serve.cc).
 int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms);
+// Serves the games of a club kept in the SQLite file `path` (club.h) until SIGINT/SIGTERM.
+int RunClub(const std::string& path, const std::string& bind, int port, int ai_delay_ms, int ai_budget);
 
 // Parses a subcommand's options (main.cc): --help prints `synopsis` and the
 // options (exit 0); a bad command line prints "`command`: what", the synopsis

@@ -2,13 +2,19 @@
 // into the program) and the game over HTTP and WebSocket (Boost.Beast), on
 // 127.0.0.1 by default. All network work runs on one thread, so the WebGame
 // needs no lock. The server reads no file named by a request: the only paths
-// it answers are "/", "/api/state", "/api" (POST) and "/ws". Every resource a
-// peer can make it hold is bounded (serve_limits.h, docs/security.md).
+// it answers are "/", "/api/state", "/api" (POST) and "/ws" (and, in a club,
+// "/club/games" and "/club/revoke"). Every resource a peer can make it hold is
+// bounded (serve_limits.h, docs/security.md).
+//
+// `wargame serve --club FILE` serves many games (club.h): a request's token
+// picks its game, so each game is served by the same routes and code as the
+// single game; every change is committed to the store before it is answered.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -17,11 +23,13 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "cli.h"
+#include "club.h"
 #include "serve_http.h"
 #include "serve_limits.h"
 #include "serve_route.h"
@@ -61,19 +69,86 @@ std::string HandleSafely(WebGame& game, int sides, const std::string& msg, bool*
   }
 }
 
-// The server: the game, the open connections and their budgets, the open
-// WebSockets, the computer player's timer.
+// A game being served: its WebGame, its open WebSockets, the computer
+// player's timer; in a club, its record there.
+struct Room {
+  Room(asio::io_context& io, WebGame& g, Club::Game* c) : game(g), club_game(c), ai_timer(io) {}
+  WebGame& game;
+  Club::Game* club_game;  // nullptr: the single game of `wargame serve`
+  std::set<WsSession*> sockets;
+  asio::steady_timer ai_timer;
+  bool ai_pending = false;
+};
+
+// What a request's token gives: a game (none for a club's key), the sides and
+// roles (serve_route.h), and the connection budget it counts in.
+struct Access {
+  Room* room = nullptr;
+  int sides = 0;
+  int key = 0;
+};
+
+// The server: the games, the open connections and their budgets, the open
+// WebSockets, the computer players' timers.
 class Server {
  public:
   using Id = ConnectionTable::Id;
-  Server(asio::io_context& io, WebGame& game, int ai_delay_ms)
-      : io_(io), game_(game), ai_timer_(io), ai_delay_ms_(ai_delay_ms) {}
-  WebGame& game() { return game_; }
-  void AddSocket(WsSession* s) { sockets_.insert(s); }
-  void RemoveSocket(WsSession* s) { sockets_.erase(s); }
+  Server(asio::io_context& io, int ai_delay_ms) : io_(io), ai_delay_ms_(ai_delay_ms) {}
+  // The single game of `wargame serve`.
+  void ServeGame(WebGame& game) { single_ = std::make_unique<Room>(io_, game, nullptr); }
+  // A club's games.
+  void ServeClub(Club& club) {
+    club_ = &club;
+    table_.set_max_authenticated(kMaxClubAuthenticated);
+  }
+  bool club() const { return club_ != nullptr; }
+  Club& the_club() { return *club_; }
+  std::optional<Access> Resolve(const std::string& token) {
+    if (!club_) {
+      const int sides = single_->game.SidesOf(token);
+      if (!sides) return std::nullopt;
+      return Access{single_.get(), sides, sides};
+    }
+    const auto a = club_->Resolve(token);
+    if (!a) return std::nullopt;
+    return Access{a->game ? &RoomOf(*a->game) : nullptr, a->role, a->key};
+  }
+  Room& RoomOf(Club::Game& g) {
+    auto& r = rooms_[&g];
+    if (!r) r = std::make_unique<Room>(io_, *g.web, &g);
+    return *r;
+  }
+  // Every game's computer player, at the start.
+  void ScheduleAllAi() {
+    if (single_) ScheduleAi(*single_);
+    if (club_) {
+      for (const auto& [id, g] : club_->games()) ScheduleAi(RoomOf(*g));
+    }
+  }
+  // After a change, before it is acknowledged: a club commits it to its store.
+  // "" or the store's error (then the game is back to its stored save).
+  std::string Persist(Room& room) {
+    if (!club_ || !room.club_game) return "";
+    std::string e;
+    try {
+      e = club_->Commit(*room.club_game);
+    } catch (const std::exception& x) {
+      e = x.what();
+    }
+    if (!e.empty()) std::cerr << "wargame serve: game " << room.club_game->id << " not saved: " << e << "\n";
+    return e;
+  }
+  void AddSocket(Room& room, WsSession* s) { room.sockets.insert(s); }
+  void RemoveSocket(Room& room, WsSession* s) { room.sockets.erase(s); }
   // After a change: every page gets its state; the computer moves after a pause.
-  void Changed();
-  void ScheduleAi();
+  void Changed(Room& room);
+  void ScheduleAi(Room& room);
+  // A revoked link: its connections close.
+  void CloseSeat(int key, Id keep) {
+    std::vector<Id> evict;
+    table_.CloseSeat(key, keep, &evict);
+    EvictAll(evict);
+  }
 
   // A new connection (unauthenticated), which may close the oldest to make room.
   Id Open(const std::string& address, std::weak_ptr<Conn> conn) {
@@ -131,27 +206,48 @@ class Server {
   }
 
   asio::io_context& io_;
-  WebGame& game_;
-  std::set<WsSession*> sockets_;
+  std::unique_ptr<Room> single_;
+  Club* club_ = nullptr;
+  std::map<Club::Game*, std::unique_ptr<Room>> rooms_;
   ConnectionTable table_;
   std::map<Id, std::weak_ptr<Conn>> conns_;
   size_t limited_ = 0;
   bool logged_ = false;
   std::chrono::steady_clock::time_point last_log_;
-  asio::steady_timer ai_timer_;
   int ai_delay_ms_;
-  bool ai_pending_ = false;
 };
+
+// A club's request: should anything throw, the answer is an error (500) and the server goes on.
+std::string ClubSafely(int* status, const std::function<std::string()>& handle) {
+  try {
+    return handle();
+  } catch (const std::exception& e) {
+    std::cerr << "wargame serve: a club request raised " << e.what() << "\n";
+    *status = 500;
+    return ErrorAnswer("internal error");
+  }
+}
+
+// A message to a game: handled, and a change committed (a club) before the answer is sent.
+std::string HandleAndPersist(Server& server, Room& room, int sides, const std::string& msg, bool* changed) {
+  std::string answer = HandleSafely(room.game, sides, msg, changed);
+  if (*changed) {
+    if (const std::string e = server.Persist(room); !e.empty()) {
+      answer = ErrorAnswer("not saved, so not done (the game is as it was): " + e);
+    }
+  }
+  return answer;
+}
 
 // A page's WebSocket: its messages and their answers, and every state after a
 // change. Unsent state messages are coalesced (the newest replaces an unsent
 // one); a peer leaving more than kMaxWsQueueBytes unsent is closed.
 class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Server& server, int sides, Server::Id id)
-      : ws_(std::move(socket)), server_(server), sides_(sides), id_(id) {}
+  WsSession(tcp::socket&& socket, Server& server, Room& room, int sides, Server::Id id)
+      : ws_(std::move(socket)), server_(server), room_(room), sides_(sides), id_(id) {}
   ~WsSession() override {
-    server_.RemoveSocket(this);
+    server_.RemoveSocket(room_, this);
     if (id_) server_.Close(id_);
   }
 
@@ -165,16 +261,16 @@ class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
     ws_.set_option(t);
     ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
-      self->server_.AddSocket(self.get());
+      self->server_.AddSocket(self->room_, self.get());
       self->SendState();
       self->Read();
     });
   }
-  void SendState() { Send(server_.game().StateMessage(sides_), /*state=*/true); }
+  void SendState() { Send(room_.game.StateMessage(sides_), /*state=*/true); }
   void Evict() override {
     id_ = 0;
     closed_ = true;
-    server_.RemoveSocket(this);
+    server_.RemoveSocket(room_, this);
     beast::error_code ec;
     beast::get_lowest_layer(ws_).socket().close(ec);
   }
@@ -187,14 +283,14 @@ class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
       self->buffer_.consume(self->buffer_.size());
       if (self->buffer_.capacity() > kReadBufferBytes) self->buffer_.shrink_to_fit();
       bool changed = false;
-      self->Send(HandleSafely(self->server_.game(), self->sides_, msg, &changed), IsStateRequest(msg));
-      if (changed) self->server_.Changed();
+      self->Send(HandleAndPersist(self->server_, self->room_, self->sides_, msg, &changed), IsStateRequest(msg));
+      if (changed) self->server_.Changed(self->room_);
       if (!self->closed_) self->Read();
     });
   }
   void Stop() {
     closed_ = true;
-    server_.RemoveSocket(this);
+    server_.RemoveSocket(room_, this);
   }
   void Send(std::string text, bool state) {
     if (closed_) return;
@@ -234,6 +330,7 @@ class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
   };
   websocket::stream<beast::tcp_stream> ws_;
   Server& server_;
+  Room& room_;
   int sides_;
   Server::Id id_;
   beast::flat_buffer buffer_;
@@ -243,25 +340,28 @@ class WsSession : public Conn, public std::enable_shared_from_this<WsSession> {
   bool closed_ = false;
 };
 
-void Server::Changed() {
-  for (WsSession* s : std::vector<WsSession*>(sockets_.begin(), sockets_.end())) s->SendState();
-  ScheduleAi();
+void Server::Changed(Room& room) {
+  for (WsSession* s : std::vector<WsSession*>(room.sockets.begin(), room.sockets.end())) s->SendState();
+  ScheduleAi(room);
 }
 
-void Server::ScheduleAi() {
-  if (ai_pending_ || !game_.AiToMove()) return;
-  ai_pending_ = true;
-  ai_timer_.expires_after(std::chrono::milliseconds(ai_delay_ms_));
-  ai_timer_.async_wait([this](beast::error_code ec) {
-    ai_pending_ = false;
+void Server::ScheduleAi(Room& room) {
+  if (room.ai_pending || !room.game.AiToMove()) return;
+  room.ai_pending = true;
+  room.ai_timer.expires_after(std::chrono::milliseconds(ai_delay_ms_));
+  room.ai_timer.async_wait([this, &room](beast::error_code ec) {
+    room.ai_pending = false;
     if (ec) return;
     bool moved = false;
     try {
-      moved = game_.AiStep();
+      moved = room.game.AiStep();
     } catch (const std::exception& e) {
       std::cerr << "wargame serve: the computer player raised " << e.what() << "\n";
     }
-    if (moved) Changed();
+    if (moved) {
+      Persist(room);
+      Changed(room);
+    }
   });
 }
 
@@ -337,10 +437,19 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
   }
   void OnHeader(beast::error_code ec) {
     if (ec) return ReadFailed(ec);
-    const RouteDecision d = RouteRequest(HeadOf(*parser_), [this](const std::string& t) { return server_.game().SidesOf(t); });
-    if (d.sides) {
+    std::optional<Access> access;
+    const RouteDecision d = RouteRequest(
+        HeadOf(*parser_),
+        [&](const std::string& t) {
+          access = server_.Resolve(t);
+          return access ? access->sides : 0;
+        },
+        server_.club());
+    room_ = nullptr;
+    if (d.sides && access) {
       sides_ = d.sides;
-      server_.Authenticate(id_, d.sides);
+      room_ = access->room;
+      server_.Authenticate(id_, access->key);
     }
     if (!d.read_body) return Answer(d);
     BodyLimits(*parser_);
@@ -366,18 +475,47 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
     const unsigned v = req.version();
     const bool keep = req.keep_alive() && !d.close_after;
     switch (d.route) {
-      case Route::kWebSocket:
-        return Upgrade();
       case Route::kPage:
         return Send(PageResponse(v), keep);
+      case Route::kWebSocket:
       case Route::kState:
-        return Send(Reply(v, 200, "application/json", server_.game().StateMessage(d.sides)), keep);
-      case Route::kApi: {
-        bool changed = false;
-        std::string answer = HandleSafely(server_.game(), d.sides, req.body(), &changed);
-        parser_.reset();  // the body is not kept while the answer is written
-        if (changed) server_.Changed();
-        return Send(Reply(v, 200, "application/json", std::move(answer)), keep);
+      case Route::kApi:
+        if (!room_) {  // a club's key is no game's (the router refuses it already)
+          return Send(Reply(v, 403, "application/json", RefusalText(Route::kForbidden)), keep);
+        }
+        if (d.route == Route::kWebSocket) return Upgrade();
+        if (d.route == Route::kState) return Send(Reply(v, 200, "application/json", room_->game.StateMessage(d.sides)), keep);
+        {
+          bool changed = false;
+          std::string answer = HandleAndPersist(server_, *room_, d.sides, req.body(), &changed);
+          parser_.reset();  // the body is not kept while the answer is written
+          if (changed) server_.Changed(*room_);
+          return Send(Reply(v, 200, "application/json", std::move(answer)), keep);
+        }
+      case Route::kClubList: {
+        int status = 200;
+        std::string answer = ClubSafely(&status, [&] { return server_.the_club().List(); });
+        return Send(Reply(v, status, "application/json", std::move(answer)), keep);
+      }
+      case Route::kClubCreate: {
+        int status = 400;
+        std::string answer = ClubSafely(&status, [&] { return server_.the_club().Create(req.body(), &status); });
+        parser_.reset();
+        if (status == 200) {
+          const auto j = nlohmann::json::parse(answer, nullptr, false);
+          if (auto* g = j.is_object() ? FindGame(j.value("id", "")) : nullptr) server_.ScheduleAi(server_.RoomOf(*g));
+        }
+        return Send(Reply(v, status, "application/json", std::move(answer)), keep);
+      }
+      case Route::kClubRevoke: {
+        int status = 400, closed = 0;
+        Club::Access creator{room_ ? room_->club_game : nullptr, d.sides, 0};
+        std::string answer =
+            ClubSafely(&status, [&] { return server_.the_club().Revoke(creator, req.body(), &status, &closed); });
+        parser_.reset();
+        Send(Reply(v, status, "application/json", std::move(answer)), keep);
+        if (closed) server_.CloseSeat(closed, id_);  // not this connection: its answer holds the new link
+        return;
       }
       default:
         break;
@@ -385,9 +523,14 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
     const bool json = d.route == Route::kForbidden;
     Send(Reply(v, StatusOf(d.route), json ? "application/json" : "text/plain", RefusalText(d.route)), keep);
   }
+  Club::Game* FindGame(const std::string& id) {
+    const auto& games = server_.the_club().games();
+    const auto it = games.find(id);
+    return it == games.end() ? nullptr : it->second.get();
+  }
   void Upgrade() {
     stream_.expires_never();
-    auto ws = std::make_shared<WsSession>(stream_.release_socket(), server_, sides_, id_);
+    auto ws = std::make_shared<WsSession>(stream_.release_socket(), server_, *room_, sides_, id_);
     id_ = 0;  // the WebSocket holds the connection's place now
     ws->Run(parser_->release());
   }
@@ -424,6 +567,7 @@ class HttpSession : public Conn, public std::enable_shared_from_this<HttpSession
   std::optional<RequestParser> parser_;
   Server::Id id_ = 0;
   int sides_ = 0;  // the sides of the last seat's token shown (0: unauthenticated)
+  Room* room_ = nullptr;  // the game of this request's token
   size_t lingered_ = 0;
 };
 
@@ -498,11 +642,11 @@ class Listener : public std::enable_shared_from_this<Listener> {
 // name other files could read, so the store is kept and LeakSanitizer sees it.
 void* g_running_server = nullptr;
 
-int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms) {
-  asio::io_context io{1};
-  auto* server_ptr = new Server(io, game, ai_delay_ms);
-  g_running_server = server_ptr;
-  Server& server = *server_ptr;
+namespace {
+
+// Listens and runs until SIGINT/SIGTERM; `announce` prints what to open, with the port.
+int Serve(Server& server, asio::io_context& io, const std::string& bind, int port,
+          const std::function<void(unsigned short)>& announce) {
   std::shared_ptr<Listener> listener;
   beast::error_code ec;
   const auto address = asio::ip::make_address(bind, ec);
@@ -516,22 +660,59 @@ int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms)
     std::cerr << "wargame serve: cannot listen on " << bind << ":" << port << ": " << e.what() << "\n";
     return kExitError;
   }
-  const Game& g = game.session().game();
-  std::cout << g.title << "\nserving on http://" << bind << ":" << listener->port() << "/\n";
-  for (const auto& seat : game.seats()) {
-    std::string who;
-    for (int i = 0; i < 2; ++i) {
-      if ((seat.sides >> i) & 1) who += (who.empty() ? "" : " and ") + SideName(g, i);
-    }
-    std::cout << who << ": http://" << bind << ":" << listener->port() << "/?token=" << seat.token << "\n";
-  }
+  announce(listener->port());
   std::cout << std::flush;
   listener->Accept();
-  server.ScheduleAi();
+  server.ScheduleAllAi();
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code, int) { io.stop(); });
   io.run();
   return kExitOk;
+}
+
+}  // namespace
+
+int RunServer(WebGame& game, const std::string& bind, int port, int ai_delay_ms) {
+  asio::io_context io{1};
+  auto* server_ptr = new Server(io, ai_delay_ms);
+  g_running_server = server_ptr;
+  Server& server = *server_ptr;
+  server.ServeGame(game);
+  return Serve(server, io, bind, port, [&](unsigned short p) {
+    const Game& g = game.session().game();
+    std::cout << g.title << "\nserving on http://" << bind << ":" << p << "/\n";
+    for (const auto& seat : game.seats()) {
+      std::string who;
+      for (int i = 0; i < 2; ++i) {
+        if ((seat.sides >> i) & 1) who += (who.empty() ? "" : " and ") + SideName(g, i);
+      }
+      std::cout << who << ": http://" << bind << ":" << p << "/?token=" << seat.token << "\n";
+    }
+  });
+}
+
+int RunClub(const std::string& path, const std::string& bind, int port, int ai_delay_ms, int ai_budget) {
+  std::string error;
+  auto store = OpenClubStore(path, &error);
+  if (!store) {
+    std::cerr << "wargame serve: " << error << "\n";
+    return kExitError;
+  }
+  auto* club = new Club(std::move(store), ai_budget);  // never destroyed, as the server
+  if (const std::string bad = club->Load(); !bad.empty()) std::cerr << "wargame serve: " << path << ": " << bad;
+  const std::string key = club->NewHostKey();
+  asio::io_context io{1};
+  auto* server_ptr = new Server(io, ai_delay_ms);
+  g_running_server = server_ptr;
+  Server& server = *server_ptr;
+  server.ServeClub(*club);
+  return Serve(server, io, bind, port, [&](unsigned short p) {
+    const bool uri = path.find("://") != std::string::npos;  // may hold a password: not printed
+    std::cout << "club: " << (uri ? "" : path + " ") << "(" << club->store().kind() << "), " << club->games().size() << " game(s)\n"
+              << "serving on http://" << bind << ":" << p << "/\n"
+              << "club key (lists and creates games; a new one at each start): " << key << "\n"
+              << "games: http://" << bind << ":" << p << "/club/games?token=" << key << "\n";
+  });
 }
 
 }  // namespace wg::cli
@@ -553,14 +734,34 @@ int CmdServe(int argc, char** argv) {
       "ai-delay", po::value<int>()->default_value(600), "pause before each computer action, milliseconds")(
       "ai-budget", po::value<int>()->default_value(0), "the ai player's work per decision (0: its default)")(
       "dice-deadline", po::value<long>()->default_value(86400),
-      "fair dice: seconds a round may wait on one player before the other may claim the die (0: never)");
+      "fair dice: seconds a round may wait on one player before the other may claim the die (0: never)")(
+      "club", po::value<std::string>(), "FILE.sqlite or postgresql://...: serve many games kept in this SQLite "
+                                        "file (created if needed) or PostgreSQL database, made and listed over HTTP "
+                                        "with the club key printed at start");
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;
   const char* synopsis =
       "usage: wargame serve GAME [--scenario S] [--optional R,..] [--port P] [--players human,ai] [--seed N]\n"
-      "       wargame serve --load SAVE [--players ...]";
+      "       wargame serve --load SAVE [--players ...]\n"
+      "       wargame serve --club FILE.sqlite [--port P] [--bind ADDR]";
   if (int rc = ParseOptions(argc, argv, desc, pos, &vm, "wargame serve", synopsis); rc >= 0) return rc;
+  if (vm.count("club")) {
+    for (const char* o : {"game", "scenario", "optional", "load", "dice"}) {
+      if (vm.count(o)) {
+        std::cerr << "wargame serve: --club serves the games created over HTTP (POST /club/games): no "
+                  << (std::string(o) == "game" ? "GAME" : "--" + std::string(o)) << "\n";
+        return kExitUsage;
+      }
+    }
+    const int port = vm["port"].as<int>();
+    if (port < 0 || port > 65535 || vm["ai-delay"].as<int>() < 0) {
+      std::cerr << "wargame serve: --port must be 0-65535 and --ai-delay >= 0\n";
+      return kExitUsage;
+    }
+    return RunClub(vm["club"].as<std::string>(), vm["bind"].as<std::string>(), port, vm["ai-delay"].as<int>(),
+                   vm["ai-budget"].as<int>());
+  }
   std::vector<std::string> kinds = SplitList(vm["players"].as<std::string>());
   if (kinds.size() == 1) kinds.push_back(kinds[0]);
   for (const auto& k : kinds) {

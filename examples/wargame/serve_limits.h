@@ -30,6 +30,11 @@ inline constexpr size_t kMaxUnauthenticatedPerAddress = 48;
 inline constexpr size_t kMaxPerSeat = 16;
 inline constexpr size_t kMaxSeats = 2;
 inline constexpr size_t kMaxConnections = kMaxUnauthenticated + kMaxSeats * kMaxPerSeat;
+// A club (`wargame serve --club`) has a link per seat, spectator and creator of
+// every game, each with kMaxPerSeat: all of them together hold at most this
+// many authenticated connections (past it, the oldest is closed).
+inline constexpr size_t kMaxClubAuthenticated = 512;
+inline constexpr size_t kMaxClubConnections = kMaxUnauthenticated + kMaxClubAuthenticated;
 
 // Timers. A new connection (and every unauthenticated one, for each request)
 // must send its whole header within kHeaderTimeout (slowloris); a seat's

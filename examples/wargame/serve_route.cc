@@ -34,7 +34,26 @@ std::string_view PathOf(std::string_view target) { return target.substr(0, targe
 
 namespace {
 
-Route RouteOf(const RequestHead& h, std::string_view path, int sides, bool has_body) {
+Route ClubRouteOf(const RequestHead& h, std::string_view path, int sides) {
+  const bool too_large = h.content_length && *h.content_length > kMaxMessageBytes;
+  if (path == "/club/games") {
+    if (!(sides & kClubHost)) return Route::kForbidden;
+    if (h.method == "GET") return Route::kClubList;
+    if (h.method != "POST") return Route::kMethodNotAllowed;
+    return too_large ? Route::kTooLarge : Route::kClubCreate;
+  }
+  if (path == "/club/revoke") {
+    if (!(sides & kCreator)) return Route::kForbidden;
+    if (h.method != "POST") return Route::kMethodNotAllowed;
+    return too_large ? Route::kTooLarge : Route::kClubRevoke;
+  }
+  return Route::kNotFound;
+}
+
+Route RouteOf(const RequestHead& h, std::string_view path, int sides, bool has_body, bool club) {
+  if (club && path.substr(0, 6) == "/club/" && !h.upgrade) return ClubRouteOf(h, path, sides);
+  // A game's page, state, messages and WebSocket: a seat's or a spectator's token.
+  sides &= kSidesMask | kSpectator | kCreator;
   if (h.upgrade) {
     if (path != "/ws" || sides == 0) return Route::kForbidden;
     return h.method == "GET" && !has_body ? Route::kWebSocket : Route::kBadRequest;
@@ -50,17 +69,19 @@ Route RouteOf(const RequestHead& h, std::string_view path, int sides, bool has_b
 
 }  // namespace
 
-RouteDecision RouteRequest(const RequestHead& head, const std::function<int(const std::string&)>& sides_of) {
+RouteDecision RouteRequest(const RequestHead& head, const std::function<int(const std::string&)>& sides_of,
+                           bool club) {
   const std::string_view path = PathOf(head.target);
   const std::string token = TokenOf(head.target);
   const int sides = token.empty() ? 0 : sides_of(token);
   const bool has_body = head.chunked || head.content_length.value_or(0) > 0;
   RouteDecision d;
-  d.route = RouteOf(head, path, sides, has_body);
+  d.route = RouteOf(head, path, sides, has_body, club);
+  const bool club_route = d.route == Route::kClubList || d.route == Route::kClubCreate || d.route == Route::kClubRevoke;
   const bool served = d.route == Route::kPage || d.route == Route::kState || d.route == Route::kApi ||
-                      d.route == Route::kWebSocket;
+                      d.route == Route::kWebSocket || club_route;
   d.sides = served ? sides : 0;
-  d.read_body = d.route == Route::kApi;
+  d.read_body = d.route == Route::kApi || d.route == Route::kClubCreate || d.route == Route::kClubRevoke;
   d.close_after = has_body && !d.read_body;
   return d;
 }
@@ -70,6 +91,9 @@ int StatusOf(Route r) {
     case Route::kPage:
     case Route::kState:
     case Route::kApi:
+    case Route::kClubList:
+    case Route::kClubCreate:
+    case Route::kClubRevoke:
       return 200;
     case Route::kWebSocket:
       return 101;
@@ -136,7 +160,23 @@ void ConnectionTable::Authenticate(Id id, int sides, std::vector<Id>* evict) {
     open_.erase(old);
     evict->push_back(old);
   }
+  if (max_authenticated_ && it->second.sides == 0 && authenticated() >= max_authenticated_) {
+    const Id old = Oldest([&](const Entry& e) { return e.sides != 0; });
+    open_.erase(old);
+    evict->push_back(old);
+  }
   it->second.sides = sides;
+}
+
+void ConnectionTable::CloseSeat(int sides, Id keep, std::vector<Id>* evict) {
+  for (auto it = open_.begin(); it != open_.end();) {
+    if (sides != 0 && it->second.sides == sides && it->first != keep) {
+      evict->push_back(it->first);
+      it = open_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void ConnectionTable::Close(Id id) { open_.erase(id); }

@@ -118,6 +118,7 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
   };
   if (t == "state") return StateMessage(sides);
+  if ((sides & 3) == 0 && t != "odds") return Refused("", "a spectator's link reads the game and acts for no side");
   if (t == "act" || t == "odds" || t == "preview") {
     const std::string* action = text("action");
     if (!action) return ErrorAnswer("\"" + t + "\" needs an \"action\" string");
@@ -234,24 +235,29 @@ std::string WebGame::Import(int sides, const std::string& save, bool* changed) {
   if (!ControlsGame(sides)) {
     return Refused("", "import needs a link that plays both sides (hot-seat): a remote player cannot replace the game");
   }
+  if (const std::string bad = Restore(save); !bad.empty()) return Refused("", bad);
+  *changed = true;
+  return Answer({{"t", "ok"}, {"action", "import"}});
+}
+
+std::string WebGame::Restore(const std::string& save) {
   // The save is replayed on this game: a `game:` naming anything else (a path on
   // the host) is refused before anything is looked up, so no file is read.
   auto loaded = Session::LoadFor(session_->game_ptr(), save, "imported save");
-  if (!loaded.ok()) return Refused("", loaded.errors().ToString());
+  if (!loaded.ok()) return loaded.errors().ToString();
   FairDiceRecord record;
-  if (const std::string bad = VerifyFairDice(save, "imported save", &record); !bad.empty()) return Refused("", bad);
+  if (const std::string bad = VerifyFairDice(save, "imported save", &record); !bad.empty()) return bad;
   std::unique_ptr<Session> old = std::move(session_);
   session_ = std::move(*loaded);
   SetDiceMode();
   if (const std::string bad = SetFairDice(std::move(record)); !bad.empty()) {
     session_ = std::move(old);  // nothing changes
     SetDiceMode();
-    return Refused("", bad);
+    return bad;
   }
   MakePlayers();
   history_.Reset(*session_);
-  *changed = true;
-  return Answer({{"t", "ok"}, {"action", "import"}});
+  return "";
 }
 
 std::string WebGame::Odds(const std::string& text) {

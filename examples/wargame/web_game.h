@@ -69,6 +69,8 @@ class WebGame {
 
   // Handles one message from a page whose token plays `sides`. Returns the
   // answer; *changed is set when the game changed (every page needs the state).
+  // A link that plays no side (a club's spectator: sides 0 apart from role
+  // bits) may only ask for the state and odds.
   std::string Handle(int sides, const std::string& message, bool* changed);
   // The state message for a page playing `sides`.
   std::string StateMessage(int sides);
@@ -91,8 +93,14 @@ class WebGame {
   const FairDiceGame& fair_game() const { return fair_game_; }
   // The dice come from commit-reveal rounds between the two links.
   bool fair_dice() const { return fair_; }
+  // An action waits for its die.
+  bool waiting_for_die() const { return pending_.has_value(); }
   // The save as exported: the session's save and the fair dice record.
   std::string SaveText() const;
+  // Replaces the game by a save of it (SaveText), replayed as an imported save
+  // is (Session::LoadFor, the fair dice verified): "" or why not (then nothing
+  // changed). `wargame serve --club` rebuilds its games so.
+  std::string Restore(const std::string& save);
 
  private:
   std::string Act(int sides, const std::string& text, bool* changed);

@@ -144,5 +144,94 @@ TEST(ConnectionTable, BudgetsPerAddressAndPerSeat) {
   EXPECT_EQ(s.authenticated(), kMaxPerSeat);
 }
 
+// A club (`wargame serve --club`): the tokens' roles (club.h).
+const std::string kSpect = std::string(32, 'a'), kCreate = std::string(32, 'b'), kHost = std::string(32, 'c');
+
+int ClubRoleOf(const std::string& t) {
+  if (t == kToken) return 2;
+  if (t == kSpect) return kSpectator;
+  if (t == kCreate) return kSpectator | kCreator;
+  return t == kHost ? kClubHost : 0;
+}
+
+RouteDecision DecideClub(std::string_view method, std::string_view target, std::optional<uint64_t> length = {},
+                         bool upgrade = false) {
+  RequestHead h;
+  h.method = method;
+  h.target = target;
+  h.content_length = length;
+  h.upgrade = upgrade;
+  return RouteRequest(h, ClubRoleOf, /*club=*/true);
+}
+
+TEST(ServeRoute, TheClubsRoutesNeedTheirRole) {
+  const auto q = [](const std::string& t) { return "?token=" + t; };
+  // The club's key lists and creates games, and reads or plays none.
+  EXPECT_EQ(DecideClub("GET", "/club/games" + q(kHost)).route, Route::kClubList);
+  const RouteDecision create = DecideClub("POST", "/club/games" + q(kHost), 100);
+  EXPECT_EQ(create.route, Route::kClubCreate);
+  EXPECT_TRUE(create.read_body);
+  EXPECT_EQ(DecideClub("POST", "/club/games" + q(kHost), kMaxMessageBytes + 1).route, Route::kTooLarge);
+  EXPECT_FALSE(DecideClub("POST", "/club/games" + q(kHost), kMaxMessageBytes + 1).read_body);
+  for (const std::string path : {"/api/state", "/api", "/ws"}) {
+    EXPECT_EQ(DecideClub(path == "/api" ? "POST" : "GET", path + q(kHost), {}, path == "/ws").route, Route::kForbidden)
+        << path;
+  }
+  // No other token lists, creates or revokes, and no body is read for them.
+  for (const std::string& t : {kToken, kSpect, kCreate, std::string("00")}) {
+    EXPECT_EQ(DecideClub("GET", "/club/games" + q(t)).route, Route::kForbidden);
+    const RouteDecision d = DecideClub("POST", "/club/games" + q(t), 100);
+    EXPECT_EQ(d.route, Route::kForbidden);
+    EXPECT_FALSE(d.read_body);
+    EXPECT_TRUE(d.close_after);
+  }
+  for (const std::string& t : {kToken, kSpect, kHost}) {
+    EXPECT_EQ(DecideClub("POST", "/club/revoke" + q(t), 10).route, Route::kForbidden);
+  }
+  EXPECT_EQ(DecideClub("POST", "/club/revoke" + q(kCreate), 10).route, Route::kClubRevoke);
+  EXPECT_EQ(DecideClub("GET", "/club/revoke" + q(kCreate)).route, Route::kMethodNotAllowed);
+  EXPECT_EQ(DecideClub("GET", "/club/other" + q(kHost)).route, Route::kNotFound);
+  // A spectator (and the creator) reads the game's state and socket, and may post (state and odds only: WebGame).
+  for (const std::string& t : {kSpect, kCreate}) {
+    EXPECT_EQ(DecideClub("GET", "/api/state" + q(t)).route, Route::kState);
+    EXPECT_EQ(DecideClub("GET", "/ws" + q(t), {}, true).route, Route::kWebSocket);
+    EXPECT_EQ(DecideClub("POST", "/api" + q(t), 10).route, Route::kApi);
+  }
+  // Without --club the club's paths are unknown, whatever the token.
+  EXPECT_EQ(Decide("GET", "/club/games" + q(kToken)).route, Route::kNotFound);
+  RequestHead h;
+  h.method = "GET";
+  const std::string target = "/club/games?token=" + kHost;
+  h.target = target;
+  EXPECT_EQ(RouteRequest(h, ClubRoleOf).route, Route::kNotFound);
+}
+
+TEST(ConnectionTable, AClubBoundsItsAuthenticatedConnectionsAndClosesARevokedLink) {
+  ConnectionTable t;
+  t.set_max_authenticated(kMaxClubAuthenticated);
+  std::vector<ConnectionTable::Id> evict;
+  const auto first = t.Open("a", &evict);
+  t.Authenticate(first, 1, &evict);
+  for (int link = 2; link < static_cast<int>(kMaxClubAuthenticated) + 40; ++link) {
+    t.Authenticate(t.Open("a", &evict), link, &evict);
+  }
+  EXPECT_EQ(t.authenticated(), kMaxClubAuthenticated);
+  EXPECT_FALSE(t.is_open(first));  // the oldest went
+  EXPECT_EQ(evict.size(), 39u);
+  evict.clear();
+  const auto x = t.Open("b", &evict), y = t.Open("b", &evict);
+  t.Authenticate(x, 7777, &evict);
+  t.Authenticate(y, 7777, &evict);
+  evict.clear();
+  const auto z = t.Open("b", &evict);
+  t.Authenticate(z, 7777, &evict);
+  evict.clear();
+  t.CloseSeat(7777, z, &evict);  // z revoked it: its answer is being sent
+  EXPECT_EQ(evict, (std::vector<ConnectionTable::Id>{x, y}));
+  EXPECT_FALSE(t.is_open(x));
+  EXPECT_FALSE(t.is_open(y));
+  EXPECT_TRUE(t.is_open(z));
+}
+
 }  // namespace
 }  // namespace wg::cli
