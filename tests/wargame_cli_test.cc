@@ -505,3 +505,22 @@ TEST_F(WargameCli, RulesShowsImplementationDataKeysAndTests) {
   EXPECT_EQ(Wargame("rules stars_and_bars --rule 99.9").code, 1);
   EXPECT_EQ(Wargame("rules").code, 2);
 }
+
+// Issue 37: rules traced by registration. 7.5.1's retreat step is shown where the ruleset
+// registers it, and the data key it reads (`combat.retreat_hexes`, whose line in ruleset.yaml
+// says `# 7.5.1`) where the file has it.
+TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
+  const RunResult r = Wargame("rules stars_and_bars --rule 7.5.1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream yaml(Slurp(std::string(WG_SOURCE_DIR) + "/rulesets/stars_and_bars/ruleset.yaml"));
+  int line = 0, key_line = 0;
+  for (std::string l; std::getline(yaml, l);) {
+    ++line;
+    if (l.find("  retreat_hexes: 2") == 0) key_line = line;
+  }
+  ASSERT_GT(key_line, 0);
+  EXPECT_NE(r.out.find("combat.retreat_hexes (rulesets/stars_and_bars/ruleset.yaml:" + std::to_string(key_line) + ")"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("retreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
+}

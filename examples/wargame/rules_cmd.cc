@@ -27,7 +27,7 @@ void PrintEntry(const RuleIndexEntry& e) {
   for (const char* kind : {"data", "step", "hook"}) {
     std::string names;
     for (const RuleSource& s : e.sources) {
-      if (s.kind == kind) names += (names.empty() ? "" : ", ") + s.name;
+      if (s.kind == kind) names += (names.empty() ? "" : ", ") + s.name + (s.where.empty() ? "" : " (" + s.where + ")");
     }
     if (!names.empty()) std::cout << "    " << kind << ":" << std::string(8 - std::string(kind).size(), ' ') << names << "\n";
   }

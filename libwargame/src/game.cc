@@ -377,7 +377,7 @@ void Rules::RuleSources(std::vector<RuleSource>* out) const {
     size_t b = 0;
     while (b < d.rule.size()) {
       const size_t e = std::min(d.rule.find_first_of("/,", b), d.rule.size());
-      if (e > b) out->push_back(RuleSource{d.rule.substr(b, e - b), "step", d.name});
+      if (e > b) out->push_back(RuleSource{d.rule.substr(b, e - b), "step", d.name, d.where});
       b = e + 1;
     }
   }

@@ -10,6 +10,16 @@
 
 namespace wg {
 
+std::string SourceRelative(std::string_view path) {
+  size_t best = std::string_view::npos;
+  for (const char* top : {"rulesets/", "libwargame/", "examples/", "tests/"}) {
+    for (size_t at = path.find(top); at != std::string_view::npos; at = path.find(top, at + 1)) {
+      if (at == 0 || path[at - 1] == '/') best = best == std::string_view::npos ? at : std::max(best, at);
+    }
+  }
+  return std::string(best == std::string_view::npos ? path : path.substr(best));
+}
+
 namespace {
 
 std::string Trim(const std::string& s) {
@@ -146,6 +156,13 @@ Result<std::vector<RuleIndexEntry>> RuleIndex(const Game& game) {
     e.rule = r.rule;
     e.row = std::move(r);
     out.push_back(std::move(e));
+  }
+  // The data keys read whose line names a rule (Game::data_rules). A sub-rule RULES.md does
+  // not list ("7.5.2.D") goes to the nearest rule it lists ("7.5.2").
+  for (const DataRule& d : game.data_rules) {
+    std::string rule = d.rule;
+    while (!by_rule.count(rule) && rule.find('.') != std::string::npos) rule.erase(rule.rfind('.'));
+    sources.push_back(RuleSource{by_rule.count(rule) ? rule : d.rule, "data", d.key, d.where});
   }
   for (RuleSource& s : sources) {
     auto it = by_rule.find(s.rule);

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "wargame/game.h"
+#include "wargame/rule_index.h"
 
 namespace wg {
 
@@ -281,8 +282,10 @@ const char* DecisionPrompt(DecisionType d) {
   return i < std::size(kWords) ? kWords[i] : "";
 }
 
-StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes) {
+StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes,
+                std::source_location where) {
   StepDef d;
+  d.where = SourceRelative(where.file_name()) + ":" + std::to_string(where.line());
   d.name = std::move(name);
   d.rule = std::move(rule);
   d.decision = decision;

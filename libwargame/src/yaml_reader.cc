@@ -305,12 +305,17 @@ bool YamlReader::CheckKeys(const YAML::Node& node, const std::string& path,
   return true;
 }
 
+void YamlReader::NoteRead(const YAML::Node& node, const std::string& path) {
+  reads_.push_back(Read{path, node.Mark().line + 1});
+}
+
 std::optional<long long> YamlReader::Int64(const YAML::Node& node, const std::string& path,
                                            long long lo, long long hi) {
   if (!IsType(node, YAML::NodeType::Scalar)) {
     Fail(node, path, "expected an integer");
     return std::nullopt;
   }
+  NoteRead(node, path);
   const std::string& s = node.Scalar();
   const char* b = s.data();
   const char* e = s.data() + s.size();
@@ -344,6 +349,7 @@ std::optional<double> YamlReader::Double(const YAML::Node& node, const std::stri
     Fail(node, path, "expected a number");
     return std::nullopt;
   }
+  NoteRead(node, path);
   const std::string& s = node.Scalar();
   try {
     size_t used = 0;
@@ -361,6 +367,7 @@ std::optional<double> YamlReader::Double(const YAML::Node& node, const std::stri
 
 std::optional<bool> YamlReader::Bool(const YAML::Node& node, const std::string& path) {
   if (IsType(node, YAML::NodeType::Scalar)) {
+    NoteRead(node, path);
     const std::string& s = node.Scalar();
     if (s == "true" || s == "yes" || s == "on") return true;
     if (s == "false" || s == "no" || s == "off") return false;
@@ -374,6 +381,7 @@ std::optional<std::string> YamlReader::String(const YAML::Node& node, const std:
     Fail(node, path, "expected a string");
     return std::nullopt;
   }
+  NoteRead(node, path);
   return node.Scalar();
 }
 
@@ -435,6 +443,7 @@ std::vector<std::string> YamlReader::StringList(const YAML::Node& node, const st
   std::vector<std::string> out;
   if (!node.IsDefined()) return out;
   if (node.IsScalar()) {
+    NoteRead(node, path);
     out.push_back(node.Scalar());
     return out;
   }

@@ -525,6 +525,8 @@ Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, cons
   PrepareTableGeometry(game->table(), data.get());
   game->data = std::move(data);
   game->rules = MakeMiniRules(game.get());
+  RecordDataRules(r, game.get());  // the keys read whose line names a rule (`wargame rules`)
+  RecordDataRules(sr, game.get());
   return std::shared_ptr<const Game>(std::move(game));
 }
 

@@ -313,6 +313,14 @@ struct HexBoard {
   StackingRules stacking;
 };
 
+// A data key the loaded game read whose line names a rule (a trailing comment
+// "# 7.5.1" or "# 7.1: ..."): the rule, the key path, where ("file:line").
+struct DataRule {
+  std::string rule;
+  std::string key;
+  std::string where;
+};
+
 class Game {
  public:
   GameParams params;
@@ -323,6 +331,8 @@ class Game {
   std::vector<std::string> attributes;
   std::vector<MarkerDef> markers;
   std::vector<OptionalRule> optional_rules;
+  // What the game's data says it implements (`# RULE` comments on the keys read).
+  std::vector<DataRule> data_rules;
   std::vector<PlayerChoice> choices;  // the players' choices the program can make (`auto=`)
   std::vector<Formation> formations;
   std::vector<UnitDef> units;

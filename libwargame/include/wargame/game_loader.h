@@ -73,6 +73,13 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game);
 // rules included). Errors name the placement or set-up responsible.
 void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors);
 
+// The keys every reader of `doc` read whose line has a rule comment ("# 7.5.1",
+// "# 7.1: ..."): into game->data_rules. Called once the rules were built (their
+// own reads included).
+void RecordDataRules(const RulesetDocument& doc, Game* game);
+// The same for one file's reader (a loader that reads its files itself).
+void RecordDataRules(const YamlReader& reader, Game* game);
+
 // The folder holding rulesets' data: $WARGAME_RULESETS if set, else the
 // source tree's rulesets/ (compiled in), else the installed share directory.
 std::string RulesetsRoot();

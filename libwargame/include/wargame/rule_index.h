@@ -23,7 +23,12 @@ struct RuleSource {
   std::string rule;  // "7.1"
   std::string kind;  // "data" (a YAML key), "step" (a procedure of the sequence of play), "hook"
   std::string name;  // "rule_numbers.zoc", "combat", "SbRules::MustAttack"
+  std::string where; // "rulesets/stars_and_bars/ruleset.yaml:54": where it is registered or read ("" unknown)
 };
+
+// `path` from its source tree's top ("rulesets/stars_and_bars/rules.cc"): the part from
+// the last "rulesets/", "libwargame/", "examples/" or "tests/" folder on (else as given).
+std::string SourceRelative(std::string_view path);
 
 // One row of a RULES.md table.
 struct RulesRow {

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +93,9 @@ struct StepDef {
   ChanceDef chance;
   std::function<void(State&, Context&, int value)> resolve;
   uint16_t rule_id = 0;  // interned `rule` (set by Register)
+  // Where the step was made (NewStep's caller: "rulesets/stars_and_bars/rules.cc:2300"),
+  // for `wargame rules`.
+  std::string where;
 };
 
 // The generic words of a kind of decision ("choose a retreat path"): the
@@ -100,7 +104,8 @@ const char* DecisionPrompt(DecisionType d);
 
 // A StepDef with its name, rule, what it asks (its prompt: DecisionPrompt) and
 // the action types it takes (Takes(...); 0: any); the caller sets its handlers.
-StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes = 0);
+StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes = 0,
+                std::source_location where = std::source_location::current());
 
 // Bit of StepDef::takes for an action type.
 constexpr uint32_t Takes(ActionType t) { return 1u << static_cast<unsigned>(t); }

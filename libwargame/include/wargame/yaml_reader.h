@@ -106,13 +106,25 @@ class YamlReader {
   static void AcceptKey(const std::string& path, std::string_view key);
   static std::set<std::string> AcceptedKeys();
 
+  // The scalars this reader read (the typed reads above), each by its key path
+  // and 1-based line: what a loaded game reads from its data, traced to the
+  // file (Game::data_rules, `wargame rules`).
+  struct Read {
+    std::string path;
+    int line = 0;
+  };
+  const std::vector<Read>& reads() const { return reads_; }
+
  private:
   // Duplicate keys, depth and alias-expansion limits over the whole document.
   void CheckDocument(const YAML::Node& node, const std::string& path, int depth, long* budget);
 
+  void NoteRead(const YAML::Node& node, const std::string& path);
+
   std::string file_;
   YAML::Node root_;
   ErrorList errors_;
+  std::vector<Read> reads_;
 };
 
 }  // namespace wg

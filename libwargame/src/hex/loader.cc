@@ -214,6 +214,7 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   if (!errors.ok()) return errors;
   game->rules = make_rules(*game, **doc, &errors);
   if (game->rules) game->rules->FinishSteps();
+  RecordDataRules(**doc, game.get());  // the keys read, the ruleset's own included
   errors.Append((*doc)->Errors());
   if (!errors.ok()) return errors;
   // A builder that refuses says why (its errors, reported once); one that returns
