@@ -128,10 +128,11 @@ TEST_F(WargameCli, SavesOfFormat2LoadAndContinueAsTheirReadmeSays) {
 }
 
 // Saves of format 3, written before a combat's follow-up was a script step (issue 37): most
-// stop in the middle of a combat (a Stand, a retreat, losses, an advance), each hashed with
+// stop in the middle of a combat (a Stand, a retreat, losses, an advance, an exchange, a
+// displacement), each hashed with
 // what the combat owed where the older code kept it.
 TEST_F(WargameCli, SavesOfFormat3StoppedInACombatLoadAndContinueAsTheirReadmeSays) {
-  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3_combat/"), 9);
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3_combat/"), 11);
 }
 
 // Saves of format 3 (before format 4 made Stars and Bars' choices of 3.0 and 5.8 the

@@ -679,7 +679,6 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
   for (int i = 0; i < kMaxCombatUnits; ++i) {
     x.attacker_hexes[i] = static_cast<int16_t>(i < c.num_attackers && exposed[i] ? s.unit(c.attackers[i]).hex : -1);
   }
-  x.defender_advance = 0;
   const int marker = ineffective_;  // looked up at load
   for (const auto& t : r.tokens) {
     if (t.code == "AE") {
@@ -709,16 +708,16 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
           if (exposed[i]) Eliminate(s, ctx, c.attackers[i], "8.3", "EX");
         }
       } else {
-        Ext<BgExt>(s).ex_owed = static_cast<int16_t>(owed);
-        CallStep(s, ctx, steps_, step_exchange_, s.phasing_side);
+        CallStep(s, ctx, steps_, step_exchange_, s.phasing_side, {static_cast<int16_t>(owed)});
       }
     }
   }
 }
 
+// The exchange step's argument 0: the strength the attacker must lose.
 void BgRules::ListExLosses(const State& s, std::vector<Action>* out) const {
   const PendingCombat& c = s.combat;
-  const int owed = Ext<BgExt>(s).ex_owed;
+  const int owed = TopStep(s)->args[0];
   UnitId cand[kMaxCombatUnits];
   int strength[kMaxCombatUnits];
   int n = 0;
@@ -747,7 +746,7 @@ void BgRules::ListExLosses(const State& s, std::vector<Action>* out) const {
 
 Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   const PendingCombat& c = s.combat;
-  const int owed = Ext<BgExt>(s).ex_owed;
+  const int owed = TopStep(s)->args[0];
   int total = 0, min_in = 1 << 20;
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
@@ -771,7 +770,6 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
     return Status::Refused("8.3", "EX: lose only the units needed to reach " + std::to_string(owed));
   }
   for (int i = 0; i < a.num_units; ++i) Eliminate(s, ctx, a.units[static_cast<size_t>(i)], "8.3", "EX");
-  Ext<BgExt>(s).ex_owed = 0;
   EndStep(s, ctx, steps_);  // the combat's follow-up resumes
   return Status::Ok();
 }
@@ -968,10 +966,10 @@ bool BgRules::DisplacementHex(const State& s, Context& ctx, int hex, int side, U
   return false;
 }
 
+// The displacement step's arguments: {the overstacked hex, the unit that retreated there}.
 void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action>* out) const {
-  const BgExt& x = Ext<BgExt>(s);
-  const int hex = x.displace_hex - 1;
-  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int hex = TopStep(s)->args[0];
+  const UnitId except = static_cast<UnitId>(TopStep(s)->args[1]);
   const int side = s.unit(except).side;
   const ZocField& zoc = EnemyZoc(s, ctx, side);
   for (int i = 0; i < s.num_units; ++i) {
@@ -989,9 +987,8 @@ void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action
 
 // 8.52: the owner moves one of the units of the overstacked hex to an adjacent hex.
 Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const {
-  BgExt& x = Ext<BgExt>(s);
-  const int hex = x.displace_hex - 1;
-  const UnitId except = static_cast<UnitId>(x.displace_except - 1);
+  const int hex = TopStep(s)->args[0];
+  const UnitId except = static_cast<UnitId>(TopStep(s)->args[1]);
   const int side = s.unit(except).side;
   if (a.num_units != 1 || a.num_hexes != 1 || a.units[0] == except || a.units[0] < 0 || a.units[0] >= s.num_units ||
       s.unit(a.units[0]).side != side) {
@@ -1004,8 +1001,6 @@ Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const
   }
   MoveUnit(s, ctx, a.units[0], a.hexes[0], EventType::kRetreat, "8.52");
   SetControl(s, a.hexes[0], side);
-  x.displace_hex = 0;
-  x.displace_except = 0;
   RefreshControl(s, ctx);
   EndStep(s, ctx, steps_);  // the combat's follow-up resumes
   return Status::Ok();
@@ -1026,10 +1021,7 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
     MoveUnit(s, ctx, u, to, EventType::kRetreat, "8.5");
     if (over) {
       // 8.52: the owner now displaces one of the other units (CheckRetreat made sure one can go).
-      BgExt& x = Ext<BgExt>(s);
-      x.displace_hex = static_cast<int16_t>(to + 1);
-      x.displace_except = static_cast<int16_t>(u + 1);
-      GotoStep(s, ctx, steps_, step_displace_, side);  // in place of the retreat step
+      GotoStep(s, ctx, steps_, step_displace_, side, {static_cast<int16_t>(to), u});  // in place of the retreat step
       RefreshControl(s, ctx);
       return Status::Ok();
     }
@@ -1041,19 +1033,31 @@ Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
 
 void BgRules::LegacyFrameState(const State& s, State* old) const {
   HexRules::LegacyFrameState(s, old);
-  const BgExt& x = Ext<BgExt>(s);
-  if (FindFrame(s, step_displace_) != nullptr && x.displace_except > 0) {
-    old->combat.legacy_current = static_cast<UnitId>(x.displace_except - 1);
+  BgExt& x = Ext<BgExt>(*old);
+  for (int i = 0; i < old->steps.depth; ++i) {
+    Step& st = old->steps.items[i];
+    if (st.kind == step_displace_) {
+      old->combat.legacy_current = static_cast<UnitId>(st.args[1]);  // the retreated unit
+      x.legacy_displace_hex = static_cast<int16_t>(st.args[0] + 1);
+      x.legacy_displace_except = static_cast<int16_t>(st.args[1] + 1);
+    } else if (st.kind == step_exchange_) {
+      x.legacy_ex_owed = st.args[0];
+    } else if (st.kind == step_defender_advance_) {
+      x.legacy_defender_advance = 1;
+    } else {
+      continue;
+    }
+    st = Step{st.kind, st.side, st.rule, {}};  // pushed without arguments then
   }
 }
 
 void BgRules::AfterCombat(State& s, Context& ctx) const {
   // 8.6: a hex of the attackers cleared (AE, AR): one defending unit may advance.
-  BgExt& x = Ext<BgExt>(s);
-  x.defender_advance = 0;
-  for (int i = 0; i < s.combat.num_defenders && !x.defender_advance; ++i) {
+  const BgExt& x = Ext<BgExt>(s);
+  bool may_advance = false;
+  for (int i = 0; i < s.combat.num_defenders && !may_advance; ++i) {
     for (int k = 0; k < kMaxCombatUnits; ++k) {
-      if (DefenderMayAdvance(s, ctx, s.combat.defenders[i], x.attacker_hexes[k])) x.defender_advance = 1;
+      if (DefenderMayAdvance(s, ctx, s.combat.defenders[i], x.attacker_hexes[k])) may_advance = true;
     }
   }
   for (int i = 0; i < s.num_units; ++i) {
@@ -1061,7 +1065,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
     if (u.OnMap()) SetControl(s, u.hex, u.side);
   }
   RefreshControl(s, ctx);
-  if (x.defender_advance && !s.game_over) CallStep(s, ctx, steps_, step_defender_advance_, 1 - s.phasing_side);
+  if (may_advance && !s.game_over) CallStep(s, ctx, steps_, step_defender_advance_, 1 - s.phasing_side);
 }
 
 void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -1209,7 +1213,6 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
     MoveUnit(s, ctx, u, h, EventType::kAdvance, "8.6");
     SetControl(s, h, s.unit(u).side);
   }
-  Ext<BgExt>(s).defender_advance = 0;
   EndStep(s, ctx, steps_);
   RefreshControl(s, ctx);
   return Status::Ok();
@@ -1251,7 +1254,7 @@ void BgRules::RegisterSteps() {
     return Status::Refused("8.52", "displace one unit of the overstacked hex");
   };
   d.prompt = [this](const State& s) {
-    return "8.52: move one unit of " + game_.HexLabel(Ext<BgExt>(s).displace_hex - 1) + " to an adjacent hex";
+    return "8.52: move one unit of " + game_.HexLabel(TopStep(s)->args[0]) + " to an adjacent hex";
   };
   step_displace_ = steps_.Register(std::move(d));
   StepDef x = NewStep("exchange", "8.3", DecisionType::kLosses, 0);
@@ -1261,7 +1264,7 @@ void BgRules::RegisterSteps() {
     return Status::Refused("8.3", "EX: choose the attacking units to lose");
   };
   x.prompt = [](const State& s) {
-    return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(Ext<BgExt>(s).ex_owed) +
+    return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(TopStep(s)->args[0]) +
            " strength to lose";
   };
   step_exchange_ = steps_.Register(std::move(x));

@@ -34,13 +34,16 @@ namespace wg::blue_and_gray {
 // Per-game state kept in State::ext (no padding).
 struct BgExt {
   Action pending;         // 11.2: the attack waiting for the cavalry's choice
-  int16_t ex_owed = 0;    // 8.3 EX: strength the attacker must still lose
-  uint8_t defender_advance = 0;  // 8.6: the defender may advance into a cleared attacker hex
+  // Always 0. Saves of format 1-4 hashed here what the exchange (8.3: the strength the
+  // attacker must still lose), the defender's advance (8.6) and a displacement (8.52: hex + 1,
+  // the retreated unit + 1) owed: now the arguments of those steps (LegacyFrameState).
+  int16_t legacy_ex_owed = 0;
+  uint8_t legacy_defender_advance = 0;
   uint8_t spare1 = 0;
   uint8_t control[192] = {};  // 17.15: 2 bits per hex, side + 1 of the last to have a unit there
   int16_t attacker_hexes[kMaxCombatUnits] = {};  // where the combat's attackers stood (8.6)
-  int16_t displace_hex = 0;   // 8.52: hex + 1 from which the owner must displace a unit (0: none)
-  int16_t displace_except = 0;  // unit + 1 that retreated there (it is not the one displaced)
+  int16_t legacy_displace_hex = 0;
+  int16_t legacy_displace_except = 0;
 };
 static_assert(sizeof(BgExt) == 84 + 192 + 2 * kMaxCombatUnits);
 
@@ -128,8 +131,9 @@ class BgRules : public HexRules {
   bool InAttackReach(const State& s, UnitId u, int hex) const override;
   Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
   void AfterCombat(State& s, Context& ctx) const override;
-  // Saves of format 1-4: while a retreat's displacement (8.52) was asked, the older code
-  // still named the retreated unit in PendingCombat (legacy_current).
+  // Saves of format 1-4: what the exchange, a displacement and the defender's advance owed
+  // was in BgExt (legacy_*), the retreated unit of a displacement in PendingCombat
+  // (legacy_current), and their steps had no arguments.
   void LegacyFrameState(const State& s, State* old) const override;
 
  private:
