@@ -1,6 +1,7 @@
 // Rule traceability (issue 11): RuleIndex joins a ruleset's RULES.md with what the
 // loaded game registers under each rule number (Rules::RuleSources).
 #include "wargame/rule_index.h"
+#include "wargame/yaml_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -72,6 +73,26 @@ TEST(RuleIndex, TheHexEngineListsTheRulesNumberedInRuleNumbers) {
   bool zoc = false;
   for (const RuleSource& s : sources) zoc = zoc || (s.kind == "data" && s.name == "rule_numbers.zoc");
   EXPECT_TRUE(zoc);
+}
+
+}  // namespace
+}  // namespace wg
+
+namespace wg {
+namespace {
+
+// Issue 37: a data key is traced to the rules its line's comment names.
+TEST(RuleIndex, ARuleCommentNamesRulesNotDieRowsOrWords) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(YamlReader::RulesOfComment("  retreat_hexes: 2        # 7.5.1"), V{"7.5.1"});
+  EXPECT_EQ(YamlReader::RulesOfComment("  mandatory: true   # 7.1: over the whole phase"), V{"7.1"});
+  EXPECT_EQ(YamlReader::RulesOfComment("  phase: x   # 8.0/7.8"), V({"8.0", "7.8"}));
+  EXPECT_EQ(YamlReader::RulesOfComment("  card: 1   # T.1"), V{"T.1"});
+  EXPECT_EQ(YamlReader::RulesOfComment("  stand: 1   # 7.5.2.D."), V{"7.5.2.D"});
+  EXPECT_TRUE(YamlReader::RulesOfComment("  - [AE, AE, D1]   # 1").empty());  // a die roll's row
+  EXPECT_TRUE(YamlReader::RulesOfComment("  x: 2   # the default").empty());
+  EXPECT_TRUE(YamlReader::RulesOfComment("  name: \"Hill # 7.1\"").empty());  // inside a quoted value
+  EXPECT_TRUE(YamlReader::RulesOfComment("  x: 3   # 3rd").empty());
 }
 
 }  // namespace

@@ -834,73 +834,14 @@ void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* error
 
 namespace wg {
 
-namespace {
-
-// The rule numbers a YAML line's trailing comment starts with: "# 7.5.1" -> {7.5.1};
-// "# 7.1: over the whole phase" -> {7.1}; "# 8.0/7.8" -> {8.0, 7.8}; "# T.1" -> {T.1};
-// none for a comment of words ("# the default"), a number without a dot ("# 1", a die
-// roll's row) or a '#' inside a quoted value.
-std::vector<std::string> RulesOfComment(std::string_view line) {
-  std::vector<std::string> out;
-  size_t hash = std::string_view::npos;
-  char quote = 0;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
-      hash = i;
-      break;
-    }
-  }
-  if (hash == std::string_view::npos) return out;
-  size_t i = hash + 1;
-  while (i < line.size() && line[i] == ' ') ++i;
-  for (;;) {
-    size_t j = i;
-    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '.')) ++j;
-    std::string token(line.substr(i, j - i));
-    while (!token.empty() && token.back() == '.') token.pop_back();
-    // A rule number: digits and dots ("7.5.1", "8.52", "7.5.2.D"), or a letter section ("T.1").
-    const bool starts_well = !token.empty() && (std::isdigit(static_cast<unsigned char>(token[0])) ||
-                                                (token.size() > 2 && std::isupper(static_cast<unsigned char>(token[0])) && token[1] == '.'));
-    // A dot is required: "# 1" (a die roll's row) or "# 2x" is not a rule number.
-    if (!starts_well || token.find('.') == std::string::npos || token.find_first_of("0123456789") == std::string::npos) break;
-    bool words = false;  // "3rd", "12pm": not a rule
-    for (size_t k = 1; k < token.size(); ++k) {
-      words = words || (std::islower(static_cast<unsigned char>(token[k])) != 0);
-    }
-    if (words) break;
-    out.push_back(token);
-    if (j < line.size() && (line[j] == '/' || line[j] == ',')) {
-      i = j + 1;
-      while (i < line.size() && line[i] == ' ') ++i;
-      continue;
-    }
-    break;
-  }
-  return out;
-}
-
-}  // namespace
-
 void RecordDataRules(const YamlReader& reader, Game* game) {
   if (reader.reads().empty()) return;
-  std::ifstream in(reader.file());
-  if (!in) return;  // a document read from a string: no file to point at
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
   const std::string file = SourceRelative(reader.file());
   std::set<std::string> seen;  // key@line
   for (const YamlReader::Read& r : reader.reads()) {
-    if (r.line < 1 || r.line > static_cast<int>(lines.size())) continue;
-    const auto rules = RulesOfComment(lines[static_cast<size_t>(r.line - 1)]);
-    if (rules.empty()) continue;
     const std::string where = file + ":" + std::to_string(r.line);
     if (!seen.insert(r.path + "@" + where).second) continue;
-    for (const std::string& rule : rules) game->data_rules.push_back(DataRule{rule, r.path, where});
+    for (const std::string& rule : r.rules) game->data_rules.push_back(DataRule{rule, r.path, where});
   }
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -193,6 +194,18 @@ YamlReader YamlReader::FromString(const std::string& text, const std::string& na
     r.root_ = YAML::Node();
     return r;
   }
+  // The lines whose comment names rules (`# 7.5.1`): a read of a key there is traced.
+  int line = 1;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view l(text.data() + at, end - at);
+    if (l.find('#') != std::string_view::npos) {
+      auto rules = RulesOfComment(l);
+      if (!rules.empty()) r.line_rules_.emplace(line, std::move(rules));
+    }
+    at = end + 1;
+    ++line;
+  }
   long budget = kMaxNodes;
   const size_t before = r.errors_.size();
   r.CheckDocument(r.root_, "", 0, &budget);
@@ -305,8 +318,59 @@ bool YamlReader::CheckKeys(const YAML::Node& node, const std::string& path,
   return true;
 }
 
+// The rule numbers a YAML line's trailing comment starts with: "# 7.5.1" -> {7.5.1};
+// "# 7.1: over the whole phase" -> {7.1}; "# 8.0/7.8" -> {8.0, 7.8}; "# T.1" -> {T.1};
+// none for a comment of words ("# the default"), a number without a dot ("# 1", a die
+// roll's row) or a '#' inside a quoted value.
+std::vector<std::string> YamlReader::RulesOfComment(std::string_view line) {
+  std::vector<std::string> out;
+  size_t hash = std::string_view::npos;
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      hash = i;
+      break;
+    }
+  }
+  if (hash == std::string_view::npos) return out;
+  size_t i = hash + 1;
+  while (i < line.size() && line[i] == ' ') ++i;
+  for (;;) {
+    size_t j = i;
+    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '.')) ++j;
+    std::string token(line.substr(i, j - i));
+    while (!token.empty() && token.back() == '.') token.pop_back();
+    // A rule number: digits and dots ("7.5.1", "8.52", "7.5.2.D"), or a letter section ("T.1").
+    const bool starts_well = !token.empty() && (std::isdigit(static_cast<unsigned char>(token[0])) ||
+                                                (token.size() > 2 && std::isupper(static_cast<unsigned char>(token[0])) && token[1] == '.'));
+    // A dot is required: "# 1" (a die roll's row) or "# 2x" is not a rule number.
+    if (!starts_well || token.find('.') == std::string::npos || token.find_first_of("0123456789") == std::string::npos) break;
+    bool words = false;  // "3rd", "12pm": not a rule
+    for (size_t k = 1; k < token.size(); ++k) {
+      words = words || (std::islower(static_cast<unsigned char>(token[k])) != 0);
+    }
+    if (words) break;
+    out.push_back(token);
+    if (j < line.size() && (line[j] == '/' || line[j] == ',')) {
+      i = j + 1;
+      while (i < line.size() && line[i] == ' ') ++i;
+      continue;
+    }
+    break;
+  }
+  return out;
+}
+
+
 void YamlReader::NoteRead(const YAML::Node& node, const std::string& path) {
-  reads_.push_back(Read{path, node.Mark().line + 1});
+  if (line_rules_.empty()) return;
+  const auto it = line_rules_.find(node.Mark().line + 1);
+  if (it != line_rules_.end()) reads_.push_back(Read{path, it->first, it->second});
 }
 
 std::optional<long long> YamlReader::Int64(const YAML::Node& node, const std::string& path,

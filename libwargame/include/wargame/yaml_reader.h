@@ -17,6 +17,7 @@
 #include <climits>
 #include <initializer_list>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -106,14 +107,21 @@ class YamlReader {
   static void AcceptKey(const std::string& path, std::string_view key);
   static std::set<std::string> AcceptedKeys();
 
-  // The scalars this reader read (the typed reads above), each by its key path
-  // and 1-based line: what a loaded game reads from its data, traced to the
+  // The scalars this reader read (the typed reads above) on a line whose comment
+  // names rules ("retreat_hexes: 2   # 7.5.1"), each by its key path, 1-based
+  // line and those rules: what a loaded game reads from its data, traced to the
   // file (Game::data_rules, `wargame rules`).
   struct Read {
     std::string path;
     int line = 0;
+    std::vector<std::string> rules;
   };
   const std::vector<Read>& reads() const { return reads_; }
+  // The rule numbers a YAML line's trailing comment starts with: "# 7.5.1" ->
+  // {7.5.1}; "# 7.1: over the whole phase" -> {7.1}; "# 8.0/7.8" -> {8.0, 7.8};
+  // "# T.1" -> {T.1}; none for words, a number without a dot ("# 1", a die
+  // roll's row) or a '#' inside a quoted value.
+  static std::vector<std::string> RulesOfComment(std::string_view line);
 
  private:
   // Duplicate keys, depth and alias-expansion limits over the whole document.
@@ -124,6 +132,7 @@ class YamlReader {
   std::string file_;
   YAML::Node root_;
   ErrorList errors_;
+  std::map<int, std::vector<std::string>> line_rules_;  // line -> the rules its comment names
   std::vector<Read> reads_;
 };
 
