@@ -282,10 +282,10 @@ const char* DecisionPrompt(DecisionType d) {
   return i < std::size(kWords) ? kWords[i] : "";
 }
 
-StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes,
-                std::source_location where) {
+StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes, const char* file,
+                int line) {
   StepDef d;
-  d.where = SourceRelative(where.file_name()) + ":" + std::to_string(where.line());
+  d.where = SourceRelative(file ? file : "") + ":" + std::to_string(line);
   d.name = std::move(name);
   d.rule = std::move(rule);
   d.decision = decision;
