@@ -15,6 +15,8 @@
 
 #include "skirmish.h"
 #include "wargame/action_text.h"
+#include "wargame/event.h"
+#include "wargame/players.h"
 #include "wargame/hex_rules.h"
 #include "wargame/session.h"
 #include "wargame/steps.h"
@@ -240,10 +242,11 @@ TEST(CombatRoll, EveryHexRulesetRegistersTheRollAfterItsOwnSteps) {
     const StepKind roll = t.Find("combat_roll");
     ASSERT_NE(roll, kNoStep) << spec;
     // After the ruleset's own steps, so the kinds of its steps (saved in a State) kept their
-    // numbers; only the scripts registered later still (after_combat, Stars and Bars'
-    // combat_result) come after it.
+    // numbers; only the scripts and chance steps registered later still (after_combat, Stars
+    // and Bars' combat_result and its dice of issue 37) come after it.
     for (int k = roll + 1; k < t.size(); ++k) {
-      EXPECT_TRUE(IsScript(t, static_cast<StepKind>(k))) << spec << ": " << t.Def(static_cast<StepKind>(k)).name;
+      const StepKind kind = static_cast<StepKind>(k);
+      EXPECT_TRUE(IsScript(t, kind) || t.Def(kind).chance.sides > 0) << spec << ": " << t.Def(kind).name;
     }
     EXPECT_EQ(t.Find("after_combat"), roll + 1) << spec;
     EXPECT_EQ(t.Def(roll).chance.sides, (*g)->Data<HexGameData>().crt.die.sides) << spec;
@@ -286,6 +289,78 @@ std::string EliminatedAtTheCheckpoint(bool untrained_first) {
 TEST(Stacking, TheExcessEliminatedIsTheWeakestUnlessTheRulesetPutsUntrainedUnitsFirst) {
   EXPECT_EQ(EliminatedAtTheCheckpoint(false), "b3");
   EXPECT_EQ(EliminatedAtTheCheckpoint(true), "b2");
+}
+
+
+// --- Issue 37: every die of a hex ruleset is a chance step -------------------------------------
+
+class DieWatch : public EventSink {
+ public:
+  void OnEvent(const Event& e) override {
+    if (e.type == EventType::kDieRoll) ++rolls;
+  }
+  int rolls = 0;
+};
+
+// Random games played on a Context that stops at chance: no action rolls a die itself (no
+// die-roll event while it applies); every die is a chance step, given here by ResolveChance.
+// Each action, with the dice given at its chance steps supplied instead, reaches the same State
+// in a Session that rolls at once: stopping at a die changes nothing but where it is asked.
+void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<std::string, int>* met) {
+  auto g = LoadGame(spec);
+  ASSERT_TRUE(g.ok()) << spec << ": " << g.errors().ToString();
+  const Rules& rules = *(*g)->rules;
+  const StepTable& t = rules.steps();
+  for (uint64_t seed = 1; seed <= games; ++seed) {
+    Session normal(*g, seed);
+    State s = normal.state();
+    DieWatch watch;
+    Context ctx(**g, nullptr, &watch, &normal.scratch());
+    ctx.StopAtChance(true);
+    RngState rng = SeedRng(seed * 977 + 5);
+    RandomPlayer player(seed);
+    std::vector<Action> legal;
+    for (int n = 0; n < 20000 && !s.game_over; ++n) {
+      rules.LegalActions(s, ctx, &legal);
+      ASSERT_FALSE(legal.empty()) << spec << " seed " << seed;
+      const Action a = player.Choose(**g, s, legal);
+      watch.rolls = 0;
+      ASSERT_TRUE(rules.Apply(s, a, ctx).ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a);
+      ASSERT_EQ(watch.rolls, 0) << spec << " seed " << seed << ": " << ActionToText(**g, a)
+                                << " rolled a die inside the action";
+      std::vector<int> dice;
+      while (const ChanceDef* c = PendingChance(t, s)) {
+        ++(*met)[t.Def(TopKind(s)).name];
+        int value = 0;
+        for (int k = 0; k < std::max(1, c->count); ++k) {
+          const int die = RollDie(rng, c->sides);
+          dice.push_back(die);
+          value += die;
+        }
+        ASSERT_TRUE(ResolveChance(t, s, ctx, value).ok()) << spec << ": " << t.Def(TopKind(s)).name;
+      }
+      ++s.action_count;  // as Session::Apply counts it
+      normal.SupplyDice(dice);
+      ASSERT_TRUE(normal.Apply(a).ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a);
+      ASSERT_TRUE(s.Equals(normal.state())) << spec << " seed " << seed << " action " << n << ": "
+                                            << ActionToText(**g, a);
+    }
+    EXPECT_TRUE(s.game_over) << spec << " seed " << seed;
+  }
+}
+
+TEST(ChanceSteps, EveryDieOfTheHexRulesetsIsAChanceStep) {
+  std::map<std::string, int> met;
+  PlayStoppingAtEveryDie("stars_and_bars(optional=12.3+12.4+12.6)", 3, &met);
+  for (const char* die : {"combat_roll", "bombardment_roll", "reorganization_roll", "union_initiative_roll"}) {
+    EXPECT_GT(met[die], 0) << "Stars and Bars' " << die << " was never met: the test would prove nothing";
+  }
+  met.clear();
+  PlayStoppingAtEveryDie("blue_and_gray(scenario=chattanooga)", 2, &met);
+  EXPECT_GT(met["combat_roll"], 0);
+  met.clear();
+  PlayStoppingAtEveryDie("skirmish", 5, &met);
+  EXPECT_GT(met["combat_roll"], 0);
 }
 
 }  // namespace

@@ -10,11 +10,14 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "wargame/game.h"
+#include "wargame/game_loader.h"
 #include "wargame/hex_rules.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
+#include "wargame/rule_index.h"
 #include "wargame/session.h"
 
 namespace wg {
@@ -411,6 +414,103 @@ TEST(Steps, NothingButTheStepFunctionsWritesTheDecision) {
     }
   }
   EXPECT_GT(files, 50);
+}
+
+// --- The turn procedure (issue 37) --------------------------------------------------------------
+
+// A ruleset's handlers on every point of the procedure, over whole random games of the
+// data-only skirmish (its own turns: and phases:): each runs where the procedure says, as often.
+// A handler changes only the State and emits events (the engine tries an end of phase on a copy
+// of the State to list it): each emits a note naming its point.
+class ProcedureProbe : public HexRules {
+ public:
+  explicit ProcedureProbe(const Game& g) : HexRules(g) {
+    Note(ProcedureAt::kTurnBegin, "", "T.1", "T");
+    Note(ProcedureAt::kTurnEnd, "", "T.2", "t");
+    Note(ProcedureAt::kPhaseEnd, "combat", "T.3", "c");
+    Note(ProcedureAt::kPhaseEnd, "", "T.4", "p");
+    Note(ProcedureAt::kGameEnd, "", "T.5", "E");
+    Note(ProcedureAt::kGameOver, "", "T.6", "O");
+  }
+
+ private:
+  void Note(ProcedureAt at, const char* phase, const char* rule, const char* text) {
+    procedure_.At(at, phase, rule, "note", [rule, text](State& s, Context& ctx) {
+      Event e;
+      e.type = EventType::kNote;
+      e.rule = rule;
+      e.text = text;
+      e.a = s.turn;
+      e.side = static_cast<int8_t>(s.game_over ? 9 : s.phasing_side);
+      ctx.Emit(e);
+    });
+  }
+};
+
+TEST(Procedure, HandlersRunAtTheirPointsOfTheTurnTrack) {
+  const std::string folder = std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish";
+  auto g = LoadHexGame(folder, GameParams{"skirmish", folder + "/scenarios/meeting.yaml", {}, {}, {}}, {},
+                       [](const Game& game, RulesetDocument&, ErrorList*) -> std::unique_ptr<Rules> {
+                         return std::make_unique<ProcedureProbe>(game);
+                       });
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  const Game& game = **g;
+  Session s(*g, 3);
+  RandomPlayer p(3);
+  for (int i = 0; i < 5000 && !s.over(); ++i) ASSERT_TRUE(s.Apply(p.Choose(game, s.state(), s.LegalActions())).ok());
+  ASSERT_TRUE(s.over());
+  ASSERT_EQ(s.state().conceded_by, 0xFF);
+  // The expected log, from turns: alone: each game-turn begins, each player-turn's phases end
+  // (the combat phase's handler before the every-phase one: registration order), the game-turn
+  // ends; after the last, the game ends and is over.
+  std::vector<std::string> want, got;
+  const int turns = game.turns.num_turns();
+  for (int t = 1; t <= turns; ++t) {
+    want.push_back("T" + std::to_string(t));
+    for (int side : game.turns.order) {
+      for (const std::string& phase : game.turns.phases) {
+        if (phase == "combat") want.push_back("c" + std::to_string(t) + std::to_string(side));
+        want.push_back("p" + std::to_string(t) + std::to_string(side));
+      }
+    }
+    want.push_back("t" + std::to_string(t));
+  }
+  want.push_back("E" + std::to_string(turns));
+  want.push_back("O" + std::to_string(turns) + "9");  // after the game is over
+  for (const Event& e : s.events()) {
+    if (e.type != EventType::kNote || e.rule == nullptr || std::string(e.rule).rfind("T.", 0) != 0) continue;
+    std::string x = std::string(e.text) + std::to_string(e.a);
+    if (x[0] == 'c' || x[0] == 'p' || x[0] == 'O') x += std::to_string(e.side);
+    got.push_back(x);
+  }
+  EXPECT_EQ(got, want);
+  // Each is listed by `wargame rules` with its rule and where it was registered.
+  std::vector<RuleSource> sources;
+  game.rules->RuleSources(&sources);
+  int listed = 0;
+  for (const RuleSource& r : sources) {
+    if (r.kind != "procedure" || r.rule.rfind("T.", 0) != 0) continue;
+    ++listed;
+    EXPECT_NE(r.where.find("tests/steps_test.cc:"), std::string::npos) << r.where;
+  }
+  EXPECT_EQ(listed, 6);
+}
+
+TEST(Procedure, TheRulesetsHandlersAreListedWithTheirRuleAndSource) {
+  for (const auto& [spec, rule, file] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"blue_and_gray", "10.4", "rulesets/blue_and_gray/rules.cc:"},
+           {"blue_and_gray", "15.12", "rulesets/blue_and_gray/rules.cc:"},
+           {"stars_and_bars", "8.1", "rulesets/stars_and_bars/rules.cc:"},
+           {"stars_and_bars", "11.1", "rulesets/stars_and_bars/rules.cc:"},
+           {"stars_and_bars", "5.5", "libwargame/src/hex/sequence.cc:"}}) {
+    auto g = LoadGame(spec);
+    ASSERT_TRUE(g.ok()) << spec;
+    std::vector<RuleSource> sources;
+    (*g)->rules->RuleSources(&sources);
+    bool found = false;
+    for (const RuleSource& r : sources) found = found || (r.kind == "procedure" && r.rule == rule && r.where.find(file) == 0);
+    EXPECT_TRUE(found) << spec << " " << rule;
+  }
 }
 
 }  // namespace

@@ -213,14 +213,14 @@ TEST(Victory, ThresholdsJudgeTheScheduleTotals) {
   }
 }
 
-// A ruleset's own award (a hook, as Stars and Bars and Blue & Gray have) and the
-// schedule add to the same totals and ledger.
+// A ruleset's own award (a handler of the turn procedure when the game ends, as Stars and
+// Bars and Blue & Gray have) and the schedule add to the same totals and ledger.
 class HookedSkirmish : public HexRules {
  public:
-  explicit HookedSkirmish(const Game& g) : HexRules(g) {}
-
- protected:
-  void OnGameEnd(State& s, Context& ctx) const override { AwardVp(s, ctx, 0, 2, "T.1", "the hook's award"); }
+  explicit HookedSkirmish(const Game& g) : HexRules(g) {
+    procedure_.At(ProcedureAt::kGameEnd, "", "T.1", "the hook's award",
+                  [this](State& s, Context& ctx) { AwardVp(s, ctx, 0, 2, "T.1", "the hook's award"); });
+  }
 };
 
 TEST(Victory, ScheduleComposesWithARulesetsOwnAwards) {

@@ -381,6 +381,13 @@ void Rules::RuleSources(std::vector<RuleSource>* out) const {
       b = e + 1;
     }
   }
+  static const char* const kAt[] = {"when a game-turn begins", "when a game-turn ends", "when a phase ends",
+                                    "when the game ends", "once the game is over"};
+  for (const ProcedureHandler& h : procedure_.handlers()) {
+    std::string at = h.at == ProcedureAt::kPhaseEnd && !h.phase.empty() ? "when the " + h.phase + " phase ends"
+                                                                        : kAt[static_cast<int>(h.at)];
+    out->push_back(RuleSource{h.rule, "procedure", at + ": " + h.name, h.where});
+  }
 }
 
 }  // namespace wg

@@ -185,9 +185,19 @@ Status RefuseOutOfSequence(const Rules& rules, const State& s, const Action& a, 
 Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action& a, Context& ctx,
                  const char* sequence_rule) {
   const StepDef& d = t.Def(TopKind(s));
-  const bool taken = d.apply && (d.takes == 0 || (d.takes & Takes(a.type)) != 0);
-  if (!taken) return RefuseOutOfSequence(rules, s, a, sequence_rule);
-  Status st = d.apply(s, a, ctx);
+  const StepDef::Handler* handler = nullptr;
+  for (const auto& [type, h] : d.handlers) {
+    if (type == a.type) {
+      handler = &h;
+      break;
+    }
+  }
+  if (handler == nullptr) {
+    const bool taken = d.apply && (d.takes == 0 || (d.takes & Takes(a.type)) != 0);
+    if (!taken) return RefuseOutOfSequence(rules, s, a, sequence_rule);
+    handler = &d.apply;
+  }
+  Status st = (*handler)(s, a, ctx);
   if (st.ok()) {
     Settle(s, ctx, t);
     RollPendingChance(t, s, ctx);
@@ -282,6 +292,12 @@ const char* DecisionPrompt(DecisionType d) {
   return i < std::size(kWords) ? kWords[i] : "";
 }
 
+StepDef& StepDef::On(ActionType t, Handler h) {
+  handlers.emplace_back(t, std::move(h));
+  takes |= Takes(t);
+  return *this;
+}
+
 StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint32_t takes, const char* file,
                 int line) {
   StepDef d;
@@ -292,6 +308,28 @@ StepDef NewStep(std::string name, std::string rule, DecisionType decision, uint3
   d.takes = takes;
   d.prompt = [decision](const State&) { return std::string(DecisionPrompt(decision)); };
   return d;
+}
+
+// --- The turn procedure ---------------------------------------------------------------
+
+void Procedure::At(ProcedureAt at, std::string phase, std::string rule, std::string name,
+                   std::function<void(State&, Context&)> run, const char* file, int line) {
+  ProcedureHandler h;
+  h.at = at;
+  h.phase = std::move(phase);
+  h.rule = std::move(rule);
+  h.name = std::move(name);
+  h.where = SourceRelative(file ? file : "") + ":" + std::to_string(line);
+  h.run = std::move(run);
+  handlers_.push_back(std::move(h));
+}
+
+void Procedure::Run(ProcedureAt at, std::string_view phase, State& s, Context& ctx) const {
+  for (const ProcedureHandler& h : handlers_) {
+    if (at != ProcedureAt::kGameOver && s.game_over) return;
+    if (h.at != at || (at == ProcedureAt::kPhaseEnd && !h.phase.empty() && h.phase != phase)) continue;
+    h.run(s, ctx);
+  }
 }
 
 }  // namespace wg

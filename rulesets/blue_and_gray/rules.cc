@@ -133,8 +133,9 @@ void BgRules::Start(State& s, Context& ctx) const {
   HexRules::Start(s, ctx);
 }
 
-// 10.4: at the end of a night turn all ineffective units become effective again.
-void BgRules::OnTurnStart(State& s, Context& ctx) const {
+// 10.4: at the end of a night turn all ineffective units become effective again (run as the
+// next game-turn begins).
+void BgRules::RecoverAfterNight(State& s, Context& ctx) const {
   if (s.turn <= 1) return;
   const int prev = s.turn - 2;
   if (!game_.turns.turns[static_cast<size_t>(prev)].night) return;
@@ -190,10 +191,23 @@ void BgRules::BeginBgCombat(State& s, Context& ctx) const {
   FollowUpCombat(s, ctx);
 }
 
-void BgRules::OnPhaseEnd(State& s, Context& ctx) const {
-  HexRules::OnPhaseEnd(s, ctx);
-  // 15.12: reinforcements that could not enter by the end of their turn are eliminated.
-  if (cfg_.deadline_turn > 0 && s.turn == cfg_.deadline_turn && IsPhase(s, data().phase_movement)) {
+// What happens at the points of the turn procedure (wargame/steps.h), each with its rule.
+void BgRules::RegisterProcedure() {
+  procedure_.At(ProcedureAt::kTurnBegin, "", "10.4", "BgRules::RecoverAfterNight",
+                [this](State& s, Context& ctx) { RecoverAfterNight(s, ctx); });
+  if (data().phase_movement >= 0) {
+    procedure_.At(ProcedureAt::kPhaseEnd, game_.turns.phases[static_cast<size_t>(data().phase_movement)], "15.12",
+                  "BgRules::EliminateReinforcementsNotEntered",
+                  [this](State& s, Context& ctx) { EliminateReinforcementsNotEntered(s, ctx); });
+  }
+  procedure_.At(ProcedureAt::kGameEnd, "", "20.12", "BgRules::CountEndVp",
+                [this](State& s, Context& ctx) { CountEndVp(s, ctx); });
+}
+
+// 15.12: reinforcements that could not enter by the end of their turn are eliminated (as the
+// movement phase of the deadline turn ends).
+void BgRules::EliminateReinforcementsNotEntered(State& s, Context& ctx) const {
+  if (cfg_.deadline_turn > 0 && s.turn == cfg_.deadline_turn) {
     for (int i = 0; i < s.num_units; ++i) {
       UnitState& u = s.units[static_cast<size_t>(i)];
       const UnitDef& d = game_.units[static_cast<size_t>(i)];
@@ -1249,20 +1263,14 @@ void BgRules::RegisterSteps() {
   steps_.Register(std::move(v));
   StepDef d = NewStep("displacement", "8.52", DecisionType::kRetreat, 0);
   d.list = [this](const State& s, Context& ctx, Out out) { ListDisplacements(s, ctx, out); };
-  d.apply = [this](State& s, const Action& a, Context& ctx) {
-    if (a.type == ActionType::kRetreat) return ApplyDisplacement(s, a, ctx);
-    return Status::Refused("8.52", "displace one unit of the overstacked hex");
-  };
+  d.On(ActionType::kRetreat, [this](State& s, const Action& a, Context& ctx) { return ApplyDisplacement(s, a, ctx); });
   d.prompt = [this](const State& s) {
     return "8.52: move one unit of " + game_.HexLabel(TopStep(s)->args[0]) + " to an adjacent hex";
   };
   step_displace_ = steps_.Register(std::move(d));
   StepDef x = NewStep("exchange", "8.3", DecisionType::kLosses, 0);
   x.list = [this](const State& s, Context&, Out out) { ListExLosses(s, out); };
-  x.apply = [this](State& s, const Action& a, Context& ctx) {
-    if (a.type == ActionType::kLoss) return ApplyExLosses(s, a, ctx);
-    return Status::Refused("8.3", "EX: choose the attacking units to lose");
-  };
+  x.On(ActionType::kLoss, [this](State& s, const Action& a, Context& ctx) { return ApplyExLosses(s, a, ctx); });
   x.prompt = [](const State& s) {
     return "8.3 EX: the attacker chooses units totalling at least " + std::to_string(TopStep(s)->args[0]) +
            " strength to lose";
@@ -1565,7 +1573,8 @@ bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, in
   return hs.zoc.InEzoc(hex);
 }
 
-void BgRules::OnGameEnd(State& s, Context& ctx) const {
+// 20.12 (and the scenario's other end-of-game awards).
+void BgRules::CountEndVp(State& s, Context& ctx) const {
   for (const VpAward& a : cfg_.awards) {
     if (!a.at_end) continue;
     int count = 0;

@@ -92,6 +92,7 @@ class BgRules : public HexRules {
   BgRules(const Game& game, BgConfig config)
       : HexRules(game), cfg_(std::move(config)), ineffective_(game.MarkerIndex("ineffective")) {
     RegisterSteps();
+    RegisterProcedure();
     IndexControlPlaces();
   }
 
@@ -107,9 +108,11 @@ class BgRules : public HexRules {
   const BgConfig& config() const { return cfg_; }
 
  protected:
-  void OnPhaseEnd(State& s, Context& ctx) const override;
-  void OnTurnStart(State& s, Context& ctx) const override;
-  void OnGameEnd(State& s, Context& ctx) const override;
+  // The turn procedure's handlers (RegisterProcedure).
+  void RecoverAfterNight(State& s, Context& ctx) const;              // 10.4, as a game-turn begins
+  void EliminateReinforcementsNotEntered(State& s, Context& ctx) const;  // 15.12, as the movement phase ends
+  void CountEndVp(State& s, Context& ctx) const;                     // 20.12, as the game ends
+  void RegisterProcedure();
   bool Movable(const State& s, UnitId u, Status* why) const override;
   // The engine's ZocOf (a defence strength: the unit's face and markers),
   // CountsForStacking (the unit's kind) and Overrunnable (none) read one unit's

@@ -87,6 +87,7 @@ class SbRules final : public HexRules {
       }
     }
     RegisterSteps();
+    RegisterProcedure();
   }
 
   void Start(State& s, Context& ctx) const override;
@@ -99,9 +100,10 @@ class SbRules final : public HexRules {
   double Evaluate(const State& s, int side) const override;
 
  protected:
-  void OnPhaseEnd(State& s, Context& ctx) const override;
-  void OnGameEnd(State& s, Context& ctx) const override;
-  void OnGameEnded(State& s, Context& ctx) const override;
+  // The turn procedure's handlers (RegisterProcedure).
+  void EliminateUnsupportedBombardment(State& s, Context& ctx) const;  // 8.1.F, as the combat phase ends
+  void CountEndVp(State& s, Context& ctx) const;                       // 11.1, as the game ends
+  void WithersDeclinedDraw(State& s, Context& ctx) const;              // 12.3, once the game is over
   int MovementAllowance(const State& s, UnitId u) const override;
   int Allowance(const State& s, UnitId u, bool forced_march) const;
   int ReinforcementTurn(const State& s, UnitId u) const override;
@@ -292,16 +294,25 @@ class SbRules final : public HexRules {
 
   // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
   void RegisterSteps();
+  void RegisterProcedure();
+  // A phase step's kEndPhase: the turn procedure goes on.
+  Status EndSbPhase(State& s, Context& ctx) const {
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
   StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
   StepKind step_combat_result_ = kNoStep;  // a script: registered last (FinishSteps)
   StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
+  StepKind step_bombard_fire_ = kNoStep, step_bombard_roll_ = kNoStep, step_cav_withdrawal_ = kNoStep;
+  StepKind step_reorg_roll_ = kNoStep, step_initiative_ = kNoStep;  // chance steps (FinishSteps)
   StepKind step_setup_ = kNoStep, step_capture_ = kNoStep;  // 3.0, 5.8 (not asked with auto=setup, auto=capture)
   // Movement phase (5.0, 10.0, 12.4, 12.6).
   void BeginSbMovement(State& s, Context& ctx) const;
   void ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListMovementExtras(const State& s, Context& ctx, std::vector<Action>* out) const;
   bool FilterMoves(const State& s, Context& ctx) const;  // on HexScratch::listed_runs
-  Status ApplySbMovement(State& s, const Action& a, Context& ctx) const;
+  Status ApplyDestroyConvoy(State& s, const Action& a, Context& ctx) const;
+  Status EndSbMovement(State& s, Context& ctx) const;
   Status ApplySbMove(State& s, const Action& a, Context& ctx) const;
   Status ApplyDetach(State& s, const Action& a, Context& ctx) const;
   Status ApplyRecombine(State& s, const Action& a, Context& ctx) const;
@@ -320,10 +331,16 @@ class SbRules final : public HexRules {
   void ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const;
   // Reorganization (9.0), bombardment (8.0, 7.8), stacking (5.5), start-of-turn choices (12.3, 12.6).
   void BeginReorganization(State& s, Context& ctx) const;
-  Status ApplyReorgStep(State& s, const Action& a, Context& ctx) const;
   void BeginBombardment(State& s, Context& ctx, bool defensive) const;
   void ListBombardStep(const State& s, Context& ctx, std::vector<Action>* out) const;
-  Status ApplyBombardStep(State& s, const Action& a, Context& ctx) const;
+  // The dice rolled by bombardment (8.2), cavalry withdrawal (7.8), reorganization (9.0) and
+  // the Union initiative (12.4.1): chance steps (FinishSteps).
+  void ResumeBombardmentFire(State& s, Context& ctx) const;
+  void ResolveBombardmentRoll(State& s, Context& ctx, int roll) const;
+  void ResolveCavalryWithdrawal(State& s, Context& ctx, int roll) const;
+  void ResolveReorganization(State& s, Context& ctx, int roll) const;
+  void ResolveUnionInitiative(State& s, Context& ctx, int roll) const;
+  void RegisterChanceSteps();
   void ListStackingStep(const State& s, std::vector<Action>* out) const;
   Status ApplyStackingStep(State& s, const Action& a, Context& ctx) const;
   // 11.1: the victory points `side` would score if the game ended now.
@@ -763,6 +780,7 @@ void SbRules::FinishSteps() {
   StepDef r = NewStep("combat_result", "7.3", DecisionType::kNone);
   r.resume = [this](State& s, Context& ctx, int result) { ResumeCombatResult(s, ctx, result); };
   step_combat_result_ = steps_.Register(std::move(r));
+  RegisterChanceSteps();
   if (!option_capture_) return;
   for (const StepKind k : {step_combat_roll_, step_untrained_}) {
     StepDef d = steps_.Def(k);
@@ -771,6 +789,38 @@ void SbRules::FinishSteps() {
       AskCaptures(s);
     };
     steps_.Register(std::move(d));
+  }
+}
+
+// The dice rolled inside actions, each a chance step (a search enumerates its outcomes; a
+// referee is asked for the die exactly there), registered after every other step so that
+// the kinds saves hold keep their numbers.
+void SbRules::RegisterChanceSteps() {
+  StepDef f = NewStep("bombardment_fire", "8.2", DecisionType::kNone);
+  f.resume = [this](State& s, Context& ctx, int) { ResumeBombardmentFire(s, ctx); };
+  step_bombard_fire_ = steps_.Register(std::move(f));
+  struct Die {
+    const char* name;
+    const char* rule;
+    DecisionType decision;
+    const char* label;
+    void (SbRules::*resolve)(State&, Context&, int) const;
+    StepKind* kind;
+  };
+  const Die dice[] = {
+      {"bombardment_roll", "8.2", DecisionType::kBombard, "bombardment", &SbRules::ResolveBombardmentRoll, &step_bombard_roll_},
+      {"cavalry_withdrawal_roll", "7.8", DecisionType::kBombard, "cavalry withdrawal", &SbRules::ResolveCavalryWithdrawal,
+       &step_cav_withdrawal_},
+      {"reorganization_roll", "9.0", DecisionType::kChoice, "reorganization", &SbRules::ResolveReorganization,
+       &step_reorg_roll_},
+      {"union_initiative_roll", "12.4.1", DecisionType::kMovement, "Union initiative", &SbRules::ResolveUnionInitiative,
+       &step_initiative_},
+  };
+  for (const Die& d : dice) {
+    StepDef c = NewStep(d.name, d.rule, d.decision);
+    c.chance = ChanceDef{6, 1, d.label};
+    c.resolve = [this, fn = d.resolve](State& s, Context& ctx, int roll) { (this->*fn)(s, ctx, roll); };
+    *d.kind = steps_.Register(std::move(c));
   }
 }
 
@@ -1658,18 +1708,43 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
   const int n = UnitsIn(s, target, 1 - s.decision_side, here, kMaxCombatUnits);
   bool others = false;  // units stacking freely are ignored unless alone (8.2, 12.2)
   for (int i = 0; i < n; ++i) others = others || CountsForStacking(s, here[i]);
-  for (int i = 0; i < n; ++i) {
-    const UnitId u = here[i];
-    if (others && !CountsForStacking(s, u)) continue;
-    if (!s.unit(u).Has(kUnitReleased)) s.unit(u).flags |= kSbReleaseNext;  // 5.6
-    const int roll = ctx.Roll(s, 6, "bombardment");
-    const DieTableCell& cell = table.Lookup(roll + drm, column < 0 ? 0 : column);
-    if (cell.is_int && cell.number > 0) {
-      AddMarker(s, ctx, u, dis_, cell.number, "8.2");
-      CheckDeath(s, ctx, u, "8.2");
-    }
-  }
+  // One die per unit hit, each a chance step, called by the bombardment_fire script.
+  CallStep(s, ctx, steps_, step_bombard_fire_, s.decision_side,
+           {static_cast<int16_t>(target), static_cast<int16_t>(column < 0 ? 0 : column), static_cast<int16_t>(drm),
+            static_cast<int16_t>(others ? 1 : 0)});
   return Status::Ok();
+}
+
+// The bombardment_fire script (8.2): args {target hex, column, DRM, next unit << 1 | others};
+// calls a bombardment_roll for each enemy unit in the target hex, in unit order (units
+// stacking freely are ignored unless alone: `others`), then ends.
+void SbRules::ResumeBombardmentFire(State& s, Context& ctx) const {
+  Step& f = *TopFrame(s);
+  const int target = f.args[0];
+  const int others = f.args[3] & 1;
+  const int side = 1 - f.side;  // the bombarded side
+  for (int i = f.args[3] >> 1; i < s.num_units && i < kMaxUnits; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).hex != target || s.unit(u).side != side) continue;
+    if (others && !CountsForStacking(s, u)) continue;
+    f.args[3] = static_cast<int16_t>((i + 1) << 1 | others);
+    if (!s.unit(u).Has(kUnitReleased)) s.unit(u).flags |= kSbReleaseNext;  // 5.6
+    CallStep(s, ctx, steps_, step_bombard_roll_, f.side, {static_cast<int16_t>(u), f.args[1], f.args[2]});
+    return;
+  }
+  EndStep(s, ctx, steps_);
+}
+
+// A bombardment_roll (8.2): args {unit, column, DRM}.
+void SbRules::ResolveBombardmentRoll(State& s, Context& ctx, int roll) const {
+  const Step f = *TopStep(s);
+  const UnitId u = static_cast<UnitId>(f.args[0]);
+  const DieTableCell& cell = data().tables.Find("bombardment")->Lookup(roll + f.args[2], f.args[1]);
+  if (cell.is_int && cell.number > 0) {
+    AddMarker(s, ctx, u, dis_, cell.number, "8.2");
+    CheckDeath(s, ctx, u, "8.2");
+  }
+  EndStep(s, ctx, steps_);
 }
 
 // CheckBombard of each unlimbered artillery unit against each enemy hex in range, with
@@ -1806,12 +1881,19 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
   const DieTable& t = *data().tables.Find("cavalry_withdrawal");
   // The column least favourable to the cavalry: "cavalry" if any adjacent enemy is cavalry.
   const int column = t.ColumnByKey(enemy_cavalry ? "cavalry" : "infantry");
-  const int roll = ctx.Roll(s, 6, "cavalry withdrawal");
-  if (t.Lookup(roll, column).text == "D") {
+  CallStep(s, ctx, steps_, step_cav_withdrawal_, s.unit(u).side, {static_cast<int16_t>(u), static_cast<int16_t>(column)});
+  return Status::Ok();
+}
+
+// The cavalry withdrawal's die (7.8): args {unit, column}.
+void SbRules::ResolveCavalryWithdrawal(State& s, Context& ctx, int roll) const {
+  const Step f = *TopStep(s);
+  const UnitId u = static_cast<UnitId>(f.args[0]);
+  if (data().tables.Find("cavalry_withdrawal")->Lookup(roll, f.args[1]).text == "D") {
     AddMarker(s, ctx, u, dis_, 1, "7.8");
     CheckDeath(s, ctx, u, "7.8");
   }
-  return Status::Ok();
+  EndStep(s, ctx, steps_);
 }
 
 void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -1970,10 +2052,18 @@ Status SbRules::ApplyReorganize(State& s, const Action& a, Context& ctx) const {
   UnitState& us = s.unit(u);
   us.flags |= kSbReorganized;
   if (a.num_units == 2) ++s.unit(a.units[1]).spare;
-  const DieTable& t = *data().tables.Find("reorganization");
   const int drm = us.Has(kUnitMoved) && !IsHq(u) ? -1 : 0;  // 9.0: -1 if it moved
-  const int roll = ctx.Roll(s, 6, "reorganization");
-  const DieTableCell& cell = t.Lookup(roll + drm, column);
+  CallStep(s, ctx, steps_, step_reorg_roll_, us.side,
+           {static_cast<int16_t>(u), static_cast<int16_t>(column), static_cast<int16_t>(drm)});
+  return Status::Ok();
+}
+
+// The reorganization's die (9.0): args {unit, column, DRM}.
+void SbRules::ResolveReorganization(State& s, Context& ctx, int roll) const {
+  const Step f = *TopStep(s);
+  const UnitId u = static_cast<UnitId>(f.args[0]);
+  UnitState& us = s.unit(u);
+  const DieTableCell& cell = data().tables.Find("reorganization")->Lookup(roll + f.args[2], f.args[1]);
   const int removed = std::min<int>(cell.is_int ? cell.number : 0, us.markers[dis_]);
   if (removed > 0) {
     us.markers[dis_] = static_cast<uint8_t>(us.markers[dis_] - removed);
@@ -1986,7 +2076,7 @@ Status SbRules::ApplyReorganize(State& s, const Action& a, Context& ctx) const {
     e.text = "disruption";
     ctx.Emit(e);
   }
-  return Status::Ok();
+  EndStep(s, ctx, steps_);
 }
 
 void SbRules::ListReorganize(const State& s, Context& ctx, std::vector<Action>* out) const {
@@ -2149,26 +2239,34 @@ void SbRules::BeginSbMovement(State& s, Context& ctx) const {
   // 12.4.1: the Union initiative roll, from the turn after the first combat.
   x.initiative_corps = 0;
   if (game_.OptionOn("12.4") && side == 0 && x.first_combat_turn > 0 && s.turn > x.first_combat_turn) {
-    const DieTable& t = *data().tables.Find("union_initiative");
-    const int roll = ctx.Roll(s, 6, "Union initiative");
-    const std::string& corps = t.Lookup(roll, 0).text;
-    x.initiative_corps = static_cast<uint8_t>(corps == "I" ? 1 : corps == "II" ? 2 : corps == "III" ? 3 : 0);
-    Event e;
-    e.type = EventType::kNote;
-    e.rule = "12.4.1";
-    e.a = x.initiative_corps;
-    e.text = x.initiative_corps == 1 ? "I Corps lacks initiative" : x.initiative_corps == 2 ? "II Corps lacks initiative"
-                                     : x.initiative_corps == 3 ? "III Corps lacks initiative" : "no corps restricted";
-    ctx.Emit(e);
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitId u = static_cast<UnitId>(i);
-      if (s.unit(u).side != 0 || !s.unit(u).OnMap()) continue;
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId h = static_cast<UnitId>(j);
-        if (IsHq(h) && s.unit(h).side == 0 && s.unit(h).hex == s.unit(u).hex &&
-            (!game_.OptionOn("12.5") || (CorpsNumber(h) == CorpsNumber(u) && Def(h).size == "corps"))) {
-          s.unit(u).flags |= kSbStartedWithHq;
-        }
+    CallStep(s, ctx, steps_, step_initiative_, 0);  // its outcome goes on to the choices
+    return;
+  }
+  NextChoice(s, ctx);
+}
+
+// The Union initiative's die (12.4.1), then the start-of-turn choices (12.3, 12.6).
+void SbRules::ResolveUnionInitiative(State& s, Context& ctx, int roll) const {
+  SbExt& x = Ext<SbExt>(s);
+  EndStep(s, ctx, steps_);
+  const DieTable& t = *data().tables.Find("union_initiative");
+  const std::string& corps = t.Lookup(roll, 0).text;
+  x.initiative_corps = static_cast<uint8_t>(corps == "I" ? 1 : corps == "II" ? 2 : corps == "III" ? 3 : 0);
+  Event e;
+  e.type = EventType::kNote;
+  e.rule = "12.4.1";
+  e.a = x.initiative_corps;
+  e.text = x.initiative_corps == 1 ? "I Corps lacks initiative" : x.initiative_corps == 2 ? "II Corps lacks initiative"
+                                   : x.initiative_corps == 3 ? "III Corps lacks initiative" : "no corps restricted";
+  ctx.Emit(e);
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    if (s.unit(u).side != 0 || !s.unit(u).OnMap()) continue;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitId h = static_cast<UnitId>(j);
+      if (IsHq(h) && s.unit(h).side == 0 && s.unit(h).hex == s.unit(u).hex &&
+          (!game_.OptionOn("12.5") || (CorpsNumber(h) == CorpsNumber(u) && Def(h).size == "corps"))) {
+        s.unit(u).flags |= kSbStartedWithHq;
       }
     }
   }
@@ -2215,36 +2313,51 @@ void SbRules::BeginBombardment(State& s, Context& ctx, bool defensive) const {
   if (tmp.empty()) PopStep(s, steps_);
 }
 
-void SbRules::OnPhaseEnd(State& s, Context& ctx) const {
-  SbExt& x = Ext<SbExt>(s);
-  if (IsPhase(s, data().phase_combat)) {
-    // 8.1.F: phasing artillery that bombarded from an EZOC is eliminated if an enemy
-    // unit whose ZOC it is in was not attacked.
-    const int side = s.phasing_side;
-    for (int i = 0; i < s.num_units; ++i) {
-      const UnitId u = static_cast<UnitId>(i);
-      const UnitState& us = s.unit(u);
-      if (us.side != side || !us.OnMap() || !IsArtillery(u) || !us.Has(kUnitBombarded)) continue;
-      for (int j = 0; j < s.num_units; ++j) {
-        const UnitId e = static_cast<UnitId>(j);
-        const UnitState& es = s.unit(e);
-        if (!es.OnMap() || es.side == side || es.Has(kUnitDefended) || !Adjacent(es.hex, us.hex)) continue;
-        if (ZocOf(s, e) != ZocKind::kSix) continue;
-        // A river without a bridge or ford blocks the ZOC (6.1).
-        int dir = DirectionTo(game_.hex_board().map.grid.HexAt(es.hex), game_.hex_board().map.grid.HexAt(us.hex));
-        const FeatureMask sd = dir >= 0 ? game_.hex_board().map.Side(es.hex, dir) : 0;
-        if ((sd & river_) && !(sd & bridge_ford_)) continue;
-        Eliminate(s, ctx, u, "8.1", "bombarded from an enemy zone of control and the enemy was not attacked");
-        break;
-      }
+// 8.1.F: phasing artillery that bombarded from an EZOC is eliminated if an enemy unit whose
+// ZOC it is in was not attacked (as the combat phase ends).
+void SbRules::EliminateUnsupportedBombardment(State& s, Context& ctx) const {
+  const int side = s.phasing_side;
+  for (int i = 0; i < s.num_units; ++i) {
+    const UnitId u = static_cast<UnitId>(i);
+    const UnitState& us = s.unit(u);
+    if (us.side != side || !us.OnMap() || !IsArtillery(u) || !us.Has(kUnitBombarded)) continue;
+    for (int j = 0; j < s.num_units; ++j) {
+      const UnitId e = static_cast<UnitId>(j);
+      const UnitState& es = s.unit(e);
+      if (!es.OnMap() || es.side == side || es.Has(kUnitDefended) || !Adjacent(es.hex, us.hex)) continue;
+      if (ZocOf(s, e) != ZocKind::kSix) continue;
+      // A river without a bridge or ford blocks the ZOC (6.1).
+      int dir = DirectionTo(game_.hex_board().map.grid.HexAt(es.hex), game_.hex_board().map.grid.HexAt(us.hex));
+      const FeatureMask sd = dir >= 0 ? game_.hex_board().map.Side(es.hex, dir) : 0;
+      if ((sd & river_) && !(sd & bridge_ford_)) continue;
+      Eliminate(s, ctx, u, "8.1", "bombarded from an enemy zone of control and the enemy was not attacked");
+      break;
     }
   }
-  if (IsPhase(s, data().phase_movement)) x.forced_march_active = 0;
-  HexRules::OnPhaseEnd(s, ctx);
 }
 
-void SbRules::OnGameEnd(State& s, Context& ctx) const {
-  // 11.1: victory points, counted at the end of the game.
+// What happens at the points of the turn procedure (wargame/steps.h), each with its rule; the
+// engine's stacking checkpoint (5.5, stacking_check: eliminate) runs after these.
+void SbRules::RegisterProcedure() {
+  const HexGameData& d = data();
+  if (d.phase_combat >= 0) {
+    procedure_.At(ProcedureAt::kPhaseEnd, game_.turns.phases[static_cast<size_t>(d.phase_combat)], "8.1",
+                  "SbRules::EliminateUnsupportedBombardment (8.1.F)",
+                  [this](State& s, Context& ctx) { EliminateUnsupportedBombardment(s, ctx); });
+  }
+  if (d.phase_movement >= 0) {
+    procedure_.At(ProcedureAt::kPhaseEnd, game_.turns.phases[static_cast<size_t>(d.phase_movement)], "12.6",
+                  "a forced march lasts one movement phase",
+                  [](State& s, Context&) { Ext<SbExt>(s).forced_march_active = 0; });
+  }
+  procedure_.At(ProcedureAt::kGameEnd, "", "11.1", "SbRules::CountEndVp",
+                [this](State& s, Context& ctx) { CountEndVp(s, ctx); });
+  procedure_.At(ProcedureAt::kGameOver, "", "12.3", "SbRules::WithersDeclinedDraw",
+                [this](State& s, Context& ctx) { WithersDeclinedDraw(s, ctx); });
+}
+
+// 11.1: victory points, counted at the end of the game.
+void SbRules::CountEndVp(State& s, Context& ctx) const {
   static const char* kReason = "end-of-game count";
   int vp[2];
   for (int side = 0; side < 2; ++side) vp[side] = EndVp(s, side);
@@ -2289,7 +2402,17 @@ void SbRules::RegisterSteps() {
   StepDef m = NewStep("movement", "5.0", DecisionType::kMovement, 0);
   m.begin = [this](State& s, Context& ctx) { BeginSbMovement(s, ctx); };
   m.list = [this](const State& s, Context& ctx, Out out) { ListSbMovement(s, ctx, out); };
-  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbMovement(s, a, ctx); };
+  // One handler per action: a move or an entry (5.0, 5.7), a mode change (the core's), a
+  // detachment or recombination (12.2), a convoy destroyed (5.8), a conversion, the end (5.7).
+  using A = const Action&;
+  m.On(ActionType::kMove, [this](State& s, A a, Context& ctx) { return ApplySbMove(s, a, ctx); });
+  m.On(ActionType::kEnter, [this](State& s, A a, Context& ctx) { return ApplySbMove(s, a, ctx); });
+  m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
+  m.On(ActionType::kDetach, [this](State& s, A a, Context& ctx) { return ApplyDetach(s, a, ctx); });
+  m.On(ActionType::kRecombine, [this](State& s, A a, Context& ctx) { return ApplyRecombine(s, a, ctx); });
+  m.On(ActionType::kDestroy, [this](State& s, A a, Context& ctx) { return ApplyDestroyConvoy(s, a, ctx); });
+  m.On(ActionType::kConvert, [this](State& s, A a, Context& ctx) { return ApplyConvert(s, a, ctx); });
+  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) { return EndSbMovement(s, ctx); });
   steps_.Register(std::move(m));
   StepDef c = NewStep("combat", "7.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
   c.begin = [this](State& s, Context& ctx) { BeginSbCombat(s, ctx); };
@@ -2327,7 +2450,13 @@ void SbRules::RegisterSteps() {
     StepDef b = NewStep(phase, defensive ? "8.0/7.8" : "8.0", DecisionType::kBombard, 0);
     b.begin = [this, defensive](State& s, Context& ctx) { BeginBombardment(s, ctx, defensive); };
     b.list = [this](const State& s, Context& ctx, Out out) { ListBombardStep(s, ctx, out); };
-    b.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBombardStep(s, a, ctx); };
+    // One handler per action: a bombardment, a cavalry withdrawal (7.8, the defensive phase), the end.
+    b.On(ActionType::kBombard, [this](State& s, const Action& a, Context& ctx) { return ApplyBombard(s, a, ctx); });
+    if (defensive) {
+      b.On(ActionType::kRetreat,
+           [this](State& s, const Action& a, Context& ctx) { return ApplyCavalryRetreat(s, a, ctx); });
+    }
+    b.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return EndSbPhase(s, ctx); });
     b.prompt = [](const State&) { return std::string("bombard (8.0)"); };
     steps_.Register(std::move(b));
   }
@@ -2337,7 +2466,11 @@ void SbRules::RegisterSteps() {
     ListReorganize(s, ctx, out);
     out->push_back(Action::EndPhase());
   };
-  g.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyReorgStep(s, a, ctx); };
+  g.On(ActionType::kCustom, [this](State& s, const Action& a, Context& ctx) {
+    if (a.value != kCustomReorganize) return Status::Refused("9.0", "reorganize a unit or end the phase");
+    return ApplyReorganize(s, a, ctx);
+  });
+  g.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return EndSbPhase(s, ctx); });
   g.prompt = [](const State&) { return std::string("reorganize disrupted units (9.0)"); };
   step_reorg_ = steps_.Register(std::move(g));
   StepDef k = NewStep("stacking", "5.5", DecisionType::kChoice, 0);
@@ -2386,7 +2519,7 @@ void SbRules::RegisterSteps() {
 void SbRules::ListSbMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx);  // into the scratch's listed_runs: placed ahead of `out`
   ListMovementExtras(s, ctx, out);
-  // The end of the phase, last: ApplySbMovement refuses it only while a reinforcement
+  // The end of the phase, last: EndSbMovement refuses it only while a reinforcement
   // may still enter (5.7), so that is asked directly instead of trying the end on a
   // copy of the State (the same answer; ReinforcementCanEnter is not even needed
   // when an entry is listed).
@@ -2590,29 +2723,21 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   return enter;
 }
 
-Status SbRules::ApplySbMovement(State& s, const Action& a, Context& ctx) const {
-  switch (a.type) {
-    case ActionType::kMove:
-    case ActionType::kEnter: return ApplySbMove(s, a, ctx);
-    case ActionType::kEndPhase:
-      if (ReinforcementCanEnter(s, ctx)) return Status::Refused("5.7", "reinforcements due this turn must enter");
-      return BeginStackingCheck(s, ctx);
-    case ActionType::kDetach: return ApplyDetach(s, a, ctx);
-    case ActionType::kRecombine: return ApplyRecombine(s, a, ctx);
-    case ActionType::kDestroy: {
-      const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
-      if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
-        return Status::Refused("5.8", "only a supply convoy under the phasing side's control may be destroyed");
-      }
-      Eliminate(s, ctx, u, "5.8", "voluntarily destroyed");
-      return Status::Ok();
-    }
-    case ActionType::kConvert: return ApplyConvert(s, a, ctx);
-    case ActionType::kChoice:
-    case ActionType::kStand:
-    case ActionType::kLoss: return Status::Refused("sequence", "no such decision is pending");
-    default: return ApplyMovementStep(s, a, ctx);
+// 5.8: a supply convoy under the phasing side's control may be destroyed.
+Status SbRules::ApplyDestroyConvoy(State& s, const Action& a, Context& ctx) const {
+  const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
+  if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
+    return Status::Refused("5.8", "only a supply convoy under the phasing side's control may be destroyed");
   }
+  Eliminate(s, ctx, u, "5.8", "voluntarily destroyed");
+  return Status::Ok();
+}
+
+// 5.7: the movement phase ends only when no reinforcement due may still enter; then the
+// stacking check (5.5).
+Status SbRules::EndSbMovement(State& s, Context& ctx) const {
+  if (ReinforcementCanEnter(s, ctx)) return Status::Refused("5.7", "reinforcements due this turn must enter");
+  return BeginStackingCheck(s, ctx);
 }
 
 // A move or an entry: artillery's movement points spent (5.3), zero-strength units take no
@@ -2923,29 +3048,10 @@ void SbRules::ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const {
 
 // --- Steps: reorganization, bombardment, stacking -------------------------------------------------
 
-Status SbRules::ApplyReorgStep(State& s, const Action& a, Context& ctx) const {
-  if (a.type == ActionType::kCustom && a.value == kCustomReorganize) return ApplyReorganize(s, a, ctx);
-  if (a.type == ActionType::kEndPhase) {
-    AdvancePhase(s, ctx);
-    return Status::Ok();
-  }
-  return Status::Refused("9.0", "reorganize a unit or end the phase");
-}
-
 void SbRules::ListBombardStep(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListBombards(s, ctx, out);
   if (PhaseName(s) == "defensive_bombardment") ListCavalryRetreats(s, ctx, out);
   out->push_back(Action::EndPhase());
-}
-
-Status SbRules::ApplyBombardStep(State& s, const Action& a, Context& ctx) const {
-  if (a.type == ActionType::kBombard) return ApplyBombard(s, a, ctx);
-  if (a.type == ActionType::kRetreat && PhaseName(s) == "defensive_bombardment") return ApplyCavalryRetreat(s, a, ctx);
-  if (a.type == ActionType::kEndPhase) {
-    AdvancePhase(s, ctx);
-    return Status::Ok();
-  }
-  return Status::Refused("8.0", "bombard, retreat cavalry (defensive phase) or end the phase");
 }
 
 void SbRules::ListStackingStep(const State& s, std::vector<Action>* out) const {
@@ -2968,7 +3074,7 @@ Status SbRules::ApplyStackingStep(State& s, const Action& a, Context& ctx) const
 }
 
 // 12.3: declining Withers turns a draw into a Confederate win.
-void SbRules::OnGameEnded(State& s, Context& ctx) const {
+void SbRules::WithersDeclinedDraw(State& s, Context& ctx) const {
   const SbExt& x = Ext<SbExt>(s);
   if (s.winner >= 0 || s.conceded_by != 0xFF || x.withers != 2) return;
   s.winner = 1;

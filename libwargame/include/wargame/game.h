@@ -267,12 +267,17 @@ class Rules {
   // The steps of this game's sequence of play (wargame/steps.h), registered by
   // the ruleset's constructor.
   const StepTable& steps() const { return steps_; }
+  // The turn procedure's handlers (wargame/steps.h: what happens when a turn
+  // begins or ends, a phase ends, the game ends), registered by the engine and
+  // the ruleset's constructor.
+  const Procedure& procedure() const { return procedure_; }
   // Called once by the loader after the ruleset's constructor: steps the engine
   // registers after the ruleset's own, so the kinds a State holds keep their numbers.
   virtual void FinishSteps() {}
 
  protected:
   StepTable steps_;
+  Procedure procedure_;
 
  private:
   mutable std::mutex scratch_mutex_;

@@ -921,18 +921,6 @@ class HexRules : public Rules, public HexQueries {
   MoveQuery BuildQuery(const State& s, Context& ctx, const UnitId* units, int n) const override;
 
  protected:
-  // --- Sequence hooks --------------------------------------------------------------
-  // Whether a phase happens at all this player-turn (night turns skip combat...).
-  virtual bool PhaseApplies(const State& s, int phase) const;
-  // Called before the phase is left (stacking checkpoints, forced eliminations).
-  virtual void OnPhaseEnd(State& s, Context& ctx) const;
-  virtual void OnTurnStart(State& s, Context& ctx) const;
-  // End-of-game awards; the default does none.
-  virtual void OnGameEnd(State& s, Context& ctx) const;
-  // After the game ended and its result was announced (a ruleset's special
-  // outcome, S&B 12.3); the default does nothing.
-  virtual void OnGameEnded(State& s, Context& ctx) const;
-
   // --- Steps (wargame/steps.h) --------------------------------------------------------
   // The core's step kinds (registered by the constructor).
   StepKind step_movement_ = kNoStep, step_combat_ = kNoStep, step_retreat_ = kNoStep, step_advance_ = kNoStep;
@@ -959,6 +947,13 @@ class HexRules : public Rules, public HexQueries {
   // Begins the current phase: pushes the step of the phase's name (none: the
   // phase is over at once) and calls its begin.
   void BeginPhase(State& s, Context& ctx) const;
+  // Whether the phase happens this player-turn (its step's `applies`; B&G 9.0: no
+  // combat phase at night).
+  bool PhaseHappens(const State& s, int phase) const;
+  // The phase ends: the procedure's handlers for it (ProcedureAt::kPhaseEnd).
+  void EndPhase(State& s, Context& ctx) const;
+  // The engine's handlers of the turn procedure (FinishSteps: after the ruleset's).
+  void RegisterProcedure();
   // Back to the phase's own step (the bottom of the stack): a resolved combat's
   // roll step ends into its follow-up (FinishAttack).
   void ReturnToPhase(State& s) const { PopStepsTo(s, steps_, 1); }

@@ -64,12 +64,18 @@ struct StepDef {
   std::string rule;  // the rule it applies, e.g. "7.5.2"
   DecisionType decision = DecisionType::kNone;
   // Action types it takes (bit 1 << ActionType); 0: any (apply refuses itself).
-  // Another type is refused citing the sequence rule.
+  // Another type is refused citing the sequence rule and the step's prompt.
   uint32_t takes = 0;
   // Appends the legal actions of this step.
   std::function<void(const State&, Context&, std::vector<Action>*)> list;
-  // Validates and applies one action, then calls, goes to or ends steps.
-  std::function<Status(State&, const Action&, Context&)> apply;
+  using Handler = std::function<Status(State&, const Action&, Context&)>;
+  // One handler per action type (On): validates and applies an action of that
+  // type, then calls, goes to or ends steps.
+  std::vector<std::pair<ActionType, Handler>> handlers;
+  // The action types without a handler of their own (a core step's whole dispatch).
+  Handler apply;
+  // Adds the handler of actions of type t (and t to `takes`).
+  StepDef& On(ActionType t, Handler h);
   // Called when a step this one called ends (EndStep), with its result; and, for
   // a script (decision kNone), by Settle with kEntered when it is on top and has
   // not run yet. It goes on from where the step stopped (its args say where):
@@ -133,6 +139,44 @@ class StepTable {
   uint16_t Intern(const std::string& rule);
   std::vector<StepDef> defs_;  // [0]: the empty step
   std::vector<std::string> rules_;
+};
+
+// --- The turn procedure ---------------------------------------------------------------
+//
+// The turn track (the `turns:` section) is a procedure: game-turn -> player-turn
+// (one per side in `order`) -> phase (each the step of its name). A phase begins
+// with its step's `begin` and happens only if its step `applies`; the work done
+// at the other points of the procedure is handlers registered with a rule number
+// and their source location (`wargame rules` lists them): when a game-turn begins
+// (B&G 10.4) or ends, when a phase ends (stacking checkpoints, S&B 8.1.F), when
+// the game ends (before the winner is judged: end-of-game awards) and once it is
+// over (after the result is announced). Handlers run in registration order: the
+// engine's first, then the ruleset's.
+enum class ProcedureAt : uint8_t { kTurnBegin, kTurnEnd, kPhaseEnd, kGameEnd, kGameOver };
+
+struct ProcedureHandler {
+  ProcedureAt at = ProcedureAt::kTurnBegin;
+  std::string phase;  // kPhaseEnd: the phase's name ("" any phase)
+  std::string rule;   // "10.4"
+  std::string name;   // what it does, for `wargame rules` ("ineffective units recover")
+  std::string where;  // "rulesets/blue_and_gray/rules.cc:140"
+  std::function<void(State&, Context&)> run;
+};
+
+class Procedure {
+ public:
+  // Registers a handler; `file` and `line` default to the caller's.
+  void At(ProcedureAt at, std::string phase, std::string rule, std::string name,
+          std::function<void(State&, Context&)> run, const char* file = __builtin_FILE(),
+          int line = __builtin_LINE());
+  // Runs the handlers registered at `at` (for kPhaseEnd: those of `phase` and of
+  // every phase), in order; a handler that ends the game stops the others
+  // (except at kGameOver, which runs when the game is over).
+  void Run(ProcedureAt at, std::string_view phase, State& s, Context& ctx) const;
+  const std::vector<ProcedureHandler>& handlers() const { return handlers_; }
+
+ private:
+  std::vector<ProcedureHandler> handlers_;
 };
 
 // --- The stack (the only writers of State::decision / decision_side) -----------------

@@ -9,29 +9,6 @@ namespace wg {
 
 // --- Default hooks ----------------------------------------------------------------------
 
-// The phase's step says (StepDef::applies); a phase without one always happens.
-bool HexRules::PhaseApplies(const State& s, int phase) const {
-  if (phase < 0 || phase >= static_cast<int>(game_.turns.phases.size())) return true;
-  const StepKind k = steps_.Find(game_.turns.phases[static_cast<size_t>(phase)]);
-  const auto& applies = steps_.Def(k).applies;
-  return k == kNoStep || !applies || applies(s);
-}
-
-void HexRules::OnTurnStart(State&, Context&) const {}
-
-void HexRules::OnGameEnd(State&, Context&) const {}
-
-void HexRules::OnGameEnded(State&, Context&) const {}
-
-void HexRules::OnPhaseEnd(State& s, Context& ctx) const {
-  if (data().stacking_check == HexGameData::StackingCheck::kEliminate &&
-      (IsPhase(s, data().phase_movement) || IsPhase(s, data().phase_combat))) {
-    EnforceStacking(s, ctx, 0, data().Rule(RuleKey::kStacking));
-    EnforceStacking(s, ctx, 1, data().Rule(RuleKey::kStacking));
-  }
-}
-
-
 int HexRules::ReinforcementTurn(const State&, UnitId u) const {
   return game_.units[static_cast<size_t>(u)].reinforcement_turn;
 }

@@ -12,14 +12,23 @@ namespace wg {
 
 HexRules::HexRules(const Game& game) : game_(game) {
   const HexGameData& d = data();
-  StepDef m = NewStep("movement", d.Rule(RuleKey::kMovement), DecisionType::kMovement, Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
+  using A = const Action&;
+  StepDef m = NewStep("movement", d.Rule(RuleKey::kMovement), DecisionType::kMovement);
   m.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListMovementStep(s, ctx, out); };
-  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyMovementStep(s, a, ctx); };
+  // One handler per action (ApplyMovementStep is all four, for a ruleset's refinement).
+  m.On(ActionType::kMove, [this](State& s, A a, Context& ctx) { return ApplyMove(s, a, ctx); });
+  m.On(ActionType::kEnter, [this](State& s, A a, Context& ctx) { return ApplyEnter(s, a, ctx); });
+  m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
+  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) {
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  });
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
   step_movement_ = steps_.Register(std::move(m));
-  StepDef c = NewStep("combat", d.Rule(RuleKey::kCombat), DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  StepDef c = NewStep("combat", d.Rule(RuleKey::kCombat), DecisionType::kCombat);
   c.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListCombatStep(s, ctx, out); };
-  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyCombatStep(s, a, ctx); };
+  c.On(ActionType::kAttack, [this](State& s, A a, Context& ctx) { return ApplyAttack(s, a, ctx); });
+  c.On(ActionType::kEndPhase, [this](State& s, A a, Context& ctx) { return ApplyCombatStep(s, a, ctx); });
   c.begin = [this](State& s, Context& ctx) { BeginCombatPhase(s, ctx); };
   step_combat_ = steps_.Register(std::move(c));
   StepDef r = NewStep("retreat", d.Rule(RuleKey::kRetreat), DecisionType::kRetreat, Takes(ActionType::kRetreat));
@@ -56,6 +65,7 @@ int HexRules::MaxDieFaces() const {
 // step (a search stops there and lists its outcomes; a referee is asked for the
 // die there). A ruleset that registered its own "combat_roll" keeps it.
 void HexRules::FinishSteps() {
+  RegisterProcedure();
   step_combat_roll_ = steps_.Find("combat_roll");
   if (step_combat_roll_ != kNoStep) {
     RegisterAfterCombat();
@@ -67,6 +77,33 @@ void HexRules::FinishSteps() {
   roll.resolve = [this](State& s, Context& ctx, int value) { ResolveCombatRoll(s, ctx, value); };
   step_combat_roll_ = steps_.Register(std::move(roll));
   RegisterAfterCombat();
+}
+
+// The engine's own points of the turn procedure, after the ruleset's (its constructor): a
+// phase's stacking checkpoint, and the places held as a game-turn ends.
+void HexRules::RegisterProcedure() {
+  const HexGameData& d = data();
+  if (d.stacking_check == HexGameData::StackingCheck::kEliminate) {
+    for (int phase : {d.phase_movement, d.phase_combat}) {
+      if (phase < 0) continue;
+      procedure_.At(ProcedureAt::kPhaseEnd, game_.turns.phases[static_cast<size_t>(phase)], d.Rule(RuleKey::kStacking),
+                    "overstacked units are eliminated (stacking_check: eliminate)", [this](State& s, Context& ctx) {
+                      EnforceStacking(s, ctx, 0, data().Rule(RuleKey::kStacking));
+                      EnforceStacking(s, ctx, 1, data().Rule(RuleKey::kStacking));
+                    });
+    }
+  }
+  procedure_.At(ProcedureAt::kTurnEnd, "", d.Rule(RuleKey::kVictory), "places held each game-turn score (victory.points)",
+                [](State& s, Context& ctx) { VpOnTurnEnd(s, ctx); });
+}
+
+// Whether the phase happens this player-turn: its step says (StepDef::applies); a phase
+// without one always happens.
+bool HexRules::PhaseHappens(const State& s, int phase) const {
+  if (phase < 0 || phase >= static_cast<int>(game_.turns.phases.size())) return true;
+  const StepKind k = steps_.Find(game_.turns.phases[static_cast<size_t>(phase)]);
+  const auto& applies = steps_.Def(k).applies;
+  return k == kNoStep || !applies || applies(s);
 }
 
 // A combat's follow-up (hex/retreat.cc), registered after every other step so that the
@@ -116,18 +153,21 @@ void EmitPhaseStart(const Game& g, const State& s, Context& ctx) {
 
 void HexRules::Start(State& s, Context& ctx) const {
   EmitTurnStart(s, ctx);
-  OnTurnStart(s, ctx);
-  if (PhaseApplies(s, s.phase)) {
+  procedure_.Run(ProcedureAt::kTurnBegin, "", s, ctx);
+  if (PhaseHappens(s, s.phase)) {
     EmitPhaseStart(game_, s, ctx);
     BeginPhase(s, ctx);
   } else {
     ClearSteps(s);
   }
-  if (s.decision == DecisionType::kNone && !s.game_over) AdvancePhase(s, ctx);
+  if (StepDepth(s) == 0 && !s.game_over) AdvancePhase(s, ctx);  // the first phase was over at once
 }
 
+// The procedure goes on from the phase that ends: the phase's end, the next phase (the next
+// player-turn, the next game-turn, the end of the game) until a phase whose step stays on the
+// stack to ask a decision.
 void HexRules::AdvancePhase(State& s, Context& ctx) const {
-  OnPhaseEnd(s, ctx);
+  EndPhase(s, ctx);
   for (int guard = 0; guard < 1000 && !s.game_over; ++guard) {
     ++s.phase;
     if (s.phase >= game_.turns.phases.size()) {
@@ -135,30 +175,34 @@ void HexRules::AdvancePhase(State& s, Context& ctx) const {
       ++s.player_turn;
       if (s.player_turn >= game_.turns.order.size()) {
         s.player_turn = 0;
-        VpOnTurnEnd(s, ctx);  // victory.h: place_held_each_turn, as game-turn s.turn ends
+        procedure_.Run(ProcedureAt::kTurnEnd, "", s, ctx);  // as game-turn s.turn ends
+        if (s.game_over) return;
         if (s.turn >= game_.turns.num_turns()) {
           EndGame(s, ctx, data().Rule(RuleKey::kVictory));
           return;
         }
         ++s.turn;
         EmitTurnStart(s, ctx);
-        OnTurnStart(s, ctx);
+        procedure_.Run(ProcedureAt::kTurnBegin, "", s, ctx);
         if (s.game_over) return;
       }
       s.phasing_side = static_cast<uint8_t>(game_.turns.order[s.player_turn]);
     }
-    if (!PhaseApplies(s, s.phase)) continue;
+    if (!PhaseHappens(s, s.phase)) continue;
     EmitPhaseStart(game_, s, ctx);
     BeginPhase(s, ctx);
-    if (s.game_over) return;
-    if (s.decision != DecisionType::kNone) return;
-    OnPhaseEnd(s, ctx);
+    if (s.game_over || StepDepth(s) > 0) return;  // the phase's step asks
+    EndPhase(s, ctx);  // over at once
   }
+}
+
+void HexRules::EndPhase(State& s, Context& ctx) const {
+  procedure_.Run(ProcedureAt::kPhaseEnd, PhaseName(s), s, ctx);
 }
 
 void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
   if (s.game_over) return;
-  OnGameEnd(s, ctx);
+  procedure_.Run(ProcedureAt::kGameEnd, "", s, ctx);  // the ruleset's end-of-game awards
   VpOnGameEnd(s, ctx);  // victory.h: place_held_at_end
   s.game_over = 1;
   ClearSteps(s);
@@ -189,7 +233,7 @@ void HexRules::EndGame(State& s, Context& ctx, const char* rule) const {
   e.a = s.vp[0];
   e.b = s.vp[1];
   ctx.Emit(e);
-  OnGameEnded(s, ctx);
+  procedure_.Run(ProcedureAt::kGameOver, "", s, ctx);
 }
 
 // --- Listing and applying: the top step's handler -------------------------------------------

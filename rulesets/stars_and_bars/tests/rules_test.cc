@@ -1462,7 +1462,7 @@ TEST(Rules, Rule_12_3_TheChoiceIsTheStepsArgument) {
   ASSERT_TRUE(s.Apply(Act(ActionType::kChoice, {}, {}, 1)).ok());
   EXPECT_EQ(StepDepth(s.state()), depth - 1);
   EXPECT_EQ(s.state().decision, DecisionType::kMovement);
-  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChoice, {}, {}, 1)), "sequence"));  // nothing is asked now
+  EXPECT_TRUE(Refused(s.Apply(Act(ActionType::kChoice, {}, {}, 1)), "4.5"));  // nothing is asked now (the sequence)
   auto full = LoadGame("stars_and_bars(optional=12.3+12.6)");
   ASSERT_TRUE(full.ok());
   Session r(*full, 5);
