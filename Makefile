@@ -71,7 +71,7 @@ fuzz: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target wargame_cli
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_DIR)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWG_FUZZ=ON \
 	  -DWG_BUILD_TESTS=OFF -DWG_BUILD_BENCHMARKS=OFF -DWG_BUILD_EXAMPLES=ON -DWG_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
-	cmake --build $(BUILD_DIR)-fuzz -j $(JOBS) --target fuzz_targets
+	cmake --build $(BUILD_DIR)-fuzz -j $(JOBS) --target $(if $(strip $(FUZZ_TARGETS)),$(addprefix fuzz_,$(FUZZ_TARGETS)),fuzz_targets)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(BUILD_DIR)-fuzz $(BUILD_DIR)/examples/wargame/wargame $(FUZZ_TARGETS)
 
 clean:
