@@ -782,7 +782,8 @@ void SbRules::FinishSteps() {
   step_combat_result_ = steps_.Register(std::move(r));
   RegisterChanceSteps();
   if (!option_capture_) return;
-  for (const StepKind k : {step_combat_roll_, step_untrained_}) {
+  for (const StepKind k : {step_combat_roll_, step_untrained_, step_bombard_roll_, step_cav_withdrawal_, step_reorg_roll_,
+                           step_initiative_}) {
     StepDef d = steps_.Def(k);
     d.resolve = [this, resolve = d.resolve](State& s, Context& ctx, int value) {
       resolve(s, ctx, value);
