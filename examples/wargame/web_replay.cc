@@ -96,6 +96,15 @@ std::string WebGame::Replay(const json& m) {
   if (n > 0) {
     const Action& a = session_->actions()[n - 1];
     j["action"] = ActionToText(g, a);
+    json units = json::array(), hexes = json::array();
+    for (int i = 0; i < a.num_units; ++i) units.push_back(g.units[a.units[static_cast<size_t>(i)]].id);
+    for (int i = 0; i < a.num_hexes && g.has_hex_board(); ++i) {
+      if (a.hexes[static_cast<size_t>(i)] >= 0 && a.hexes[static_cast<size_t>(i)] < g.hex_board().map.size()) {
+        hexes.push_back(g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]));
+      }
+    }
+    j["action_units"] = units;
+    j["action_hexes"] = hexes;
     const int by = replay_by_[n - 1];
     if (by >= 0 && by < static_cast<int>(g.sides.size())) j["by"] = g.sides[static_cast<size_t>(by)].id;
   }
