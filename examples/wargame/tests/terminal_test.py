@@ -6,7 +6,7 @@ Plays Stars and Bars from a position the computer reached (turn 1, Union combat)
 bombardment found later, typing as a player would: help, a unit filter, odds, key, map, a
 wrong number and an illegal action (the refusal stays on screen), an attack, the forced
 loss applied without asking, stand or retreat in words, undo; and the result of a
-bombardment printed after its die.
+bombardment printed after its die; an attack that is the only option shows its odds before its die.
 """
 
 import os
@@ -178,9 +178,21 @@ def load_continues():
     os.rmdir(d)
 
 
+def forced_attack_odds():
+    """An attack that is the only option (7.1 obligations) prints its odds and results before its die.
+    Option 1 at every prompt of seed 1 reaches one in turn 1 (standard input is not a terminal here)."""
+    r = subprocess.run([WARGAME, "play", SB, "--players", "human,human", "--seed", "1", "--max-actions", "80"],
+                       input="1\n" * 400, capture_output=True, text=True, timeout=TIMEOUT)
+    m = re.search(r"the only option, attack [^\n]*\n(.*?)Die roll", r.stdout, re.S)
+    check(m, "a forced attack was reached:\n" + r.stdout[-2000:])
+    check(re.search(r"column: \d+-\d+", m.group(1)) and "outcomes:" in m.group(1) and "%" in m.group(1),
+          "its odds and results before its die:\n" + m.group(0))
+
+
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
+    forced_attack_odds()
     load_continues()
     combat_session()
     bombardment_session()
