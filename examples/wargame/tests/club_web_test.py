@@ -2,7 +2,8 @@
 """A club game in headless Chromium, from the lobby to the end screen (examples/wargame/web/index.html).
 
 usage: club_web_test.py WARGAME_BINARY OUTPUT_FOLDER
-  `wargame serve --club` on a temporary SQLite file. The club key's page (the lobby) creates a
+  `wargame serve --club` on a temporary SQLite file. The club key's page (the lobby) shows why a
+  creation is refused (fair dice against the computer), then creates a
   Stars and Bars game, Union human (the creator's link) against Confederate remote (a link to
   send), and lists it with whose turn it is. Each seat's invitation link opens the game in its
   own tab: only the side to move says "Your turn" in its title; a stack spreads; a unit that
@@ -128,6 +129,13 @@ def main():
         # The lobby: the club key's page creates a game and lists it.
         lobby = browser.page(f"{club.base}/?token={club.key}")
         lobby.wait("wg.lobby && document.getElementById('lgame').options.length > 0", "the lobby's form")
+        # A creation the club refuses says why in the form (fair dice need two links, not the computer).
+        lobby.js("document.getElementById('lplayer1').value = 'ai';"
+                 "document.querySelector('input[name=ldice][value=fair]').checked = true; true")
+        lobby.click("#lcreate")
+        refused = lobby.wait("document.getElementById('lerror').textContent", "the refusal in the form")
+        check("fair dice" in refused and not lobby.js("wg.created || null"), "a refused creation: " + refused)
+        lobby.js("document.querySelector('input[name=ldice][value=seeded]').checked = true; true")
         lobby.js("document.getElementById('lgame').value = 'stars_and_bars';"
                  "document.getElementById('lgame').onchange();"
                  "document.querySelector('#loptional input[value=\"12.1\"]').checked = true;"
