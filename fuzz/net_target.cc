@@ -3,9 +3,14 @@
 //   even: the rest is an HTTP request, parsed with the server's parser and
 //         limits (examples/wargame/serve_http.h) in pieces of (byte / 2 % 64 + 1)
 //         bytes, routed by RouteRequest, and its body read only when routed so;
+//         a byte of 128 or more routes it as `wargame serve --club` does (the
+//         club's key, a creator's and a spectator's link besides the seats),
+//         and a body read for /club/games or /club/revoke is handled by a club
+//         kept in an in-memory SQLite database (club.h);
 //   odd:  byte / 2 picks a game in progress (skirmish or Stars and Bars) and a
 //         seat's sides, and the rest is a message to WebGame::Handle.
-// Properties: no exception escapes; only a seat's POST to /api reads a body,
+// Properties: no exception escapes; only a seat's POST to /api (in a club, also
+// the key's POST to /club/games and the creator's to /club/revoke) reads a body,
 // within kMaxMessageBytes; a header past kMaxHeaderBytes is refused; a message
 // that does not report a change changes neither the state nor the log, and
 // every answer is a JSON object with a "t".
@@ -16,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "club.h"
 #include "serve_http.h"
 #include "serve_route.h"
 #include "targets.h"
@@ -35,14 +41,37 @@ using cli::Route;
 const std::string kSeat1 = "0123456789abcdef0123456789abcdef";
 const std::string kSeat2 = "fedcba9876543210fedcba9876543210";
 
-int FakeSidesOf(const std::string& t) { return t == kSeat1 ? 1 : t == kSeat2 ? 2 : 0; }
+// A club's other roles (serve_route.h).
+const std::string kSpectatorToken = "5bec7a7025bec7a7025bec7a7025bec7";
+const std::string kCreatorToken = "c7ea7025c7ea7025c7ea7025c7ea7025";
+const std::string kHostToken = "4057ee4057ee4057ee4057ee4057ee40";
 
-std::string CheckDecision(const cli::RequestHead& h, const RouteDecision& d) {
+int FakeSidesOf(const std::string& t) { return t == kSeat1 ? 1 : t == kSeat2 ? 2 : 0; }
+int FakeClubRoleOf(const std::string& t) {
+  if (t == kSpectatorToken) return cli::kSpectator;
+  if (t == kCreatorToken) return cli::kSpectator | cli::kCreator;
+  if (t == kHostToken) return cli::kClubHost;
+  return FakeSidesOf(t);
+}
+
+std::string CheckDecision(const cli::RequestHead& h, const RouteDecision& d, bool club) {
   const std::string token = cli::TokenOf(h.target);
   const bool served = d.route == Route::kState || d.route == Route::kApi || d.route == Route::kWebSocket;
-  if (served && d.sides == 0) return "a request was served without a seat's token";
-  if (d.sides != 0 && d.sides != FakeSidesOf(token)) return "a request was given sides its token does not play";
-  if (d.read_body != (d.route == Route::kApi)) return "a body is read by a route other than /api";
+  const int role = club ? FakeClubRoleOf(token) : FakeSidesOf(token);
+  if (served && (d.sides & (cli::kSidesMask | cli::kSpectator)) == 0) return "a request was served without a seat's token";
+  if (d.sides != 0 && d.sides != role) return "a request was given sides its token does not play";
+  if ((d.route == Route::kClubList || d.route == Route::kClubCreate) && !(d.sides & cli::kClubHost)) {
+    return "the games were listed or created without the club's key";
+  }
+  if (d.route == Route::kClubRevoke && !(d.sides & cli::kCreator)) return "a link was revoked without a creator's link";
+  if (!club && (d.route == Route::kClubList || d.route == Route::kClubCreate || d.route == Route::kClubRevoke)) {
+    return "a club route outside a club";
+  }
+  if (d.route == Route::kApi && !(d.sides & cli::kSidesMask) && !(d.sides & cli::kSpectator)) {
+    return "a message was taken from a link of no game";
+  }
+  const bool body_route = d.route == Route::kApi || d.route == Route::kClubCreate || d.route == Route::kClubRevoke;
+  if (d.read_body != body_route) return "a body is read by a route other than /api and the club's POSTs";
   if (d.read_body && h.method != "POST") return "a body is read for a " + std::string(h.method);
   if (d.read_body && h.content_length && *h.content_length > cli::kMaxMessageBytes) return "a body over the limit is read";
   if (d.close_after && d.read_body) return "a route both reads the body and leaves it";
@@ -51,7 +80,39 @@ std::string CheckDecision(const cli::RequestHead& h, const RouteDecision& d) {
   return "";
 }
 
-std::string HttpRequest(const uint8_t* data, size_t size, size_t piece) {
+// The club whose creations and revocations the bodies are (an in-memory SQLite
+// database), made again after every 32 creations so it stays small; its first
+// game's creator link revokes.
+cli::Club& FuzzClub(bool fresh) {
+  static std::unique_ptr<cli::Club> club;
+  if (!club || fresh) {
+    std::string error;
+    club = std::make_unique<cli::Club>(cli::OpenSqliteClubStore(":memory:", &error), 20);
+    club->set_host_key_for_tests(kHostToken);
+    int status = 0;
+    club->Create(R"({"game":"stars_and_bars","players":["remote","remote"],"seed":1})", &status);
+  }
+  return *club;
+}
+
+std::string ClubBody(Route route, const std::string& body) {
+  static int created = 0;
+  cli::Club& club = FuzzClub(route == Route::kClubCreate && ++created % 32 == 0);
+  int status = 0, closed = 0;
+  std::string answer;
+  if (route == Route::kClubCreate) {
+    answer = club.Create(body, &status);
+  } else {
+    cli::Club::Access creator{club.games().begin()->second.get(), cli::kSpectator | cli::kCreator, 1};
+    answer = club.Revoke(creator, body, &status, &closed);
+  }
+  const auto j = nlohmann::json::parse(answer, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("t")) return "a club answer is not a JSON object with a \"t\"";
+  if (status != 200 && j["t"] != "error") return "a refused club request answered " + answer.substr(0, 200);
+  return "";
+}
+
+std::string HttpRequest(const uint8_t* data, size_t size, size_t piece, bool club) {
   cli::RequestParser p;
   cli::HeaderLimits(p);
   p.eager(false);
@@ -71,8 +132,8 @@ std::string HttpRequest(const uint8_t* data, size_t size, size_t piece) {
     if (!p.is_header_done() && pending.size() > cli::kMaxHeaderBytes + 4) return "a header past the limit was not refused";
   }
   const cli::RequestHead head = cli::HeadOf(p);
-  const RouteDecision d = cli::RouteRequest(head, FakeSidesOf);
-  if (std::string bad = CheckDecision(head, d); !bad.empty()) return bad;
+  const RouteDecision d = cli::RouteRequest(head, club ? FakeClubRoleOf : FakeSidesOf, club);
+  if (std::string bad = CheckDecision(head, d, club); !bad.empty()) return bad;
   if (!d.read_body) return "";
   cli::BodyLimits(p);
   pending.append(reinterpret_cast<const char*>(data + at), size - at);
@@ -84,6 +145,9 @@ std::string HttpRequest(const uint8_t* data, size_t size, size_t piece) {
     pending.erase(0, used);
   }
   if (p.get().body().size() > cli::kMaxMessageBytes) return "a body past kMaxMessageBytes was read";
+  if (club && p.is_done() && (d.route == Route::kClubCreate || d.route == Route::kClubRevoke)) {
+    return ClubBody(d.route, p.get().body());
+  }
   return "";
 }
 
@@ -158,13 +222,16 @@ std::string Message(uint8_t pick, const uint8_t* data, size_t size) {
 std::string NetRequest(const uint8_t* data, size_t size) {
   if (size < 1) return "";
   try {
-    if (data[0] % 2 == 0) return HttpRequest(data + 1, size - 1, data[0] / 2 % 64 + 1);
+    if (data[0] % 2 == 0) return HttpRequest(data + 1, size - 1, data[0] / 2 % 64 + 1, data[0] >= 128);
     return Message(static_cast<uint8_t>(data[0] / 2), data + 1, size - 1);
   } catch (const std::exception& e) {
     return std::string("an exception escaped: ") + e.what();
   }
 }
 
-void PrepareNet() { NetGames(); }
+void PrepareNet() {
+  NetGames();
+  FuzzClub(false);
+}
 
 }  // namespace wg::fuzz

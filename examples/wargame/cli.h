@@ -93,6 +93,8 @@ class TerminalPlayer : public Player {
   void ShowMap(const Game& g, const State& s, const std::string& arg) const;
   void ShowOdds(const Game& g, const std::string& arg) const;
   void ShowKey(const Game& g) const;
+  // An attack's odds column in a few words (", odds 1-3"), "" if none.
+  std::string OddsNote(const Game& g, const Action& a) const;
   bool Command(const Game& g, const State& s, const std::string& line);
 
   Session* session_;
@@ -115,6 +117,8 @@ std::string XmlText(const std::string& s);                 // & < > " escaped
 // The hexes around `centers` (within radius) with their terrain and units.
 std::string TextMapAround(const Game& game, const State& s, const std::vector<int>& centers, int radius);
 std::string UnitValues(const Game& game, const State& s, UnitId u);  // "4-4" (current values)
+// The unit's markers in words, each with its count: ", disruption 1" ("" if none).
+std::string MarkersText(const Game& game, const State& s, UnitId u);
 std::string SideName(const Game& game, int side);
 // A legal option in a player's words: "stand", "retreat Harris 2304 -> 2104",
 // "reorganize Wagner with Crittenden" (the terminal player and the page).

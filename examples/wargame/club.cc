@@ -296,7 +296,22 @@ std::string Club::List() const {
     }
     games.push_back(e);
   }
-  return Answer({{"t", "games"}, {"games", games}});
+  if (catalogue_.empty()) {
+    json rulesets = json::array();
+    for (const auto& info : RulesetRegistry::Get().List()) {
+      json optional = json::array(), sides = json::array();
+      std::string title;
+      if (auto game = LoadGame(info.name); game.ok()) {
+        for (const auto& o : (*game)->optional_rules) optional.push_back({{"id", o.id}, {"title", o.title}});
+        for (const auto& sd : (*game)->sides) sides.push_back(sd.name);
+        title = (*game)->title;
+      }
+      rulesets.push_back({{"name", info.name}, {"title", title}, {"scenarios", ListScenarios(info)},
+                          {"optional", optional}, {"sides", sides}});
+    }
+    catalogue_ = rulesets.dump();
+  }
+  return Answer({{"t", "games"}, {"games", games}, {"rulesets", json::parse(catalogue_)}});
 }
 
 std::string Club::Revoke(const Access& creator, const std::string& body, int* status, int* closed) {

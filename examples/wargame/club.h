@@ -69,7 +69,9 @@ class Club {
   // POST /club/games: {"game":"stars_and_bars","scenario":"","optional":[..],
   //   "players":["remote","ai"],"dice":"seeded"|"fair","seed":N,"dice_deadline":S}
   std::string Create(const std::string& body, int* status);
-  // GET /club/games: every game, whose turn it is.
+  // GET /club/games: every game, whose turn it is, and (for the lobby's
+  // creation form) the rulesets built into the program, with their scenarios
+  // and optional rules.
   std::string List() const;
   // POST /club/revoke with the creator's link: {"link":"<token>","replace":true}.
   // *closed: the link number whose connections must close (0: none).
@@ -102,6 +104,7 @@ class Club {
   std::map<std::string, std::shared_ptr<const wg::Game>> loaded_;  // by spec
   std::string host_hash_;
   int next_key_ = 1;
+  mutable std::string catalogue_;  // the rulesets, JSON (made once)
 };
 
 // SHA-256 of a token's text, 64 hex digits.

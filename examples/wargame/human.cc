@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "cli.h"
+#include "line_input.h"
 #include "wargame/action_text.h"
+#include "wargame/hex_rules.h"
 
 namespace wg::cli {
 
@@ -28,7 +30,7 @@ const char* const kHelp =
 
 std::string UnitLine(const Game& g, const State& s, UnitId u) {
   return g.units[static_cast<size_t>(u)].name + " [" + g.units[static_cast<size_t>(u)].id + "] " +
-         UnitValues(g, s, u) + " at " + g.rules->PositionText(s, u);
+         UnitValues(g, s, u) + MarkersText(g, s, u) + " at " + g.rules->PositionText(s, u);
 }
 
 bool Mentions(const Game& g, const Action& a, const std::string& id) {
@@ -61,7 +63,9 @@ void TerminalPlayer::ShowOptions(const Game& g, const State& s, const std::vecto
       continue;
     }
     if (u >= 0) std::cout << "\n";
-    for (size_t i : list) std::cout << "    " << i + 1 << ") " << ActionLabel(g, s, legal[i]) << "\n";
+    for (size_t i : list) {
+      std::cout << "    " << i + 1 << ") " << ActionLabel(g, s, legal[i]) << OddsNote(g, legal[i]) << "\n";
+    }
   }
   if (shown == 0) std::cout << "  no option of \"" << filter_ << "\" (type all)\n";
 }
@@ -103,6 +107,17 @@ void TerminalPlayer::ShowOdds(const Game& g, const std::string& arg) const {
   std::cout << OddsText(g, *session_, *a, &ok);
 }
 
+std::string TerminalPlayer::OddsNote(const Game& g, const Action& a) const {
+  const HexQueries* hex = g.rules->hex();
+  if (a.type != ActionType::kAttack || !hex || !session_) return "";
+  Context ctx(g, nullptr, nullptr, &session_->scratch());
+  const AttackAnalysis an = hex->AnalyzeAttack(session_->state(), ctx, a);
+  if (!an.status.ok()) return "";
+  if (!an.automatic.empty()) return " (no die roll: " + an.automatic + ")";
+  return " (" + std::to_string(an.plan.attack) + " against " + std::to_string(an.plan.modified_defense) + ", odds " +
+         hex->ColumnLabel(an.plan.column) + ")";
+}
+
 void TerminalPlayer::ShowKey(const Game& g) const {
   std::string attrs;
   for (const auto& a : g.attributes) attrs += (attrs.empty() ? "" : "-") + a;
@@ -139,8 +154,17 @@ Action TerminalPlayer::Choose(const Game& g, const State& s, const std::vector<A
   if (forced_) {  // nothing to ask
     std::cout << SideName(g, s.decision_side) << ": " << g.rules->DescribeDecision(s) << ": the only option, "
               << ActionLabel(g, s, legal[0]) << "\n";
+    if (legal[0].type == ActionType::kAttack && session_ && g.rules->hex()) {  // its odds before its die
+      bool ok = false;
+      const std::string odds = OddsText(g, *session_, legal[0], &ok);
+      if (ok) std::cout << odds;
+    }
     return legal[0];
   }
+  std::vector<std::string> words = {"help", "undo", "map", "odds", "key", "all", "quit", "end"};
+  for (const auto& u : g.units) words.push_back(u.id);
+  for (int h = 0; g.has_hex_board() && h < g.hex_board().map.size(); ++h) words.push_back(g.hex_board().map.Label(h));
+  SetCompletions(std::move(words));
   std::vector<int> centers;  // the combat, or the deciding side's units
   for (int i = 0; s.combat.active && i < s.combat.num_defender_hexes; ++i) centers.push_back(s.combat.defender_hexes[i]);
   for (int i = 0; s.combat.active && i < s.combat.num_attackers; ++i) centers.push_back(s.unit(s.combat.attackers[i]).hex);
@@ -157,9 +181,9 @@ Action TerminalPlayer::Choose(const Game& g, const State& s, const std::vector<A
       if (!refusal_.empty()) std::cout << "refused: " << refusal_ << "\n";
     }
     show = false;
-    std::cout << "choose 1-" << legal.size() << ", a unit id, an action, or help: " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line) || line == "quit" || line == "q") {
+    if (!ReadLine("choose 1-" + std::to_string(legal.size()) + ", a unit id, an action, or help: ", &line) ||
+        line == "quit" || line == "q") {
       quit_ = true;
       return legal[0];
     }

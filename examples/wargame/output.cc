@@ -113,6 +113,15 @@ std::string UnitValues(const Game& game, const State& s, UnitId u) {
   return o;
 }
 
+std::string MarkersText(const Game& game, const State& s, UnitId u) {
+  std::string o;
+  const UnitState& us = s.unit(u);
+  for (size_t m = 0; m < game.markers.size() && m < static_cast<size_t>(kMaxMarkers); ++m) {
+    if (us.markers[m]) o += ", " + game.markers[m].name + " " + std::to_string(us.markers[m]);
+  }
+  return o;
+}
+
 std::string StateJson(const Session& session) {
   const Game& g = session.game();
   const State& s = session.state();
@@ -262,7 +271,8 @@ std::string TextMapAround(const Game& g, const State& s, const std::vector<int>&
       const UnitState& us = s.units[static_cast<size_t>(i)];
       if (us.hex != h) continue;
       units += (units.empty() ? "" : ", ") + g.units[static_cast<size_t>(i)].id + " (" +
-               g.sides[us.side & 1].id + " " + UnitValues(g, s, static_cast<UnitId>(i)) + ")";
+               g.sides[us.side & 1].id + " " + UnitValues(g, s, static_cast<UnitId>(i)) +
+               MarkersText(g, s, static_cast<UnitId>(i)) + ")";
     }
     std::string places;
     for (const auto& p : g.hex_board().map.places) {

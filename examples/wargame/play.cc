@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "line_input.h"
 #include "fair_dice.h"
 #include "wargame/action_text.h"
 #include "wargame/ai.h"
@@ -148,10 +149,12 @@ bool AskDie(const std::string& who, const std::string& action, const std::string
   const int sides = d == std::string::npos ? 6 : std::max(2, std::atoi(need.c_str() + d + 2));
   const std::string what = d == std::string::npos ? "d6" : need.substr(d + 1, need.find(')', d) - d - 1);
   for (;;) {
-    std::cout << "this game's dice are entered by hand: " << who << ": " << action << " needs a die (" << what
-              << "): roll it and enter the value (1-" << sides << "): " << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line)) return false;
+    if (!ReadLine("this game's dice are entered by hand: " + who + ": " + action + " needs a die (" + what +
+                      "): roll it and enter the value (1-" + std::to_string(sides) + "): ",
+                  &line)) {
+      return false;
+    }
     char* end = nullptr;
     const long v = std::strtol(line.c_str(), &end, 10);
     if (end && *end == '\0' && !line.empty() && v >= 1 && v <= sides) {
@@ -270,7 +273,9 @@ int CmdPlay(int argc, char** argv) {
       "scenario", po::value<std::string>(), "scenario name or file")(
       "optional", po::value<std::string>(), "optional rules to enable, comma separated")(
       "seed", po::value<uint64_t>()->default_value(1), "dice and players seed")(
-      "players", po::value<std::string>(), "two players, first side first: ai, random, human, script")(
+      "players", po::value<std::string>(),
+      (std::string("two players, first side first: ai, random, human, script (human: line editing, history and Tab "
+                   "completion with ") + LineEditing() + ")").c_str())(
       "script", po::value<std::string>(), "YAML list of actions for the script players")(
       "dice", po::value<std::string>(), "die values to use first, comma separated (3,5,1)")(
       "until", po::value<std::string>(), "stop when TURN[:PHASE] is reached (phase by name or number)")(

@@ -711,6 +711,7 @@ int RunClub(const std::string& path, const std::string& bind, int port, int ai_d
     std::cout << "club: " << (uri ? "" : path + " ") << "(" << club->store().kind() << "), " << club->games().size() << " game(s)\n"
               << "serving on http://" << bind << ":" << p << "/\n"
               << "club key (lists and creates games; a new one at each start): " << key << "\n"
+              << "lobby: http://" << bind << ":" << p << "/?token=" << key << "\n"
               << "games: http://" << bind << ":" << p << "/club/games?token=" << key << "\n";
   });
 }

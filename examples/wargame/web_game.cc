@@ -118,6 +118,7 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return it != m.end() && it->is_string() ? it->get_ptr<const std::string*>() : nullptr;
   };
   if (t == "state") return StateMessage(sides);
+  if (t == "replay") return Replay(m);
   if ((sides & 3) == 0 && t != "odds") return Refused("", "a spectator's link reads the game and acts for no side");
   if (t == "act" || t == "odds" || t == "preview") {
     const std::string* action = text("action");
@@ -126,6 +127,7 @@ std::string WebGame::Handle(int sides, const std::string& message, bool* changed
     return t == "act" ? Act(sides, *action, changed) : Odds(*action);
   }
   if (t == "undo") return Undo(sides, changed);
+  if (t == "why") return text("unit") ? Why(sides, *text("unit")) : ErrorAnswer("\"why\" needs a \"unit\" string");
   if (t == "die") return m.contains("value") ? EnterDie(sides, m["value"], changed) : ErrorAnswer("\"die\" needs a \"value\"");
   if (t == "export") return Export(sides);
   if (t == "key" || t == "commit" || t == "reveal" || t == "void" || t == "claim") {

@@ -16,6 +16,8 @@
 //   {"t":"commit","hash":"<64 hex>","sig":"<128 hex>"}  {"t":"reveal","secret":"<64 hex>","sig":...}
 //   {"t":"void","sig":...}  {"t":"claim","value":4,"sig":...}   a stalled round's ways out
 //   {"t":"die","value":4}                            a referee's die (a game whose dice are supplied)
+//   {"t":"replay","to":N}                            the position after the first N actions (web_replay.cc)
+//   {"t":"why","unit":"harris"}                      why the unit is not among the options (its rule)
 //
 // The dice: a seeded game rolls them (a remote link never gets its seed: it
 // may not export the save before the game is over). A game whose every die is supplied
@@ -104,6 +106,10 @@ class WebGame {
 
  private:
   std::string Act(int sides, const std::string& text, bool* changed);
+  // web_replay.cc: the replay and the reason a unit may not be chosen.
+  std::string Replay(const nlohmann::json& m);
+  std::string ReplayIndex();
+  std::string Why(int sides, const std::string& unit_id);
   std::string Odds(const std::string& message_json);
   std::string Preview(int sides, const std::string& text);
   std::string Undo(int sides, bool* changed);
@@ -152,6 +158,14 @@ class WebGame {
   std::optional<Action> pending_;       // the action waiting for the die
   int pending_side_ = -1;
   bool pending_by_ai_ = false;          // the computer took it (nobody's to undo)
+  // The replay (web_replay.cc): a second session stepped through the actions,
+  // and per action count the events logged and the turn, for the game whose
+  // position and action count hash to replay_key_.
+  std::unique_ptr<Session> replay_;
+  uint64_t replay_key_ = 0;
+  std::vector<size_t> replay_events_;
+  std::vector<int> replay_turns_;
+  std::vector<int> replay_by_;  // the side that took each action
 };
 
 // Whether a link playing the sides of the bit mask `sides` plays `side`.

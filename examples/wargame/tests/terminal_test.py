@@ -6,7 +6,7 @@ Plays Stars and Bars from a position the computer reached (turn 1, Union combat)
 bombardment found later, typing as a player would: help, a unit filter, odds, key, map, a
 wrong number and an illegal action (the refusal stays on screen), an attack, the forced
 loss applied without asking, stand or retreat in words, undo; and the result of a
-bombardment printed after its die.
+bombardment printed after its die; an attack that is the only option shows its odds before its die.
 """
 
 import os
@@ -88,7 +88,10 @@ def combat_session():
         check("declare an attack" in first and "attack 3010 with" in first, "the combat options in words:\n" + first)
         out = t.type("help")
         check(all(w in out for w in ("undo", "map", "odds", "key")), "help lists the commands")
-        out = t.type("laiboldt")
+        editing = re.search(r"completion with (\w+)", subprocess.run([WARGAME, "play", "--help"], capture_output=True,
+                                                                     text=True).stdout).group(1)
+        # With line editing, Tab completes a unit id ("laib" -> "laiboldt"); without, the whole id is typed.
+        out = t.type("laib\t" if editing != "none" else "laiboldt")
         options = re.findall(r"^\s+\d+\) (.*)$", out, re.M)
         check(options and all("Laiboldt" in o for o in options), f"the filter lists only Laiboldt's options {options}")
         out = t.type("odds laiboldt 3010")
@@ -105,11 +108,15 @@ def combat_session():
         out = t.type("map 3010")
         out = t.type("all")
         check("refused: " + reason in out, "the refusal stays on screen until an action is accepted")
-        number = re.search(r"(\d+)\) attack 3010 with Laiboldt \(35th Bde\)\n", out).group(1)
+        m = re.search(r"(\d+)\) attack 3010 with Laiboldt \(35th Bde\) \((\d+) against (\d+), odds (\S+)\)\n", out)
+        check(m, "each attack option with its odds:\n" + out)
+        number = m.group(1)
         out = t.type(number)
         check("Die roll" in out, "the attack is resolved")
         if "the only option" in out:
             check("takes 1 disruption" in out, "the forced loss applied without asking")
+            out += t.type("map 3010")
+            check(re.search(r"laiboldt \(union [0-9-]+, disruption 1\)", out), "the map shows the marker:\n" + out)
         check("refused:" not in out.split("Die roll")[1], "the refusal is gone once an action was accepted")
         if "1) stand" in out:
             check("2) retreat" in out, "stand or retreat in words:\n" + out)
@@ -171,9 +178,21 @@ def load_continues():
     os.rmdir(d)
 
 
+def forced_attack_odds():
+    """An attack that is the only option (7.1 obligations) prints its odds and results before its die.
+    Option 1 at every prompt of seed 1 reaches one in turn 1 (standard input is not a terminal here)."""
+    r = subprocess.run([WARGAME, "play", SB, "--players", "human,human", "--seed", "1", "--max-actions", "80"],
+                       input="1\n" * 400, capture_output=True, text=True, timeout=TIMEOUT)
+    m = re.search(r"the only option, attack [^\n]*\n(.*?)Die roll", r.stdout, re.S)
+    check(m, "a forced attack was reached:\n" + r.stdout[-2000:])
+    check(re.search(r"column: \d+-\d+", m.group(1)) and "outcomes:" in m.group(1) and "%" in m.group(1),
+          "its odds and results before its die:\n" + m.group(0))
+
+
 def main():
     global WARGAME
     WARGAME = sys.argv[1]
+    forced_attack_odds()
     load_continues()
     combat_session()
     bombardment_session()

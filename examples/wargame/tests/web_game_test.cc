@@ -16,6 +16,7 @@
 #include <set>
 
 #include "cli.h"
+#include "serve_route.h"
 #include "wargame/action_text.h"
 #include "wargame/ai.h"
 #include "wargame/registry.h"
@@ -252,6 +253,78 @@ TEST(WebGame, MalformedMessagesChangeNothing) {
     bool changed = false;
     EXPECT_NE(json::parse(g->Handle(1, m, &changed))["t"], "ok");
   }
+  EXPECT_TRUE(SameState(before, g->session().state()));
+}
+
+// {"t":"replay"}: the position after N actions, the same as the game reached then (any
+// link, a spectator's too); never the seed; a step back and an out-of-range N answered too.
+TEST(WebGame, ReplayShowsEachPositionAsPlayedAndNeverTheSeed) {
+  auto g = NewGame({"remote", "remote"}, 3);
+  const int union_seat = g->seats()[0].sides, confed_seat = g->seats()[1].sides;
+  std::vector<std::string> hashes;
+  hashes.push_back(json::parse(StateJson(g->session()))["units"].dump());
+  for (int i = 0; i < 40 && !g->session().over(); ++i) {
+    const int seat = g->session().state().decision_side == 0 ? union_seat : confed_seat;
+    const json st = Send(*g, seat, {{"t", "state"}});
+    ASSERT_FALSE(st["legal"].empty());
+    bool changed = false;
+    Send(*g, seat, {{"t", "act"}, {"action", st["legal"][st["legal"].size() / 2]["text"]}}, &changed);
+    ASSERT_TRUE(changed);
+    hashes.push_back(json::parse(StateJson(g->session()))["units"].dump());
+  }
+  const size_t total = g->session().actions().size();
+  const State before = g->session().state();
+  for (size_t n : {total, size_t{7}, size_t{0}, total / 2, total / 2 + 1}) {
+    bool changed = true;
+    const json r = Send(*g, kSpectator, {{"t", "replay"}, {"to", n}}, &changed);
+    EXPECT_FALSE(changed);
+    ASSERT_EQ(r["t"], "replay") << r.dump();
+    EXPECT_EQ(r["n"], n);
+    EXPECT_EQ(r["total"], total);
+    EXPECT_FALSE(r.contains("seed"));
+    json units = r["units"];
+    for (auto& u : units) u.erase("values");
+    EXPECT_EQ(units.dump(), hashes[n]) << n;
+    EXPECT_EQ(r.contains("action"), n > 0);
+    EXPECT_NE(r["svg"].get<std::string>().find("<svg"), std::string::npos);
+    EXPECT_FALSE(r["turn_starts"].empty());
+  }
+  EXPECT_TRUE(SameState(before, g->session().state()));
+  EXPECT_EQ(Send(*g, 3, {{"t", "replay"}, {"to", 100000}})["n"], total);
+  EXPECT_EQ(Send(*g, 3, {{"t", "replay"}, {"to", -5}})["n"], 0);
+  EXPECT_EQ(Send(*g, 3, {{"t", "replay"}, {"to", "x"}})["t"], "error");
+}
+
+// {"t":"why"}: a unit no option names is answered with the engine's refusal and its rule.
+TEST(WebGame, WhyAUnitMayNotBeChosenNamesItsRule) {
+  auto g = NewGame({"human", "human"});
+  const json st = Send(*g, 3, {{"t", "state"}});
+  ASSERT_EQ(st["decision"]["kind"], "movement");
+  std::set<std::string> named;
+  for (const auto& a : st["legal"]) {
+    for (const auto& u : a["units"]) named.insert(u.get<std::string>());
+  }
+  std::string stuck, free, enemy;
+  for (const auto& u : st["units"]) {
+    if (u["hex"].is_null()) continue;
+    const std::string id = u["id"];
+    if (u["side"] != st["decision"]["side"]) enemy = id;
+    else if (named.count(id)) free = id;
+    else stuck = id;
+  }
+  ASSERT_FALSE(stuck.empty());
+  const State before = g->session().state();
+  bool changed = true;
+  const json why = Send(*g, 3, {{"t", "why"}, {"unit", stuck}}, &changed);
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(why["ok"], false);
+  EXPECT_FALSE(why["rule"].get<std::string>().empty()) << why.dump();
+  EXPECT_FALSE(why["message"].get<std::string>().empty());
+  EXPECT_EQ(Send(*g, 3, {{"t", "why"}, {"unit", free}})["ok"], true);
+  EXPECT_NE(Send(*g, 3, {{"t", "why"}, {"unit", enemy}})["message"].get<std::string>().find("decides now"),
+            std::string::npos);
+  EXPECT_EQ(Send(*g, 3, {{"t", "why"}, {"unit", "nobody"}})["t"], "error");
+  EXPECT_EQ(Send(*g, kSpectator, {{"t", "why"}, {"unit", stuck}})["t"], "refused");
   EXPECT_TRUE(SameState(before, g->session().state()));
 }
 
