@@ -186,7 +186,7 @@ void BgRules::BeginBgCombat(State& s, Context& ctx) const {
     e.rule = "10.2";
     e.text = "ineffective in an enemy zone of control: must retreat";
     ctx.Emit(e);
-    FlagRetreat(s, ctx, must[i]);
+    FlagRetreat(s, ctx, must[i], 1);  // 10.2: one hex
   }
   FollowUpCombat(s, ctx);
 }
@@ -560,10 +560,7 @@ bool BgRules::CavalryMayRetreat(const State& s, Context& ctx, const Action& a) c
       if (game_.units[static_cast<size_t>(here[i])].kind != cav) return false;
       HexScratch& hs = Hs(ctx);
       hs.actions.clear();
-      State view;
-      std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-      view.combat.retreat_hexes = 2;
-      RetreatPaths(view, ctx, here[i], 2, &hs.actions);
+      RetreatPaths(s, ctx, here[i], 2, &hs.actions);
       if (hs.actions.empty()) return false;
       ++nd;
     }
@@ -598,7 +595,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   CallFollowUp(s);
   for (int i = 0; i < nd; ++i) {
     s.unit(defenders[i]).flags |= kUnitDefended;
-    OweRetreat(s, defenders[i]);
+    OweRetreat(s, defenders[i], 2);
   }
   Event e;
   e.type = EventType::kChoice;
@@ -675,13 +672,13 @@ void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
   }
 }
 
-void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u) const {
+void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u, int length) const {
   if (!s.unit(u).OnMap()) return;
   if (IsFixedArtillery(u)) {
     Eliminate(s, ctx, u, cfg_.fixed_rule.c_str(), "Union artillery forced to retreat is eliminated");
     return;
   }
-  OweRetreat(s, u);
+  OweRetreat(s, u, length);
 }
 
 void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
@@ -703,12 +700,12 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
       for (int i = 0; i < c.num_attackers; ++i) {
         if (!exposed[i]) continue;  // 8.72, 10.3
         if (marker >= 0 && !Ineffective(s, c.attackers[i])) AddMarker(s, ctx, c.attackers[i], marker, 1, "10.0");
-        FlagRetreat(s, ctx, c.attackers[i]);
+        FlagRetreat(s, ctx, c.attackers[i], data().retreat_hexes);
       }
     } else if (t.code == "DE") {
       for (int i = 0; i < c.num_defenders; ++i) Eliminate(s, ctx, c.defenders[i], "8.3", "DE");
     } else if (t.code == "DR") {
-      for (int i = 0; i < c.num_defenders; ++i) FlagRetreat(s, ctx, c.defenders[i]);
+      for (int i = 0; i < c.num_defenders; ++i) FlagRetreat(s, ctx, c.defenders[i], data().retreat_hexes);
     } else if (t.code == "EX") {
       int owed = 0;
       for (int i = 0; i < c.num_defenders; ++i) owed += game_.Printed(s, c.defenders[i], data().defense);
@@ -913,13 +910,12 @@ bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
 
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is
 // allowed if one unit there can be displaced to an adjacent hex.
-Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   const HexScratch& hs = Hs(ctx);
   auto refuse = [&](const char* rule, auto&& message) { return RefuseUnlessQuiet(hs, rule, message); };
   auto text = [](const char* message) { return [message] { return std::string(message); }; };
   const UnitState& us = s.unit(u);
-  const int hexes = s.combat.retreat_hexes;
-  if (n != hexes) return refuse("8.5", [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
+  if (n != length) return refuse("8.5", [&] { return "a retreat is exactly " + std::to_string(length) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
   const int cls = game_.kinds[static_cast<size_t>(game_.units[static_cast<size_t>(u)].kind)].movement_class;
   int prev = us.hex;
@@ -1023,7 +1019,7 @@ Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const
 Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = RetreatingUnit(s);
   if (a.num_units != 1 || a.units[0] != u) return Status::Refused("8.5", "the retreating unit is " + game_.UnitLabel(u));
-  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
+  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes, RetreatLength(s));
   if (!st.ok()) return st;
   const int side = s.unit(u).side;
   const int to = a.hexes[static_cast<size_t>(a.num_hexes - 1)];

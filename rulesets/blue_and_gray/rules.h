@@ -132,7 +132,7 @@ class BgRules : public HexRules {
   // (8.41, 8.42, 10.0, 19.12) and what each unit can reach (8.41, 8.7, 8.71, 8.73).
   bool CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const override;
   bool InAttackReach(const State& s, UnitId u, int hex) const override;
-  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
+  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const override;
   void AfterCombat(State& s, Context& ctx) const override;
   // Saves of format 1-4: what the exchange, a displacement and the defender's advance owed
   // was in BgExt (legacy_*), the retreated unit of a displacement in PendingCombat
@@ -165,7 +165,7 @@ class BgRules : public HexRules {
   bool HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks = nullptr) const;
   bool NextToSide(const State& s, int hex, int side) const;
   bool BatteryMayFireAtAll(const State& s, UnitId b) const;
-  void FlagRetreat(State& s, Context& ctx, UnitId u) const;
+  void FlagRetreat(State& s, Context& ctx, UnitId u, int length) const;
   Status CheckAttackRules(const State& s, const Action& a, Context& ctx) const;
   Status CheckBombardment(const State& s, UnitId u, const Action& a) const;
   bool CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const;

@@ -168,7 +168,7 @@ class SbRules final : public HexRules {
   const char* AutomaticAttack(const State& s, const AttackPlan& plan) const override;
   bool VacatedForAdvance(const State& s, int hex) const override;
   int CurrentValue(const Game& game, const State& s, UnitId u, int attribute) const override;
-  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const override;
+  Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const override;
   void AfterCombat(State& s, Context& ctx) const override;
 
  private:
@@ -244,7 +244,6 @@ class SbRules final : public HexRules {
   int BombardTargets(const State& s, HexScratch& hs, int16_t* targets, Hex* at) const;
   Status CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const;
   bool CavalryMayRetreat(const State& s, UnitId u, Status* why) const;
-  void CavalryRetreatView(const State& s, State* view) const;
   Status ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const;
   void ListCavalryRetreats(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first, std::vector<Action>* out) const;
@@ -1448,7 +1447,7 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
-Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   auto refuse = [&](const char* rule, const char* message) { return RefuseUnlessQuiet(Hs(ctx), rule, [=] { return std::string(message); }); };
   if (Unlimbered(s, u)) return refuse("7.5.1", "unlimbered artillery may never retreat");
   if (AttackStrength(s, u) <= 0) {
@@ -1478,7 +1477,7 @@ Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
     }
     if (h >= 0) prev = h;
   }
-  return HexRules::CheckRetreat(s, ctx, u, path, n);
+  return HexRules::CheckRetreat(s, ctx, u, path, n, length);
 }
 
 void SbRules::OnEliminated(State& s, Context&, UnitId u, int hex) const {
@@ -1810,10 +1809,8 @@ Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& 
   if (u < 0 || u >= s.num_units) return Status::Refused("7.8", "only cavalry may retreat before combat");
   Status st;
   if (!CavalryMayRetreat(s, u, &st)) return st;
-  State view;
-  CavalryRetreatView(s, &view);
   int16_t path[2] = {a.hexes[0], a.hexes[1]};
-  return CheckRetreat(view, ctx, u, path, 2);
+  return CheckRetreat(s, ctx, u, path, 2, 2);  // as a two-hex combat retreat (7.5.1)
 }
 
 // 7.8's tests of the unit (not of its path): cavalry of the deciding side, on the map,
@@ -1835,12 +1832,6 @@ bool SbRules::CavalryMayRetreat(const State& s, UnitId u, Status* why) const {
   }
   if (!adjacent) return refuse([] { return "no enemy unit is adjacent"; });
   return true;
-}
-
-// The retreat's path is checked as a two-hex combat retreat (7.5.1) of s.
-void SbRules::CavalryRetreatView(const State& s, State* view) const {
-  std::memcpy(static_cast<void*>(view), &s, sizeof(State));
-  view->combat.retreat_hexes = 2;
 }
 
 Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const {
@@ -1912,14 +1903,12 @@ void SbRules::ListCavalryRetreats(const State& s, Context& ctx, std::vector<Acti
 }
 
 // The retreat paths of the cavalry units cavalry_[first] (which may retreat) and after
-// that may retreat, each path checked against one view of s, made once (pinned: nothing
-// changes it while the paths are checked). Only whether a path is legal is asked: the
-// refusals are quiet.
+// that may retreat, each path checked as a two-hex combat retreat (7.5.1) against s, pinned
+// (nothing changes it while the paths are checked). Only whether a path is legal is asked:
+// the refusals are quiet.
 void SbRules::ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first, std::vector<Action>* out) const {
   const QuietRefusals quiet(Hs(ctx));
-  State view;
-  CavalryRetreatView(s, &view);
-  const HexStatePin pin(ctx, view);
+  const HexStatePin pin(ctx, s);
   const auto& grid = game_.hex_board().map.grid;
   for (size_t k = first; k < cavalry_.size(); ++k) {
     const UnitId u = cavalry_[k];
@@ -1933,7 +1922,7 @@ void SbRules::ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first
         const int h2 = grid.NeighborIndex(h1, d2);
         if (h2 < 0 || DistanceBetween(us.hex, h2) != 2) continue;
         const int16_t path[2] = {static_cast<int16_t>(h1), static_cast<int16_t>(h2)};
-        if (!CheckRetreat(view, ctx, u, path, 2).ok()) continue;
+        if (!CheckRetreat(s, ctx, u, path, 2, 2).ok()) continue;
         Action a = Action::Of(ActionType::kRetreat);
         a.AddUnit(u).AddHex(h1).AddHex(h2);
         out->push_back(a);
@@ -1967,7 +1956,6 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
   // The retreating unit eliminates enemy zero-strength units on the path (6.2): not in the way.
   State view;
   std::memcpy(static_cast<void*>(&view), &s, sizeof(State));
-  view.combat.retreat_hexes = static_cast<int16_t>(n);
   for (int i = 0; i < view.num_units; ++i) {
     UnitState& e = view.units[static_cast<size_t>(i)];
     for (int k = 0; k < n && e.OnMap(); ++k) {
@@ -1980,7 +1968,7 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
     if (v == u || vs.hex != from || vs.side != side || AttackStrength(s, v) > 0) continue;
     if (in_combat && !OwesRetreat(s, v)) continue;
     const QuietRefusals quiet(Hs(ctx));  // only whether it may go is asked
-    if (!CheckRetreat(view, ctx, v, path, n).ok()) continue;
+    if (!CheckRetreat(view, ctx, v, path, n, n).ok()) continue;
     MoveUnit(s, ctx, v, path[n - 1], EventType::kRetreat, in_combat ? "7.5.1" : "7.8");
     ForgiveRetreat(s, v);
   }
@@ -2882,7 +2870,7 @@ Status SbRules::ApplyStandStep(State& s, const Action& a, Context& ctx) const {
 // with; 11.1: a retreat moves the unit through its hexes (zero-strength units take no objective).
 Status SbRules::ApplySbRetreat(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 1 && a.units[0] == RetreatingUnit(s) && a.num_hexes > 0 && AttackStrength(s, a.units[0]) > 0) {
-    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes);
+    Status check = CheckRetreat(s, ctx, a.units[0], a.hexes.data(), a.num_hexes, RetreatLength(s));
     if (!check.ok()) return check;
     RetreatCompanions(s, ctx, a.units[0], s.unit(a.units[0]).hex, a.hexes.data(), a.num_hexes, /*in_combat=*/true);
   }

@@ -1023,9 +1023,10 @@ class HexRules : public Rules, public HexQueries {
   // May u attack the units in `hex` (adjacent; artillery with a range: in range
   // and line of sight)? Checked after CanStillAttack.
   virtual bool InAttackReach(const State& s, UnitId u, int hex) const;
-  // A retreat path for u: hexes entered. The default checks length, adjacency,
-  // terrain, enemy units and enemy ZOCs.
-  virtual Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const;
+  // A retreat path for u owing a retreat of `length` hexes (the retreat step's
+  // argument; the listing and the apply both pass it): the n hexes entered. The
+  // default checks the length, adjacency, terrain, enemy units and enemy ZOCs.
+  virtual Status CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const;
   virtual void AfterCombat(State& s, Context& ctx) const;
   // An attack resolved without the CRT (nullptr: none): the text cites the rule
   // ("7.1: ..."). AnalyzeAttack reports it; the ruleset applies it.
@@ -1052,7 +1053,7 @@ class HexRules : public Rules, public HexQueries {
   void BeginRetreats(State& s, Context& ctx, bool attacker, int hexes) const;
   // u, a unit of the combat, owes a retreat (of the follow-up's length); or no
   // longer does. OwesRetreat: whether it does (a unit not in the combat: no).
-  void OweRetreat(State& s, UnitId u) const;
+  void OweRetreat(State& s, UnitId u, int length) const;
   void ForgiveRetreat(State& s, UnitId u) const;
   bool OwesRetreat(const State& s, UnitId u) const;
   // Calls the follow-up if none is on the stack (owing nothing yet); returns its frame.

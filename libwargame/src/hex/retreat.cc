@@ -46,11 +46,11 @@ void HexRules::BeginRetreats(State& s, Context&, bool attacker, int hexes) const
   }
 }
 
-void HexRules::OweRetreat(State& s, UnitId u) const {
+void HexRules::OweRetreat(State& s, UnitId u, int length) const {
   const auto [arg, bit] = OwedBit(s.combat, u);
   Step* f = arg ? CallFollowUp(s) : nullptr;
   if (f == nullptr) return;
-  f->args[0] = s.combat.retreat_hexes;
+  f->args[0] = static_cast<int16_t>(length);
   f->args[arg] = static_cast<int16_t>(f->args[arg] | bit);
 }
 
@@ -167,13 +167,12 @@ void HexRules::ResumeAfterCombat(State& s, Context& ctx) const {
   AfterCombat(s, ctx);
 }
 
-Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n) const {
+Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   const HexScratch& hs = Hs(ctx);
   const char* rule = data().Rule(RuleKey::kRetreat);
   auto refuse = [&](const char* r, auto&& message) { return RefuseUnlessQuiet(hs, r, message); };
   const UnitState& us = s.unit(u);
-  const int hexes = s.combat.retreat_hexes;
-  if (n != hexes) return refuse(rule, [&] { return "a retreat is exactly " + std::to_string(hexes) + " hexes"; });
+  if (n != length) return refuse(rule, [&] { return "a retreat is exactly " + std::to_string(length) + " hexes"; });
   const ZocField& zoc = EnemyZoc(s, ctx, us.side);
   // EnemyIn of each map hex of the path read from the occupancy arrays (cached by
   // State; a retreat listing asks it of every path's hexes), not by walking the units;
@@ -229,7 +228,7 @@ void HexRules::RetreatPaths(const State& s, Context& ctx, UnitId u, int hexes, s
   // Depth-first over paths of exactly `hexes` steps moving away each step.
   auto dfs = [&](auto& self, int from, int depth) -> void {
     if (depth == hexes) {
-      if (CheckRetreat(s, ctx, u, path, hexes).ok()) {
+      if (CheckRetreat(s, ctx, u, path, hexes, hexes).ok()) {
         Action a = Action::Of(ActionType::kRetreat);
         a.AddUnit(u);
         for (int i = 0; i < hexes; ++i) a.AddHex(path[i]);
@@ -265,7 +264,7 @@ Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
   if (a.num_units != 1 || a.units[0] != u) {
     return Status::Refused(data().Rule(RuleKey::kRetreat), "the retreating unit is " + game_.UnitLabel(u));
   }
-  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes);
+  Status st = CheckRetreat(s, ctx, u, a.hexes.data(), a.num_hexes, RetreatLength(s));
   if (!st.ok()) return st;
   for (int i = 0; i < a.num_hexes; ++i) {
     const int h = a.hexes[static_cast<size_t>(i)];
