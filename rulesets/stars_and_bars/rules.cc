@@ -1817,7 +1817,7 @@ bool SbRules::CavalryMayRetreat(const State& s, UnitId u, Status* why) const {
 // The retreat's path is checked as a two-hex combat retreat (7.5.1) of s.
 void SbRules::CavalryRetreatView(const State& s, State* view) const {
   std::memcpy(static_cast<void*>(view), &s, sizeof(State));
-  view->combat.retreat_hexes = 2;
+  view->combat.retreat_hexes = static_cast<int16_t>(data().retreat_hexes);  // combat.retreat_hexes (2)
 }
 
 Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const {
