@@ -7,7 +7,7 @@
 //     for itself or a sub-rule);
 //   - every mark sits above the function it names;
 //   - RULES.md's "how" column names only data keys the ruleset reads, steps that register
-//     and hooks that are marked;
+//     and hooks that are marked (with the row's rule);
 //   - a data-only ruleset without a RULES.md is indexed from registration alone.
 #include <gtest/gtest.h>
 
@@ -217,6 +217,7 @@ TEST(RuleMarks, ADataOnlyRulesetWithoutRulesMdIsIndexedFromRegistration) {
 struct Registered {
   std::set<std::string> steps;     // step names
   std::set<std::string> hooks;     // marked functions, by their name and their last part
+  std::map<std::string, std::set<std::string>> hook_rules;  // the same: the rules they are marked with
   std::set<std::string> keys;      // key paths the loaders accept or read
   std::string yaml;                // the ruleset's YAML files, as text
   // Functions the ruleset's .cc files define at namespace scope (a name RULES.md cites that
@@ -245,6 +246,17 @@ bool KeyRead(const Registered& reg, const std::string& key) {
   if (last == "*") return accepted;
   if (accepted && reg.yaml.find(last + ":") != std::string::npos) return true;
   return std::regex_search(reg.yaml, std::regex("\\b" + last + "\\b(?!:)"));
+}
+
+// Whether the function `name` is marked with `rule`, a rule of its section or its section
+// ("7.5" for a mark of 7.5.1: a header's row names what its sub-rules' rows name).
+bool MarkedFor(const Registered& reg, const std::string& name, const std::string& rule) {
+  const auto it = reg.hook_rules.find(name);
+  if (it == reg.hook_rules.end()) return false;
+  for (const std::string& r : it->second) {
+    if (r == rule || IsSubRule(r, rule) || IsSubRule(rule, r)) return true;
+  }
+  return false;
 }
 
 // Each `name` of a row's "how" cell, by the word before it: "hook(s)" a function that is
@@ -277,6 +289,8 @@ std::vector<std::string> CheckHowColumn(const std::vector<RulesRow>& rows, const
       if ((kind == "hook" || kind == "hooks") && std::regex_match(name, kFunction)) {
         if (!reg.hooks.count(name) && !kNotYetMarked.count(name) && reg.defined.count(name)) {
           problems.push_back(where + "hook `" + name + "` is not marked (WG_RULE)");
+        } else if (reg.hooks.count(name) && !MarkedFor(reg, name, row.rule)) {
+          problems.push_back(where + "hook `" + name + "` is marked, but not with " + row.rule);
         }
       } else if ((kind == "step" || kind == "steps" || kind == "script") && std::regex_match(name, kStep) &&
                  !kStepMembers.count(name)) {
@@ -300,7 +314,11 @@ Registered RegisteredBy(const Game& game, const std::set<std::string>& accepted)
     if (s.kind == "step") reg.steps.insert(s.name);
     if (s.kind == "hook") {
       reg.hooks.insert(s.name);
-      if (s.name.rfind("::") != std::string::npos) reg.hooks.insert(s.name.substr(s.name.rfind("::") + 2));
+      reg.hook_rules[s.name].insert(s.rule);
+      if (s.name.rfind("::") != std::string::npos) {
+        reg.hooks.insert(s.name.substr(s.name.rfind("::") + 2));
+        reg.hook_rules[s.name.substr(s.name.rfind("::") + 2)].insert(s.rule);
+      }
     }
   }
   for (int k = 1; k < game.rules->steps().size(); ++k) reg.steps.insert(game.rules->steps().Def(static_cast<StepKind>(k)).name);
@@ -340,6 +358,7 @@ TEST(RuleMarks, TheCheckersFindWhatDoesNotRegister) {
   reg.steps = {"retreat"};
   reg.hooks = {"SbRules::CheckRetreat", "CheckRetreat"};
   reg.defined = {"CheckRetreat", "Missing"};
+  reg.hook_rules = {{"CheckRetreat", {"7.5.1"}}, {"SbRules::CheckRetreat", {"7.5.1"}}};
   reg.keys = {"combat.retreat_hexes", "movement.paths.road"};
   reg.yaml = "combat:\n  retreat_hexes: 2\nmovement:\n  paths:\n    road: {cost: 1}\n";
   std::vector<RulesRow> rows(1);
@@ -347,11 +366,15 @@ TEST(RuleMarks, TheCheckersFindWhatDoesNotRegister) {
   rows[0].rule = "7.5.1";
   rows[0].how = "data (`retreat_hexes: 2`, `paths.road`, `retreat_length`) + step `retreat`, `advance`; hooks "
                 "`CheckRetreat`, `Missing` (`kDestroy`), `CoreFunction`";
+  rows.push_back(rows[0]);
+  rows[1].rule = "6.2";  // CheckRetreat is marked with 7.5.1 only
+  rows[1].how = "hook `CheckRetreat`";
   const std::vector<std::string> p = CheckHowColumn(rows, reg);
-  ASSERT_EQ(p.size(), 3u) << (p.empty() ? "" : p[0]);
+  ASSERT_EQ(p.size(), 4u) << (p.empty() ? "" : p[0]);
   EXPECT_NE(p[0].find("`retreat_length` is never read"), std::string::npos) << p[0];
   EXPECT_NE(p[1].find("`advance` never registers"), std::string::npos) << p[1];
   EXPECT_NE(p[2].find("`Missing` is not marked"), std::string::npos) << p[2];
+  EXPECT_NE(p[3].find("`CheckRetreat` is marked, but not with 6.2"), std::string::npos) << p[3];
 
   // Coverage: a header is covered by a sub-rule; an unimplemented rule needs nothing.
   std::vector<RuleIndexEntry> index(4);

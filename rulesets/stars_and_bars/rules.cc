@@ -388,7 +388,7 @@ bool SbRules::CountsForStacking(const State& s, UnitId u) const {
 
 // --- Movement (5.1-5.8, 6.1, 6.2, 12.4, 12.6) --------------------------------------
 
-WG_RULE("2.5.3", SbRules::MovementAllowance);
+WG_RULE("2.5.3/7.4.3/12.6", SbRules::MovementAllowance);
 int SbRules::MovementAllowance(const State& s, UnitId u) const {
   return Allowance(s, u, Ext<SbExt>(s).forced_march_active != 0);
 }
@@ -960,7 +960,7 @@ bool SbRules::ModeChangeAllowed(const State& s, const Action& a, Context& ctx, S
   return true;
 }
 
-WG_RULE("5.3", SbRules::ApplyModeChange);
+WG_RULE("5.3/7.4.3", SbRules::ApplyModeChange);
 Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
   {
     Status why;
