@@ -336,7 +336,9 @@ bool BgRules::MoveAllowedTo(const State& s, const UnitId* units, int num_units, 
     if (adding > 0 && m.moved + adding > m.limit) {
       return refuse(m.bonus ? "17.14" : cfg_.quota_rule, [&] {
         return "the Union may move at most " + std::to_string(m.limit) + " units this movement phase" +
-               (m.bonus ? " (11 + 7 while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")" : "");
+               (m.bonus ? " (" + std::to_string(cfg_.quota_units) + " + " + std::to_string(cfg_.quota_bonus) +
+                           " while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")"
+                         : "");
       });
     }
   }

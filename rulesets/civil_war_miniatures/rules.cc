@@ -2225,8 +2225,11 @@ Status CheckCharge(const ActionCheck& check) {
   // farther apart than the range (the same refusal, without the exact distance).
   const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
   const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
-  if (dist > d.charge_range + 1e-9)
-    return Refused("2.1", "charges must be within 8\" of the chosen target");
+  if (dist > d.charge_range + 1e-9) {  // chart.charge_range (8")
+    char why[64];
+    std::snprintf(why, sizeof(why), "charges must be within %g\" of the chosen target", d.charge_range);
+    return Refused("2.1", std::string(why));
+  }
   if (const char* why = ChargePathBlocked(g, s, u, t)) return Refused("C.4", why);
   if (!apply) return Status::Ok();
   ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
