@@ -100,6 +100,12 @@ Status Refused(const char* rule, const std::string& why) {
   if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
   return Status::Refused(rule, why);
 }
+// The same with a text made by why() only when it is kept (a text that prints data).
+template <class Why>
+Status RefusedWith(const char* rule, Why&& why) {
+  if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
+  return Status::Refused(rule, why());
+}
 
 // FootprintFrame(f) for a base facing `deg` degrees (f.facing = deg * pi / 180).
 FootprintFrame FrameOf(const Footprint& f, double deg) {
@@ -2225,10 +2231,12 @@ Status CheckCharge(const ActionCheck& check) {
   // farther apart than the range (the same refusal, without the exact distance).
   const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
   const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
-  if (dist > d.charge_range + 1e-9) {  // chart.charge_range (8")
-    char why[64];
-    std::snprintf(why, sizeof(why), "charges must be within %g\" of the chosen target", d.charge_range);
-    return Refused("2.1", std::string(why));
+  if (dist > d.charge_range + 1e-9) {
+    return RefusedWith("2.1", [range = d.charge_range] {  // chart.charge_range (8")
+      char why[64];
+      std::snprintf(why, sizeof(why), "charges must be within %g\" of the chosen target", range);
+      return std::string(why);
+    });
   }
   if (const char* why = ChargePathBlocked(g, s, u, t)) return Refused("C.4", why);
   if (!apply) return Status::Ok();
