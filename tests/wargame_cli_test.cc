@@ -524,4 +524,16 @@ TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("retreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
+  // The functions marked with the rule (WG_RULE, WG_RULE_KEY through rule_numbers.retreat).
+  EXPECT_NE(r.out.find("SbRules::CheckRetreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("HexRules::CheckRetreat (libwargame/src/hex/retreat.cc:"), std::string::npos) << r.out;
+}
+
+// A data-only ruleset without a RULES.md: its rules are what the engine registers.
+TEST_F(WargameCli, RulesOfADataOnlyRulesetWithoutRulesMdComeFromRegistration) {
+  const RunResult r = Wargame("rules " + std::string(WG_TEST_DATA_DIR) + "/rulesets/skirmish");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("no RULES.md"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nretreat\n    step:    retreat (libwargame/src/hex/sequence.cc:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("HexRules::CheckRetreat (libwargame/src/hex/retreat.cc:"), std::string::npos) << r.out;
 }

@@ -840,8 +840,17 @@ void RecordDataRules(const YamlReader& reader, Game* game) {
   std::set<std::string> seen;  // key@line
   for (const YamlReader::Read& r : reader.reads()) {
     const std::string where = file + ":" + std::to_string(r.line);
-    if (!seen.insert(r.path + "@" + where).second) continue;
-    for (const std::string& rule : r.rules) game->data_rules.push_back(DataRule{rule, r.path, where});
+    // A list on one line is one key ("chart.livestock.pigs", not pigs[0]..pigs[5]).
+    std::string key;
+    for (size_t i = 0; i < r.path.size(); ++i) {
+      if (r.path[i] == '[') {
+        i = std::min(r.path.find(']', i), r.path.size());
+      } else {
+        key += r.path[i];
+      }
+    }
+    if (!seen.insert(key + "@" + where).second) continue;
+    for (const std::string& rule : r.rules) game->data_rules.push_back(DataRule{rule, key, where});
   }
 }
 

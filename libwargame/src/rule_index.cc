@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 
 #include "wargame/game.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -18,6 +20,68 @@ std::string SourceRelative(std::string_view path) {
     }
   }
   return std::string(best == std::string_view::npos ? path : path.substr(best));
+}
+
+// The marks, linked as their objects are constructed (a constant-initialised head:
+// set before any mark's dynamic initialisation runs).
+namespace {
+const RuleMark* g_rule_marks = nullptr;
+}  // namespace
+
+RuleMark::RuleMark(const char* ruleset_, const char* rule_, const char* name_, const char* file_, int line_)
+    : ruleset(ruleset_), rule(rule_), name(name_), file(file_), line(line_), next(g_rule_marks) {
+  g_rule_marks = this;
+}
+
+const RuleMark* RuleMarks() { return g_rule_marks; }
+
+std::string RuleMarkWhere(const RuleMark& m) { return SourceRelative(m.file ? m.file : "") + ":" + std::to_string(m.line); }
+
+void SplitRules(std::string_view rules, std::string_view kind, const std::string& name, const std::string& where,
+                std::vector<RuleSource>* out) {
+  size_t b = 0;
+  while (b < rules.size()) {
+    const size_t e = std::min(rules.find_first_of("/,", b), rules.size());
+    if (e > b) out->push_back(RuleSource{std::string(rules.substr(b, e - b)), std::string(kind), name, where});
+    b = e + 1;
+  }
+}
+
+void AppendRuleMarks(std::string_view ruleset, std::vector<RuleSource>* out) {
+  std::vector<RuleSource> marks;
+  for (const RuleMark* m = RuleMarks(); m; m = m->next) {
+    if (m->ruleset && m->rule && ruleset == m->ruleset) SplitRules(m->rule, "hook", m->name, RuleMarkWhere(*m), &marks);
+  }
+  out->insert(out->end(), marks.rbegin(), marks.rend());  // in the order they were registered
+}
+
+namespace {
+bool Contains(const std::string& text, const char* word) { return text.find(word) != std::string::npos; }
+}  // namespace
+
+std::string UnregisteredReason(const RulesRow& row) {
+  std::string text;  // every cell but what the rule says
+  for (const std::string& c : row.cells) {
+    if (&c - row.cells.data() == 0 || c == row.what) continue;
+    for (char ch : c) text += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    text += " | ";
+  }
+  if (Contains(text, "not implemented") || Contains(text, "not applicable")) return "not implemented";
+  if (Contains(text, "no rule content") || Contains(text, "nothing to implement")) return "no rule content";
+  std::string how;
+  for (char ch : row.how) how += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (how == "test" || how == "example") return "an example (its test shows it)";
+  const bool no_how = how.empty() || how == "-" || how == "\xe2\x80\x94";
+  if (how.rfind("header", 0) == 0 || (no_how && row.tests_cell.find("see ") != std::string::npos)) return "header";
+  return "";
+}
+
+bool IsNumberedRule(std::string_view rule) {
+  if (rule.empty()) return false;
+  if (std::isdigit(static_cast<unsigned char>(rule[0]))) return true;
+  // A letter and a number: "T.1", "C.4".
+  return rule.size() >= 3 && std::isupper(static_cast<unsigned char>(rule[0])) && rule[1] == '.' &&
+         std::isdigit(static_cast<unsigned char>(rule[2]));
 }
 
 namespace {
@@ -143,7 +207,10 @@ Result<std::vector<RulesRow>> ReadRulesTable(const std::string& path) {
 }
 
 Result<std::vector<RuleIndexEntry>> RuleIndex(const Game& game) {
-  auto rows = ReadRulesTable(game.folder + "/RULES.md");
+  // A data-only ruleset may have no RULES.md: its index is what the engine registers.
+  std::error_code ec;
+  const std::string md = game.folder + "/RULES.md";
+  auto rows = std::filesystem::exists(md, ec) ? ReadRulesTable(md) : Result<std::vector<RulesRow>>(std::vector<RulesRow>{});
   if (!rows.ok()) return rows.errors();
   std::vector<RuleSource> sources;
   if (game.rules) game.rules->RuleSources(&sources);

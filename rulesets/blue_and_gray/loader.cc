@@ -5,6 +5,9 @@
 // reported at its position and not read further.
 #include "rules.h"
 #include "wargame/yaml_reader.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("blue_and_gray");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::blue_and_gray {
 namespace {
@@ -59,6 +62,7 @@ struct Reader {
 };
 
 // 16.11-16.13
+WG_RULE("16.11/16.13", ReadFixedArtillery);
 void ReadFixedArtillery(const Reader& in, const YAML::Node& f, BgConfig& c) {
   const std::string p = "exclusive_rules.union_artillery_fixed";
   YamlReader& r = in.r;
@@ -73,6 +77,7 @@ void ReadFixedArtillery(const Reader& in, const YAML::Node& f, BgConfig& c) {
 }
 
 // 17.11-17.14
+WG_RULE("17.11/17.12/17.14", ReadMovementQuota);
 void ReadMovementQuota(const Reader& in, const YAML::Node& q, BgConfig& c) {
   const std::string p = "exclusive_rules.union_movement_quota";
   YamlReader& r = in.r;
@@ -89,6 +94,7 @@ void ReadMovementQuota(const Reader& in, const YAML::Node& q, BgConfig& c) {
   c.quota_exempt_before = r.OptionalInt(q, p, "exempt_reinforcements_before_turn", 0, 0, kMaxTurns);
 }
 
+WG_RULE("15.12/17.2/19.12/19.13", ReadExclusiveRules);
 void ReadExclusiveRules(const Reader& in, const YAML::Node& n, BgConfig& c) {
   YamlReader& r = in.r;
   if (!r.CheckKeys(n, "exclusive_rules", {"union_artillery_fixed", "union_movement_quota", "night_movement", "ferries",
@@ -120,6 +126,7 @@ void ReadExclusiveRules(const Reader& in, const YAML::Node& n, BgConfig& c) {
 }
 
 // 11.1
+WG_RULE("11.1", ReadStrategicMovement);
 void ReadStrategicMovement(const Reader& in, const YAML::Node& n, BgConfig& c) {
   YamlReader& r = in.r;
   if (!r.CheckKeys(n, "strategic_movement", {"allowed", "min_distance", "bonus"})) return;
@@ -140,6 +147,7 @@ void ReadStrategicMovement(const Reader& in, const YAML::Node& n, BgConfig& c) {
 }
 
 // 20.1: one award of the victory point schedule.
+WG_RULE("20.11/20.12", ReadAward);
 void ReadAward(const Reader& in, const YAML::Node& a, const std::string& p, BgConfig& c) {
   YamlReader& r = in.r;
   if (!r.CheckKeys(a, p, {"rule", "side", "when", "event", "of_side", "hexes", "place", "unit_kinds", "points"})) return;

@@ -6,6 +6,9 @@
 #include <tuple>
 
 #include "wargame/registry.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("blue_and_gray");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::blue_and_gray {
 
@@ -24,6 +27,7 @@ bool BgRules::Night(const State& s) const {
   return game_.turns.turns[static_cast<size_t>(t)].night;
 }
 
+WG_RULE("17.15", BgRules::Control);
 int BgRules::Control(const State& s, int hex) const {
   if (hex < 0) return -1;
   for (int i = 0; i < s.num_units; ++i) {
@@ -46,6 +50,7 @@ void BgRules::SetControl(State& s, int hex, int side) const {
   b = static_cast<uint8_t>((b & ~(3 << shift)) | ((side + 1) << shift));
 }
 
+WG_RULE("10.0", BgRules::Ineffective);
 bool BgRules::Ineffective(const State& s, UnitId u) const {
   const int m = ineffective_;
   return m >= 0 && s.unit(u).markers[m] > 0;
@@ -55,6 +60,7 @@ bool BgRules::IsArtillery(UnitId u) const {
   return data().artillery_kind >= 0 && game_.units[static_cast<size_t>(u)].kind == data().artillery_kind;
 }
 
+WG_RULE("16.11", BgRules::IsFixedArtillery);
 bool BgRules::IsFixedArtillery(UnitId u) const {
   if (!cfg_.fixed_artillery) return false;
   const UnitDef& d = game_.units[static_cast<size_t>(u)];
@@ -63,6 +69,7 @@ bool BgRules::IsFixedArtillery(UnitId u) const {
 }
 
 // 8.72: artillery attacking non-adjacent units never suffers an adverse result.
+WG_RULE("8.72/10.3", BgRules::Exposed);
 bool BgRules::Exposed(const State& s, UnitId u) const {
   if (!IsArtillery(u)) return true;
   const PendingCombat& c = s.combat;
@@ -74,6 +81,7 @@ bool BgRules::Exposed(const State& s, UnitId u) const {
 
 // 8.42: a unit whose stack-mate already attacked (in another combat) may not attack.
 // `stacks` (if not null): the units of each hex as s has them (the obligations' lists).
+WG_RULE("8.42", BgRules::StackmateAttacked);
 bool BgRules::StackmateAttacked(const State& s, UnitId u, const HexScratch* stacks) const {
   const UnitState& us = s.unit(u);
   if (stacks != nullptr && us.OnMap() && us.hex < game_.hex_board().map.size()) {
@@ -102,6 +110,7 @@ int BgRules::NearestEnemy(const State& s, int hex, int side) const {
 // Sets (*mask)[h] = 1 for every hex h with NearestEnemy(s, h, side) < distance:
 // the hexes within distance - 1 of an enemy unit, marked around each enemy hex
 // (the same set as testing every hex against every enemy, far cheaper).
+WG_RULE("11.1", BgRules::MarkNearEnemies);
 void BgRules::MarkNearEnemies(const State& s, int side, int distance, std::vector<uint8_t>* mask) const {
   const HexGrid& grid = game_.hex_board().map.grid;
   const int radius = distance - 1;
@@ -122,6 +131,7 @@ void BgRules::MarkNearEnemies(const State& s, int side, int distance, std::vecto
 
 // --- Hooks: sequence -----------------------------------------------------------------
 
+WG_RULE("17.15/20.11", BgRules::Start);
 void BgRules::Start(State& s, Context& ctx) const {
   // 17.15: a side controls the hexes its units occupy at the start: it counts
   // for 20.11 and 17.14 at once, and the state's place control shows it.
@@ -135,6 +145,7 @@ void BgRules::Start(State& s, Context& ctx) const {
 
 // 10.4: at the end of a night turn all ineffective units become effective again (run as the
 // next game-turn begins).
+WG_RULE("10.4", BgRules::RecoverAfterNight);
 void BgRules::RecoverAfterNight(State& s, Context& ctx) const {
   if (s.turn <= 1) return;
   const int prev = s.turn - 2;
@@ -155,6 +166,7 @@ void BgRules::RecoverAfterNight(State& s, Context& ctx) const {
 }
 
 // The combat phase (8.0).
+WG_RULE("10.2", BgRules::BeginBgCombat);
 void BgRules::BeginBgCombat(State& s, Context& ctx) const {
   BeginCombatPhase(s, ctx);
   // 10.2: ineffective units in an enemy ZOC at the start of their combat phase retreat (no advance).
@@ -206,6 +218,7 @@ void BgRules::RegisterProcedure() {
 
 // 15.12: reinforcements that could not enter by the end of their turn are eliminated (as the
 // movement phase of the deadline turn ends).
+WG_RULE("15.12", BgRules::EliminateReinforcementsNotEntered);
 void BgRules::EliminateReinforcementsNotEntered(State& s, Context& ctx) const {
   if (cfg_.deadline_turn > 0 && s.turn == cfg_.deadline_turn) {
     for (int i = 0; i < s.num_units; ++i) {
@@ -230,6 +243,7 @@ void BgRules::EliminateReinforcementsNotEntered(State& s, Context& ctx) const {
 
 // --- Hooks: movement -------------------------------------------------------------------
 
+WG_RULE("9.0/16.11/17.2", BgRules::Movable);
 bool BgRules::Movable(const State& s, UnitId u, Status* why) const {
   auto refuse = [why](const std::string& rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
@@ -259,11 +273,13 @@ bool BgRules::Movable(const State& s, UnitId u, Status* why) const {
   return true;
 }
 
+WG_RULE("10.0", BgRules::AttackStrength);
 int BgRules::AttackStrength(const State& s, UnitId u) const {
   if (Ineffective(s, u)) return 0;  // 10.0: ineffective units may not attack
   return HexRules::AttackStrength(s, u);
 }
 
+WG_RULE("9.0/10.2/15.12/17.11/17.14/19.12", BgRules::CheckMove);
 Status BgRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
   Status why;
   MoveAllowed(s, a, ctx, MoveContextOf(s), &why);
@@ -271,11 +287,13 @@ Status BgRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
 }
 
 // 17.12: a reinforcement does not count against the quota before the exempt turn.
+WG_RULE("17.12/17.13", BgRules::QuotaCounts);
 bool BgRules::QuotaCounts(const State& s, UnitId u) const {
   const UnitDef& d = game_.units[static_cast<size_t>(u)];
   return !(d.reinforcement_turn > 0 && s.turn < cfg_.quota_exempt_before);
 }
 
+WG_RULE("17.11/17.13/17.14/17.16", BgRules::MoveContextOf);
 BgRules::MoveContext BgRules::MoveContextOf(const State& s) const {
   MoveContext m;
   m.side = s.phasing_side;
@@ -300,6 +318,7 @@ bool BgRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
 
 // MoveAllowed of a move of `units` of type `type` entering `first` and ending in
 // `to` (the only path hexes its rules read).
+WG_RULE("9.0/10.2/15.12/17.11/17.14/19.12", BgRules::MoveAllowedTo);
 bool BgRules::MoveAllowedTo(const State& s, const UnitId* units, int num_units, ActionType type, int first, int to,
                             Context& ctx, const MoveContext& m, Status* why) const {
   auto refuse = [why](const std::string& rule, auto&& message) {
@@ -333,31 +352,37 @@ bool BgRules::MoveAllowedTo(const State& s, const UnitId* units, int num_units, 
     if (adding > 0 && m.moved + adding > m.limit) {
       return refuse(m.bonus ? "17.14" : cfg_.quota_rule, [&] {
         return "the Union may move at most " + std::to_string(m.limit) + " units this movement phase" +
-               (m.bonus ? " (11 + 7 while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")" : "");
+               (m.bonus ? " (" + std::to_string(cfg_.quota_units) + " + " + std::to_string(cfg_.quota_bonus) +
+                           " while holding " + game_.HexLabel(cfg_.quota_key_hex) + ")"
+                         : "");
       });
     }
   }
   return true;
 }
 
+WG_RULE("17.15", BgRules::AfterMove);
 void BgRules::AfterMove(State& s, const Action& a, Context& ctx) const {
   for (int k = 0; k < a.num_hexes; ++k) SetControl(s, a.hexes[static_cast<size_t>(k)], s.phasing_side);  // 17.15
   RefreshControl(s, ctx);
 }
 
 // 17.2: a unit of the side that may exit enemy ZOCs at night, starting in one.
+WG_RULE("17.2", BgRules::NightExit);
 bool BgRules::NightExit(const State& s, Context& ctx, UnitId u) const {
   const UnitState& us = s.unit(u);
   return Night(s) && us.side == cfg_.night_exit_side && us.OnMap() && InEnemyZoc(s, ctx, us.side, us.hex);
 }
 
 // 11.1: at least min_distance hexes from the nearest enemy unit at the start of the phase.
+WG_RULE("11.1", BgRules::StrategicEligible);
 bool BgRules::StrategicEligible(const State& s, UnitId u) const {
   const UnitState& us = s.unit(u);
   return cfg_.strategic && us.OnMap() && !us.Has(kUnitMoved) &&
          NearestEnemy(s, us.hex, us.side) >= cfg_.strategic_distance;
 }
 
+WG_RULE("11.1", BgRules::StrategicBlocked);
 void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vector<uint8_t>* blocked) const {
   RefreshEnemyOccupancy(s, ctx, side);
   HexScratch& hs = Hs(ctx);
@@ -374,6 +399,7 @@ void BgRules::StrategicBlocked(const State& s, Context& ctx, int side, std::vect
   }
 }
 
+WG_RULE("17.2", BgRules::SpecialQuery);
 MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* units, int n, bool strategic,
                                 std::vector<uint8_t>* blocked, bool blocked_ready) const {
   MoveQuery q = BuildQuery(s, ctx, units, n);
@@ -394,6 +420,7 @@ MoveQuery BgRules::SpecialQuery(const State& s, Context& ctx, const UnitId* unit
   return q;
 }
 
+WG_RULE("11.1/17.2", BgRules::ApplySpecialMove);
 Status BgRules::ApplySpecialMove(State& s, const Action& a, Context& ctx, bool strategic) const {
   if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused("7.0", "a move needs units and a path");
   const int start = s.unit(a.units[0]).hex;
@@ -472,6 +499,7 @@ void BgRules::ListSpecialMoves(const State& s, Context& ctx) const {
 
 // --- Hooks: combat ------------------------------------------------------------------------
 
+WG_RULE("8.0/8.41/8.42/8.7/8.73/10.0/19.12", BgRules::CheckAttackRules);
 Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) const {
   bool all_artillery_at_range = a.num_units > 0;
   for (int i = 0; i < a.num_units; ++i) {
@@ -526,6 +554,7 @@ Status BgRules::CheckAttackRules(const State& s, const Action& a, Context& ctx) 
 
 // 8.7 / 8.71 (with 8.74): artillery attacking at range needs one target hex within
 // three hexes and a clear line of sight to it; each refusal cites its own rule.
+WG_RULE("8.7/8.71", BgRules::CheckBombardment);
 Status BgRules::CheckBombardment(const State& s, UnitId u, const Action& a) const {
   const int from = s.unit(u).hex;
   bool in_range = false;
@@ -546,6 +575,7 @@ Status BgRules::CheckBombardment(const State& s, UnitId u, const Action& a) cons
 }
 
 // 11.2: cavalry attacked solely by infantry or artillery may retreat two hexes first.
+WG_RULE("11.2", BgRules::CavalryMayRetreat);
 bool BgRules::CavalryMayRetreat(const State& s, Context& ctx, const Action& a) const {
   const int cav = game_.KindIndex("cavalry");
   if (cav < 0) return false;
@@ -568,6 +598,7 @@ bool BgRules::CavalryMayRetreat(const State& s, Context& ctx, const Action& a) c
   return nd > 0;
 }
 
+WG_RULE("11.2", BgRules::ApplyCavalryChoice);
 Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) const {
   BgExt& x = Ext<BgExt>(s);
   const Action pending = x.pending;
@@ -607,6 +638,7 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
   return Status::Ok();
 }
 
+WG_RULE("2.3/8.2/8.43/8.76/18.12", BgRules::CombatModifiers);
 void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
   const PendingCombat& c = s.combat;
   const Map& map = game_.hex_board().map;
@@ -672,6 +704,7 @@ void BgRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
   }
 }
 
+WG_RULE("16.11", BgRules::FlagRetreat);
 void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u, int length) const {
   if (!s.unit(u).OnMap()) return;
   if (IsFixedArtillery(u)) {
@@ -681,6 +714,7 @@ void BgRules::FlagRetreat(State& s, Context& ctx, UnitId u, int length) const {
   OweRetreat(s, u, length);
 }
 
+WG_RULE("8.3/8.72/10.0/10.1/10.3", BgRules::ApplyCombatResult);
 void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   PendingCombat& c = s.combat;
   bool exposed[kMaxCombatUnits];
@@ -726,6 +760,7 @@ void BgRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
 }
 
 // The exchange step's argument 0: the strength the attacker must lose.
+WG_RULE("8.3", BgRules::ListExLosses);
 void BgRules::ListExLosses(const State& s, std::vector<Action>* out) const {
   const PendingCombat& c = s.combat;
   const int owed = TopStep(s)->args[0];
@@ -755,6 +790,7 @@ void BgRules::ListExLosses(const State& s, std::vector<Action>* out) const {
   }
 }
 
+WG_RULE("8.3", BgRules::ApplyExLosses);
 Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
   const PendingCombat& c = s.combat;
   const int owed = TopStep(s)->args[0];
@@ -788,6 +824,7 @@ Status BgRules::ApplyExLosses(State& s, const Action& a, Context& ctx) const {
 // 8.41: no unit may be attacked more than once a combat phase, and an attack is
 // on every unit of the hex (8.1), so a hex holding a unit already attacked may
 // not be attacked again (a unit that retreated into a friendly hex shelters it).
+WG_RULE("8.41", BgRules::HexAttackable);
 bool BgRules::HexAttackable(const State& s, int hex, int attacker_side, const HexScratch* stacks) const {
   bool any = false;
   if (stacks != nullptr && hex >= 0 && hex < game_.hex_board().map.size()) {
@@ -810,6 +847,7 @@ bool BgRules::HexAttackable(const State& s, int hex, int attacker_side, const He
 
 // The units of each hex are read from the obligations' lists when they are s's (the
 // hooks are asked while BuildDuties works them out), else by a walk of every unit.
+WG_RULE("8.0", BgRules::MustAttack);
 bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   const HexScratch* stacks = Hs(ctx).StacksOf(s);
   if (Ineffective(s, u) || StackmateAttacked(s, u, stacks)) return false;  // 10.0, 8.42
@@ -826,6 +864,7 @@ bool BgRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
 // 8.0: "All enemy units in friendly ZOC's must be attacked", by any unit that may
 // still attack them (the core's obligations: CanStillAttack, InAttackReach, which
 // count a battery in range, 8.7), except in a hex holding a unit already attacked.
+WG_RULE("8.0/8.41", BgRules::MustBeAttacked);
 bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (!HexRules::MustBeAttacked(s, ctx, u)) return false;
   const UnitState& us = s.unit(u);
@@ -838,6 +877,7 @@ bool BgRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
 // of the units ... and not attack at all with the other": the other is excused,
 // the core does not hold a declaration against a unit it bars), nor from a ferry
 // hex (19.12: "no unit may attack from a Ferry Hex").
+WG_RULE("8.0/8.41/8.42/10.0/19.12", BgRules::CanStillAttack);
 bool BgRules::CanStillAttack(const State& s, UnitId u, const HexScratch* stacks) const {
   if (!HexRules::CanStillAttack(s, u, stacks) || StackmateAttacked(s, u, stacks)) return false;
   return !(cfg_.ferries && cfg_.is_ferry[static_cast<size_t>(s.unit(u).hex)]);
@@ -865,6 +905,7 @@ bool BgRules::NextToSide(const State& s, int hex, int side) const {
 // the defender's rough doubles, as CombatModifiers, 8.76). Then any of them it is
 // left, one or several, it can attack in one combat, so the obligations can be
 // met together (a battery may attack only once, 8.41).
+WG_RULE("8.0/8.7/8.73", BgRules::BatteryMayFireAtAll);
 bool BgRules::BatteryMayFireAtAll(const State& s, UnitId b) const {
   const int from = s.unit(b).hex, side = s.unit(b).side;
   struct Target {
@@ -901,6 +942,7 @@ bool BgRules::BatteryMayFireAtAll(const State& s, UnitId b) const {
 // What u can attack: an adjacent enemy hex (8.41: infantry and cavalry attack
 // adjacent hexes); a battery also, at range, an enemy hex next to a friendly unit
 // within three hexes in line of sight (8.7, 8.71), if BatteryMayFireAtAll (8.73).
+WG_RULE("8.0/8.7", BgRules::InAttackReach);
 bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
   const int from = s.unit(u).hex;
   if (Adjacent(from, hex)) return true;
@@ -910,6 +952,7 @@ bool BgRules::InAttackReach(const State& s, UnitId u, int hex) const {
 
 // The standard retreat checks, with 8.52: a retreat into a full friendly hex is
 // allowed if one unit there can be displaced to an adjacent hex.
+WG_RULE("8.5/8.51/8.52", BgRules::CheckRetreat);
 Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   const HexScratch& hs = Hs(ctx);
   auto refuse = [&](const char* rule, auto&& message) { return RefuseUnlessQuiet(hs, rule, message); };
@@ -945,6 +988,7 @@ Status BgRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16
   return Status::Ok();
 }
 
+WG_RULE("8.52/16.11", BgRules::DisplacementOk);
 bool BgRules::DisplacementOk(const State& s, const ZocField& zoc, int hex, UnitId who, int to) const {
   const int side = s.unit(who).side;
   if (s.unit(who).hex != hex || to < 0 || !Adjacent(hex, to)) return false;
@@ -996,6 +1040,7 @@ void BgRules::ListDisplacements(const State& s, Context& ctx, std::vector<Action
 }
 
 // 8.52: the owner moves one of the units of the overstacked hex to an adjacent hex.
+WG_RULE("8.52", BgRules::ApplyDisplacement);
 Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const {
   const int hex = TopStep(s)->args[0];
   const UnitId except = static_cast<UnitId>(TopStep(s)->args[1]);
@@ -1016,6 +1061,7 @@ Status BgRules::ApplyDisplacement(State& s, const Action& a, Context& ctx) const
   return Status::Ok();
 }
 
+WG_RULE("8.5/8.52/19.13", BgRules::ApplyBgRetreat);
 Status BgRules::ApplyBgRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = RetreatingUnit(s);
   if (a.num_units != 1 || a.units[0] != u) return Status::Refused("8.5", "the retreating unit is " + game_.UnitLabel(u));
@@ -1061,6 +1107,7 @@ void BgRules::LegacyFrameState(const State& s, State* old) const {
   }
 }
 
+WG_RULE("8.6", BgRules::AfterCombat);
 void BgRules::AfterCombat(State& s, Context& ctx) const {
   // 8.6: a hex of the attackers cleared (AE, AR): one defending unit may advance.
   const BgExt& x = Ext<BgExt>(s);
@@ -1078,6 +1125,7 @@ void BgRules::AfterCombat(State& s, Context& ctx) const {
   if (may_advance && !s.game_over) CallStep(s, ctx, steps_, step_defender_advance_, 1 - s.phasing_side);
 }
 
+WG_RULE("8.42/8.43", BgRules::ListMultiHexAttacks);
 void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Action>* out) const {
   // 8.43: every unit of a hex against all the undefended enemy hexes adjacent to it
   // (the core lists single-hex attacks only; 8.42 can make this the only way). A hex is
@@ -1119,10 +1167,12 @@ void BgRules::ListMultiHexAttacks(const State& s, Context& ctx, std::vector<Acti
 }
 
 // 10.2: an ineffective unit may not enter an enemy ZOC by any means (an advance included).
+WG_RULE("10.2", BgRules::IneffectiveIntoEzoc);
 bool BgRules::IneffectiveIntoEzoc(const State& s, Context& ctx, UnitId u, int hex) const {
   return hex >= 0 && hex < game_.hex_board().map.size() && Ineffective(s, u) && InEnemyZoc(s, ctx, s.unit(u).side, hex);
 }
 
+WG_RULE("8.6/8.75/10.2", BgRules::DefenderMayAdvance);
 bool BgRules::DefenderMayAdvance(const State& s, Context& ctx, UnitId u, int hex) const {
   if (hex < 0 || u < 0 || !s.unit(u).OnMap() || IsArtillery(u)) return false;  // 8.75
   const BgExt& x = Ext<BgExt>(s);
@@ -1163,6 +1213,7 @@ int BgRules::ClearedHexes(const State& s, int* out) const {
 
 // 8.6: "if more than one hex is cleared, the advance is still limited to one
 // unit": the player names the cleared hex it advances into.
+WG_RULE("8.6/8.75", BgRules::ListAttackerAdvances);
 void BgRules::ListAttackerAdvances(const State& s, std::vector<Action>* out) const {
   int cleared[6];
   const int n = ClearedHexes(s, cleared);
@@ -1182,6 +1233,7 @@ void BgRules::ListAttackerAdvances(const State& s, std::vector<Action>* out) con
   }
 }
 
+WG_RULE("8.6/10.2", BgRules::ApplyAttackerAdvance);
 Status BgRules::ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 0) return ApplyAdvance(s, a, ctx);  // declined
   int cleared[6];
@@ -1209,6 +1261,7 @@ Status BgRules::ApplyAttackerAdvance(State& s, const Action& a, Context& ctx) co
   return st;
 }
 
+WG_RULE("8.6/10.2", BgRules::ApplyDefenderAdvance);
 Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) const {
   if (a.num_units > 1) return Status::Refused("8.6", "only one unit may advance");
   if (a.num_units == 1) {
@@ -1418,6 +1471,7 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
 }
 
 // 11.1: a move with value 1 is strategic movement; 9.0: a night move off the map.
+WG_RULE("7.0/11.1", BgRules::ApplyBgMovement);
 Status BgRules::ApplyBgMovement(State& s, const Action& a, Context& ctx) const {
   if (a.type == ActionType::kMove) {
     if (a.value == 1) {
@@ -1459,6 +1513,7 @@ Status BgRules::ApplyBgCombat(State& s, const Action& a, Context& ctx) const {
 }
 
 // The core's refusals cite generic keys ("movement", "combat"...): cite the rule numbers.
+WG_RULE("2.1", BgRules::Apply);
 Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
   Status st = HexRules::Apply(s, a, ctx);
   if (st.ok()) return st;
@@ -1470,6 +1525,7 @@ Status BgRules::Apply(State& s, const Action& a, Context& ctx) const {
 
 // --- Victory points ----------------------------------------------------------------------
 
+WG_RULE("20.11", BgRules::OnEliminated);
 void BgRules::OnEliminated(State& s, Context& ctx, UnitId u, int) const {
   for (const VpAward& a : cfg_.awards) {
     if (a.kind == VpAward::Kind::kUnitEliminated && !a.at_end && game_.units[static_cast<size_t>(u)].side == a.of_side) {
@@ -1499,6 +1555,7 @@ void BgRules::IndexControlPlaces() {
 // 17.15: a place is controlled by the side that controls all its hexes. The side
 // of the first unit standing in each of the places' hexes comes from one pass over
 // the units (what Control() finds scanning the units per hex).
+WG_RULE("17.15", BgRules::SyncPlaceControl);
 void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
   constexpr int kSlots = 512;
   constexpr int8_t kEmpty = -2;
@@ -1536,6 +1593,7 @@ void BgRules::SyncPlaceControl(State& s, Context& ctx) const {
 }
 
 // 20.11: hexes the side controls for the first time (once per hex).
+WG_RULE("17.15/20.11", BgRules::RefreshControl);
 void BgRules::RefreshControl(State& s, Context& ctx) const {
   SyncPlaceControl(s, ctx);
   int bit = 0;
@@ -1554,6 +1612,7 @@ void BgRules::RefreshControl(State& s, Context& ctx) const {
 // 5.0 / 20.12: a unit's ZOC is the six hexes adjacent to it, not its own hex: a
 // hex counts only through the units of the award's kinds in the hexes around it
 // (5.3 applies: not across creek or river hexsides).
+WG_RULE("5.0/20.12", BgRules::InZocOfAdjacent);
 bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, int hex) const {
   HexScratch& hs = Hs(ctx);
   hs.sources.clear();
@@ -1570,6 +1629,7 @@ bool BgRules::InZocOfAdjacent(const State& s, Context& ctx, const VpAward& a, in
 }
 
 // 20.12 (and the scenario's other end-of-game awards).
+WG_RULE("20.0/20.12", BgRules::CountEndVp);
 void BgRules::CountEndVp(State& s, Context& ctx) const {
   for (const VpAward& a : cfg_.awards) {
     if (!a.at_end) continue;

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "rules.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("civil_war_miniatures");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::civil_war_miniatures {
 
@@ -152,6 +155,7 @@ double ChargePotential(const Game& g, const State& s, UnitId x, UnitId y) {
 
 }  // namespace
 
+WG_RULE("AI", EvaluatePosition);
 double EvaluatePosition(const Game& g, const State& s, int side) {
   const MiniData& d = D(g);
   const MiniState& m = M(s);
@@ -229,6 +233,7 @@ double EvaluatePosition(const Game& g, const State& s, int side) {
 // person at the terminal or in the page, and the integer action ids of the
 // Python module), so none of them has moves the others cannot make. A planned
 // move that is already listed is not listed again.
+WG_RULE("AI", AppendPlannedMoves);
 void AppendPlannedMoves(const Game& g, const State& s, const std::function<bool(const Action&)>& legal,
                         std::vector<Action>* out) {
   if (s.game_over || PendingChargeOf(s).charger != kNone || ActiveCard(s) == kNone) return;  // 2.4: the legal two

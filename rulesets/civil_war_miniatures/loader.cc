@@ -11,6 +11,9 @@
 #include "wargame/game_loader.h"
 #include "wargame/registry.h"
 #include "wargame/yaml_reader.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("civil_war_miniatures");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::civil_war_miniatures {
 
@@ -83,6 +86,7 @@ bool Section(YamlReader& r, const Node& parent, const std::string& p, const char
 }
 
 // 9.1 / 9.2: a direction table, one entry per face of the livestock die.
+WG_RULE("9.1/9.2/D", ReadHerdTable);
 std::vector<HerdFace> ReadHerdTable(YamlReader& r, const Node& n, const std::string& p, const char* key, int die) {
   std::vector<HerdFace> out;
   const std::string kp = YamlReader::Child(p, key);
@@ -112,6 +116,7 @@ std::vector<HerdFace> ReadHerdTable(YamlReader& r, const Node& n, const std::str
   return out;
 }
 
+WG_RULE("D", ReadMechanics);
 void ReadMechanics(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (Section(r, n, p, "morale", {"provenance", "die", "battery_die", "regimental"})) {
     const std::string mp = YamlReader::Child(p, "morale");
@@ -168,6 +173,7 @@ void ReadMechanics(YamlReader& r, const Node& n, const std::string& p, MiniData*
   }
 }
 
+WG_RULE("D", ReadChart);
 void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p,
                    {"provenance", "charge_range", "retreat", "countercharge_move", "dinner_radius",
@@ -207,6 +213,7 @@ void ReadChart(YamlReader& r, const Node& n, const std::string& p, MiniData* d) 
   ReadMechanics(r, n, p, d);
 }
 
+WG_RULE("CAL", ReadCalibration);
 void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.CheckKeys(n, p,
                    {"provenance", "figures_per_stand", "figures_per_fire_die", "column_files", "stand_width",
@@ -228,6 +235,7 @@ void ReadCalibration(YamlReader& r, const Node& n, const std::string& p, MiniDat
   if (d->column_files < 1) r.Fail(n["column_files"], p, "column_files must be >= 1");
 }
 
+WG_RULE("3/M", ReadTypes);
 void ReadTypes(YamlReader& r, const Node& n, const std::string& p, MiniData* d) {
   if (!r.ExpectMap(n, p)) return;
   for (const auto& kv : n) {
@@ -330,6 +338,7 @@ void ReadScenarioTable(YamlReader& sr, const Node& sc, Game* game, MiniData* dat
   }
 }
 
+WG_RULE("V", ReadLivestockAndVictory);
 void ReadLivestockAndVictory(YamlReader& sr, const Node& sc, MiniData* data) {
   if (const Node l = sc["livestock"]) {
     if (sr.CheckKeys(l, "livestock", {"cows", "pigs"})) {
@@ -347,6 +356,7 @@ void ReadLivestockAndVictory(YamlReader& sr, const Node& sc, MiniData* data) {
 }
 
 // One scenario unit: its UnitDef, UnitInfo and start position (MiniUnit).
+WG_RULE("S", ReadMiniUnit);
 void ReadMiniUnit(YamlReader& sr, const Node& u, const std::string& p, size_t i, Game* game, MiniData* data) {
   MiniState* start = &data->start;
   UnitDef d;
@@ -415,6 +425,7 @@ void ReadMiniUnit(YamlReader& sr, const Node& u, const std::string& p, size_t i,
 }
 
 // T.1: the deck's cards before shuffling.
+WG_RULE("T.1", ReadDeck);
 void ReadDeck(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
   if (const Node dk = sc["deck"]) {
     for (const std::string& c : sr.StringList(dk, "deck")) {
@@ -441,6 +452,7 @@ void ReadDeck(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
 
 }  // namespace
 
+WG_RULE("L/S", LoadMiniGame);
 Result<std::shared_ptr<const Game>> LoadMiniGame(const std::string& folder, const std::string& scenario_file,
                                                  const GameParams& params) {
   auto game = std::make_shared<Game>();

@@ -9,6 +9,9 @@
 #include <optional>
 
 #include "rules.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("civil_war_miniatures");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::civil_war_miniatures {
 
@@ -96,6 +99,12 @@ Status Refused(const char* rule, const char* why) {
 Status Refused(const char* rule, const std::string& why) {
   if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
   return Status::Refused(rule, why);
+}
+// The same with a text made by why() only when it is kept (a text that prints data).
+template <class Why>
+Status RefusedWith(const char* rule, Why&& why) {
+  if (probing_depth > 0 && !Straightforward()) return Status::Refused(std::string(), std::string());
+  return Status::Refused(rule, why());
 }
 
 // FootprintFrame(f) for a base facing `deg` degrees (f.facing = deg * pi / 180).
@@ -206,6 +215,7 @@ int LoseStands(const Game& g, State& s, Context& ctx, UnitId u, int n, const cha
 bool Faces(const std::vector<int>& faces, int r) { return std::find(faces.begin(), faces.end(), r) != faces.end(); }
 
 // 4.1-4.3: one die per casualty for each attached officer; the death faces are data.
+WG_RULE("4.1/4.2/4.3", OfficerCheck);
 void OfficerCheck(const Game& g, State& s, Context& ctx, UnitId u, int casualties) {
   if (casualties <= 0) return;
   const MiniData& d = D(g);
@@ -230,6 +240,7 @@ void OfficerCheck(const Game& g, State& s, Context& ctx, UnitId u, int casualtie
 }
 
 // 7.1-7.3. True when the unit passes.
+WG_RULE("4/7.1/7.2/7.3", TestMorale);
 bool TestMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* why) {
   const MiniData& d = D(g);
   const MiniUnit& mu = M(s).units[u];
@@ -262,6 +273,7 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
 
 // 7.4 with 12.5: a failed test sends the unit to the rear; if it was waiting
 // outside a building, the stands inside are captured.
+WG_RULE("7.4/12.5", FailMorale);
 void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rule) {
   MiniUnit& mu = M(s).units[u];
   if (Disorganized(g, s, u)) {
@@ -284,6 +296,7 @@ void FailMorale(const Game& g, State& s, Context& ctx, UnitId u, const char* rul
 // --- Buildings (12.x) ---------------------------------------------------------------
 
 // Room left in the unit's building once the units listed before it are in.
+WG_RULE("12.1/12.2", RoomFor);
 int RoomFor(const Game& g, const State& s, UnitId u) {
   const MiniUnit& mu = M(s).units[u];
   const TerrainArea& a = g.table().areas[mu.building - 1u];
@@ -317,6 +330,7 @@ int Waiting(const Game& g, const State& s, UnitId u) {
 }
 
 // 12.5: stands waiting behind the building (not those formed in line beside it).
+WG_RULE("12.5", Disorganized);
 bool Disorganized(const Game& g, const State& s, UnitId u) { return Waiting(g, s, u) > 0; }
 
 bool HasLine(const State& s, UnitId u) {
@@ -468,6 +482,7 @@ static_assert(std::is_trivially_destructible_v<FootprintFrame>);
 
 // C.1: the first unit other than u and `ignore` whose base (or line beside its
 // building, 12.3) f overlaps, or kNoUnit. Friends and enemies alike.
+WG_RULE("C.1", Blocker);
 UnitId Blocker(const Game& g, const State& s, UnitId u, const Footprint& f, UnitId ignore = kNoUnit) {
   const FootprintFrame in(Shrunk(f));
   if (const PositionBases* pinned = PositionBases::For(s)) {
@@ -525,6 +540,7 @@ class EnemyBuildings {
 
 // M / C.2: the distance a move of `inches` along `seg` is worth after terrain:
 // woods multiply it by woods_factor, each fence crossed costs fence_cost.
+WG_RULE("M/C.2", Allowance);
 double Allowance(const Game& g, Segment seg, double inches) {
   const MiniData& d = D(g);
   for (size_t i = 0; i < d.areas.size(); ++i) {
@@ -617,6 +633,7 @@ class SweepProbe {
 // quarter-inch samples, the first blocked one bisected to a hundredth, then backed off;
 // a probe that knows where the next possible contact is (NextPossible) skips the
 // samples before it.
+WG_RULE("C.1/C.2", SweepWith);
 template <class Probe>
 Path SweepWith(Probe& probe, const Footprint& f, double room, Path p) {
   p.start_blocker = probe.start();
@@ -865,6 +882,7 @@ Path SweepFast(const Game& g, const State& s, UnitId u, const FootprintFrame& wh
 
 // C.2: slides f up to `inches` along dir (SweepStraight; by SweepFast unless
 // StraightforwardGeometry).
+WG_RULE("C.1/C.2", Sweep);
 Path Sweep(const Game& g, const State& s, UnitId u, const Footprint& f, Vec2 dir, double inches,
            UnitId into = kNoUnit) {
   if (Straightforward()) return SweepStraight(g, s, u, f, dir, inches, into);
@@ -899,6 +917,7 @@ void PlaceAt(State& s, Context& ctx, UnitId u, const Path& p, EventType type, co
 // 7.4 / 10.1 / C.2: moves `inches` (after terrain, M) toward its own table
 // edge, routed until rallied; the path stops at another unit, at a building the
 // enemy holds or at the edge, and the unit stays routed where it stopped.
+WG_RULE("7.4/10.1/C.2", Retreat);
 void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, const char* rule) {
   if (!OnTable(s, u)) return;
   const MiniData& d = D(g);
@@ -916,6 +935,7 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
 // 12.3: where `figures` of u form in line adjacent to its building: against the
 // building's side wall on the unit's right (as it faces), or its left when the
 // right has no room. The line faces the way the unit faces.
+WG_RULE("12.3", PlaceLineBeside);
 const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures, Vec2* center) {
   const TerrainArea& a = g.table().areas[M(s).units[u].building - 1u];
   Vec2 mid{0, 0};
@@ -948,6 +968,7 @@ const HitBand* BandFor(const UnitType& t, double range) {
   return nullptr;
 }
 
+WG_RULE("3/12.1/12.2", FireDice);
 int FireDice(const Game& g, const State& s, UnitId u, int part) {
   const MiniData& d = D(g);
   const UnitType& t = TypeOf(g, u);
@@ -967,6 +988,7 @@ int FireDice(const Game& g, const State& s, UnitId u, int part) {
 }
 
 // 5.x for the target part at centre c; a line beside a building (12.3) is not in it.
+WG_RULE("5.1/5.2/5.3", DefenderModifier);
 int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, int part, const char** rule) {
   const MiniData& d = D(g);
   const Vec2 c = PartFootprint(g, s, target, part).center;
@@ -996,6 +1018,7 @@ int DefenderModifier(const Game& g, const State& s, Vec2 from, UnitId target, in
 }
 
 // 6.x: `from` is the firing part's centre; tf the target part (nullptr: livestock).
+WG_RULE("6.1/6.2/6.3/6.4", AttackerBonus);
 int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId target, const Footprint* tf) {
   const MiniData& d = D(g);
   int b = 0;
@@ -1009,6 +1032,7 @@ int AttackerBonus(const Game& g, const State& s, UnitId firer, Vec2 from, UnitId
 // 12.1 / 12.2: occupants fire out of the front or the back: the building's
 // two longer walls (the first pair for a square one). True when the line from
 // inside to the aim point leaves through one of them.
+WG_RULE("12.1/12.2", FiresThroughFrontOrBack);
 bool FiresThroughFrontOrBack(const TerrainArea& a, Vec2 from, Vec2 aim) {
   if (a.polygon.size() != 4) return true;
   const std::vector<Vec2>& p = a.polygon;
@@ -1038,6 +1062,7 @@ bool UnitInTheWay(const Game& g, const State& s, UnitId firer, UnitId target, Se
 // Why a part of a unit cannot fire at a point at range `range`, or nullptr.
 // `target` is the unit fired at (kNoUnit for livestock); `aim` the point of it
 // nearest the firer, `centre` its centre: the line of sight may go to either.
+WG_RULE("3.1/C.5", CannotFire);
 const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double range, const char** rule,
                        int part = kBody, UnitId target = kNoUnit, std::optional<Vec2> centre = std::nullopt) {
   const UnitType& t = TypeOf(g, u);
@@ -1087,6 +1112,7 @@ const char* CannotFire(const Game& g, const State& s, UnitId u, Vec2 aim, double
 
 // C.6: range from the firer's centre to the nearest part of the target part;
 // to a unit inside a building, to the nearest part of the building.
+WG_RULE("C.6", RangeToPart);
 double RangeToPart(const Game& g, const State& s, Vec2 from, UnitId target, int part, const Footprint& tf,
                    Vec2* aim) {
   const MiniUnit& tu = M(s).units[target];
@@ -1131,6 +1157,7 @@ int RollHits(const Game& g, State& s, Context& ctx, UnitId firer, int dice, int 
   return hits;
 }
 
+WG_RULE("11.1", ApplyHits);
 void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int part, int hits) {
   if (hits <= 0 || !OnTable(s, target)) return;
   const UnitType& t = TypeOf(g, target);
@@ -1164,6 +1191,7 @@ void ApplyHits(const Game& g, State& s, Context& ctx, UnitId target, int part, i
 
 // 3: every part of the firer that can fire at the target part rolls its dice
 // (12.3: the occupants of a building and the line beside it).
+WG_RULE("3", Fire);
 void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, int target_part = kBody) {
   const Footprint tf = PartFootprint(g, s, target, target_part);
   int hits = 0;
@@ -1187,6 +1215,7 @@ void Fire(const Game& g, State& s, Context& ctx, UnitId firer, UnitId target, in
 
 // --- Melee (8.x) ------------------------------------------------------------------
 
+WG_RULE("6.1/6.2/6.3/6.4/8.1", MeleeBonus);
 int MeleeBonus(const Game& g, const State& s, UnitId u, UnitId enemy, bool attacker, bool flank) {
   const MiniData& d = D(g);
   int b = 0;
@@ -1206,6 +1235,7 @@ void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u);
 
 // 2.3 / C.3: the attacker moves to the position the attackee held (a path, C.2);
 // into its building when it held one.
+WG_RULE("2.3/C.3", Occupy);
 void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const char* rule) {
   MiniUnit& mu = M(s).units[u];
   const uint8_t building = mu.building, beside = mu.beside;
@@ -1224,6 +1254,7 @@ void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const cha
 }
 
 // 8.1-8.4 (dice and halving from chart.melee).
+WG_RULE("8.1/8.2/8.3/8.4", Melee);
 void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
   const MiniData& d = D(g);
   ctx.Emit(Ev(EventType::kNote, "8.1", "melee", att, 0, def));
@@ -1290,6 +1321,7 @@ Vec2 TowardNearestPart(const Footprint& f, const Footprint& tf) {
 // way the 8" of 2.1 is measured: a charge within 8" reaches contact in 8") and
 // stops at contact with it, or short of it at another unit or a building the
 // enemy holds. True when the two are in contact at the end.
+WG_RULE("2.4/C.2", CloseIn);
 bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, double inches, const char* text) {
   const Footprint tf = FootprintOf(g, s, target);
   if (FootprintDistance(FootprintOf(g, s, u), tf) <= kContact * 2) return true;
@@ -1311,6 +1343,7 @@ bool CloseIn(const Game& g, State& s, Context& ctx, UnitId u, UnitId target, dou
 // C.4: a charge needs a clear path: sliding toward the target's nearest part
 // (the closing move's path, CloseIn), the charger's base meets the target before
 // any other unit or a building the enemy holds.
+WG_RULE("C.4", ChargePathBlocked);
 const char* ChargePathBlocked(const Game& g, const State& s, UnitId u, UnitId target) {
   const Footprint f = FootprintOf(g, s, u), tf = FootprintOf(g, s, target);
   if (FootprintDistance(f, tf) <= kContact * 2) return nullptr;
@@ -1334,6 +1367,7 @@ double SegmentToFootprintSquared(Segment seg, const Footprint& f) {
   return best;
 }
 
+WG_RULE("9.4/10.3", LivestockPasses);
 void LivestockPasses(const Game& g, State& s, Context& ctx, Segment path) {
   const MiniData& d = D(g);
   const double radius2 = (d.dinner_radius + 1e-9) * (d.dinner_radius + 1e-9);
@@ -1378,6 +1412,7 @@ void MoveHerd(const Game& g, State& s, Context& ctx, int h, Vec2 dir, double inc
 }
 
 // 9.2: pigs on their "closest unit" face run 2D6" at the closest unit in line of sight.
+WG_RULE("9.2", HerdAtClosestUnit);
 void HerdAtClosestUnit(const Game& g, State& s, Context& ctx, int h, double dist) {
   MiniState& m = M(s);
   const Vec2 p = HerdPos(m.herds[h]);
@@ -1398,6 +1433,7 @@ void HerdAtClosestUnit(const Game& g, State& s, Context& ctx, int h, double dist
 
 // 9.1 / 9.2: one card for a kind (first = 0 cows, 4 pigs); the direction
 // table, its die and the 2D6 of movement are data (chart.livestock).
+WG_RULE("9.1/9.2", LivestockCard);
 void LivestockCard(const Game& g, State& s, Context& ctx, int first) {
   const MiniData& d = D(g);
   MiniState& m = M(s);
@@ -1456,6 +1492,7 @@ bool SideHasUnits(const Game& g, const State& s, int side) {
   return false;
 }
 
+WG_RULE("V", EndGame);
 void EndGame(const Game& g, State& s, Context& ctx) {
   const MiniData& d = D(g);
   int vp[2] = {0, 0};
@@ -1490,6 +1527,7 @@ void EndGame(const Game& g, State& s, Context& ctx) {
   ctx.Emit(e);
 }
 
+WG_RULE("T.1", NewDeck);
 void NewDeck(const Game& g, State& s) {
   MiniState& m = M(s);
   int n = 0;
@@ -1513,6 +1551,7 @@ void NewDeck(const Game& g, State& s) {
 
 // Draws cards until a unit must act (or the game ends): its activation step (T.1,
 // the only one on the stack; args[0] the unit) for its side.
+WG_RULE("T.1", DrawNext);
 void DrawNext(const Game& g, State& s, Context& ctx) {
   MiniState& m = M(s);
   PopStepsTo(s, g.rules->steps(), 0);  // no card is up
@@ -1565,6 +1604,7 @@ void EndActivation(const Game& g, State& s, Context& ctx) {
 // --- Movement (1, M) -------------------------------------------------------------------
 
 // Computes where a move toward `dest` ends. Returns the refusal text or nullptr.
+WG_RULE("M/C.1/C.3", PlanMove);
 const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footprint* out, const char** rule) {
   const UnitType& t = TypeOf(g, u);
   const UnitState& us = s.unit(u);
@@ -1616,6 +1656,7 @@ const char* PlanMove(const Game& g, const State& s, UnitId u, Vec2 dest, Footpri
   return nullptr;
 }
 
+WG_RULE("12.1/12.2", EnterBuildingIfInside);
 void EnterBuildingIfInside(const Game& g, State& s, Context& ctx, UnitId u) {
   MiniUnit& mu = M(s).units[u];
   mu.building = 0;
@@ -1690,6 +1731,12 @@ class MiniRules : public Rules {
   void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override {
     if (s.game_over) return;
     ListStep(steps_, s, ctx, out);
+  }
+
+  // The steps, then the functions of this ruleset marked with the rules they implement (WG_RULE).
+  void RuleSources(std::vector<RuleSource>* out) const override {
+    Rules::RuleSources(out);
+    AppendRuleMarks(wg_rule_marks_ruleset, out);
   }
 
   // Every action of the activated unit (T.1): each candidate tried by Check on a copy.
@@ -1901,6 +1948,7 @@ UnitId UnitArg(const Game& g, const Action& a, int i) {
 }
 
 // 2.4: the charged unit answers (stand and fire, or countercharge).
+WG_RULE("2.4", CheckChargeResponse);
 Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const PendingCharge& charge, const Action& a,
                            Context& ctx, bool apply) {
   if (a.type != ActionType::kChoice || a.value < 0 || a.value > 1) {
@@ -1939,6 +1987,7 @@ Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const Pen
 }
 
 // 1: a change of formation (column or line).
+WG_RULE("1", CheckFormation);
 Status CheckFormation(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1) return Refused("T.1", "only the activated unit may act");
@@ -2014,6 +2063,7 @@ Status CheckFace(const ActionCheck& check) {
 }
 
 // custom kRally, 10.1: a routed unit rallies.
+WG_RULE("10.1", CheckRally);
 Status CheckRally(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0)) return Refused("T.1", "only the activated unit may act");
@@ -2030,6 +2080,7 @@ Status CheckRally(const ActionCheck& check) {
 }
 
 // custom kManGuns, 11.2: crew man a depleted battery.
+WG_RULE("11.2", CheckManGuns);
 Status CheckManGuns(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   const UnitId o = UnitArg(g, a, 1);
@@ -2059,6 +2110,7 @@ Status CheckManGuns(const ActionCheck& check) {
 }
 
 // custom kOfficerPlace, 12.4: the officers' place in a building.
+WG_RULE("12.4", CheckOfficerPlace);
 Status CheckOfficerPlace(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1)
@@ -2081,6 +2133,7 @@ Status CheckOfficerPlace(const ActionCheck& check) {
 }
 
 // custom kFormBeside, 12.3: the figures that do not fit form a line beside the building.
+WG_RULE("12.3", CheckFormBeside);
 Status CheckFormBeside(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0) || a.num_units != 1)
@@ -2123,6 +2176,7 @@ Status CheckFormBeside(const ActionCheck& check) {
 }
 
 // 3: fire at an enemy unit, its line beside a building (12.3) or livestock (9.3).
+WG_RULE("3/9.3", CheckFire);
 Status CheckFire(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   if (!IsActive(a, u, 0)) return Refused("T.1", "only the activated unit may act");
@@ -2159,6 +2213,7 @@ Status CheckFire(const ActionCheck& check) {
 }
 
 // 2: a charge; the attackee answers in the charge_response step (2.4).
+WG_RULE("2.1/2.2/2.3", CheckCharge);
 Status CheckCharge(const ActionCheck& check) {
   auto& [g, d, s, m, a, ctx, apply, u, us] = check;
   const UnitId t = UnitArg(g, a, 1);
@@ -2176,8 +2231,13 @@ Status CheckCharge(const ActionCheck& check) {
   // farther apart than the range (the same refusal, without the exact distance).
   const double reach = uf.Radius() + tf.Radius() + d.charge_range + 1e-6;
   const double dist = DistanceSquared(uf.center, tf.center) > reach * reach ? reach : FootprintDistance(uf, tf);
-  if (dist > d.charge_range + 1e-9)
-    return Refused("2.1", "charges must be within 8\" of the chosen target");
+  if (dist > d.charge_range + 1e-9) {
+    return RefusedWith("2.1", [range = d.charge_range] {  // chart.charge_range (8")
+      char why[64];
+      std::snprintf(why, sizeof(why), "charges must be within %g\" of the chosen target", range);
+      return std::string(why);
+    });
+  }
   if (const char* why = ChargePathBlocked(g, s, u, t)) return Refused("C.4", why);
   if (!apply) return Status::Ok();
   ctx.Emit(Ev(EventType::kAttack, "2.1", "charges", u, static_cast<int>(std::lround(dist * 100)), t));
@@ -2206,6 +2266,7 @@ Status CheckCharge(const ActionCheck& check) {
   return Status::Ok();
 }
 
+WG_RULE("10.2/T.2", MiniRules::Check);
 Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) const {
   const Game& g = ctx.game();
   const MiniData& d = D(g);
@@ -2269,6 +2330,7 @@ const char* Bool(bool b) { return b ? "true" : "false"; }
 
 // Every unit's figures, stands, guns, officers, formation, facing, position and
 // markers, its building occupancy (12.x), and the livestock.
+WG_RULE("T.3", MiniRules::StateJson);
 std::string MiniRules::StateJson(const State& s) const {
   if (!game_) return "";
   const Game& g = *game_;
@@ -2632,6 +2694,7 @@ Box DrawUnit(Canvas& c, const Game& g, const State& s, UnitId u) {
   return box;
 }
 
+WG_RULE("T.4", MiniRules::RenderSvg);
 bool MiniRules::RenderSvg(const State& s, std::string* svg) const {
   if (!game_) return false;
   const Game& g = *game_;

@@ -3,6 +3,9 @@
 // hooks in rules.cc need (rules.h). Every error has its file position.
 #include "rules.h"
 #include "wargame/yaml_reader.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("stars_and_bars");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::stars_and_bars {
 namespace {
@@ -18,6 +21,7 @@ constexpr CrtTokenRule kSbTokens[] = {
 };
 constexpr CrtTokenSet kSbCrtTokens{"the Stars and Bars rules (7.3)", kSbTokens};
 
+WG_RULE("12.2", ReadBatteryParents);
 std::vector<int> ReadBatteryParents(const Game& game, RulesetDocument& doc) {
   std::vector<int> battery_parent;
   battery_parent.assign(game.units.size(), -1);
@@ -51,6 +55,7 @@ void CheckTables(const HexGameData& data, RulesetDocument& doc) {
   }
 }
 
+WG_RULE("11.1", FindPlaces);
 void FindPlaces(const Game& game, ErrorList* errors, SbData& places) {
   for (const Place& p : game.hex_board().map.places) {
     if (p.kind == "army_hq" && !p.hexes.empty()) {

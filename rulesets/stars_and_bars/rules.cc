@@ -9,6 +9,9 @@
 #include <type_traits>
 
 #include "wargame/registry.h"
+#include "wargame/rule_mark.h"
+
+WG_RULE_MARKS("stars_and_bars");  // the WG_RULE marks below: the rules each function implements
 
 namespace wg::stars_and_bars {
 namespace {
@@ -371,6 +374,7 @@ class SbRules final : public HexRules {
 
 // --- Strengths, ZOC, stacking (2.5, 6.0, 6.2, 7.4, 8.4, 5.5, 12.2) -------------------
 
+WG_RULE("2.5.1/2.2.1.3/6.2/8.1", SbRules::AttackStrength);
 int SbRules::AttackStrength(const State& s, UnitId u) const {
   if (DefenseStrength(s, u) <= 0) return 0;  // 6.2: zero-strength units have AS 0
   if (IsArtillery(u)) {
@@ -384,12 +388,14 @@ int SbRules::AttackStrength(const State& s, UnitId u) const {
   return std::max(0, printed_attack_[2 * static_cast<size_t>(u) + (s.unit(u).face == 1 ? 1 : 0)] - reduction);
 }
 
+WG_RULE("6.1/6.2", SbRules::ZocOf);
 ZocKind SbRules::ZocOf(const State& s, UnitId u) const {
   if (DefenseStrength(s, u) <= 0) return ZocKind::kNone;                 // 6.2
   if (IsArtillery(u) || IsSupply(u)) return ZocKind::kOwnHex;             // 6.1
   return ZocKind::kSix;
 }
 
+WG_RULE("2.2.1.5/5.5/12.2", SbRules::CountsForStacking);
 bool SbRules::CountsForStacking(const State& s, UnitId u) const {
   if (IsHq(u)) return false;            // 5.5
   if (FreeBattery(s, u)) return false;  // 12.2
@@ -398,11 +404,13 @@ bool SbRules::CountsForStacking(const State& s, UnitId u) const {
 
 // --- Movement (5.1-5.8, 6.1, 6.2, 12.4, 12.6) --------------------------------------
 
+WG_RULE("2.5.3/7.4.3/12.6", SbRules::MovementAllowance);
 int SbRules::MovementAllowance(const State& s, UnitId u) const {
   return Allowance(s, u, Ext<SbExt>(s).forced_march_active != 0);
 }
 
 // The allowance with or without the 12.6 forced march (nothing else reads it).
+WG_RULE("2.5.3/5.3/7.4.3/12.6", SbRules::Allowance);
 int SbRules::Allowance(const State& s, UnitId u, bool forced_march) const {
   const UnitState& us = s.unit(u);
   int ma = printed_ma_[static_cast<size_t>(u)];  // Def(u).front[data().movement_attribute]
@@ -415,12 +423,14 @@ int SbRules::Allowance(const State& s, UnitId u, bool forced_march) const {
   return std::max(0, half);
 }
 
+WG_RULE("12.3", SbRules::ReinforcementTurn);
 int SbRules::ReinforcementTurn(const State& s, UnitId u) const {
   // 12.3 / TRT note: the 2nd Cavalry comes with Sill's Division when it is received.
   if (u == cav_2nd_ && Ext<SbExt>(s).sill == 1) return std::min(9, Def(u).reinforcement_turn);
   return Def(u).reinforcement_turn;
 }
 
+WG_RULE("5.3/5.6", SbRules::Movable);
 bool SbRules::Movable(const State& s, UnitId u, Status* why) const {
   if (!s.unit(u).Has(kUnitReleased)) {
     if (why) *why = Status::Refused("5.6", game_.UnitLabel(u) + " is not released yet");
@@ -438,17 +448,20 @@ int SbRules::CorpsNumber(UnitId u) const {
   return CorpsOf(u);
 }
 
+WG_RULE("2.2.2.3", SbRules::CorpsOf);
 int SbRules::CorpsOf(UnitId u) const {
   const std::string& c = Def(u).corps;
   return c == "I" ? 1 : c == "II" ? 2 : c == "III" ? 3 : 0;
 }
 
+WG_RULE("12.4.1", SbRules::InitiativeAffects);
 bool SbRules::InitiativeAffects(const State& s, UnitId u) const {
   const int corps = Ext<SbExt>(s).initiative_corps;
   if (corps == 0 || s.unit(u).side != 0 || CorpsNumber(u) != corps) return false;
   return !(IsKind(u, kind_cavalry_) || IsSupply(u) || IsRegiment(u));  // 12.4.1
 }
 
+WG_RULE("5.3", SbRules::LeavesWoodsOffPath);
 bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
   const FeatureMask paths = road_trail_;  // looked up once at load
   const Map& map = *map_;
@@ -464,6 +477,7 @@ bool SbRules::LeavesWoodsOffPath(int from, const int16_t* path, int n) const {
   return false;
 }
 
+WG_RULE("5.3/5.7/6.2/12.4.1/12.6", SbRules::CheckMove);
 Status SbRules::CheckMove(const State& s, const Action& a, Context& ctx) const {
   Status why;
   MoveAllowed(s, a, ctx, MoveFactsOf(s, a), &why);
@@ -485,6 +499,7 @@ SbRules::MoveFacts SbRules::MoveFactsOf(const State& s, const Action& a) const {
 // CheckMove's rules, with the facts about the moving units (MoveFactsOf: the same
 // for every destination of a unit); `why` (if not null) gets the refusal. The
 // listing passes null, so a refused destination formats no message.
+WG_RULE("5.3/5.7/6.2/12.4.1/12.6", SbRules::MoveAllowed);
 bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const MoveFacts& f, Status* why,
                           int path_bits) const {
   auto refuse = [why](const char* rule, auto&& message) {
@@ -581,6 +596,7 @@ bool SbRules::MoveAllowed(const State& s, const Action& a, Context& ctx, const M
 
 // MoveAllowed's path facts of a cached candidate (a function of the query and the
 // path: the start hex, the map, the query's enemy array).
+WG_RULE("5.3/6.2/12.4.1", SbRules::CandidateBits);
 uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) const {
   uint8_t bits = 0;
   const int map_size = map_size_;
@@ -600,6 +616,7 @@ uint8_t SbRules::CandidateBits(const MoveQuery& q, UnitId u, const Action& a) co
 // CandidateBits of a path extended by the step from -> to: a hex off the map decides
 // nothing (kPathOffMap alone, absorbing); 6.2's enemy hex, 5.3's woods exit by this
 // step, 12.4.1's lengths.
+WG_RULE("5.3/6.2/12.4.1", SbRules::StepCandidateBits);
 uint8_t SbRules::StepCandidateBits(const MoveQuery& q, UnitId u, ActionType type, uint8_t pred_bits, int from, int to,
                                    int num_hexes) const {
   if (pred_bits & kPathOffMap) return kPathOffMap;
@@ -652,6 +669,7 @@ void SbRules::FillStepCandidateBits(const MoveQuery& q, UnitId u, ActionType typ
   }
 }
 
+WG_RULE("6.2", SbRules::Overrunnable);
 bool SbRules::Overrunnable(const State& s, int hex, int moving_side) const {
   // 6.2: a hex held only by zero-strength units may be entered and passed through.
   bool any = false;
@@ -688,6 +706,7 @@ void SbRules::MarkOverrunnable(const State& s, int, const std::vector<uint8_t>& 
   }
 }
 
+WG_RULE("5.8/6.2/7.6", SbRules::OnOverrun);
 void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const {
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -704,6 +723,7 @@ void SbRules::OnOverrun(State& s, Context& ctx, int hex, int moving_side) const 
   }
 }
 
+WG_RULE("2.2.1.4/2.5.8/5.8", SbRules::Capture);
 void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const {
   UnitState& us = s.unit(u);
   us.hex = static_cast<int16_t>(hex);
@@ -722,6 +742,7 @@ void SbRules::Capture(State& s, Context& ctx, UnitId u, int hex, int side) const
   ctx.Emit(e);
 }
 
+WG_RULE("5.8", SbRules::OfferCapture);
 void SbRules::OfferCapture(State& s, Context& ctx, UnitId u, int hex, int side) const {
   if (!option_capture_) return Capture(s, ctx, u, hex, side);
   SbExt& x = Ext<SbExt>(s);
@@ -877,6 +898,7 @@ void SbRules::ListCapture(const State&, std::vector<Action>* out) const {
   out->push_back(Action::Of(ActionType::kChoice).Value(0));
 }
 
+WG_RULE("5.8", SbRules::ApplyCapture);
 Status SbRules::ApplyCapture(State& s, const Action& a, Context& ctx) const {
   const Step* top = TopStep(s);
   if (a.type != ActionType::kChoice || (a.value != 0 && a.value != 1) || top == nullptr) {
@@ -916,6 +938,7 @@ UnitId SbRules::NextSetupBattery(const State& s, UnitId after) const {
 }
 
 // The battery of the set-up step: the scenario's mode first (the default), then the other.
+WG_RULE("3.0", SbRules::ListSetup);
 void SbRules::ListSetup(const State& s, std::vector<Action>* out) const {
   const Step* top = TopStep(s);
   if (top == nullptr) return;
@@ -925,6 +948,7 @@ void SbRules::ListSetup(const State& s, std::vector<Action>* out) const {
   out->push_back(Action::Of(ActionType::kChangeMode).AddUnit(b).Value(1 - face));
 }
 
+WG_RULE("3.0", SbRules::ApplySetup);
 Status SbRules::ApplySetup(State& s, const Action& a, Context& ctx) const {
   const Step* top = TopStep(s);
   if (top == nullptr) return Status::Refused("3.0", "no battery to set up");
@@ -956,6 +980,7 @@ Status SbRules::ApplySetup(State& s, const Action& a, Context& ctx) const {
 
 // 5.3: may the artillery unit of `a` change mode now? `why` (if not null) gets the
 // refusal; the listing passes null (no State copy, no message).
+WG_RULE("5.3/5.6/7.4.3", SbRules::ModeChangeAllowed);
 bool SbRules::ModeChangeAllowed(const State& s, const Action& a, Context& ctx, Status* why) const {
   auto refuse = [why](const char* rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
@@ -985,6 +1010,7 @@ bool SbRules::ModeChangeAllowed(const State& s, const Action& a, Context& ctx, S
   return true;
 }
 
+WG_RULE("5.3/7.4.3", SbRules::ApplyModeChange);
 Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
   {
     Status why;
@@ -1005,6 +1031,7 @@ Status SbRules::ApplyModeChange(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
+WG_RULE("5.7", SbRules::ReinforcementCanEnter);
 bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
   // 5.7: reinforcements must enter on their turn (or the first possible phase after).
   HexScratch& hs = Hs(ctx);
@@ -1035,6 +1062,7 @@ bool SbRules::ReinforcementCanEnter(const State& s, Context& ctx) const {
   return false;
 }
 
+WG_RULE("11.1", SbRules::RaidCheck);
 void SbRules::RaidCheck(State& s, Context& ctx, const Action& a) const {
   // 11.1: 2 VPs, once, for moving a (non-zero-strength) unit through the enemy army HQ.
   const int side = s.phasing_side;
@@ -1051,6 +1079,7 @@ void SbRules::RaidCheck(State& s, Context& ctx, const Action& a) const {
 
 // --- Combat (7.1-7.8, 8.4) ------------------------------------------------------------
 
+WG_RULE("8.1", SbRules::CheckAttack);
 Status SbRules::CheckAttack(const State& s, const Action& a, Context&) const {
   for (int i = 0; i < a.num_units; ++i) {
     const UnitId u = a.units[static_cast<size_t>(i)];
@@ -1061,6 +1090,7 @@ Status SbRules::CheckAttack(const State& s, const Action& a, Context&) const {
   return Status::Ok();
 }
 
+WG_RULE("7.1", SbRules::MustAttack);
 bool SbRules::MustAttack(const State& s, Context& ctx, UnitId u) const {
   if (IsArtillery(u) && s.unit(u).Has(kUnitBombarded)) return false;  // 7.1 exception, 8.1
   return HexRules::MustAttack(s, ctx, u);
@@ -1074,6 +1104,7 @@ bool SbRules::CavAdvanced(const State& s, UnitId u) const {
   return false;
 }
 
+WG_RULE("7.1/7.8", SbRules::MustBeAttacked);
 bool SbRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   if (Ext<SbExt>(s).num_cav_advanced == 0) return HexRules::MustBeAttacked(s, ctx, u);
   // 7.8: units that advanced after a cavalry retreat before combat "cannot then create
@@ -1094,11 +1125,13 @@ bool SbRules::MustBeAttacked(const State& s, Context& ctx, UnitId u) const {
   return false;
 }
 
+WG_RULE("7.1", SbRules::AutomaticAttack);
 const char* SbRules::AutomaticAttack(const State&, const AttackPlan& plan) const {
   // 7.1: "If alone, it is automatically eliminated if attacked by any unit with an AS greater than zero."
   return plan.defense == 0 ? "7.1: zero-strength unit attacked alone is eliminated (no die roll)" : nullptr;
 }
 
+WG_RULE("7.6", SbRules::VacatedForAdvance);
 bool SbRules::VacatedForAdvance(const State& s, int hex) const {
   // 7.6: "HQs by themselves do not prevent advance after combat"; any other unit does.
   for (int i = 0; i < s.num_units; ++i) {
@@ -1108,6 +1141,7 @@ bool SbRules::VacatedForAdvance(const State& s, int hex) const {
   return true;
 }
 
+WG_RULE("6.2", SbRules::CurrentValue);
 int SbRules::CurrentValue(const Game& g, const State& s, UnitId u, int attribute) const {
   if (attribute == data().attack) return AttackStrength(s, u);    // 6.2, 8.1, 8.4
   if (attribute == data().defense) return DefenseStrength(s, u);  // 7.4, 8.4
@@ -1118,6 +1152,7 @@ int SbRules::CurrentValue(const Game& g, const State& s, UnitId u, int attribute
   return HexRules::CurrentValue(g, s, u, attribute);
 }
 
+WG_RULE("7.1/7.6", SbRules::ApplyZeroStrengthAttack);
 Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx, const AttackPlan& plan) const {
   SbExt& x = Ext<SbExt>(s);
   FillCombat(s, a, plan.defenders, plan.num_defenders);
@@ -1136,6 +1171,7 @@ Status SbRules::ApplyZeroStrengthAttack(State& s, const Action& a, Context& ctx,
   return Status::Ok();
 }
 
+WG_RULE("7.7/7.7.1/7.7.2/7.7.3/7.7.4/8.4", SbRules::CombatModifiers);
 void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const {
   const PendingCombat& c = s.combat;
   const auto& grid = game_.hex_board().map.grid;
@@ -1181,6 +1217,7 @@ void SbRules::CombatModifiers(const State& s, Context&, CombatMods* mods) const 
   if (cover) mods->Drm(-1, "7.7.1/TEC: -1 DRM (defender in woods or the stone wall)");
 }
 
+WG_RULE("7.2.1/7.3", SbRules::ApplyCombatResult);
 void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   SbExt& x = Ext<SbExt>(s);
   PendingCombat& c = s.combat;
@@ -1222,6 +1259,7 @@ void SbRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) c
            {frame.args[0], frame.args[1], frame.args[2], frame.args[3]});
 }
 
+WG_RULE("7.3/7.5.2", SbRules::LossEligible);
 bool SbRules::LossEligible(const State& s, UnitId u, int k, bool stand) const {
   if (!s.unit(u).OnMap() || !InForce(s, u, k)) return false;
   if (stand && !Def(u).trained) return false;  // 7.5.2: untrained units take no Stand losses
@@ -1242,6 +1280,7 @@ void SbRules::CheckDeath(State& s, Context& ctx, UnitId u, const char* rule) con
 }
 
 // After all losses of a force: zero-strength units share the fate of their stack (7.1).
+WG_RULE("7.1", SbRules::SettleForce);
 void SbRules::SettleForce(State& s, Context& ctx, int k) const {
   const PendingCombat& c = s.combat;
   const int n = k == 0 ? c.num_attackers : c.num_defenders;
@@ -1284,6 +1323,7 @@ void SbRules::SetOwed(Step& f, int k, const ForceOwed& o) {
 
 // The script on top, entered (kEntered) or resumed with what its callee ended with: a loss
 // taken (kLossTaken), a Stand (kStood) or a retreat (kRetreats) chosen.
+WG_RULE("7.3/7.5.2", SbRules::ResumeCombatResult);
 void SbRules::ResumeCombatResult(State& s, Context& ctx, int result) const {
   Step& f = *TopFrame(s);
   if (result != kEntered) {
@@ -1390,6 +1430,7 @@ void SbRules::ListLosses(const State& s, std::vector<Action>* out) const {
 }
 
 // One loss taken; the step ends with it (its caller counts what is still owed).
+WG_RULE("7.3/7.4", SbRules::ApplyLoss);
 Status SbRules::ApplyLoss(State& s, const Action& a, Context& ctx) const {
   const Step& top = *TopStep(s);
   const int k = top.args[0];
@@ -1420,6 +1461,7 @@ Status SbRules::ApplyLoss(State& s, const Action& a, Context& ctx) const {
 
 // The stand_or_retreat step's arguments: {force k, the result's retreat (1 W, 2 R)}. It ends
 // with the Stand and its extra disruption, or the retreat.
+WG_RULE("7.5.2", SbRules::ApplyStand);
 Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
   const Step& top = *TopStep(s);
   const int k = top.args[0];
@@ -1447,6 +1489,7 @@ Status SbRules::ApplyStand(State& s, const Action& a, Context& ctx) const {
   return Status::Ok();
 }
 
+WG_RULE("5.3/6.2/7.5.1", SbRules::CheckRetreat);
 Status SbRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   auto refuse = [&](const char* rule, const char* message) { return RefuseUnlessQuiet(Hs(ctx), rule, [=] { return std::string(message); }); };
   if (Unlimbered(s, u)) return refuse("7.5.1", "unlimbered artillery may never retreat");
@@ -1489,6 +1532,7 @@ void SbRules::OnEliminated(State& s, Context&, UnitId u, int hex) const {
   }
 }
 
+WG_RULE("5.8", SbRules::AfterCombat);
 void SbRules::AfterCombat(State& s, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
   // 5.8: a convoy eliminated in combat with an enemy unit in its hex may be captured.
@@ -1529,6 +1573,7 @@ int SbRules::OverstackedSide(const State& s) const {
   return -1;
 }
 
+WG_RULE("2.2.1.1/5.5", SbRules::StackingVictim);
 bool SbRules::StackingVictim(const State& s, UnitId u) const {
   const UnitState& us = s.unit(u);
   if (!us.OnMap() || us.side != s.decision_side || !CountsForStacking(s, u)) return false;
@@ -1543,6 +1588,7 @@ bool SbRules::StackingVictim(const State& s, UnitId u) const {
 }
 
 // Ends the movement or combat phase, first asking owners to remove excess units.
+WG_RULE("5.5", SbRules::BeginStackingCheck);
 Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
   const int side = OverstackedSide(s);
   if (side < 0) {
@@ -1555,6 +1601,7 @@ Status SbRules::BeginStackingCheck(State& s, Context& ctx) const {
 
 // --- Choices at the start of a player-turn (12.3, 12.6) -------------------------------
 
+WG_RULE("12.3/12.6", SbRules::NextChoice);
 void SbRules::NextChoice(State& s, Context& ctx) const {
   const SbExt& x = Ext<SbExt>(s);
   SbChoice choice = kNoChoice;
@@ -1577,6 +1624,7 @@ SbChoice SbRules::PendingChoice(const State& s) const {
   return static_cast<SbChoice>(top->args[0]);
 }
 
+WG_RULE("12.0/12.3/12.6", SbRules::ApplyChoice);
 Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
   if (a.value != 0 && a.value != 1) return Status::Refused("12.0", "choose 1 (yes) or 0 (no)");
@@ -1626,6 +1674,7 @@ Status SbRules::ApplyChoice(State& s, const Action& a, Context& ctx) const {
 
 // --- Bombardment (8.0-8.5) -------------------------------------------------------------
 
+WG_RULE("7.8/8.1/8.2", SbRules::CheckBombard);
 Status SbRules::CheckBombard(const State& s, const Action& a, int* strength) const {
   const SbExt& x = Ext<SbExt>(s);
   if (a.num_units == 0 || a.num_hexes != 1) return Status::Refused("8.2", "bombard one target hex with one or more artillery units");
@@ -1655,6 +1704,7 @@ bool SbRules::CavalryRetreatDeclared(const State& s, int side) const {
 // CheckBombard's tests of the bombarding units (8.0-8.5), and their strength into
 // *strength; on a refusal false, and *why gets it if `why` is not null (the listing asks
 // without one: no message is built).
+WG_RULE("8.0/8.1/8.2/8.3/8.5", SbRules::BombardStrength);
 bool SbRules::BombardStrength(const State& s, const Action& a, int target, int* strength, Status* why) const {
   auto refuse = [why](const char* rule, auto&& message) {
     if (why) *why = Status::Refused(rule, message());
@@ -1686,6 +1736,7 @@ bool SbRules::BombardStrength(const State& s, const Action& a, int target, int* 
   return true;
 }
 
+WG_RULE("8.2", SbRules::ApplyBombard);
 Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
   int strength = 0;
   Status st = CheckBombard(s, a, &strength);
@@ -1718,6 +1769,7 @@ Status SbRules::ApplyBombard(State& s, const Action& a, Context& ctx) const {
 // The bombardment_fire script (8.2): args {target hex, column, DRM, next unit << 1 | others};
 // calls a bombardment_roll for each enemy unit in the target hex, in unit order (units
 // stacking freely are ignored unless alone: `others`), then ends.
+WG_RULE("8.2", SbRules::ResumeBombardmentFire);
 void SbRules::ResumeBombardmentFire(State& s, Context& ctx) const {
   Step& f = *TopFrame(s);
   const int target = f.args[0];
@@ -1736,6 +1788,7 @@ void SbRules::ResumeBombardmentFire(State& s, Context& ctx) const {
 }
 
 // A bombardment_roll (8.2): args {unit, column, DRM}.
+WG_RULE("8.2", SbRules::ResolveBombardmentRoll);
 void SbRules::ResolveBombardmentRoll(State& s, Context& ctx, int roll) const {
   const Step f = *TopStep(s);
   const UnitId u = static_cast<UnitId>(f.args[0]);
@@ -1778,6 +1831,7 @@ void SbRules::ListBombards(const State& s, Context& ctx, std::vector<Action>* ou
 // ListBombards' targets into targets[] (and their coordinates into at[]); returns how
 // many. Each hex once: HexScratch::hex_seen marks the hexes met (ListAttacks' marks, all
 // 0 between uses: reset before returning).
+WG_RULE("8.2", SbRules::BombardTargets);
 int SbRules::BombardTargets(const State& s, HexScratch& hs, int16_t* targets, Hex* at) const {
   const SbExt& x = Ext<SbExt>(s);
   const int side = s.decision_side;
@@ -1803,6 +1857,7 @@ int SbRules::BombardTargets(const State& s, HexScratch& hs, int16_t* targets, He
 
 // --- Cavalry retreat before combat (7.8) -------------------------------------------------
 
+WG_RULE("7.8", SbRules::CheckCavalryRetreat);
 Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& a) const {
   if (a.num_units != 1 || a.num_hexes != 2) return Status::Refused("7.8", "a cavalry retreat before combat is one unit, two hexes");
   const UnitId u = a.units[0];
@@ -1815,6 +1870,7 @@ Status SbRules::CheckCavalryRetreat(const State& s, Context& ctx, const Action& 
 
 // 7.8's tests of the unit (not of its path): cavalry of the deciding side, on the map,
 // not retreated yet, with an enemy unit adjacent.
+WG_RULE("7.8", SbRules::CavalryMayRetreat);
 bool SbRules::CavalryMayRetreat(const State& s, UnitId u, Status* why) const {
   auto refuse = [why](auto&& message) {  // the text only when asked (the listing does not)
     if (why) *why = Status::Refused("7.8", message());
@@ -1834,6 +1890,7 @@ bool SbRules::CavalryMayRetreat(const State& s, UnitId u, Status* why) const {
   return true;
 }
 
+WG_RULE("7.8", SbRules::ApplyCavalryRetreat);
 Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) const {
   Status st = CheckCavalryRetreat(s, ctx, a);
   if (!st.ok()) return st;
@@ -1878,6 +1935,7 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
 }
 
 // The cavalry withdrawal's die (7.8): args {unit, column}.
+WG_RULE("7.8", SbRules::ResolveCavalryWithdrawal);
 void SbRules::ResolveCavalryWithdrawal(State& s, Context& ctx, int roll) const {
   const Step f = *TopStep(s);
   const UnitId u = static_cast<UnitId>(f.args[0]);
@@ -1931,6 +1989,7 @@ void SbRules::ListCavalryRetreatPaths(const State& s, Context& ctx, size_t first
   }
 }
 
+WG_RULE("5.2/5.8/7.6", SbRules::MayAdvanceInto);
 Status SbRules::MayAdvanceInto(const State& s, UnitId u, int to) const {
   const int from = s.unit(u).hex;
   const int dir = from >= 0 && to >= 0 ? DirectionTo(game_.hex_board().map.grid.HexAt(from), game_.hex_board().map.grid.HexAt(to)) : -1;
@@ -1946,6 +2005,7 @@ Status SbRules::MayAdvanceInto(const State& s, UnitId u, int to) const {
 // 7.5.1: "Other units with a zero AS (including HQs) automatically retreat with the units
 // they are stacked with" (also a cavalry retreat before combat, 7.8, when no unit with an
 // AS stays behind). A unit whose terrain forbids the path retreats on its own in combat.
+WG_RULE("6.2/7.5.1/7.8", SbRules::RetreatCompanions);
 void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, const int16_t* path, int n,
                                 bool in_combat) const {
   const int side = s.unit(u).side;
@@ -1976,6 +2036,7 @@ void SbRules::RetreatCompanions(State& s, Context& ctx, UnitId u, int from, cons
 
 // --- Reorganization (9.0, 12.5) ----------------------------------------------------------
 
+WG_RULE("12.5", SbRules::HqServes);
 bool SbRules::HqServes(UnitId hq, UnitId u) const {
   if (!game_.OptionOn("12.5")) return true;
   if (IsKind(u, kind_cavalry_) || IsSupply(u) || IsRegiment(u)) return true;  // 12.5
@@ -1993,6 +2054,7 @@ bool SbRules::HqServes(UnitId hq, UnitId u) const {
   return !f.hq.empty() && game_.UnitIndex(f.hq) == hq;
 }
 
+WG_RULE("4.2/9.0/12.5", SbRules::CheckReorganize);
 Status SbRules::CheckReorganize(const State& s, Context& ctx, const Action& a, int* column) const {
   // The listing asks under QuietRefusals: its refusals build no message.
   const HexScratch& hs = Hs(ctx);
@@ -2033,6 +2095,7 @@ Status SbRules::CheckReorganize(const State& s, Context& ctx, const Action& a, i
   return Status::Ok();
 }
 
+WG_RULE("9.0", SbRules::ApplyReorganize);
 Status SbRules::ApplyReorganize(State& s, const Action& a, Context& ctx) const {
   int column = 0;
   Status st = CheckReorganize(s, ctx, a, &column);
@@ -2048,6 +2111,7 @@ Status SbRules::ApplyReorganize(State& s, const Action& a, Context& ctx) const {
 }
 
 // The reorganization's die (9.0): args {unit, column, DRM}.
+WG_RULE("9.0", SbRules::ResolveReorganization);
 void SbRules::ResolveReorganization(State& s, Context& ctx, int roll) const {
   const Step f = *TopStep(s);
   const UnitId u = static_cast<UnitId>(f.args[0]);
@@ -2120,6 +2184,7 @@ bool SbRules::BrigadeMayActOnRegiment(const State& s, const Action& a, const cha
   return true;
 }
 
+WG_RULE("2.2.2.2/10.1", SbRules::CheckDetachAllowed);
 bool SbRules::CheckDetachAllowed(const State& s, const Action& a, Status* why) const {
   auto refuse = [why](const char* rule, const char* message) {
     if (why) *why = Status::Refused(rule, message);
@@ -2146,6 +2211,7 @@ Status SbRules::CheckRecombine(const State& s, const Action& a) const {
 }
 
 // CheckRecombine's rules; `why` (if not null) gets the refusal (the listing passes null).
+WG_RULE("10.2", SbRules::CheckRecombineAllowed);
 bool SbRules::CheckRecombineAllowed(const State& s, const Action& a, Status* why) const {
   auto refuse = [why](const char* rule, const char* message) {
     if (why) *why = Status::Refused(rule, message);
@@ -2164,6 +2230,7 @@ bool SbRules::CheckRecombineAllowed(const State& s, const Action& a, Status* why
 
 // --- Phases ------------------------------------------------------------------------------------
 
+WG_RULE("3.0/10.1/10.3/12.4.2", SbRules::Start);
 void SbRules::Start(State& s, Context& ctx) const {
   for (int i = 0; i < s.num_units; ++i) {
     const UnitId u = static_cast<UnitId>(i);
@@ -2191,6 +2258,7 @@ void SbRules::Start(State& s, Context& ctx) const {
   BeginPlay(s, ctx);
 }
 
+WG_RULE("11.1", SbRules::BeginPlay);
 void SbRules::BeginPlay(State& s, Context& ctx) const {
   // 11.1: a side occupying the objective at the start is its last occupant.
   for (int i = 0; i < s.num_units; ++i) {
@@ -2235,6 +2303,7 @@ void SbRules::BeginSbMovement(State& s, Context& ctx) const {
 }
 
 // The Union initiative's die (12.4.1), then the start-of-turn choices (12.3, 12.6).
+WG_RULE("12.4.1", SbRules::ResolveUnionInitiative);
 void SbRules::ResolveUnionInitiative(State& s, Context& ctx, int roll) const {
   SbExt& x = Ext<SbExt>(s);
   EndStep(s, ctx, steps_);
@@ -2264,6 +2333,7 @@ void SbRules::ResolveUnionInitiative(State& s, Context& ctx, int roll) const {
 
 // The combat phase (7.0): 7.8's advancing units are treated as having attacked: they may
 // not attack and owe no attack.
+WG_RULE("7.8", SbRules::BeginSbCombat);
 void SbRules::BeginSbCombat(State& s, Context& ctx) const {
   const SbExt& x = Ext<SbExt>(s);
   BeginCombatPhase(s, ctx);
@@ -2273,6 +2343,7 @@ void SbRules::BeginSbCombat(State& s, Context& ctx) const {
 }
 
 // 9.0: the reorganization phase; over at once when no unit may reorganize.
+WG_RULE("4.2/9.0", SbRules::BeginReorganization);
 void SbRules::BeginReorganization(State& s, Context& ctx) const {
   for (int i = 0; i < s.num_units; ++i) {
     UnitState& us = s.units[static_cast<size_t>(i)];
@@ -2287,6 +2358,7 @@ void SbRules::BeginReorganization(State& s, Context& ctx) const {
 
 // 8.0: the defensive (non-phasing artillery, and 7.8 cavalry) or offensive bombardment phase;
 // over at once when there is nothing to do.
+WG_RULE("4.3/4.3.1/4.3.2/8.0", SbRules::BeginBombardment);
 void SbRules::BeginBombardment(State& s, Context& ctx, bool defensive) const {
   SbExt& x = Ext<SbExt>(s);
   x.num_bombarded = 0;
@@ -2304,6 +2376,7 @@ void SbRules::BeginBombardment(State& s, Context& ctx, bool defensive) const {
 
 // 8.1.F: phasing artillery that bombarded from an EZOC is eliminated if an enemy unit whose
 // ZOC it is in was not attacked (as the combat phase ends).
+WG_RULE("8.1", SbRules::EliminateUnsupportedBombardment);
 void SbRules::EliminateUnsupportedBombardment(State& s, Context& ctx) const {
   const int side = s.phasing_side;
   for (int i = 0; i < s.num_units; ++i) {
@@ -2346,6 +2419,7 @@ void SbRules::RegisterProcedure() {
 }
 
 // 11.1: victory points, counted at the end of the game.
+WG_RULE("11.0/11.1", SbRules::CountEndVp);
 void SbRules::CountEndVp(State& s, Context& ctx) const {
   static const char* kReason = "end-of-game count";
   int vp[2];
@@ -2353,6 +2427,7 @@ void SbRules::CountEndVp(State& s, Context& ctx) const {
   for (int side = 0; side < 2; ++side) AwardVp(s, ctx, side, vp[side], "11.1", kReason);
 }
 
+WG_RULE("11.0/11.1", SbRules::EndVp);
 int SbRules::EndVp(const State& s, int side) const {
   int vp = 0;
   for (int i = 0; i < s.num_units; ++i) {
@@ -2596,6 +2671,7 @@ const uint8_t* SbRules::NormalFriends(const State& s, Context& ctx) const {
 
 // Drops the moves CheckMove refuses (zero-strength units, 12.4 initiative, 12.6, artillery);
 // true if an entry is kept (then the phase may not end: 5.7).
+WG_RULE("5.3/6.2/12.4.1/12.6", SbRules::FilterMoves);
 bool SbRules::FilterMoves(const State& s, Context& ctx) const {
   HexScratch& hs = Hs(ctx);
   bool enter = false;
@@ -2713,6 +2789,7 @@ bool SbRules::FilterMoves(const State& s, Context& ctx) const {
 }
 
 // 5.8: a supply convoy under the phasing side's control may be destroyed.
+WG_RULE("5.8", SbRules::ApplyDestroyConvoy);
 Status SbRules::ApplyDestroyConvoy(State& s, const Action& a, Context& ctx) const {
   const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
   if (u < 0 || u >= s.num_units || !IsSupply(u) || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
@@ -2724,6 +2801,7 @@ Status SbRules::ApplyDestroyConvoy(State& s, const Action& a, Context& ctx) cons
 
 // 5.7: the movement phase ends only when no reinforcement due may still enter; then the
 // stacking check (5.5).
+WG_RULE("5.7", SbRules::EndSbMovement);
 Status SbRules::EndSbMovement(State& s, Context& ctx) const {
   if (ReinforcementCanEnter(s, ctx)) return Status::Refused("5.7", "reinforcements due this turn must enter");
   return BeginStackingCheck(s, ctx);
@@ -2731,6 +2809,7 @@ Status SbRules::EndSbMovement(State& s, Context& ctx) const {
 
 // A move or an entry: artillery's movement points spent (5.3), zero-strength units take no
 // objective (11.1 note 2), raids (5.8).
+WG_RULE("5.3/11.1", SbRules::ApplySbMove);
 Status SbRules::ApplySbMove(State& s, const Action& a, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
   int cost = 0;
@@ -2775,6 +2854,7 @@ Status SbRules::ApplySbMove(State& s, const Action& a, Context& ctx) const {
 }
 
 // 10.1: a regiment detached from its brigade.
+WG_RULE("10.1", SbRules::ApplyDetach);
 Status SbRules::ApplyDetach(State& s, const Action& a, Context& ctx) const {
   Status st = CheckDetach(s, a);
   if (!st.ok()) return st;
@@ -2800,6 +2880,7 @@ Status SbRules::ApplyDetach(State& s, const Action& a, Context& ctx) const {
 }
 
 // 10.2: a detached regiment recombined with a brigade.
+WG_RULE("7.4.1/10.2", SbRules::ApplyRecombine);
 Status SbRules::ApplyRecombine(State& s, const Action& a, Context& ctx) const {
   Status st = CheckRecombine(s, a);
   if (!st.ok()) return st;
@@ -2827,6 +2908,7 @@ Status SbRules::ApplyRecombine(State& s, const Action& a, Context& ctx) const {
 }
 
 // 7.4.3: disruption converted to permanent loss.
+WG_RULE("7.4.3", SbRules::ApplyConvert);
 Status SbRules::ApplyConvert(State& s, const Action& a, Context& ctx) const {
   const UnitId u = a.num_units == 1 ? a.units[0] : kNoUnit;
   if (u < 0 || u >= s.num_units || s.unit(u).side != s.phasing_side || !s.unit(u).OnMap()) {
@@ -2915,6 +2997,7 @@ void SbRules::ListSbAdvance(const State& s, Context& ctx, std::vector<Action>* o
   }
 }
 
+WG_RULE("7.6/12.1", SbRules::ApplySbAdvance);
 Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
   const SbExt& x = Ext<SbExt>(s);
   // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
@@ -2965,6 +3048,7 @@ Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
 }
 
 // 7.8: the advance after a cavalry retreat before combat; back to the defensive bombardment.
+WG_RULE("7.6/7.8", SbRules::ApplyCavalryAdvance);
 Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Action& a, Context& ctx) const {
   SbExt& x = Ext<SbExt>(s);
   PendingCombat& c = s.combat;
@@ -2997,6 +3081,7 @@ Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Act
 
 // 12.1: before any advance, each untrained attacker that could advance rolls: a chance step
 // per unit, over the advance step.
+WG_RULE("12.1", SbRules::BeginSbAdvance);
 void SbRules::BeginSbAdvance(State& s, Context&) const {
   SbExt& x = Ext<SbExt>(s);
   if (!game_.OptionOn("12.1") || x.advance_rolled) return;
@@ -3016,6 +3101,7 @@ int SbRules::NextUntrainedAdvance(const State& s, int from) const {
   return -1;
 }
 
+WG_RULE("12.1", SbRules::ResolveUntrainedAdvance);
 void SbRules::ResolveUntrainedAdvance(State& s, Context& ctx, int roll) const {
   const PendingCombat& c = s.combat;
   const int i = TopStep(s)->args[0];
@@ -3049,6 +3135,7 @@ void SbRules::ListStackingStep(const State& s, std::vector<Action>* out) const {
   }
 }
 
+WG_RULE("5.5", SbRules::ApplyStackingStep);
 Status SbRules::ApplyStackingStep(State& s, const Action& a, Context& ctx) const {
   if (a.type != ActionType::kDestroy || a.num_units != 1) {
     return Status::Refused("5.5", "choose a unit to eliminate from an overstacked hex ({destroy: [unit]})");
@@ -3063,6 +3150,7 @@ Status SbRules::ApplyStackingStep(State& s, const Action& a, Context& ctx) const
 }
 
 // 12.3: declining Withers turns a draw into a Confederate win.
+WG_RULE("12.3", SbRules::WithersDeclinedDraw);
 void SbRules::WithersDeclinedDraw(State& s, Context& ctx) const {
   const SbExt& x = Ext<SbExt>(s);
   if (s.winner >= 0 || s.conceded_by != 0xFF || x.withers != 2) return;

@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -32,6 +33,7 @@ void HexRules::ListAdvances(const State& s, Context& ctx, std::vector<Action>* o
 }
 
 
+WG_RULE_KEY("advance", HexRules::ApplyAdvance);
 Status HexRules::ApplyAdvance(State& s, const Action& a, Context& ctx) const {
   PendingCombat& c = s.combat;
   const int h = c.vacated_hex;

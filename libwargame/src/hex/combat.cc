@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -102,6 +103,7 @@ void HexRules::ListAttacks(const State& s, Context& ctx, std::vector<Action>* ou
   if (data().obligations) ListDutyAttacks(s, ctx, out);
 }
 
+WG_RULE_KEY("combat/odds", HexRules::PrepareAttack);
 Status HexRules::PrepareAttack(const State& s, const Action& a, Context& ctx, AttackPlan* plan) const {
   const HexGameData& d = data();
   const int side = s.phasing_side;
@@ -313,6 +315,7 @@ int PrintedTotal(const Game& g, const State& s, const UnitId* units, int n, int 
 
 }  // namespace
 
+WG_RULE_KEY("combat", HexRules::ApplyCombatResult);
 void HexRules::ApplyCombatResult(State& s, Context& ctx, const CombatResult& r) const {
   const PendingCombat& c = s.combat;
   const HexGameData& d = data();

@@ -6,6 +6,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -32,6 +33,7 @@ Action* HexRules::AppendPathAction(const Reachable& r, ActionType type, UnitId u
 // --- The movement phase's step ---------------------------------------------------------------
 
 // Entering the movement phase: the phasing side's moved marks go, releases due this turn happen.
+WG_RULE_KEY("release", HexRules::BeginMovementPhase);
 void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
   const int side = s.phasing_side;
   for (int i = 0; i < s.num_units; ++i) {
@@ -507,6 +509,7 @@ void HexRules::PushStackedRun(HexScratch& hs, const MoveQuery& q, uint32_t cache
   }
 }
 
+WG_RULE_KEY("movement/terrain/enemy_hex/zoc/zoc_leave/infiltration/allowance", HexRules::ApplyMove);
 Status HexRules::ApplyMove(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 0) return Status::Refused(data().Rule(RuleKey::kMovement), "no unit to move");
   if (a.num_hexes == 0) return Status::Refused(data().Rule(RuleKey::kMovement), "the path is empty");
@@ -581,6 +584,7 @@ Status HexRules::WalkPath(State& s, const Action& a, Context& ctx, const MoveQue
   return Status::Ok();
 }
 
+WG_RULE_KEY("reinforcements", HexRules::ApplyEnter);
 Status HexRules::ApplyEnter(State& s, const Action& a, Context& ctx) const {
   if (a.num_units == 0 || a.num_hexes == 0) return Status::Refused(data().Rule(RuleKey::kReinforcements), "an entry needs units and a path");
   int place = -1;

@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -307,6 +308,7 @@ bool HexRules::HasAttacker(const State& view, Context& ctx, int hex, const Actio
   return false;
 }
 
+WG_RULE_KEY("combat", HexRules::CombatDuties);
 void HexRules::CombatDuties(const State& s, Context& ctx, std::vector<CombatDuty>* out) const {
   out->clear();
   if (!data().obligations || !IsPhase(s, data().phase_combat)) return;

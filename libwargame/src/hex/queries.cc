@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -72,6 +73,7 @@ void HexRules::ComputeZocSlot(HexScratch::ZocSlot& z, int side, const std::vecto
   }
 }
 
+WG_RULE_KEY("zoc", HexRules::EnemyZoc);
 const ZocField& HexRules::EnemyZoc(const State& s, Context& ctx, int side) const {
   HexScratch& hs = Hs(ctx);
   HexScratch::ZocSlot& z = hs.zoc_slots[static_cast<size_t>(side) % hs.zoc_slots.size()];

@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
@@ -167,6 +168,7 @@ void HexRules::ResumeAfterCombat(State& s, Context& ctx) const {
   AfterCombat(s, ctx);
 }
 
+WG_RULE_KEY("retreat", HexRules::CheckRetreat);
 Status HexRules::CheckRetreat(const State& s, Context& ctx, UnitId u, const int16_t* path, int n, int length) const {
   const HexScratch& hs = Hs(ctx);
   const char* rule = data().Rule(RuleKey::kRetreat);
@@ -259,6 +261,7 @@ Status HexRules::ApplyRetreatStep(State& s, const Action& a, Context& ctx) const
   return ApplyRetreat(s, a, ctx);
 }
 
+WG_RULE_KEY("retreat", HexRules::ApplyRetreat);
 Status HexRules::ApplyRetreat(State& s, const Action& a, Context& ctx) const {
   const UnitId u = RetreatingUnit(s);
   if (a.num_units != 1 || a.units[0] != u) {

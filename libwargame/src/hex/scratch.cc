@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 #include "wargame/rule_index.h"
 
 namespace wg {
@@ -194,6 +195,24 @@ const char* HexGameData::Rule(std::string_view key) const {
 void HexRules::RuleSources(std::vector<RuleSource>* out) const {
   Rules::RuleSources(out);  // the steps
   for (const auto& [key, number] : data().rule_numbers) out->push_back(RuleSource{number, "data", "rule_numbers." + key});
+  // The core's marks (WG_RULE_KEY) under the numbers this game's `rule_numbers:` gives
+  // their keys (a key it gives none cites itself), and under the rules the comment on that
+  // key's line names (`reinforcements: "15.0"   # 15.11/15.13`: the sub-rules the generic
+  // rule carries); then the ruleset's own marks (WG_RULE).
+  std::vector<RuleSource> core;
+  for (const RuleMark* m = RuleMarks(); m; m = m->next) {
+    if (m->ruleset || !m->rule) continue;
+    std::vector<RuleSource> keys;
+    SplitRules(m->rule, "", "", "", &keys);
+    for (const RuleSource& k : keys) {
+      SplitRules(data().Rule(std::string_view(k.rule)), "hook", m->name, RuleMarkWhere(*m), &core);
+      for (const DataRule& d : game_.data_rules) {
+        if (d.key == "rule_numbers." + k.rule) core.push_back(RuleSource{d.rule, "hook", m->name, RuleMarkWhere(*m)});
+      }
+    }
+  }
+  out->insert(out->end(), core.rbegin(), core.rend());  // in the order they were registered
+  AppendRuleMarks(game_.params.ruleset, out);
 }
 
 }  // namespace wg

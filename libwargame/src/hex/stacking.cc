@@ -5,9 +5,11 @@
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
+#include "wargame/rule_mark.h"
 
 namespace wg {
 
+WG_RULE_KEY("stacking", HexRules::EnforceStacking);
 void HexRules::EnforceStacking(State& s, Context& ctx, int side, const char* rule) const {
   // The hexes of the side's units (counted or not: an upper bound of StackingCount),
   // sorted, so only hexes that might be over the limit are counted; gathered again
