@@ -31,12 +31,15 @@ void PrintEntry(const RuleIndexEntry& e, bool has_rules_md) {
     const std::string why = UnregisteredReason(e.row);
     std::cout << "    status:  " << (why.empty() ? "nothing registered under this rule" : why) << "\n";
   }
-  for (const char* kind : {"data", "step", "hook"}) {
+  // Each kind of source under its label ("turn": a handler of the turn procedure).
+  static const std::pair<const char*, const char*> kKinds[] = {
+      {"data", "data"}, {"step", "step"}, {"procedure", "turn"}, {"hook", "hook"}};
+  for (const auto& [kind, label] : kKinds) {
     std::string names;
     for (const RuleSource& s : e.sources) {
       if (s.kind == kind) names += (names.empty() ? "" : ", ") + s.name + (s.where.empty() ? "" : " (" + s.where + ")");
     }
-    if (!names.empty()) std::cout << "    " << kind << ":" << std::string(8 - std::string(kind).size(), ' ') << names << "\n";
+    if (!names.empty()) std::cout << "    " << label << ":" << std::string(8 - std::string(label).size(), ' ') << names << "\n";
   }
   if (!e.row.tests.empty()) {
     std::cout << "    tests:   ";
