@@ -527,6 +527,12 @@ TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
   // The functions marked with the rule (WG_RULE, WG_RULE_KEY through rule_numbers.retreat).
   EXPECT_NE(r.out.find("SbRules::CheckRetreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("HexRules::CheckRetreat (libwargame/src/hex/retreat.cc:"), std::string::npos) << r.out;
+  // A handler of the turn procedure, where the ruleset registers it.
+  const RunResult night = Wargame("rules blue_and_gray --rule 10.4");
+  ASSERT_EQ(night.code, 0) << night.err;
+  EXPECT_NE(night.out.find("turn:    when a game-turn begins: BgRules::RecoverAfterNight (rulesets/blue_and_gray/rules.cc:"),
+            std::string::npos)
+      << night.out;
 }
 
 // A data-only ruleset without a RULES.md: its rules are what the engine registers.
