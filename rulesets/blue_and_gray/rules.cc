@@ -1287,17 +1287,26 @@ Status BgRules::ApplyDefenderAdvance(State& s, const Action& a, Context& ctx) co
 // combat, retreat and advance are refined (registered again under their names).
 void BgRules::RegisterSteps() {
   using Out = std::vector<Action>*;
-  StepDef m = NewStep("movement", "7.0", DecisionType::kMovement,
-                   Takes({ActionType::kMove, ActionType::kEnter, ActionType::kChangeMode, ActionType::kEndPhase}));
+  using A = const Action&;
+  StepDef m = NewStep("movement", "7.0", DecisionType::kMovement);
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
   m.list = [this](const State& s, Context& ctx, Out out) { ListBgMovement(s, ctx, out); };
-  m.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgMovement(s, a, ctx); };
+  // One handler per action: a move (7.0, 11.1 strategic, 9.0 a night exit), the core's entry,
+  // mode change and end.
+  m.On(ActionType::kMove, [this](State& s, A a, Context& ctx) { return ApplyBgMove(s, a, ctx); });
+  m.On(ActionType::kEnter, [this](State& s, A a, Context& ctx) { return ApplyEnter(s, a, ctx); });
+  m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
+  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) {
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  });
   steps_.Register(std::move(m));
-  StepDef c = NewStep("combat", "8.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
+  StepDef c = NewStep("combat", "8.0", DecisionType::kCombat);
   c.applies = [this](const State& s) { return !Night(s); };  // 9.0: no combat phase during night turns
   c.begin = [this](State& s, Context& ctx) { BeginBgCombat(s, ctx); };
   c.list = [this](const State& s, Context& ctx, Out out) { ListBgCombat(s, ctx, out); };
-  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplyBgCombat(s, a, ctx); };
+  c.On(ActionType::kAttack, [this](State& s, A a, Context& ctx) { return ApplyBgAttack(s, a, ctx); });
+  c.On(ActionType::kEndPhase, [this](State& s, A a, Context& ctx) { return EndBgCombat(s, a, ctx); });
   steps_.Register(std::move(c));
   StepDef r = NewStep("retreat", "8.5", DecisionType::kRetreat, Takes(ActionType::kRetreat));
   r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
@@ -1354,7 +1363,7 @@ void BgRules::RegisterSteps() {
 void BgRules::ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx);  // these two list into the scratch's listed_runs (placed first)
   ListSpecialMoves(s, ctx);
-  // ApplyBgMovement always accepts the end of the movement phase (the core's
+  // The movement step always accepts the end of the movement phase (the core's
   // ApplyMovementStep): listed without trying it on a copy of the State.
   out->push_back(Action::EndPhase());
   KeepAccepted(s, ctx, out);
@@ -1471,29 +1480,31 @@ void BgRules::DropRepeatedAttacks(std::vector<Action>* out) const {
 }
 
 // 11.1: a move with value 1 is strategic movement; 9.0: a night move off the map.
-WG_RULE("7.0/11.1", BgRules::ApplyBgMovement);
-Status BgRules::ApplyBgMovement(State& s, const Action& a, Context& ctx) const {
-  if (a.type == ActionType::kMove) {
-    if (a.value == 1) {
-      if (!cfg_.strategic) return Status::Refused("11.1", "strategic movement is not allowed in this game");
-      return ApplySpecialMove(s, a, ctx, true);
-    }
-    if (a.value != 0) return Status::Refused("7.0", "unknown kind of move");
-    if (a.num_units > 0 && a.units[0] >= 0 && a.units[0] < s.num_units && NightExit(s, ctx, a.units[0])) {
-      return ApplySpecialMove(s, a, ctx, false);
-    }
+WG_RULE("7.0/11.1", BgRules::ApplyBgMove);
+Status BgRules::ApplyBgMove(State& s, const Action& a, Context& ctx) const {
+  if (a.value == 1) {
+    if (!cfg_.strategic) return Status::Refused("11.1", "strategic movement is not allowed in this game");
+    return ApplySpecialMove(s, a, ctx, true);
   }
-  return ApplyMovementStep(s, a, ctx);
+  if (a.value != 0) return Status::Refused("7.0", "unknown kind of move");
+  if (a.num_units > 0 && a.units[0] >= 0 && a.units[0] < s.num_units && NightExit(s, ctx, a.units[0])) {
+    return ApplySpecialMove(s, a, ctx, false);
+  }
+  return ApplyMove(s, a, ctx);
 }
 
-// 8.0: mandatory attacks; 11.2: cavalry attacked by infantry or artillery alone may first
-// choose to retreat (the cavalry_retreat step, the defender's).
-Status BgRules::ApplyBgCombat(State& s, const Action& a, Context& ctx) const {
-  if (a.type == ActionType::kEndPhase) {
-    Status st = EndCombatPhase(s, ctx);
-    if (!st.ok()) return Status::Refused("8.0", st.error().message);
-    return ApplyCombatStep(s, a, ctx);
-  }
+// The end of the combat phase: the mandatory attacks (8.0) are made.
+WG_RULE("8.0", BgRules::EndBgCombat);
+Status BgRules::EndBgCombat(State& s, const Action& a, Context& ctx) const {
+  Status st = EndCombatPhase(s, ctx);
+  if (!st.ok()) return Status::Refused("8.0", st.error().message);
+  return ApplyCombatStep(s, a, ctx);
+}
+
+// An attack; 11.2: cavalry attacked by infantry or artillery alone may first choose to retreat
+// (the cavalry_retreat step, the defender's).
+WG_RULE("11.2", BgRules::ApplyBgAttack);
+Status BgRules::ApplyBgAttack(State& s, const Action& a, Context& ctx) const {
   Status st = CheckAttackRules(s, a, ctx);
   if (!st.ok()) return st;
   if (CavalryMayRetreat(s, ctx, a)) {

@@ -147,8 +147,9 @@ class BgRules : public HexRules {
   void ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const;
   void KeepAccepted(const State& s, Context& ctx, std::vector<Action>* out) const;
-  Status ApplyBgMovement(State& s, const Action& a, Context& ctx) const;
-  Status ApplyBgCombat(State& s, const Action& a, Context& ctx) const;
+  Status ApplyBgMove(State& s, const Action& a, Context& ctx) const;
+  Status ApplyBgAttack(State& s, const Action& a, Context& ctx) const;
+  Status EndBgCombat(State& s, const Action& a, Context& ctx) const;
 
   bool Night(const State& s) const;
   void SetControl(State& s, int hex, int side) const;

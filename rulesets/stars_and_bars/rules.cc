@@ -321,7 +321,8 @@ class SbRules final : public HexRules {
   Status ApplyConvert(State& s, const Action& a, Context& ctx) const;
   // Combat phase (7.0-7.8).
   void BeginSbCombat(State& s, Context& ctx) const;
-  Status ApplySbCombat(State& s, const Action& a, Context& ctx) const;
+  Status ApplySbAttack(State& s, const Action& a, Context& ctx) const;
+  Status EndSbCombat(State& s, Context& ctx) const;
   Status ApplyLossStep(State& s, const Action& a, Context& ctx) const;
   Status ApplyStandStep(State& s, const Action& a, Context& ctx) const;
   Status ApplySbRetreat(State& s, const Action& a, Context& ctx) const;
@@ -2481,7 +2482,8 @@ void SbRules::RegisterSteps() {
   StepDef c = NewStep("combat", "7.0", DecisionType::kCombat, Takes({ActionType::kAttack, ActionType::kEndPhase}));
   c.begin = [this](State& s, Context& ctx) { BeginSbCombat(s, ctx); };
   c.list = [this](const State& s, Context& ctx, Out out) { ListCombatStep(s, ctx, out); };
-  c.apply = [this](State& s, const Action& a, Context& ctx) { return ApplySbCombat(s, a, ctx); };
+  c.On(ActionType::kAttack, [this](State& s, A a, Context& ctx) { return ApplySbAttack(s, a, ctx); });
+  c.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) { return EndSbCombat(s, ctx); });
   steps_.Register(std::move(c));
   StepDef r = NewStep("retreat", "7.5.1", DecisionType::kRetreat, Takes(ActionType::kRetreat));
   r.list = [this](const State& s, Context& ctx, Out out) { ListRetreatStep(s, ctx, out); };
@@ -2925,12 +2927,16 @@ Status SbRules::ApplyConvert(State& s, const Action& a, Context& ctx) const {
 
 // 7.1: a zero-strength unit attacked alone is eliminated without the table; the end of the
 // phase is a stacking checkpoint (5.5).
-Status SbRules::ApplySbCombat(State& s, const Action& a, Context& ctx) const {
-  if (a.type == ActionType::kEndPhase) {
-    Status st = EndCombatPhase(s, ctx);
-    if (!st.ok()) return st;
-    return BeginStackingCheck(s, ctx);
-  }
+// The end of the combat phase: the attack obligations (7.1) are met, then the stacking check (5.5).
+WG_RULE("5.5/7.1", SbRules::EndSbCombat);
+Status SbRules::EndSbCombat(State& s, Context& ctx) const {
+  Status st = EndCombatPhase(s, ctx);
+  if (!st.ok()) return st;
+  return BeginStackingCheck(s, ctx);
+}
+
+// An attack; one with no CRT roll (6.2: zero-strength defenders) is resolved at once.
+Status SbRules::ApplySbAttack(State& s, const Action& a, Context& ctx) const {
   AttackPlan plan;
   Status st = PrepareAttack(s, a, ctx, &plan);
   if (!st.ok()) return st;
