@@ -330,7 +330,12 @@ void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<st
                                 << " rolled a die inside the action";
       std::vector<int> dice;
       while (const ChanceDef* c = PendingChance(t, s)) {
-        ++(*met)[t.Def(TopKind(s)).name];
+        const std::string& name = t.Def(TopKind(s)).name;
+        ++(*met)[name];
+        // What a referee is asked: the die, by its step's prompt (Stars and Bars' own dice).
+        if (name.size() > 5 && name.compare(name.size() - 5, 5, "_roll") == 0 && name != "combat_roll") {
+          EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d6: ", 0), 0u) << rules.DescribeDecision(s);
+        }
         int value = 0;
         for (int k = 0; k < std::max(1, c->count); ++k) {
           const int die = RollDie(rng, c->sides);

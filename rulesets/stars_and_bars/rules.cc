@@ -841,6 +841,7 @@ void SbRules::RegisterChanceSteps() {
   for (const Die& d : dice) {
     StepDef c = NewStep(d.name, d.rule, d.decision);
     c.chance = ChanceDef{6, 1, d.label};
+    c.prompt = [text = std::string("roll a d6: ") + d.label + " (" + d.rule + ")"](const State&) { return text; };
     c.resolve = [this, fn = d.resolve](State& s, Context& ctx, int roll) { (this->*fn)(s, ctx, roll); };
     *d.kind = steps_.Register(std::move(c));
   }
