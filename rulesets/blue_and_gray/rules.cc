@@ -1296,10 +1296,7 @@ void BgRules::RegisterSteps() {
   m.On(ActionType::kMove, [this](State& s, A a, Context& ctx) { return ApplyBgMove(s, a, ctx); });
   m.On(ActionType::kEnter, [this](State& s, A a, Context& ctx) { return ApplyEnter(s, a, ctx); });
   m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
-  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) {
-    AdvancePhase(s, ctx);
-    return Status::Ok();
-  });
+  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) { return ApplyEndPhase(s, ctx); });
   steps_.Register(std::move(m));
   StepDef c = NewStep("combat", "8.0", DecisionType::kCombat);
   c.applies = [this](const State& s) { return !Night(s); };  // 9.0: no combat phase during night turns

@@ -297,11 +297,6 @@ class SbRules final : public HexRules {
   // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
   void RegisterSteps();
   void RegisterProcedure();
-  // A phase step's kEndPhase: the turn procedure goes on.
-  Status EndSbPhase(State& s, Context& ctx) const {
-    AdvancePhase(s, ctx);
-    return Status::Ok();
-  }
   StepKind step_reorg_ = kNoStep, step_losses_ = kNoStep, step_stand_ = kNoStep, step_stacking_ = kNoStep;
   StepKind step_combat_result_ = kNoStep;  // a script: registered last (FinishSteps)
   StepKind step_choice_ = kNoStep, step_untrained_ = kNoStep;
@@ -2523,7 +2518,7 @@ void SbRules::RegisterSteps() {
       b.On(ActionType::kRetreat,
            [this](State& s, const Action& a, Context& ctx) { return ApplyCavalryRetreat(s, a, ctx); });
     }
-    b.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return EndSbPhase(s, ctx); });
+    b.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return ApplyEndPhase(s, ctx); });
     b.prompt = [](const State&) { return std::string("bombard (8.0)"); };
     steps_.Register(std::move(b));
   }
@@ -2537,7 +2532,7 @@ void SbRules::RegisterSteps() {
     if (a.value != kCustomReorganize) return Status::Refused("9.0", "reorganize a unit or end the phase");
     return ApplyReorganize(s, a, ctx);
   });
-  g.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return EndSbPhase(s, ctx); });
+  g.On(ActionType::kEndPhase, [this](State& s, const Action&, Context& ctx) { return ApplyEndPhase(s, ctx); });
   g.prompt = [](const State&) { return std::string("reorganize disrupted units (9.0)"); };
   step_reorg_ = steps_.Register(std::move(g));
   StepDef k = NewStep("stacking", "5.5", DecisionType::kChoice, 0);

@@ -952,6 +952,12 @@ class HexRules : public Rules, public HexQueries {
   bool PhaseHappens(const State& s, int phase) const;
   // The phase ends: the procedure's handlers for it (ProcedureAt::kPhaseEnd).
   void EndPhase(State& s, Context& ctx) const;
+  // A phase step's kEndPhase handler when nothing must be checked first: the
+  // procedure goes on (AdvancePhase).
+  Status ApplyEndPhase(State& s, Context& ctx) const {
+    AdvancePhase(s, ctx);
+    return Status::Ok();
+  }
   // The engine's handlers of the turn procedure (FinishSteps: after the ruleset's).
   void RegisterProcedure();
   // Back to the phase's own step (the bottom of the stack): a resolved combat's

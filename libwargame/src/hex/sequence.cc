@@ -19,10 +19,7 @@ HexRules::HexRules(const Game& game) : game_(game) {
   m.On(ActionType::kMove, [this](State& s, A a, Context& ctx) { return ApplyMove(s, a, ctx); });
   m.On(ActionType::kEnter, [this](State& s, A a, Context& ctx) { return ApplyEnter(s, a, ctx); });
   m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
-  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) {
-    AdvancePhase(s, ctx);
-    return Status::Ok();
-  });
+  m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) { return ApplyEndPhase(s, ctx); });
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
   step_movement_ = steps_.Register(std::move(m));
   StepDef c = NewStep("combat", d.Rule(RuleKey::kCombat), DecisionType::kCombat);
