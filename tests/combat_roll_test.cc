@@ -321,11 +321,13 @@ void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<st
     RandomPlayer player(seed);
     std::vector<Action> legal;
     for (int n = 0; n < 20000 && !s.game_over; ++n) {
+      legal.clear();  // LegalActions appends
       rules.LegalActions(s, ctx, &legal);
       ASSERT_FALSE(legal.empty()) << spec << " seed " << seed;
       const Action a = player.Choose(**g, s, legal);
       watch.rolls = 0;
-      ASSERT_TRUE(rules.Apply(s, a, ctx).ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a);
+      const Status applied = rules.Apply(s, a, ctx);
+      ASSERT_TRUE(applied.ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a) << ": " << applied.ToString() << " (action " << n << ", held " << int(TopKind(s) == kHeldRollStep) << ")";
       ASSERT_EQ(watch.rolls, 0) << spec << " seed " << seed << ": " << ActionToText(**g, a)
                                 << " rolled a die inside the action";
       std::vector<int> dice;
@@ -334,7 +336,8 @@ void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<st
         ++(*met)[name];
         // What a referee is asked: the die, by its step's prompt (Stars and Bars' own dice).
         if (name.size() > 5 && name.compare(name.size() - 5, 5, "_roll") == 0 && name != "combat_roll") {
-          EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d6: ", 0), 0u) << rules.DescribeDecision(s);
+          EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d" + std::to_string(c->sides) + ": ", 0), 0u)
+              << rules.DescribeDecision(s);
         }
         int value = 0;
         for (int k = 0; k < std::max(1, c->count); ++k) {
@@ -354,18 +357,94 @@ void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<st
   }
 }
 
-TEST(ChanceSteps, EveryDieOfTheHexRulesetsIsAChanceStep) {
+// The hex rulesets' dice are explicit chance steps (none is held: a held roll there would be a
+// die still rolled inside an action); the tabletop's are held rolls (steps.h): the action waits
+// at each die, with the dice given so far, and completes when its last die is given.
+TEST(ChanceSteps, EveryDieOfEveryRulesetIsAChanceStep) {
   std::map<std::string, int> met;
   PlayStoppingAtEveryDie("stars_and_bars(optional=12.3+12.4+12.6)", 3, &met);
   for (const char* die : {"combat_roll", "bombardment_roll", "reorganization_roll", "union_initiative_roll"}) {
     EXPECT_GT(met[die], 0) << "Stars and Bars' " << die << " was never met: the test would prove nothing";
   }
+  EXPECT_EQ(met["held_roll"], 0) << "a Stars and Bars die is still rolled inside an action";
   met.clear();
   PlayStoppingAtEveryDie("blue_and_gray(scenario=chattanooga)", 2, &met);
   EXPECT_GT(met["combat_roll"], 0);
+  EXPECT_EQ(met["held_roll"], 0);
   met.clear();
   PlayStoppingAtEveryDie("skirmish", 5, &met);
   EXPECT_GT(met["combat_roll"], 0);
+  EXPECT_EQ(met["held_roll"], 0);
+  met.clear();
+  PlayStoppingAtEveryDie("civil_war_miniatures", 3, &met);
+  EXPECT_GT(met["held_roll"], 100) << "the tabletop's fire, melee, morale and livestock dice";
+}
+
+// A held roll, step by step: the State stays the one before the action, the chance step says
+// the die and the rule, another action is refused, a die out of range is refused, and the dice
+// given one by one reach the State a Session reaches with them supplied.
+TEST(ChanceSteps, AHeldRollWaitsAtEachDieOfTheAction) {
+  auto g = LoadGame("civil_war_miniatures");
+  ASSERT_TRUE(g.ok()) << g.errors().ToString();
+  const Rules& rules = *(*g)->rules;
+  const StepTable& t = rules.steps();
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Session normal(*g, seed);
+    RandomPlayer player(seed);
+    // Play at once until an action that rolls dice (a fire, a charge, a rally) is listed.
+    for (int n = 0; n < 400 && !normal.state().game_over; ++n) {
+      State s = normal.state();
+      EventLog log;
+      Context ctx(**g, nullptr, &log, &normal.scratch());
+      ctx.StopAtChance(true);
+      std::vector<Action> legal;
+      rules.LegalActions(s, ctx, &legal);
+      const Action a = player.Choose(**g, s, legal);
+      ASSERT_TRUE(rules.Apply(s, a, ctx).ok());
+      if (TopKind(s) != kHeldRollStep) {
+        ASSERT_TRUE(normal.Apply(a).ok());
+        continue;
+      }
+      // Held: nothing of the action happened yet.
+      State before = normal.state();
+      EXPECT_TRUE(log.events.empty());
+      EXPECT_EQ(s.decision, before.decision);
+      EXPECT_EQ(s.decision_side, before.decision_side);
+      for (UnitId u = 0; u < s.num_units; ++u) EXPECT_EQ(std::memcmp(&s.unit(u), &before.unit(u), sizeof(UnitState)), 0);
+      EXPECT_EQ(std::memcmp(s.ext.data(), before.ext.data(), s.ext.size()), 0);
+      const ChanceDef* c = PendingChance(t, s);
+      ASSERT_NE(c, nullptr);
+      EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d" + std::to_string(c->sides) + ": " + c->label, 0), 0u)
+          << rules.DescribeDecision(s);
+      std::vector<Action> none;
+      rules.LegalActions(s, ctx, &none);
+      EXPECT_TRUE(none.empty());
+      EXPECT_FALSE(rules.Apply(s, Action::EndPhase(), ctx).ok()) << "an action while a die is due";
+      EXPECT_FALSE(ResolveChance(t, s, ctx, c->sides + 1).ok());
+      EXPECT_EQ(TopKind(s), kHeldRollStep);
+      ErrorList errs;
+      CheckStepStack(t, s, &errs);
+      EXPECT_TRUE(errs.ok()) << errs.ToString();
+      std::vector<int> dice;
+      RngState rng = SeedRng(seed);
+      for (int k = 0; k < 200 && PendingChance(t, s); ++k) {
+        EXPECT_EQ(s.held.num_dice, dice.size());
+        dice.push_back(RollDie(rng, PendingChance(t, s)->sides));
+        ASSERT_TRUE(ResolveChance(t, s, ctx, dice.back()).ok());
+      }
+      EXPECT_EQ(PendingChance(t, s), nullptr);
+      int rolled = 0;
+      for (const Event& e : log.events) rolled += e.type == EventType::kDieRoll;
+      EXPECT_EQ(rolled, static_cast<int>(dice.size())) << "each die given is reported once, by the completed action";
+      normal.SupplyDice(dice);
+      ASSERT_TRUE(normal.Apply(a).ok());
+      ++s.action_count;
+      EXPECT_TRUE(s.Equals(normal.state())) << "seed " << seed;
+      EXPECT_EQ(HashState(s), HashState(normal.state()));
+      return;  // one held action is enough per game; the whole games are the test above
+    }
+  }
+  FAIL() << "no action rolled a die in 20 games: the test proves nothing";
 }
 
 }  // namespace

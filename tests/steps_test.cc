@@ -100,8 +100,10 @@ TEST(Steps, RegisteringANameAgainRefinesTheStepAndKeepsItsKind) {
 }
 
 TEST(Steps, TheStackIsAtTheEndOfTheState) {
-  // Saves of format 1 hashed the bytes before it (HashStatePrefix).
-  EXPECT_EQ(kStatePrefixBytes + sizeof(StepStack), sizeof(State));
+  // Saves of format 1 hashed the bytes before it (HashStatePrefix); then the held roll, which
+  // HashState reads only when one is held (saves of formats 2-5 hashed the State without it).
+  EXPECT_EQ(kStatePrefixBytes + sizeof(StepStack), kStateHeldAt);
+  EXPECT_EQ(kStateHeldAt + sizeof(HeldRoll), sizeof(State));
   State s;
   ResetState(&s);
   const uint64_t prefix = HashStatePrefix(s);

@@ -218,7 +218,18 @@ void Game::SetTable(Table table) { board_ = std::make_shared<const Table>(std::m
 
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;
-  if (dice_) {
+  // The held roll (steps.h): the dice given so far, then none (or, past what a
+  // held roll holds, rolled at once).
+  if (held_ && sides > 0 && sides <= 255 && (held_->used < held_->num_given || !held_->roll_beyond)) {
+    if (held_->used >= held_->num_given) {
+      if (held_->short_sides == 0) {
+        held_->short_sides = sides;
+        held_->short_label = label ? label : "";
+      }
+      return 1;
+    }
+    value = held_->given[held_->used++];
+  } else if (dice_) {
     const DieRoll r = dice_->Roll(RollRequest{sides, label});
     if (!r.ok()) {
       missing_die_ = true;
@@ -356,18 +367,21 @@ void ApplyScenarioStart(const Game& game, const ScenarioStart& start, State* s) 
 }
 
 namespace {
-uint64_t Fnv(const State& s, size_t n) {
+uint64_t Fnv(const State& s, size_t n, uint64_t h = 1469598103934665603ull, size_t from = 0) {
   const auto* p = reinterpret_cast<const unsigned char*>(&s);
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = from; i < n; ++i) {
     h ^= p[i];
     h *= 1099511628211ull;
   }
   return h;
 }
+bool Holds(const State& s) { return s.held.sides != 0 || s.held.num_dice != 0; }
 }  // namespace
 
-uint64_t HashState(const State& s) { return Fnv(s, sizeof(State)); }
+uint64_t HashState(const State& s) {
+  const uint64_t h = Fnv(s, kStateHeldAt);
+  return Holds(s) ? Fnv(s, sizeof(State), h, kStateHeldAt) : h;
+}
 uint64_t HashStatePrefix(const State& s) { return Fnv(s, kStatePrefixBytes); }
 
 void Rules::RuleSources(std::vector<RuleSource>* out) const {

@@ -851,6 +851,7 @@ void RecordDataRules(const YamlReader& reader, Game* game) {
     }
     if (!seen.insert(key + "@" + where).second) continue;
     for (const std::string& rule : r.rules) game->data_rules.push_back(DataRule{rule, key, where});
+    if (key.rfind("rule_numbers.", 0) == 0) game->rule_number_lines.emplace_back(key, where);
   }
 }
 

@@ -2,7 +2,9 @@
 #include "wargame/steps.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
+#include <type_traits>
 
 #include "wargame/game.h"
 #include "wargame/rule_index.h"
@@ -14,6 +16,7 @@ StepTable::StepTable() {
   StepDef none;
   none.name = "none";
   defs_.push_back(std::move(none));
+  held_.name = "held_roll";
 }
 
 uint16_t StepTable::Intern(const std::string& rule) {
@@ -55,7 +58,9 @@ void Mirror(State& s, const StepTable& t) {
     return;
   }
   const Step& top = s.steps.items[s.steps.depth - 1];
-  s.decision = t.Def(top.kind).decision;
+  // A held roll keeps the decision of the step that took the action (below it).
+  const Step& decides = top.kind == kHeldRollStep && s.steps.depth > 1 ? s.steps.items[s.steps.depth - 2] : top;
+  s.decision = t.Def(decides.kind).decision;
   s.decision_side = top.side;
 }
 
@@ -94,17 +99,19 @@ void ReplaceStep(State& s, const StepTable& t, StepKind k, int side, std::initia
 
 void PopStep(State& s, const StepTable& t) {
   if (s.steps.depth == 0) return;
+  if (TopKind(s) == kHeldRollStep) s.held = HeldRoll{};  // its record goes with it
   s.steps.items[--s.steps.depth] = Step{};
   Mirror(s, t);
 }
 
 void PopStepsTo(State& s, const StepTable& t, int depth) {
-  while (s.steps.depth > std::max(depth, 0)) s.steps.items[--s.steps.depth] = Step{};
+  while (s.steps.depth > std::max(depth, 0)) PopStep(s, t);
   Mirror(s, t);
 }
 
 void ClearSteps(State& s) {
   for (int i = 0; i < s.steps.depth; ++i) s.steps.items[i] = Step{};
+  s.held = HeldRoll{};
   s.steps.depth = 0;
   s.decision = DecisionType::kNone;
 }
@@ -162,8 +169,129 @@ void Settle(State& s, Context& ctx, const StepTable& t) {
   }
 }
 
+// --- The held roll ----------------------------------------------------------------------------
+
+namespace {
+
+std::string HeldLabel(const State& s) {
+  return std::string(s.held.label, strnlen(s.held.label, sizeof s.held.label));
+}
+
+// Keeps an action's events until it completes (a held action's runs emit nothing).
+class BufferSink : public EventSink {
+ public:
+  void OnEvent(const Event& e) override { events.push_back(e); }
+  void FlushTo(EventSink* sink) const {
+    if (sink) {
+      for (const Event& e : events) sink->OnEvent(e);
+    }
+  }
+  std::vector<Event> events;
+};
+
+// Runs `apply` with ctx's rolls taken from `h` and its events kept in `buf`.
+template <typename Fn>
+Status RunWithDice(Context& ctx, Context::HeldDice* h, BufferSink* buf, Fn&& apply) {
+  EventSink* sink = ctx.sink();
+  ctx.set_sink(sink ? buf : nullptr);
+  ctx.set_held_dice(h);
+  const Status st = apply();
+  ctx.set_held_dice(nullptr);
+  ctx.set_sink(sink);
+  return st;
+}
+
+// Records the held roll in s (the State before the action) and pushes its step:
+// the same side decides, under the rule of the step that took the action.
+bool Hold(const StepTable& t, State& s, const Action& a, const uint8_t* dice, int n, const Context::HeldDice& h) {
+  static_assert(sizeof(Action) == kHeldActionBytes && std::is_trivially_copyable_v<Action>);
+  if (s.steps.depth >= kMaxSteps) return false;
+  HeldRoll& r = s.held;
+  r = HeldRoll{};
+  std::memcpy(r.action, &a, sizeof(Action));
+  r.num_dice = static_cast<uint8_t>(n);
+  std::copy(dice, dice + n, r.dice);
+  r.sides = static_cast<uint8_t>(h.short_sides);
+  std::strncpy(r.label, h.short_label, sizeof r.label - 1);
+  const Step* top = TopStep(s);
+  Step held;
+  held.kind = kHeldRollStep;
+  held.side = s.decision_side;
+  held.rule = top ? top->rule : 0;
+  held.args[0] = static_cast<int16_t>(n);
+  s.steps.items[s.steps.depth++] = held;
+  Mirror(s, t);
+  return true;
+}
+
+// ApplyStep for a Context that stops at chance: applies the action (by `apply`)
+// with no die given; if it rolled one, s goes back to the State before it and
+// the roll is held. A full stack (no room for the held roll's step) rolls at once.
+template <typename Fn>
+Status ApplyHolding(const StepTable& t, State& s, Context& ctx, const Action& a, Fn&& apply) {
+  State before;
+  std::memcpy(static_cast<void*>(&before), &s, sizeof(State));
+  Context::HeldDice h;
+  h.roll_beyond = s.steps.depth >= kMaxSteps;
+  BufferSink buf;
+  const Status st = RunWithDice(ctx, &h, &buf, apply);
+  if (h.short_sides == 0) {
+    if (st.ok()) buf.FlushTo(ctx.sink());
+    return st;
+  }
+  std::memcpy(static_cast<void*>(&s), &before, sizeof(State));
+  Hold(t, s, a, nullptr, 0, h);
+  return Status::Ok();
+}
+
+// ResolveChance at a held roll: the next die (value 0: from ctx's dice), then the
+// action again from the State before it with every die given so far. It completes
+// (the State after it, its events), or holds again at the die after.
+Status ResolveHeld(const StepTable& t, State& s, Context& ctx, int value) {
+  const int sides = s.held.sides;
+  const std::string label = HeldLabel(s);
+  if (value == 0) {
+    EventSink* sink = ctx.sink();
+    ctx.set_sink(nullptr);  // the action's run reports the die
+    value = ctx.Roll(s, sides, label.c_str());
+    ctx.set_sink(sink);
+  } else if (value < 1 || value > sides) {
+    return Status::Refused("", "a " + label + " roll is from 1 to " + std::to_string(sides));
+  }
+  uint8_t dice[kMaxHeldDice];
+  const int n = s.held.num_dice + 1;
+  std::copy(s.held.dice, s.held.dice + n - 1, dice);
+  dice[n - 1] = static_cast<uint8_t>(value);
+  Action a;
+  std::memcpy(&a, s.held.action, sizeof(Action));
+  State work;
+  std::memcpy(static_cast<void*>(&work), &s, sizeof(State));
+  PopStep(work, t);
+  work.held = HeldRoll{};
+  Context::HeldDice h;
+  h.given = dice;
+  h.num_given = n;
+  h.roll_beyond = n >= kMaxHeldDice;  // no room for another: the rest are rolled at once
+  BufferSink buf;
+  const Status st = RunWithDice(ctx, &h, &buf, [&] { return ctx.game().rules->Apply(work, a, ctx); });
+  if (h.short_sides != 0) {  // another die: s stays the State before the action
+    PopStep(s, t);
+    Hold(t, s, a, dice, n, h);
+    return Status::Ok();
+  }
+  if (!st.ok()) return st;  // the same action with the same dice: refused only by a ruleset bug
+  std::memcpy(static_cast<void*>(&s), &work, sizeof(State));
+  buf.FlushTo(ctx.sink());
+  return Status::Ok();
+}
+
+}  // namespace
+
 std::string StepPrompt(const StepTable& t, const State& s) {
   if (TopKind(s) == kNoStep) return std::string();
+  if (TopKind(s) == kHeldRollStep) {
+    return "roll a d" + std::to_string(s.held.sides) + ": " + HeldLabel(s) + " (" + t.RuleText(TopStep(s)->rule) + ")";
+  }
   const auto& prompt = t.Def(TopKind(s)).prompt;
   return prompt ? prompt(s) : std::string();
 }
@@ -184,6 +312,10 @@ Status RefuseOutOfSequence(const Rules& rules, const State& s, const Action& a, 
 
 Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action& a, Context& ctx,
                  const char* sequence_rule) {
+  // A Context that stops at chance holds the action at its first die (the held roll).
+  if (ctx.stops_at_chance() && ctx.held_dice() == nullptr && TopKind(s) != kHeldRollStep) {
+    return ApplyHolding(t, s, ctx, a, [&] { return ApplyStep(rules, t, s, a, ctx, sequence_rule); });
+  }
   const StepDef& d = t.Def(TopKind(s));
   const StepDef::Handler* handler = nullptr;
   for (const auto& [type, h] : d.handlers) {
@@ -206,6 +338,13 @@ Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action&
 }
 
 const ChanceDef* PendingChance(const StepTable& t, const State& s) {
+  if (TopKind(s) == kHeldRollStep) {
+    thread_local ChanceDef held;
+    held.sides = s.held.sides;
+    held.count = 1;
+    held.label = HeldLabel(s);
+    return &held;
+  }
   const StepDef& d = t.Def(TopKind(s));
   return d.chance.sides > 0 && d.resolve ? &d.chance : nullptr;
 }
@@ -213,6 +352,7 @@ const ChanceDef* PendingChance(const StepTable& t, const State& s) {
 Status ResolveChance(const StepTable& t, State& s, Context& ctx, int value) {
   const ChanceDef* c = PendingChance(t, s);
   if (!c) return Status::Refused("", "no die is to be rolled now");
+  if (TopKind(s) == kHeldRollStep) return ResolveHeld(t, s, ctx, value);
   const int count = std::max(1, c->count);
   if (value == 0) {
     value = ctx.RollSum(s, count, c->sides, c->label.c_str());
@@ -267,10 +407,14 @@ void CheckStepStack(const StepTable& t, const State& s, ErrorList* out) {
     return;
   }
   for (int i = 0; i < s.steps.depth; ++i) {
-    if (s.steps.items[i].kind == kNoStep || s.steps.items[i].kind >= t.size()) fail("a step of no registered kind");
+    const StepKind k = s.steps.items[i].kind;
+    if (k == kNoStep || (k >= t.size() && k != kHeldRollStep)) fail("a step of no registered kind");
+    if (k == kHeldRollStep && i != s.steps.depth - 1) fail("a held roll is not on top");
   }
   const Step* top = TopStep(s);
-  const DecisionType want = top ? t.Def(top->kind).decision : DecisionType::kNone;
+  if ((TopKind(s) == kHeldRollStep) != (s.held.sides != 0)) fail("the held roll and its step disagree");
+  const Step* decides = top && top->kind == kHeldRollStep && s.steps.depth > 1 ? top - 1 : top;
+  const DecisionType want = decides ? t.Def(decides->kind).decision : DecisionType::kNone;
   if (s.decision != want || (top && s.decision_side != top->side)) fail("the decision is not the top step's");
   if (top && IsScript(t, top->kind)) fail("a script step (" + t.Def(top->kind).name + ") was left on top");
 }

@@ -177,8 +177,25 @@ class Context {
   int RollSum(State& s, int count, int sides, const char* label);
   bool missing_die() const { return missing_die_; }
   // Chance steps (wargame/steps.h): stop at them instead of rolling at once.
+  // A die rolled inside an action (Roll) is then a chance step too: the held roll.
   void StopAtChance(bool on) { stop_at_chance_ = on; }
   bool stops_at_chance() const { return stop_at_chance_; }
+  // The held roll (wargame/steps.h, ApplyStep): while ApplyStep applies an action
+  // for a Context that stops at chance, Roll takes its values from `given`; the
+  // first die beyond them is recorded (`short_sides`, `short_label`) and every
+  // roll from there returns 1: the action is then held, not applied.
+  struct HeldDice {
+    const uint8_t* given = nullptr;
+    int num_given = 0;
+    int used = 0;
+    int short_sides = 0;  // > 0: a die beyond the given ones was asked for
+    const char* short_label = "";
+    bool roll_beyond = false;  // the dice beyond the given ones are rolled at once
+  };
+  HeldDice* held_dice() const { return held_; }
+  void set_held_dice(HeldDice* h) { held_ = h; }
+  // Where events go (the held roll buffers an action's events until it completes).
+  void set_sink(EventSink* sink) { sink_ = sink; }
   const std::vector<RollRecord>* record() const { return dice_ ? &dice_->record() : nullptr; }
 
  private:
@@ -188,6 +205,7 @@ class Context {
   Scratch* scratch_;
   bool missing_die_ = false;
   bool stop_at_chance_ = false;
+  HeldDice* held_ = nullptr;
 };
 
 // The ruleset's hooks. The engine calls these; a ruleset overrides what it needs.
@@ -338,6 +356,9 @@ class Game {
   std::vector<OptionalRule> optional_rules;
   // What the game's data says it implements (`# RULE` comments on the keys read).
   std::vector<DataRule> data_rules;
+  // Where each `rule_numbers:` entry was read ("rule_numbers.retreat" ->
+  // "rulesets/stars_and_bars/ruleset.yaml:80"), for `wargame rules`.
+  std::vector<std::pair<std::string, std::string>> rule_number_lines;
   std::vector<PlayerChoice> choices;  // the players' choices the program can make (`auto=`)
   std::vector<Formation> formations;
   std::vector<UnitDef> units;

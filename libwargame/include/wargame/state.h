@@ -141,6 +141,22 @@ struct StepStack {
 };
 static_assert(sizeof(StepStack) == 104);
 
+// An action waiting for a die rolled inside it (Context::Roll) while the
+// Context stops at chance: the action, the dice given so far, and the next
+// die's faces and label. The State is the one before the action; the action
+// is applied again, with the dice given, when the next die is (ResolveChance).
+inline constexpr int kMaxHeldDice = 62;
+inline constexpr int kHeldLabelBytes = 20;
+inline constexpr int kHeldActionBytes = 76;  // sizeof(Action) (action.h includes this header)
+struct HeldRoll {
+  alignas(4) uint8_t action[kHeldActionBytes] = {};  // the Action's bytes (steps.cc reads them)
+  uint8_t num_dice = 0;               // dice given so far
+  uint8_t sides = 0;                  // the next die's faces (0: nothing held)
+  uint8_t dice[kMaxHeldDice] = {};    // their values, in the order the action rolls them
+  char label[kHeldLabelBytes] = {};   // the next die's label ("fire"), cut to fit
+};
+static_assert(sizeof(HeldRoll) == 160);
+
 struct State {
   // --- Sequence of play (decision / decision_side mirror the top of `steps`)
   uint8_t turn = 1;            // 1-based game-turn
@@ -174,6 +190,10 @@ struct State {
   // Last, so the bytes before it keep the layout saves of format 1 hashed
   // (HashStatePrefix).
   StepStack steps;
+  // A die rolled inside an action while the Context stops at chance (steps.h:
+  // the held roll). Empty (all zero) otherwise; HashState skips it then, so the
+  // hashes of saves written before it existed still check.
+  HeldRoll held;
 
   UnitState& unit(UnitId id) { return units[static_cast<size_t>(id)]; }
   const UnitState& unit(UnitId id) const { return units[static_cast<size_t>(id)]; }
@@ -224,6 +244,10 @@ uint64_t HashState(const State& s);
 // The same hash of the bytes before the step stack: the whole State of save
 // format 1 (before the stack existed), so an old save's hash still checks.
 inline constexpr size_t kStatePrefixBytes = offsetof(State, steps);
+// Where the held roll begins: HashState hashes the bytes before it, and the held
+// roll's only when one is held.
+inline constexpr size_t kStateHeldAt = offsetof(State, held);
+static_assert(kStateHeldAt + sizeof(HeldRoll) == sizeof(State));
 uint64_t HashStatePrefix(const State& s);
 
 }  // namespace wg

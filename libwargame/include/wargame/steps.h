@@ -48,6 +48,17 @@ class Rules;
 
 using StepKind = uint8_t;
 inline constexpr StepKind kNoStep = 0;
+// The held roll: a die rolled inside an action (Context::Roll) while the Context
+// stops at chance. ApplyStep then keeps the State as it was before the action,
+// records the action and the dice given so far in State::held, and pushes this
+// chance step (the same side decides, the rule is the step's that took the
+// action); ResolveChance gives the next die and applies the action again with
+// every die given, until it completes without asking for another. So every die a
+// ruleset rolls is a chance step, explicit (a StepDef with `chance`) or held; a
+// search lists each die's outcomes and a referee is asked for it at that point.
+// A held action costs one more run of the action per die: a ruleset whose
+// action rolls many dice makes them explicit chance steps.
+inline constexpr StepKind kHeldRollStep = 255;
 // The result Settle resumes a script with when it has just been entered (it
 // called nothing yet).
 inline constexpr int kEntered = -32768;
@@ -131,7 +142,7 @@ class StepTable {
   StepKind Register(StepDef def);
   // kNoStep if there is none of that name.
   StepKind Find(std::string_view name) const;
-  const StepDef& Def(StepKind k) const { return defs_[k < defs_.size() ? k : 0]; }
+  const StepDef& Def(StepKind k) const { return k == kHeldRollStep ? held_ : defs_[k < defs_.size() ? k : 0]; }
   const std::string& RuleText(uint16_t id) const { return rules_[id < rules_.size() ? id : 0]; }
   int size() const { return static_cast<int>(defs_.size()); }
 
@@ -139,6 +150,7 @@ class StepTable {
   uint16_t Intern(const std::string& rule);
   std::vector<StepDef> defs_;  // [0]: the empty step
   std::vector<std::string> rules_;
+  StepDef held_;  // kHeldRollStep's: "held_roll" (its die and prompt are State::held's)
 };
 
 // --- The turn procedure ---------------------------------------------------------------
@@ -238,7 +250,8 @@ Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action&
                  const char* sequence_rule);
 // "a TYPE action is not allowed now (the decision is: ...)", citing sequence_rule.
 Status RefuseOutOfSequence(const Rules& rules, const State& s, const Action& a, const char* sequence_rule);
-// The top step's chance (nullptr: it is not a chance step).
+// The top step's chance (nullptr: it is not a chance step). A held roll's
+// (State::held) is a thread-local copy, valid until the next call.
 const ChanceDef* PendingChance(const StepTable& t, const State& s);
 // Rolls (value 0: from ctx's dice) or applies `value` at the top chance step.
 // Refuses a value outside 1..sides x count or when no chance step is on top.
