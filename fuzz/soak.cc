@@ -1,6 +1,7 @@
 // wg_soak: many random games across the rulesets (CI runs 10,000), checking
 // the invariants after every action and, at random points, that saving,
-// loading and continuing equals never having saved.
+// loading and continuing equals never having saved, and that an action applied
+// stopping at each of its dice (chance steps) equals rolling them at once.
 //   wg_soak [--games N] [--seed S] [--threads T] [--mix SPEC=WEIGHT,...]
 // Prints one line per ruleset and exits 1 on the first 20 failures.
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
+#include "wargame/steps.h"
 
 namespace {
 
@@ -69,6 +71,60 @@ bool CheckReload(wg::Session& s, uint64_t seed, const std::string& where) {
   return true;
 }
 
+// The action applied by a Context that stops at chance, every die given at its chance step
+// (explicit, or the held roll of a die rolled inside the action), each step checked, reaches
+// the State the session reaches with the same dice supplied (docs/steps.md, Chance).
+bool CheckChance(wg::Session& s, const wg::Action& a, uint64_t seed, const std::string& where) {
+  const wg::Game& g = s.game();
+  const wg::StepTable& t = g.rules->steps();
+  wg::State st = s.state();
+  wg::Context ctx(g, nullptr, nullptr, &s.scratch());
+  ctx.StopAtChance(true);
+  const wg::Status applied = g.rules->Apply(st, a, ctx);
+  if (!applied.ok()) {
+    Fail(where + ": refused when stopping at chance: " + applied.ToString());
+    return false;
+  }
+  wg::RngState rng = wg::SeedRng(seed);
+  std::vector<int> dice;
+  int k = 0;
+  for (; k < 1000 && !st.game_over; ++k) {
+    const wg::ChanceDef* c = wg::PendingChance(t, st);
+    if (c == nullptr) break;
+    wg::ErrorList inv;
+    wg::CheckStepStack(t, st, &inv);
+    if (!inv.ok()) {
+      Fail(where + ": at a chance step: " + inv.ToString());
+      return false;
+    }
+    int value = 0;
+    for (int i = 0; i < std::max(1, c->count); ++i) {
+      dice.push_back(wg::RollDie(rng, c->sides));
+      value += dice.back();
+    }
+    if (!wg::ResolveChance(t, st, ctx, value).ok()) {
+      Fail(where + ": a chance step refused a die in range");
+      return false;
+    }
+  }
+  if (k == 1000) {
+    Fail(where + ": the action's chance steps do not end");
+    return false;
+  }
+  auto copy = s.Clone();
+  copy->SupplyDice(dice);
+  if (!copy->Apply(a).ok()) {
+    Fail(where + ": refused with the dice given at its chance steps");
+    return false;
+  }
+  ++st.action_count;  // as Session::Apply counts it
+  if (!st.Equals(copy->state())) {
+    Fail(where + ": stopping at its dice reached another State than rolling them at once");
+    return false;
+  }
+  return true;
+}
+
 void PlayOne(Entry& e, uint64_t seed) {
   wg::Session s(e.game, seed);
   wg::RandomPlayer player(seed * 7919 + 3);
@@ -86,7 +142,12 @@ void PlayOne(Entry& e, uint64_t seed) {
       Fail(name + ": no legal action but the game is not over");
       return;
     }
-    const wg::Status st = s.Apply(player.Choose(s.game(), s.state(), legal));
+    const wg::Action a = player.Choose(s.game(), s.state(), legal);
+    if (wg::UniformBelow(rng, 16) == 0 &&
+        !CheckChance(s, a, seed * 131 + static_cast<uint64_t>(n), name + " action " + std::to_string(n))) {
+      return;
+    }
+    const wg::Status st = s.Apply(a);
     if (!st.ok()) {
       Fail(name + ": a listed legal action was refused: " + st.ToString());
       return;
