@@ -934,8 +934,10 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
 
 // 12.3: where `figures` of u form in line adjacent to its building: against the
 // building's side wall on the unit's right (as it faces), or its left when the
-// right has no room. The line faces the way the unit faces.
-WG_RULE("12.3", PlaceLineBeside);
+// right has no room. The line faces the way the unit faces. C.1: each place is
+// tested where the state stores it (line_x, line_y: to the hundredth), so a line
+// clear of a unit by less than that rounding is not stored on it.
+WG_RULE("12.3/C.1", PlaceLineBeside);
 const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures, Vec2* center) {
   const TerrainArea& a = g.table().areas[M(s).units[u].building - 1u];
   Vec2 mid{0, 0};
@@ -945,7 +947,8 @@ const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures
     const Vec2 dir = probe.Right() * side;
     double reach = 0;
     for (Vec2 p : a.polygon) reach = std::max(reach, Dot(p - mid, dir));
-    Footprint f = LineAt(g, s, u, mid + dir * (reach + probe.width / 2 + 0.05), figures);
+    const Vec2 at = mid + dir * (reach + probe.width / 2 + 0.05);
+    Footprint f = LineAt(g, s, u, Vec2{H(at.x) / 100.0, H(at.y) / 100.0}, figures);  // as LineOf reads it
     bool on_table = true;
     for (Vec2 p : f.Corners()) on_table = on_table && g.table().Contains(p);
     if (!on_table || Overlaps(g, s, u, f)) continue;

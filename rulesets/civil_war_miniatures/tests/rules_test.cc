@@ -955,6 +955,33 @@ TEST(Rules, Rule_C_1_APathIsTestedWhereTheUnitWouldStandToTheHundredth) {
   EXPECT_TRUE(t.Do("{move: [bat], value: 3400, value2: 2500}").ok());  // a shorter march stops clear of it
 }
 
+TEST(Rules, Rule_C_1_ALineBesideABuildingIsTestedWhereItWouldStandToTheHundredth) {
+  // From a soak game (wg_soak --seed 4471, action 147): an enemy stands at the farm house's side
+  // on the unit's right, so the line beside it (12.3) goes to the left, where it stood clear of a
+  // friend by less than the rounding of its centre to the hundredth the state stores: once stored
+  // it stood on the friend. The place tested is the place stored: neither side has room for
+  // those two stands (one, narrower, still fits on the left).
+  const std::string units =
+      "  - {id: pa, side: union, type: infantry, figures: 14, at: [33.66, 25.88], facing: 36, formation: column}\n"
+      "  - {id: me, side: union, type: infantry, figures: 24, at: [30.97, 28.99], facing: -51, formation: column}\n"
+      "  - {id: cs, side: confederate, type: infantry, figures: 20, at: [36.28, 25.12], facing: 45,"
+      " formation: column}\n";
+  Mini t = Make(units, "  areas:\n    - {name: House, kind: house, rect: [33, 24, 3, 5], capacity: 10}\n",
+                "deck: [pa, me, cs, cows, pigs]\n");
+  ASSERT_EQ(t.mu("pa").building, 1);
+  for (const Action& a : t.s->LegalActions()) {
+    EXPECT_FALSE(a.type == ActionType::kCustom && a.value == kFormBeside && a.value2 == 2) << ActionToText(*t.game, a);
+  }
+  const Status st = t.Do("{custom: 5, units: [pa], value2: 2}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "12.3");  // no room beside the building on either side
+  EXPECT_EQ(t.mu("pa").beside, 0);
+  ASSERT_TRUE(t.Do("{custom: 5, units: [pa], value2: 1}").ok());
+  ErrorList broken;
+  t.game->rules->CheckInvariants(t.s->state(), &broken);
+  EXPECT_TRUE(broken.ok()) << broken.ToString();
+}
+
 TEST(Rules, Rule_C_2_RetreatStopsAtAUnitInItsPath) {
   // The attackee's own friends stand 4" behind it: its 12" retreat stops in contact with them.
   const std::string units = kFirer + Target(18, 24) +
