@@ -856,6 +856,43 @@ TEST(Rules, Rule_T_2_ActionVocabularyRoundTrips) {
   EXPECT_EQ(st.error().rule, "T.2");
 }
 
+// T.2: one handler per action type on each step, no dispatcher: the activation's for every
+// action of the activated unit (a custom action's by its code), the charge's answer's for a
+// choice (2.4). Another type, or an unknown custom code, is refused citing T.2.
+TEST(Rules, Rule_T_2_EachActionTypeHasItsOwnHandler) {
+  Mini t = Make(kFirer + Target(18, 24));
+  const StepTable& steps = t.game->rules->steps();
+  const auto types = [&](StepKind k) {
+    std::vector<ActionType> out;
+    for (const auto& [type, handler] : steps.Def(k).handlers) out.push_back(type);
+    return out;
+  };
+  EXPECT_FALSE(steps.Def(kActivationStep).apply);
+  EXPECT_FALSE(steps.Def(kChargeResponseStep).apply);
+  std::vector<ActionType> act = types(kActivationStep);
+  std::sort(act.begin(), act.end());
+  std::vector<ActionType> want = {ActionType::kEndPhase, ActionType::kRecombine, ActionType::kChangeMode,
+                                  ActionType::kMove,     ActionType::kBombard,   ActionType::kAttack,
+                                  ActionType::kCustom};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(act, want);
+  EXPECT_EQ(types(kChargeResponseStep), std::vector<ActionType>{ActionType::kChoice});
+  Status st = t.Do("{custom: 9, units: [us]}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  st = t.Do("{choose: 0}");  // no charge to answer
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  st = t.Do("end");  // the charged unit must answer first
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  st = t.Do("{choose: 2}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "2.4");
+}
+
 TEST(Rules, Rule_M_MovementRatesByFormationAndTerrain) {
   Mini line = Make(kFirer + Target(44, 44));
   ASSERT_TRUE(line.Do("{move: [us], value: 3000, value2: 2400}").ok());
