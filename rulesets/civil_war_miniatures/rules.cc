@@ -1256,9 +1256,10 @@ void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const cha
   EnterBuildingIfInside(g, s, ctx, u);
 }
 
-// 8.1-8.4 (dice and halving from chart.melee).
+// 8.1-8.4 (dice and halving from chart.melee). Returns the winner (kNoUnit when a tie
+// left either unit with no stand, or after the last round).
 WG_RULE("8.1/8.2/8.3/8.4", Melee);
-void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
+UnitId Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
   const MiniData& d = D(g);
   ctx.Emit(Ev(EventType::kNote, "8.1", "melee", att, 0, def));
   for (int round = 0; round < d.melee_max_rounds && OnTable(s, att) && OnTable(s, def); ++round) {
@@ -1284,8 +1285,19 @@ void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool f
     if (OnTable(s, loser)) Retreat(g, s, ctx, loser, d.retreat, "8.2");
     // C.3: a building is taken by charge and melee: the winning charger goes in.
     if (winner == att && in_building && OnTable(s, att)) Occupy(g, s, ctx, att, held, "C.3");
-    return;
+    return winner;
   }
+  return kNoUnit;
+}
+
+// 8.x as a step: the melee a charge comes to (2.4), a script the charge's answer calls
+// with args {attacker, defender, from the flank (6.2)}. Run when it is entered, it ends
+// with the winner's side (-1: neither), and its caller goes on.
+void ResumeMelee(State& s, Context& ctx) {
+  const Game& g = ctx.game();
+  const Step frame = *TopFrame(s);
+  const UnitId winner = Melee(g, s, ctx, frame.args[0], frame.args[1], frame.args[2] != 0);
+  EndStep(s, ctx, g.rules->steps(), winner == kNoUnit ? -1 : s.unit(winner).side);
 }
 
 // 2.1 / C.4: the way a base slides to meet another by the shortest path: from
@@ -1690,8 +1702,8 @@ class MiniRules : public Rules {
   MiniRules() { RegisterSteps(); }
 
   // The steps of the tabletop, each citing its rule: a unit card's activation (T.1; one
-  // handler per action of the activated unit, kActivationActions) and the charged unit's
-  // answer (2.4).
+  // handler per action of the activated unit, kActivationActions), the charged unit's
+  // answer (2.4) and the melee a charge comes to (8.x, a script).
   void RegisterSteps();
 
   void Start(State& s, Context& ctx) const override {
@@ -1922,7 +1934,9 @@ UnitId UnitArg(const Game& g, const Action& a, int i) {
 }
 
 // 2.4: the charged unit answers (stand and fire, or countercharge): the charge_response
-// step's handler of a choice.
+// step's handler of a choice. A charge that ends in contact calls the melee step (8.x),
+// whose end ends the charger's activation (charge_response's resume); one that does not
+// ends it here.
 WG_RULE("2.4", AnswerCharge);
 Status AnswerCharge(State& s, const Action& a, Context& ctx) {
   if (a.value < 0 || a.value > 1) {
@@ -1952,10 +1966,11 @@ Status AnswerCharge(State& s, const Action& a, Context& ctx) {
   }
   if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) {
     if (contact) {
-      Melee(g, s, ctx, att, def, charge.flank);
-    } else {
-      ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
+      CallStep(s, ctx, g.rules->steps(), kMeleeStep, s.unit(att).side,
+               {static_cast<int16_t>(att), static_cast<int16_t>(def), static_cast<int16_t>(charge.flank)});
+      return Status::Ok();
     }
+    ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
   }
   EndActivation(g, s, ctx);  // the charger's (its step under this one); the next card clears both
   return Status::Ok();
@@ -2336,11 +2351,18 @@ void MiniRules::RegisterSteps() {
     out->push_back(Action::Of(ActionType::kChoice).Value(1));
   };
   charge.On(ActionType::kChoice, AnswerCharge);
+  // The melee it called (8.x) has ended: so has the charger's activation (its step under this one).
+  charge.resume = [](State& s, Context& ctx, int) { EndActivation(ctx.game(), s, ctx); };
   charge.prompt = [](const State&) { return std::string("charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)"); };
   const StepKind response = steps_.Register(std::move(charge));
-  assert(activation == kActivationStep && response == kChargeResponseStep);  // the kinds rules.h reads
+  StepDef melee = NewStep("melee", "8.1", DecisionType::kNone);
+  melee.resume = [](State& s, Context& ctx, int) { ResumeMelee(s, ctx); };
+  const StepKind melee_kind = steps_.Register(std::move(melee));
+  // The kinds rules.h reads.
+  assert(activation == kActivationStep && response == kChargeResponseStep && melee_kind == kMeleeStep);
   (void)activation;
   (void)response;
+  (void)melee_kind;
 }
 
 bool MiniRules::Allowed(const State& s, const Action& a, const Game& g) const {

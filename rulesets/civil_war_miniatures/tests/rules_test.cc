@@ -193,6 +193,59 @@ TEST(Rules, Rule_2_4_TheChargeIsTheResponseStepsArgument) {
   EXPECT_TRUE(PendingChargeOf(r.s->state()).flank);
 }
 
+// 8.x / 2.4: the melee is a step, a script the charge's answer calls: while it is fought the
+// `melee` step (args: attacker, defender, from the flank) is on top of charge_response, which is
+// on the charger's activation; it ends with the winner's side, and the answer's step then ends
+// the charger's activation (the next card is up). The dice and events are those of the answer
+// applied through the session.
+TEST(Rules, Rule_8_1_MeleeIsAStepTheChargesAnswerCalls) {
+  Mini t = Make(kFirer + Target(18, 24));
+  const StepTable& steps = t.game->rules->steps();
+  ASSERT_EQ(steps.Find("melee"), kMeleeStep);
+  EXPECT_TRUE(IsScript(steps, kMeleeStep));
+  EXPECT_EQ(steps.Def(kMeleeStep).rule, "8.1");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  // The answer applied on a copy, watching the stack at every event.
+  struct Watch : EventSink {
+    const State* s = nullptr;
+    std::vector<Event> events, in_melee;
+    std::vector<int> depth;
+    void OnEvent(const Event& e) override {
+      events.push_back(e);
+      if (TopKind(*s) != kMeleeStep) return;
+      in_melee.push_back(e);
+      depth.push_back(StepDepth(*s));
+      const Step& f = *TopStep(*s);
+      EXPECT_EQ(f.args[0], 0);  // us charged
+      EXPECT_EQ(f.args[1], 1);  // cs
+      EXPECT_EQ(f.args[2], 0);  // at its front
+      EXPECT_EQ(s->steps.items[1].kind, kChargeResponseStep);
+      EXPECT_EQ(s->steps.items[0].kind, kActivationStep);
+    }
+  } watch;
+  State s = t.s->state();
+  watch.s = &s;
+  DiceStream dice;
+  dice.Supply({5, 2, 3, 4});  // melee 5 vs 2; loser D6 3 stands; winner D6 4 -> 2 stands
+  Context ctx(*t.game, &dice, &watch, &t.s->scratch());
+  ASSERT_TRUE(t.game->rules->Apply(s, Action::Of(ActionType::kChoice).Value(1), ctx).ok());
+  ASSERT_FALSE(watch.in_melee.empty());
+  EXPECT_EQ(std::string(watch.in_melee.front().rule), "8.1");  // the melee is announced inside its step
+  for (int d : watch.depth) EXPECT_EQ(d, 3);
+  EXPECT_EQ(StepDepth(s), 1);
+  EXPECT_EQ(ActiveCard(s), t.U("cs"));  // the charger's activation ended after the melee
+  // The same as the session's answer: as many events and the same State.
+  const size_t before = t.s->events().size();
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.s->events().size() - before, watch.events.size());
+  s.action_count = t.s->state().action_count;  // the session counts its actions
+  EXPECT_TRUE(t.s->state().Equals(s));
+  EXPECT_EQ(t.mu("cs").figures, 24 - 3 * kStand);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 * kStand);
+}
+
 TEST(Rules, Rule_3_HitTableOneDiePerFourFigures) {
   Mini t = Make(kFirer + Target(20, 24));  // 9.625" from the firer's centre: effective, 4-6
   t.s->SupplyDice({4, 4, 3, 3, 6, 1});  // 24 figures: 6 dice (calibration.figures_per_fire_die 4)
