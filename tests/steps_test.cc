@@ -382,6 +382,7 @@ TEST(Steps, TheRulesetsRegisterTheirProceduresByName) {
   ASSERT_TRUE(mini.ok());
   EXPECT_NE((*mini)->rules->steps().Find("activation"), kNoStep);
   EXPECT_NE((*mini)->rules->steps().Find("charge_response"), kNoStep);
+  EXPECT_NE((*mini)->rules->steps().Find("melee"), kNoStep);
 }
 
 // Only the step functions (libwargame/src/steps.cc) write whose decision it is.

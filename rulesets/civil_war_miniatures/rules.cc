@@ -934,8 +934,10 @@ void Retreat(const Game& g, State& s, Context& ctx, UnitId u, double inches, con
 
 // 12.3: where `figures` of u form in line adjacent to its building: against the
 // building's side wall on the unit's right (as it faces), or its left when the
-// right has no room. The line faces the way the unit faces.
-WG_RULE("12.3", PlaceLineBeside);
+// right has no room. The line faces the way the unit faces. C.1: each place is
+// tested where the state stores it (line_x, line_y: to the hundredth), so a line
+// clear of a unit by less than that rounding is not stored on it.
+WG_RULE("12.3/C.1", PlaceLineBeside);
 const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures, Vec2* center) {
   const TerrainArea& a = g.table().areas[M(s).units[u].building - 1u];
   Vec2 mid{0, 0};
@@ -945,7 +947,8 @@ const char* PlaceLineBeside(const Game& g, const State& s, UnitId u, int figures
     const Vec2 dir = probe.Right() * side;
     double reach = 0;
     for (Vec2 p : a.polygon) reach = std::max(reach, Dot(p - mid, dir));
-    Footprint f = LineAt(g, s, u, mid + dir * (reach + probe.width / 2 + 0.05), figures);
+    const Vec2 at = mid + dir * (reach + probe.width / 2 + 0.05);
+    Footprint f = LineAt(g, s, u, Vec2{H(at.x) / 100.0, H(at.y) / 100.0}, figures);  // as LineOf reads it
     bool on_table = true;
     for (Vec2 p : f.Corners()) on_table = on_table && g.table().Contains(p);
     if (!on_table || Overlaps(g, s, u, f)) continue;
@@ -1253,9 +1256,10 @@ void Occupy(const Game& g, State& s, Context& ctx, UnitId u, Vec2 old, const cha
   EnterBuildingIfInside(g, s, ctx, u);
 }
 
-// 8.1-8.4 (dice and halving from chart.melee).
+// 8.1-8.4 (dice and halving from chart.melee). Returns the winner (kNoUnit when a tie
+// left either unit with no stand, or after the last round).
 WG_RULE("8.1/8.2/8.3/8.4", Melee);
-void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
+UnitId Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool flank) {
   const MiniData& d = D(g);
   ctx.Emit(Ev(EventType::kNote, "8.1", "melee", att, 0, def));
   for (int round = 0; round < d.melee_max_rounds && OnTable(s, att) && OnTable(s, def); ++round) {
@@ -1281,8 +1285,19 @@ void Melee(const Game& g, State& s, Context& ctx, UnitId att, UnitId def, bool f
     if (OnTable(s, loser)) Retreat(g, s, ctx, loser, d.retreat, "8.2");
     // C.3: a building is taken by charge and melee: the winning charger goes in.
     if (winner == att && in_building && OnTable(s, att)) Occupy(g, s, ctx, att, held, "C.3");
-    return;
+    return winner;
   }
+  return kNoUnit;
+}
+
+// 8.x as a step: the melee a charge comes to (2.4), a script the charge's answer calls
+// with args {attacker, defender, from the flank (6.2)}. Run when it is entered, it ends
+// with the winner's side (-1: neither), and its caller goes on.
+void ResumeMelee(State& s, Context& ctx) {
+  const Game& g = ctx.game();
+  const Step frame = *TopFrame(s);
+  const UnitId winner = Melee(g, s, ctx, frame.args[0], frame.args[1], frame.args[2] != 0);
+  EndStep(s, ctx, g.rules->steps(), winner == kNoUnit ? -1 : s.unit(winner).side);
 }
 
 // 2.1 / C.4: the way a base slides to meet another by the shortest path: from
@@ -1686,32 +1701,10 @@ class MiniRules : public Rules {
  public:
   MiniRules() { RegisterSteps(); }
 
-  // The steps of the tabletop, each citing its rule: a unit card's activation (T.1; every
-  // action of the activated unit, Check says which) and the charged unit's answer (2.4).
-  void RegisterSteps() {
-    StepDef act = NewStep("activation", "T.1", DecisionType::kMovement);
-    act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
-    act.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
-    act.prompt = [this](const State& s) {
-      const uint8_t active = ActiveCard(s);
-      if (active == kNone) return std::string(DecisionPrompt(DecisionType::kMovement));
-      const std::string who = game_ ? game_->UnitLabel(active) : std::to_string(active);
-      return "activation of " + who +
-             (s.unit(active).Has(kRouted) ? ": rally or end (10.1)" : ": formation, move, face, fire, charge, man guns or end");
-    };
-    const StepKind activation = steps_.Register(std::move(act));
-    StepDef charge = NewStep("charge_response", "2.4", DecisionType::kChoice);
-    charge.list = [](const State&, Context&, std::vector<Action>* out) {
-      out->push_back(Action::Of(ActionType::kChoice).Value(0));
-      out->push_back(Action::Of(ActionType::kChoice).Value(1));
-    };
-    charge.apply = [this](State& s, const Action& a, Context& ctx) { return Check(s, a, ctx, true); };
-    charge.prompt = [](const State&) { return std::string("charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)"); };
-    const StepKind response = steps_.Register(std::move(charge));
-    assert(activation == kActivationStep && response == kChargeResponseStep);  // the kinds rules.h reads
-    (void)activation;
-    (void)response;
-  }
+  // The steps of the tabletop, each citing its rule: a unit card's activation (T.1; one
+  // handler per action of the activated unit, kActivationActions), the charged unit's
+  // answer (2.4) and the melee a charge comes to (8.x, a script).
+  void RegisterSteps();
 
   void Start(State& s, Context& ctx) const override {
     const Game& g = ctx.game();
@@ -1739,7 +1732,7 @@ class MiniRules : public Rules {
     AppendRuleMarks(wg_rule_marks_ruleset, out);
   }
 
-  // Every action of the activated unit (T.1): each candidate tried by Check on a copy.
+  // Every action of the activated unit (T.1): each candidate checked by its function (Allowed).
   void ListActivation(const State& s, Context& ctx, std::vector<Action>* out) const {
     const Game& g = ctx.game();
     if (ActiveCard(s) == kNone) return;
@@ -1905,27 +1898,20 @@ class MiniRules : public Rules {
   }
   const TabletopQueries* tabletop() const override { return tabletop_.get(); }
 
-  // Validates `a`; applies it when `apply` (Apply) or only checks it (LegalActions).
-  Status Check(State& s, const Action& a, Context& ctx, bool apply = false) const;
-  // Whether Check would accept `a` (LegalActions). Check without `apply` reads
-  // the state and writes nothing (every Check* returns before its first write
-  // unless it applies; conformance_test's ListingLeavesTheStateAsItWas checks it
-  // over whole games), so it runs on `s` itself, without a copy.
-  bool Allowed(const State& s, const Action& a, const Game& g) const {
-    Context probe(g, nullptr, nullptr, nullptr);
-    ++probing_depth;
-    const bool ok = Check(const_cast<State&>(s), a, probe, false).ok();
-    --probing_depth;
-    return ok;
-  }
+  // Whether the activated unit may take `a` (LegalActions): its function in the
+  // activation's table (kActivationActions) checks it without applying it. That check
+  // reads the state and writes nothing (every Check* returns before its first write
+  // unless it applies; conformance_test's ListingLeavesTheStateAsItWas checks it over
+  // whole games), so it runs on `s` itself, without a copy.
+  bool Allowed(const State& s, const Action& a, const Game& g) const;
 
  private:
   const Game* game_ = nullptr;  // RenderSvg has no Game argument; set by the loader
   std::unique_ptr<TabletopQueries> tabletop_;  // queries.cc
 };
 
-// The pieces of MiniRules::Check: each checks one kind of action of the activated
-// unit `u` and, when `apply`, applies it (T.2: the action vocabulary).
+// What the function of an action of the activated unit `u` gets (kActivationActions):
+// each checks one kind of action and, when `apply`, applies it (T.2: the action vocabulary).
 struct ActionCheck {
   const Game& g;
   const MiniData& d;
@@ -1947,16 +1933,19 @@ UnitId UnitArg(const Game& g, const Action& a, int i) {
   return o >= 0 && o < static_cast<UnitId>(g.num_units()) ? o : kNoUnit;
 }
 
-// 2.4: the charged unit answers (stand and fire, or countercharge).
-WG_RULE("2.4", CheckChargeResponse);
-Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const PendingCharge& charge, const Action& a,
-                           Context& ctx, bool apply) {
-  if (a.type != ActionType::kChoice || a.value < 0 || a.value > 1) {
+// 2.4: the charged unit answers (stand and fire, or countercharge): the charge_response
+// step's handler of a choice. A charge that ends in contact calls the melee step (8.x),
+// whose end ends the charger's activation (charge_response's resume); one that does not
+// ends it here.
+WG_RULE("2.4", AnswerCharge);
+Status AnswerCharge(State& s, const Action& a, Context& ctx) {
+  if (a.value < 0 || a.value > 1) {
     return Refused("2.4", "the charged unit must choose: 0 stand and fire, 1 countercharge");
   }
-  if (!apply) return Status::Ok();
+  const Game& g = ctx.game();
+  const MiniData& d = D(g);
+  const PendingCharge charge = PendingChargeOf(s);
   const UnitId att = charge.charger, def = charge.target;
-  const bool flank = charge.flank;
   Event e =
       Ev(EventType::kChoice, "2.4", a.value ? "countercharge" : "stand, fire, then melee", def, a.value);
   e.side = static_cast<int8_t>(s.unit(def).side);
@@ -1977,10 +1966,11 @@ Status CheckChargeResponse(const Game& g, const MiniData& d, State& s, const Pen
   }
   if (OnTable(s, att) && OnTable(s, def) && !s.unit(att).Has(kRouted)) {
     if (contact) {
-      Melee(g, s, ctx, att, def, flank);
-    } else {
-      ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
+      CallStep(s, ctx, g.rules->steps(), kMeleeStep, s.unit(att).side,
+               {static_cast<int16_t>(att), static_cast<int16_t>(def), static_cast<int16_t>(charge.flank)});
+      return Status::Ok();
     }
+    ctx.Emit(Ev(EventType::kNote, "C.2", "the charge is stopped short of its target: no melee", att, 0, def));
   }
   EndActivation(g, s, ctx);  // the charger's (its step under this one); the next card clears both
   return Status::Ok();
@@ -2266,46 +2256,124 @@ Status CheckCharge(const ActionCheck& check) {
   return Status::Ok();
 }
 
-WG_RULE("10.2/T.2", MiniRules::Check);
-Status MiniRules::Check(State& s, const Action& a, Context& ctx, bool apply) const {
-  const Game& g = ctx.game();
-  const MiniData& d = D(g);
-  MiniState& m = M(s);
-  if (s.game_over) return Refused("V", "the game is over");
-  const PendingCharge charge = PendingChargeOf(s);
-  if (charge.charger != kNone) return CheckChargeResponse(g, d, s, charge, a, ctx, apply);  // 2.4
-  if (ActiveCard(s) == kNone) return Refused("T.1", "no unit is activated");
-  const UnitId u = ActiveCard(s);
-  UnitState& us = s.unit(u);
-  switch (a.type) {
-    case ActionType::kEndPhase: {
-      if (!apply) return Status::Ok();
-      if (us.Has(kRouted)) Retreat(g, s, ctx, u, d.retreat, "10.1");  // not rallied: keeps going
-      EndActivation(g, s, ctx);
-      return Status::Ok();
-    }
-    case ActionType::kRecombine:
-      return Refused("10.2", "fragments of infantry units cannot be consolidated");
-    case ActionType::kChangeMode: return CheckFormation({g, d, s, m, a, ctx, apply, u, us});
-    case ActionType::kMove: return CheckMoveAction({g, d, s, m, a, ctx, apply, u, us});
-    case ActionType::kCustom:
-      switch (a.value) {
-        case kFace: return CheckFace({g, d, s, m, a, ctx, apply, u, us});
-        case kRally: return CheckRally({g, d, s, m, a, ctx, apply, u, us});
-        case kManGuns: return CheckManGuns({g, d, s, m, a, ctx, apply, u, us});
-        case kOfficerPlace: return CheckOfficerPlace({g, d, s, m, a, ctx, apply, u, us});
-        case kFormBeside: return CheckFormBeside({g, d, s, m, a, ctx, apply, u, us});
-        default:
-          return Refused(
-              "T.2", "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place, 5 line beside a building)");
-      }
-    case ActionType::kBombard: return CheckFire({g, d, s, m, a, ctx, apply, u, us});
-    case ActionType::kAttack: return CheckCharge({g, d, s, m, a, ctx, apply, u, us});
-    default:
-      return Refused("T.2", "not an action of this ruleset (see RULES.md, action vocabulary)");
-  }
+// T.1 / 10.1: the activated unit's player ends its activation; a routed unit that did
+// not rally keeps falling back.
+WG_RULE("10.1", CheckEndActivation);
+Status CheckEndActivation(const ActionCheck& check) {
+  auto& [g, d, s, m, a, ctx, apply, u, us] = check;
+  if (!apply) return Status::Ok();
+  if (us.Has(kRouted)) Retreat(g, s, ctx, u, d.retreat, "10.1");  // not rallied: keeps going
+  EndActivation(g, s, ctx);
+  return Status::Ok();
 }
 
+// 10.2: no merge exists; a recombination is refused.
+WG_RULE("10.2", CheckRecombine);
+Status CheckRecombine(const ActionCheck&) {
+  return Refused("10.2", "fragments of infantry units cannot be consolidated");
+}
+
+// T.2: the actions of the activated unit, one function each (a custom action's code,
+// Action::value, has its own). The activation step registers one handler per action
+// type from this table (StepDef::On; custom actions: one handler that finds the code's
+// function here), and listing checks a candidate with the same function without
+// applying it (MiniRules::Allowed).
+using ActivationCheck = Status (*)(const ActionCheck&);
+constexpr int kAnyCode = -1;
+struct ActivationAction {
+  ActionType type;
+  int code;  // a custom action's code (Action::value); kAnyCode for the other types
+  ActivationCheck check;
+};
+constexpr ActivationAction kActivationActions[] = {
+    {ActionType::kEndPhase, kAnyCode, CheckEndActivation},
+    {ActionType::kRecombine, kAnyCode, CheckRecombine},
+    {ActionType::kChangeMode, kAnyCode, CheckFormation},
+    {ActionType::kMove, kAnyCode, CheckMoveAction},
+    {ActionType::kBombard, kAnyCode, CheckFire},
+    {ActionType::kAttack, kAnyCode, CheckCharge},
+    {ActionType::kCustom, kRally, CheckRally},
+    {ActionType::kCustom, kFace, CheckFace},
+    {ActionType::kCustom, kManGuns, CheckManGuns},
+    {ActionType::kCustom, kOfficerPlace, CheckOfficerPlace},
+    {ActionType::kCustom, kFormBeside, CheckFormBeside},
+};
+
+// T.2: the table's entry for `a` (its type, and a custom action's code), or nullptr.
+WG_RULE("T.2", ActivationActionFor);
+const ActivationAction* ActivationActionFor(const Action& a) {
+  for (const ActivationAction& x : kActivationActions) {
+    if (x.type == a.type && (x.code == kAnyCode || x.code == a.value)) return &x;
+  }
+  return nullptr;
+}
+
+// T.1: an action of the activated unit (the activation step's args[0]) by its
+// function: checked, and applied when `apply`.
+Status RunActivationAction(const ActivationAction& x, State& s, const Action& a, Context& ctx, bool apply) {
+  const uint8_t active = ActiveCard(s);
+  if (active == kNone) return Refused("T.1", "no unit is activated");
+  const Game& g = ctx.game();
+  const UnitId u = active;
+  return x.check({g, D(g), s, M(s), a, ctx, apply, u, s.unit(u)});
+}
+
+// T.2: a custom action goes to its code's function (1 rally, 2 face, 3 man guns,
+// 4 officers' place, 5 line beside a building).
+Status ApplyCustomAction(State& s, const Action& a, Context& ctx) {
+  const ActivationAction* x = ActivationActionFor(a);
+  if (x == nullptr) {
+    return Refused("T.2",
+                   "unknown custom code (1 rally, 2 face, 3 man guns, 4 officers' place, 5 line beside a building)");
+  }
+  return RunActivationAction(*x, s, a, ctx, true);
+}
+
+void MiniRules::RegisterSteps() {
+  StepDef act = NewStep("activation", "T.1", DecisionType::kMovement);
+  act.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListActivation(s, ctx, out); };
+  for (const ActivationAction& x : kActivationActions) {  // one handler per action type (T.2)
+    if (x.type == ActionType::kCustom) continue;
+    act.On(x.type, [p = &x](State& s, const Action& a, Context& ctx) { return RunActivationAction(*p, s, a, ctx, true); });
+  }
+  act.On(ActionType::kCustom, ApplyCustomAction);
+  act.prompt = [this](const State& s) {
+    const uint8_t active = ActiveCard(s);
+    if (active == kNone) return std::string(DecisionPrompt(DecisionType::kMovement));
+    const std::string who = game_ ? game_->UnitLabel(active) : std::to_string(active);
+    return "activation of " + who +
+           (s.unit(active).Has(kRouted) ? ": rally or end (10.1)" : ": formation, move, face, fire, charge, man guns or end");
+  };
+  const StepKind activation = steps_.Register(std::move(act));
+  StepDef charge = NewStep("charge_response", "2.4", DecisionType::kChoice);
+  charge.list = [](const State&, Context&, std::vector<Action>* out) {
+    out->push_back(Action::Of(ActionType::kChoice).Value(0));
+    out->push_back(Action::Of(ActionType::kChoice).Value(1));
+  };
+  charge.On(ActionType::kChoice, AnswerCharge);
+  // The melee it called (8.x) has ended: so has the charger's activation (its step under this one).
+  charge.resume = [](State& s, Context& ctx, int) { EndActivation(ctx.game(), s, ctx); };
+  charge.prompt = [](const State&) { return std::string("charged: 0 = stand, fire, then melee; 1 = countercharge (2.4)"); };
+  const StepKind response = steps_.Register(std::move(charge));
+  StepDef melee = NewStep("melee", "8.1", DecisionType::kNone);
+  melee.resume = [](State& s, Context& ctx, int) { ResumeMelee(s, ctx); };
+  const StepKind melee_kind = steps_.Register(std::move(melee));
+  // The kinds rules.h reads.
+  assert(activation == kActivationStep && response == kChargeResponseStep && melee_kind == kMeleeStep);
+  (void)activation;
+  (void)response;
+  (void)melee_kind;
+}
+
+bool MiniRules::Allowed(const State& s, const Action& a, const Game& g) const {
+  const ActivationAction* x = ActivationActionFor(a);
+  if (x == nullptr) return false;
+  Context probe(g, nullptr, nullptr, nullptr);
+  ++probing_depth;
+  const bool ok = RunActivationAction(*x, const_cast<State&>(s), a, probe, false).ok();
+  --probing_depth;
+  return ok;
+}
 
 // --- What a player sees: --json ------------------------------------------------------------
 

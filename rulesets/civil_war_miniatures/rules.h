@@ -234,10 +234,13 @@ inline const UnitType& TypeOf(const Game& g, UnitId u) {
 inline bool OnTable(const State& s, UnitId u) { return s.unit(u).OnTable(); }
 
 // The tabletop's steps (registered in this order by MiniRules): a unit card's
-// activation (T.1, args[0] the unit, at the bottom of the stack) and the charged
-// unit's answer (2.4, on top of it: args charger, target, from the flank).
+// activation (T.1, args[0] the unit, at the bottom of the stack), the charged
+// unit's answer (2.4, on top of it: args charger, target, from the flank) and the
+// melee the charge comes to (8.x, a script the answer calls: args attacker,
+// defender, from the flank; it ends with the winner's side, -1 for neither).
 inline constexpr StepKind kActivationStep = 1;
 inline constexpr StepKind kChargeResponseStep = 2;
+inline constexpr StepKind kMeleeStep = 3;
 // T.1: the unit whose card is up (kNone between cards and once the game is over).
 inline uint8_t ActiveCard(const State& s) {
   return s.steps.depth > 0 && s.steps.items[0].kind == kActivationStep ? static_cast<uint8_t>(s.steps.items[0].args[0])

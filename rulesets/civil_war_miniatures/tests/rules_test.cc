@@ -193,6 +193,59 @@ TEST(Rules, Rule_2_4_TheChargeIsTheResponseStepsArgument) {
   EXPECT_TRUE(PendingChargeOf(r.s->state()).flank);
 }
 
+// 8.x / 2.4: the melee is a step, a script the charge's answer calls: while it is fought the
+// `melee` step (args: attacker, defender, from the flank) is on top of charge_response, which is
+// on the charger's activation; it ends with the winner's side, and the answer's step then ends
+// the charger's activation (the next card is up). The dice and events are those of the answer
+// applied through the session.
+TEST(Rules, Rule_8_1_MeleeIsAStepTheChargesAnswerCalls) {
+  Mini t = Make(kFirer + Target(18, 24));
+  const StepTable& steps = t.game->rules->steps();
+  ASSERT_EQ(steps.Find("melee"), kMeleeStep);
+  EXPECT_TRUE(IsScript(steps, kMeleeStep));
+  EXPECT_EQ(steps.Def(kMeleeStep).rule, "8.1");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  // The answer applied on a copy, watching the stack at every event.
+  struct Watch : EventSink {
+    const State* s = nullptr;
+    std::vector<Event> events, in_melee;
+    std::vector<int> depth;
+    void OnEvent(const Event& e) override {
+      events.push_back(e);
+      if (TopKind(*s) != kMeleeStep) return;
+      in_melee.push_back(e);
+      depth.push_back(StepDepth(*s));
+      const Step& f = *TopStep(*s);
+      EXPECT_EQ(f.args[0], 0);  // us charged
+      EXPECT_EQ(f.args[1], 1);  // cs
+      EXPECT_EQ(f.args[2], 0);  // at its front
+      EXPECT_EQ(s->steps.items[1].kind, kChargeResponseStep);
+      EXPECT_EQ(s->steps.items[0].kind, kActivationStep);
+    }
+  } watch;
+  State s = t.s->state();
+  watch.s = &s;
+  DiceStream dice;
+  dice.Supply({5, 2, 3, 4});  // melee 5 vs 2; loser D6 3 stands; winner D6 4 -> 2 stands
+  Context ctx(*t.game, &dice, &watch, &t.s->scratch());
+  ASSERT_TRUE(t.game->rules->Apply(s, Action::Of(ActionType::kChoice).Value(1), ctx).ok());
+  ASSERT_FALSE(watch.in_melee.empty());
+  EXPECT_EQ(std::string(watch.in_melee.front().rule), "8.1");  // the melee is announced inside its step
+  for (int d : watch.depth) EXPECT_EQ(d, 3);
+  EXPECT_EQ(StepDepth(s), 1);
+  EXPECT_EQ(ActiveCard(s), t.U("cs"));  // the charger's activation ended after the melee
+  // The same as the session's answer: as many events and the same State.
+  const size_t before = t.s->events().size();
+  t.s->SupplyDice({5, 2, 3, 4});
+  ASSERT_TRUE(t.Do("{choose: 1}").ok());
+  EXPECT_EQ(t.s->events().size() - before, watch.events.size());
+  s.action_count = t.s->state().action_count;  // the session counts its actions
+  EXPECT_TRUE(t.s->state().Equals(s));
+  EXPECT_EQ(t.mu("cs").figures, 24 - 3 * kStand);
+  EXPECT_EQ(t.mu("us").figures, 24 - 2 * kStand);
+}
+
 TEST(Rules, Rule_3_HitTableOneDiePerFourFigures) {
   Mini t = Make(kFirer + Target(20, 24));  // 9.625" from the firer's centre: effective, 4-6
   t.s->SupplyDice({4, 4, 3, 3, 6, 1});  // 24 figures: 6 dice (calibration.figures_per_fire_die 4)
@@ -856,6 +909,43 @@ TEST(Rules, Rule_T_2_ActionVocabularyRoundTrips) {
   EXPECT_EQ(st.error().rule, "T.2");
 }
 
+// T.2: one handler per action type on each step, no dispatcher: the activation's for every
+// action of the activated unit (a custom action's by its code), the charge's answer's for a
+// choice (2.4). Another type, or an unknown custom code, is refused citing T.2.
+TEST(Rules, Rule_T_2_EachActionTypeHasItsOwnHandler) {
+  Mini t = Make(kFirer + Target(18, 24));
+  const StepTable& steps = t.game->rules->steps();
+  const auto types = [&](StepKind k) {
+    std::vector<ActionType> out;
+    for (const auto& [type, handler] : steps.Def(k).handlers) out.push_back(type);
+    return out;
+  };
+  EXPECT_FALSE(steps.Def(kActivationStep).apply);
+  EXPECT_FALSE(steps.Def(kChargeResponseStep).apply);
+  std::vector<ActionType> act = types(kActivationStep);
+  std::sort(act.begin(), act.end());
+  std::vector<ActionType> want = {ActionType::kEndPhase, ActionType::kRecombine, ActionType::kChangeMode,
+                                  ActionType::kMove,     ActionType::kBombard,   ActionType::kAttack,
+                                  ActionType::kCustom};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(act, want);
+  EXPECT_EQ(types(kChargeResponseStep), std::vector<ActionType>{ActionType::kChoice});
+  Status st = t.Do("{custom: 9, units: [us]}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  st = t.Do("{choose: 0}");  // no charge to answer
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  t.s->SupplyDice({1, 1});
+  ASSERT_TRUE(t.Do("{attack: [us, cs]}").ok());
+  st = t.Do("end");  // the charged unit must answer first
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "T.2");
+  st = t.Do("{choose: 2}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "2.4");
+}
+
 TEST(Rules, Rule_M_MovementRatesByFormationAndTerrain) {
   Mini line = Make(kFirer + Target(44, 44));
   ASSERT_TRUE(line.Do("{move: [us], value: 3000, value2: 2400}").ok());
@@ -953,6 +1043,33 @@ TEST(Rules, Rule_C_1_APathIsTestedWhereTheUnitWouldStandToTheHundredth) {
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.error().rule, "C.1");
   EXPECT_TRUE(t.Do("{move: [bat], value: 3400, value2: 2500}").ok());  // a shorter march stops clear of it
+}
+
+TEST(Rules, Rule_C_1_ALineBesideABuildingIsTestedWhereItWouldStandToTheHundredth) {
+  // From a soak game (wg_soak --seed 4471, action 147): an enemy stands at the farm house's side
+  // on the unit's right, so the line beside it (12.3) goes to the left, where it stood clear of a
+  // friend by less than the rounding of its centre to the hundredth the state stores: once stored
+  // it stood on the friend. The place tested is the place stored: neither side has room for
+  // those two stands (one, narrower, still fits on the left).
+  const std::string units =
+      "  - {id: pa, side: union, type: infantry, figures: 14, at: [33.66, 25.88], facing: 36, formation: column}\n"
+      "  - {id: me, side: union, type: infantry, figures: 24, at: [30.97, 28.99], facing: -51, formation: column}\n"
+      "  - {id: cs, side: confederate, type: infantry, figures: 20, at: [36.28, 25.12], facing: 45,"
+      " formation: column}\n";
+  Mini t = Make(units, "  areas:\n    - {name: House, kind: house, rect: [33, 24, 3, 5], capacity: 10}\n",
+                "deck: [pa, me, cs, cows, pigs]\n");
+  ASSERT_EQ(t.mu("pa").building, 1);
+  for (const Action& a : t.s->LegalActions()) {
+    EXPECT_FALSE(a.type == ActionType::kCustom && a.value == kFormBeside && a.value2 == 2) << ActionToText(*t.game, a);
+  }
+  const Status st = t.Do("{custom: 5, units: [pa], value2: 2}");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "12.3");  // no room beside the building on either side
+  EXPECT_EQ(t.mu("pa").beside, 0);
+  ASSERT_TRUE(t.Do("{custom: 5, units: [pa], value2: 1}").ok());
+  ErrorList broken;
+  t.game->rules->CheckInvariants(t.s->state(), &broken);
+  EXPECT_TRUE(broken.ok()) << broken.ToString();
 }
 
 TEST(Rules, Rule_C_2_RetreatStopsAtAUnitInItsPath) {
