@@ -23,6 +23,7 @@
 #include "wargame/registry.h"
 #include "wargame/session.h"
 #include "wargame/steps.h"
+#include "wargame/tabletop.h"
 
 namespace py = pybind11;
 
@@ -623,6 +624,16 @@ PYBIND11_MODULE(_wargame, m) {
                const bool on_hex = us.OnMap() && us.hex < g.hex_board().map.size();
                d["hex"] = on_hex ? py::object(py::str(g.HexLabel(us.hex))) : py::none();
                d["position"] = g.rules->PositionText(st, u);
+               // On a tabletop: where the base stands, typed (the tabletop engine's query).
+               const wg::TabletopQueries* table = g.rules->tabletop();
+               if (table && us.InPlay()) {
+                 const wg::Footprint f = table->BaseOf(st, u);
+                 d["xy"] = py::make_tuple(f.center.x, f.center.y);
+                 d["facing"] = f.facing * 180.0 / 3.14159265358979323846;
+               } else {
+                 d["xy"] = py::none();
+                 d["facing"] = py::none();
+               }
                d["face"] = static_cast<int>(us.face);
                py::dict markers;
                for (size_t m = 0; m < g.markers.size() && m < static_cast<size_t>(wg::kMaxMarkers); ++m) {
@@ -632,7 +643,7 @@ PYBIND11_MODULE(_wargame, m) {
                out.append(d);
              }
              return out;
-           }, "Every unit: id, side, in_play, hex (label; None off the map and on a tabletop), position (the ruleset's words), face, markers.")
+           }, "Every unit: id, side, in_play, hex (label; None off the map and on a tabletop), position (the ruleset's words), xy (inches, on a tabletop; else None), facing (degrees, on a tabletop; else None), face, markers.")
       .def("describe_decision", [](PyState& s) { return s.session().DescribeDecision(); })
       .def("move_number", [](PyState& s) { return s.session().actions().size(); })
       .def_property_readonly("turn", [](PyState& s) { return s.session().state().turn; })

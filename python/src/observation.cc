@@ -1,11 +1,11 @@
 #include "observation.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 #include "wargame/ai.h"
 #include "wargame/hex_rules.h"
+#include "wargame/tabletop.h"
 
 namespace wgpy {
 
@@ -90,9 +90,11 @@ void WriteTabletop(const wg::Game& game, const ObservationLayout& L, const wg::S
     float* f = out + static_cast<size_t>(i) * static_cast<size_t>(L.per_unit);
     const auto u = static_cast<wg::UnitId>(i);
     const wg::UnitState& us = s.unit(u);
-    double x = 0, y = 0;
-    // The ruleset's own words for where a unit is: "12.50, 30.00 in" on a tabletop.
-    const bool placed = us.InPlay() && std::sscanf(game.rules->PositionText(s, u).c_str(), "%lf, %lf", &x, &y) == 2;
+    // Where its base stands, in inches (the tabletop engine's typed query, not display text).
+    const wg::TabletopQueries* table = game.rules->tabletop();
+    const bool placed = us.InPlay() && table != nullptr;
+    const wg::Vec2 at = placed ? table->BaseOf(s, u).center : wg::Vec2{};
+    const double x = at.x, y = at.y;
     f[0] = placed ? 1.0f : 0.0f;
     f[1] = us.side == player ? 1.0f : 0.0f;
     f[2] = static_cast<float>(x / 100.0);

@@ -381,3 +381,23 @@ def test_max_chance_outcomes_covers_every_die():
     assert wargame.load_game("stars_and_bars").max_chance_outcomes() == 7
     assert wargame.load_game("blue_and_gray").max_chance_outcomes() == 7
     assert wargame.load_game("civil_war_miniatures").max_chance_outcomes() == 21
+
+
+def test_tabletop_units_give_their_position_typed():
+    """On a tabletop, state.units() gives each base's centre in inches and its facing in
+    degrees from the tabletop engine's query (issue 38: not parsed from display text);
+    the ruleset's words say the same place. A hex game has none."""
+    game = wargame.load_game("civil_war_miniatures")
+    state = game.new_initial_state(seed=3)
+    placed = 0
+    for u in state.units():
+        if not u["in_play"]:
+            assert u["xy"] is None
+            continue
+        placed += 1
+        x, y = u["xy"]
+        assert u["position"] == "%.2f, %.2f in" % (x, y)
+        assert -360.0 <= u["facing"] <= 360.0
+    assert placed > 0
+    hexes = wargame.load_game("stars_and_bars").new_initial_state(seed=1)
+    assert all(u["xy"] is None and u["facing"] is None for u in hexes.units())

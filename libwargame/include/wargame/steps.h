@@ -105,6 +105,11 @@ struct StepDef {
   // Gray 9.0: no combat phase at night); a phase that does not is skipped
   // unannounced. Null: always.
   std::function<bool(const State&)> applies;
+  // A phase's step whose kEndPhase handler accepts whenever asked (the hex engine's
+  // movement step, which only goes on to the next phase): its listing offers the end
+  // of the phase without trying it. A ruleset that refines the step, or refuses the end
+  // in its Apply, leaves it false (NewStep's default) and the end is tried on a copy.
+  bool end_always_accepted = false;
   // A chance step: the dice, and what the outcome `value` does (pops the step).
   ChanceDef chance;
   std::function<void(State&, Context&, int value)> resolve;

@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <typeinfo>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -56,10 +55,9 @@ void HexRules::BeginMovementPhase(State& s, Context& ctx) const {
 // reinforcements that must enter first).
 void HexRules::ListMovementStep(const State& s, Context& ctx, std::vector<Action>* out) const {
   ListMoves(s, ctx);
-  // The core's rules alone (a ruleset of YAML only, no class over HexRules) end the
-  // movement phase whenever asked (ApplyMovementStep): listed without trying it on a
-  // copy of the State. A ruleset class may refuse it in its Apply: tried.
-  if (typeid(*this) == typeid(HexRules)) {
+  // The engine's movement step ends whenever asked (ApplyEndPhase): listed without
+  // trying it on a copy of the State, unless the step says its end may be refused.
+  if (steps_.Def(TopKind(s)).end_always_accepted) {
     out->push_back(Action::EndPhase());
     return;
   }

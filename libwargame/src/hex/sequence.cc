@@ -21,6 +21,7 @@ HexRules::HexRules(const Game& game) : game_(game) {
   m.On(ActionType::kChangeMode, [this](State& s, A a, Context& ctx) { return ApplyModeChange(s, a, ctx); });
   m.On(ActionType::kEndPhase, [this](State& s, A, Context& ctx) { return ApplyEndPhase(s, ctx); });
   m.begin = [this](State& s, Context& ctx) { BeginMovementPhase(s, ctx); };
+  m.end_always_accepted = true;  // ApplyEndPhase: the next phase
   step_movement_ = steps_.Register(std::move(m));
   StepDef c = NewStep("combat", d.Rule(RuleKey::kCombat), DecisionType::kCombat);
   c.list = [this](const State& s, Context& ctx, std::vector<Action>* out) { ListCombatStep(s, ctx, out); };
