@@ -510,6 +510,23 @@ TEST_F(WargameCli, RulesShowsImplementationDataKeysAndTests) {
 // Issue 37: rules traced by registration. 7.5.1's retreat step is shown where the ruleset
 // registers it, and the data key it reads (`combat.retreat_hexes`, whose line in ruleset.yaml
 // says `# 7.5.1`) where the file has it.
+// A `rule_numbers:` entry is shown with the line it was read from (issue 37: every data key
+// with its file:line), though its line carries no rule comment: its value is the rule.
+TEST_F(WargameCli, RulesGivesTheLineOfEachRuleNumber) {
+  const RunResult r = Wargame("rules stars_and_bars --rule 7.5.1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream yaml(Slurp(std::string(WG_SOURCE_DIR) + "/rulesets/stars_and_bars/ruleset.yaml"));
+  int line = 0, key_line = 0;
+  for (std::string l; std::getline(yaml, l);) {
+    ++line;
+    if (l.find("  retreat: \"7.5.1\"") == 0) key_line = line;
+  }
+  ASSERT_GT(key_line, 0);
+  EXPECT_NE(r.out.find("rule_numbers.retreat (rulesets/stars_and_bars/ruleset.yaml:" + std::to_string(key_line) + ")"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
   const RunResult r = Wargame("rules stars_and_bars --rule 7.5.1");
   ASSERT_EQ(r.code, 0) << r.err;

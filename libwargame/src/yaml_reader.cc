@@ -368,9 +368,17 @@ std::vector<std::string> YamlReader::RulesOfComment(std::string_view line) {
 
 
 void YamlReader::NoteRead(const YAML::Node& node, const std::string& path) {
-  if (line_rules_.empty()) return;
-  const auto it = line_rules_.find(node.Mark().line + 1);
-  if (it != line_rules_.end()) reads_.push_back(Read{path, it->first, it->second});
+  // A `rule_numbers:` entry is recorded with its line even without a rule comment: its
+  // value is the rule (`wargame rules` shows where it was read).
+  const bool rule_number = path.rfind("rule_numbers.", 0) == 0;
+  if (line_rules_.empty() && !rule_number) return;
+  const int line = node.Mark().line + 1;
+  const auto it = line_rules_.find(line);
+  if (it != line_rules_.end()) {
+    reads_.push_back(Read{path, it->first, it->second});
+  } else if (rule_number) {
+    reads_.push_back(Read{path, line, {}});
+  }
 }
 
 std::optional<long long> YamlReader::Int64(const YAML::Node& node, const std::string& path,
