@@ -512,15 +512,21 @@ TEST_F(WargameCli, RulesShowsImplementationDataKeysAndTests) {
 // says `# 7.5.1`) where the file has it.
 // A `rule_numbers:` entry is shown with the line it was read from (issue 37: every data key
 // with its file:line), though its line carries no rule comment: its value is the rule.
+// The line of Stars and Bars' ruleset.yaml that starts with `prefix` (0: none).
+int SbRulesetLine(const std::string& prefix) {
+  std::istringstream yaml(Slurp(std::string(WG_SOURCE_DIR) + "/rulesets/stars_and_bars/ruleset.yaml"));
+  int line = 0;
+  for (std::string l; std::getline(yaml, l);) {
+    ++line;
+    if (l.rfind(prefix, 0) == 0) return line;
+  }
+  return 0;
+}
+
 TEST_F(WargameCli, RulesGivesTheLineOfEachRuleNumber) {
   const RunResult r = Wargame("rules stars_and_bars --rule 7.5.1");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::istringstream yaml(Slurp(std::string(WG_SOURCE_DIR) + "/rulesets/stars_and_bars/ruleset.yaml"));
-  int line = 0, key_line = 0;
-  for (std::string l; std::getline(yaml, l);) {
-    ++line;
-    if (l.find("  retreat: \"7.5.1\"") == 0) key_line = line;
-  }
+  const int key_line = SbRulesetLine("  retreat: \"7.5.1\"");
   ASSERT_GT(key_line, 0);
   EXPECT_NE(r.out.find("rule_numbers.retreat (rulesets/stars_and_bars/ruleset.yaml:" + std::to_string(key_line) + ")"),
             std::string::npos)
@@ -530,12 +536,7 @@ TEST_F(WargameCli, RulesGivesTheLineOfEachRuleNumber) {
 TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
   const RunResult r = Wargame("rules stars_and_bars --rule 7.5.1");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::istringstream yaml(Slurp(std::string(WG_SOURCE_DIR) + "/rulesets/stars_and_bars/ruleset.yaml"));
-  int line = 0, key_line = 0;
-  for (std::string l; std::getline(yaml, l);) {
-    ++line;
-    if (l.find("  retreat_hexes: 2") == 0) key_line = line;
-  }
+  const int key_line = SbRulesetLine("  retreat_hexes: 2");
   ASSERT_GT(key_line, 0);
   EXPECT_NE(r.out.find("combat.retreat_hexes (rulesets/stars_and_bars/ruleset.yaml:" + std::to_string(key_line) + ")"),
             std::string::npos)
