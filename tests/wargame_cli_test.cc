@@ -530,7 +530,8 @@ TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
   // A handler of the turn procedure, where the ruleset registers it.
   const RunResult night = Wargame("rules blue_and_gray --rule 10.4");
   ASSERT_EQ(night.code, 0) << night.err;
-  EXPECT_NE(night.out.find("turn:    when a game-turn begins: BgRules::RecoverAfterNight (rulesets/blue_and_gray/rules.cc:"),
+  EXPECT_NE(night.out.find("turn:    when a game-turn begins: BgRules::RecoverAfterNight "
+                           "(rulesets/blue_and_gray/rules/steps.cc:"),
             std::string::npos)
       << night.out;
 }
