@@ -1,7 +1,9 @@
 // The shape of the source tree that issue 11 asks for, checked on the files themselves:
-// - every ruleset folder has the same layout (ruleset.yaml, rules.h, rules.cc, RULES.md,
-//   DATA.md, CMakeLists.txt, tests/; scenarios in scenarios/), so a ruleset author finds
-//   the same thing in the same place in each;
+// - every ruleset folder has the same layout (ruleset.yaml, rules.h, RULES.md, DATA.md,
+//   CMakeLists.txt, tests/; scenarios in scenarios/; the hooks in rules/, one file per rule
+//   section or step, the steps' registration in rules/steps.cc: issue 38), so a ruleset
+//   author finds the same thing in the same place in each; no source file of a ruleset
+//   (its tests/ aside) is longer than 600 lines;
 // - the programs around the engine (libwargame/, examples/, python/, benchmarks/) talk to
 //   interfaces (Rules, and Rules::hex()'s HexQueries), never dynamic_cast to the class a
 //   ruleset derives from;
@@ -10,6 +12,7 @@
 //   ruleset's type (typeid, a cast to one of its classes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -36,9 +39,12 @@ TEST(Layout, EveryRulesetFolderHasTheSameFiles) {
   for (const auto& e : fs::directory_iterator(kRoot / "rulesets")) {
     if (!e.is_directory()) continue;
     ++rulesets;
-    for (const char* f : {"ruleset.yaml", "rules.h", "rules.cc", "RULES.md", "DATA.md", "CMakeLists.txt"}) {
+    for (const char* f : {"ruleset.yaml", "rules.h", "RULES.md", "DATA.md", "CMakeLists.txt"}) {
       EXPECT_TRUE(fs::is_regular_file(e.path() / f)) << e.path().filename() << " has no " << f;
     }
+    // The hooks: rules/<section>.cc, one file per rule section or step (issue 38).
+    EXPECT_TRUE(fs::is_regular_file(e.path() / "rules" / "steps.cc")) << e.path().filename() << " has no rules/steps.cc";
+    EXPECT_FALSE(fs::exists(e.path() / "rules.cc")) << e.path().filename() << " has a rules.cc: its sections go in rules/";
     EXPECT_TRUE(fs::is_directory(e.path() / "tests")) << e.path().filename() << " has no tests/";
     EXPECT_TRUE(fs::is_directory(e.path() / "scenarios")) << e.path().filename() << " has no scenarios/";
     // Only the ruleset's data (ruleset.yaml and the files it names) sits beside rules.*:
@@ -52,6 +58,28 @@ TEST(Layout, EveryRulesetFolderHasTheSameFiles) {
     }
   }
   EXPECT_EQ(rulesets, 3);
+}
+
+// Issue 38: a ruleset's C++ is one file per rule section or step (rules/<section>.cc), each
+// short enough to read: no .cc or .h of any ruleset folder is longer than 600 lines. Its
+// tests/ are not counted (a rules test holds one TEST per rule).
+TEST(Layout, NoRulesetSourceFileIsLongerThan600Lines) {
+  constexpr long kMaxLines = 600;
+  int files = 0;
+  for (auto it = fs::recursive_directory_iterator(kRoot / "rulesets"); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() && it->path().filename() == "tests") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const std::string ext = it->path().extension().string();
+    if (!it->is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
+    ++files;
+    const std::string text = ReadFile(it->path());
+    const long lines = std::count(text.begin(), text.end(), '\n') + (!text.empty() && text.back() != '\n' ? 1 : 0);
+    EXPECT_LE(lines, kMaxLines) << fs::relative(it->path(), kRoot) << " has " << lines << " lines (at most "
+                                << kMaxLines << ": split it by rule section, issue 38)";
+  }
+  EXPECT_GT(files, 10);
 }
 
 TEST(Layout, NoCastToARulesetBaseClass) {

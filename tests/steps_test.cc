@@ -501,10 +501,10 @@ TEST(Procedure, HandlersRunAtTheirPointsOfTheTurnTrack) {
 
 TEST(Procedure, TheRulesetsHandlersAreListedWithTheirRuleAndSource) {
   for (const auto& [spec, rule, file] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"blue_and_gray", "10.4", "rulesets/blue_and_gray/rules.cc:"},
-           {"blue_and_gray", "15.12", "rulesets/blue_and_gray/rules.cc:"},
-           {"stars_and_bars", "8.1", "rulesets/stars_and_bars/rules.cc:"},
-           {"stars_and_bars", "11.1", "rulesets/stars_and_bars/rules.cc:"},
+           {"blue_and_gray", "10.4", "rulesets/blue_and_gray/rules/steps.cc:"},
+           {"blue_and_gray", "15.12", "rulesets/blue_and_gray/rules/steps.cc:"},
+           {"stars_and_bars", "8.1", "rulesets/stars_and_bars/rules/steps.cc:"},
+           {"stars_and_bars", "11.1", "rulesets/stars_and_bars/rules/steps.cc:"},
            {"stars_and_bars", "5.5", "libwargame/src/hex/sequence.cc:"}}) {
     auto g = LoadGame(spec);
     ASSERT_TRUE(g.ok()) << spec;

@@ -541,14 +541,15 @@ TEST_F(WargameCli, RulesPointsAtTheStepAndTheDataKeyOfARule) {
   EXPECT_NE(r.out.find("combat.retreat_hexes (rulesets/stars_and_bars/ruleset.yaml:" + std::to_string(key_line) + ")"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("retreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("retreat (rulesets/stars_and_bars/rules/steps.cc:"), std::string::npos) << r.out;
   // The functions marked with the rule (WG_RULE, WG_RULE_KEY through rule_numbers.retreat).
-  EXPECT_NE(r.out.find("SbRules::CheckRetreat (rulesets/stars_and_bars/rules.cc:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("SbRules::CheckRetreat (rulesets/stars_and_bars/rules/combat.cc:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("HexRules::CheckRetreat (libwargame/src/hex/retreat.cc:"), std::string::npos) << r.out;
   // A handler of the turn procedure, where the ruleset registers it.
   const RunResult night = Wargame("rules blue_and_gray --rule 10.4");
   ASSERT_EQ(night.code, 0) << night.err;
-  EXPECT_NE(night.out.find("turn:    when a game-turn begins: BgRules::RecoverAfterNight (rulesets/blue_and_gray/rules.cc:"),
+  EXPECT_NE(night.out.find("turn:    when a game-turn begins: BgRules::RecoverAfterNight "
+                           "(rulesets/blue_and_gray/rules/steps.cc:"),
             std::string::npos)
       << night.out;
 }

@@ -1,6 +1,6 @@
 // Blue & Gray's own sections of ruleset.yaml and the scenario files
 // (exclusive_rules, strategic_movement, victory_points: rules.h), read into a
-// BgConfig for the hooks in rules.cc, and the CRT tokens its result handler
+// BgConfig for the hooks in rules/, and the CRT tokens its result handler
 // applies. A section of the wrong shape is
 // reported at its position and not read further.
 #include "rules.h"

@@ -1,6 +1,6 @@
 // The computer player of the miniatures (issue 13): the ruleset's evaluation
 // (Rules::Evaluate) and the moves a tabletop player plans (the listing every
-// player chooses from). rules.cc forwards MiniRules::Evaluate and
+// player chooses from). rules/internal.h forwards MiniRules::Evaluate and
 // MiniRules::AppendPlannedMoves here.
 #include <algorithm>
 #include <cmath>

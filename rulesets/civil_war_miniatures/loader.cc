@@ -17,7 +17,7 @@ WG_RULE_MARKS("civil_war_miniatures");  // the WG_RULE marks below: the rules ea
 
 namespace wg::civil_war_miniatures {
 
-std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // rules.cc
+std::unique_ptr<Rules> MakeMiniRules(const Game* game);  // rules/steps.cc
 
 namespace {
 

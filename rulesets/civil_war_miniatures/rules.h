@@ -222,7 +222,7 @@ int WaitingOf(const Game& g, const State& s, UnitId u);
 int Stands(const Game& g, const State& s, UnitId u);
 Vec2 CenterOf(const State& s, UnitId u);
 
-// --- Shared by the rules (rules.cc) and the computer player (ai.cc) ----------------------------
+// --- Shared by the rules (rules/) and the computer player (ai.cc) ------------------------------
 
 inline const MiniData& D(const Game& g) { return g.Data<MiniData>(); }
 inline MiniState& M(State& s) { return Ext<MiniState>(s); }

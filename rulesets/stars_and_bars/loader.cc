@@ -1,6 +1,6 @@
 // Stars and Bars' own data: the battery_parents section (12.2), the CRT
 // tokens its result handler applies (7.3), and the tables and map places the
-// hooks in rules.cc need (rules.h). Every error has its file position.
+// hooks in rules/ need (rules.h). Every error has its file position.
 #include "rules.h"
 #include "wargame/yaml_reader.h"
 #include "wargame/rule_mark.h"

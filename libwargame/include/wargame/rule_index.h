@@ -26,7 +26,7 @@ struct RuleSource {
   std::string where; // "rulesets/stars_and_bars/ruleset.yaml:54": where it is registered or read ("" unknown)
 };
 
-// `path` from its source tree's top ("rulesets/stars_and_bars/rules.cc"): the part from
+// `path` from its source tree's top ("rulesets/stars_and_bars/rules/combat.cc"): the part from
 // the last "rulesets/", "libwargame/", "examples/" or "tests/" folder on (else as given).
 std::string SourceRelative(std::string_view path);
 

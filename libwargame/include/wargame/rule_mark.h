@@ -24,7 +24,7 @@
 // Rules::RuleSources lists the marks of the loaded game as RuleSource{rule, "hook",
 // name, "file:line"} (HexRules: the ruleset's marks and the core marks by key), and
 // `wargame rules` prints them beside the steps and data keys: "hook: SbRules::CheckRetreat
-// (rulesets/stars_and_bars/rules.cc:1401)".
+// (rulesets/stars_and_bars/rules/combat.cc:429)".
 #pragma once
 
 #include <cstddef>

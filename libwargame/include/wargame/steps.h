@@ -114,7 +114,7 @@ struct StepDef {
   ChanceDef chance;
   std::function<void(State&, Context&, int value)> resolve;
   uint16_t rule_id = 0;  // interned `rule` (set by Register)
-  // Where the step was made (NewStep's caller: "rulesets/stars_and_bars/rules.cc:2300"),
+  // Where the step was made (NewStep's caller: "rulesets/stars_and_bars/rules/steps.cc:174"),
   // for `wargame rules`.
   std::string where;
 };
@@ -176,7 +176,7 @@ struct ProcedureHandler {
   std::string phase;  // kPhaseEnd: the phase's name ("" any phase)
   std::string rule;   // "10.4"
   std::string name;   // what it does, for `wargame rules` ("ineffective units recover")
-  std::string where;  // "rulesets/blue_and_gray/rules.cc:140"
+  std::string where;  // "rulesets/blue_and_gray/rules/steps.cc:19"
   std::function<void(State&, Context&)> run;
 };
 

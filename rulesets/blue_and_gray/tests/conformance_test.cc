@@ -91,7 +91,7 @@ TEST(Conformance, LivenessAiGamesNeverStopBeforeTheEnd) {
 }
 
 // The referee's Blue & Gray facts, read from the State and the rulebook (not from
-// rules.cc): 8.0 obliges the units in enemy ZOCs to attack and the enemy units in
+// rules/): 8.0 obliges the units in enemy ZOCs to attack and the enemy units in
 // friendly ZOCs to be attacked. A phasing unit may still attack when it has not
 // attacked (8.41), has a strength, is not ineffective (10.0), is not in a ferry
 // hex (19.12) and no unit stacked with it attacked (8.42: the other need not attack

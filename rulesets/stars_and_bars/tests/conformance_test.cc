@@ -13,7 +13,7 @@
 namespace wg {
 namespace {
 
-// The referee's Stars and Bars facts, from the rulebook (not from rules.cc):
+// The referee's Stars and Bars facts, from the rulebook (not from rules/):
 // strengths (7.4: each loss -1; 6.2: DS 0 means AS 0; 8.4: limbered artillery is
 // zero-strength, unlimbered artillery attacks and defends with its BS; 8.1: phasing
 // artillery that bombarded does not attack), ZOCs (6.1, 6.2), stacking (5.5, 12.2).
