@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <set>
 #include <type_traits>
 
 #include "wargame/game.h"
@@ -251,10 +252,17 @@ Status ResolveHeld(const StepTable& t, State& s, Context& ctx, int value) {
   const int sides = s.held.sides;
   const std::string label = HeldLabel(s);
   if (value == 0) {
+    // A label that outlives this call (a DiceStream keeps the labels of its requests).
+    thread_local std::set<std::string> labels;
+    const char* stable = labels.insert(label).first->c_str();
     EventSink* sink = ctx.sink();
     ctx.set_sink(nullptr);  // the action's run reports the die
-    value = ctx.Roll(s, sides, label.c_str());
+    const bool missing = ctx.missing_die();
+    value = ctx.Roll(s, sides, stable);
     ctx.set_sink(sink);
+    if (!missing && ctx.missing_die()) {
+      return Status::Refused("", "needs a die value (d" + std::to_string(sides) + ", " + label + ")");
+    }
   } else if (value < 1 || value > sides) {
     return Status::Refused("", "a " + label + " roll is from 1 to " + std::to_string(sides));
   }
