@@ -195,11 +195,12 @@ const char* HexGameData::Rule(std::string_view key) const {
 void HexRules::RuleSources(std::vector<RuleSource>* out) const {
   Rules::RuleSources(out);  // the steps
   for (const auto& [key, number] : data().rule_numbers) {
+    const std::string name = "rule_numbers." + key;
     std::string where;  // the line the entry was read from (none: the engine's default number)
     for (const auto& [k, w] : game_.rule_number_lines) {
-      if (k.size() == key.size() + 13 && k.compare(13, std::string::npos, key) == 0) where = w;
+      if (k == name) where = w;
     }
-    out->push_back(RuleSource{number, "data", "rule_numbers." + key, where});
+    out->push_back(RuleSource{number, "data", name, where});
   }
   // The core's marks (WG_RULE_KEY) under the numbers this game's `rule_numbers:` gives
   // their keys (a key it gives none cites itself), and under the rules the comment on that
