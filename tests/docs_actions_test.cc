@@ -173,7 +173,7 @@ TEST(DocsActions, TheScriptsRun) {
   for (const Example& e : examples) {
     if (e.file != "docs/scripting.md" || !e.in_block) continue;
     if (e.block.find("# skirmish") != std::string::npos) skirmish.push_back(e.text);
-    if (e.block.find("format: 5") != std::string::npos) save.push_back(e.text);
+    if (e.block.find("format: 6") != std::string::npos) save.push_back(e.text);
   }
   ASSERT_EQ(skirmish.size(), 5u);
   ASSERT_EQ(save.size(), 2u);

@@ -200,6 +200,103 @@ TEST(Steps, AChanceStepIsRolledAtOnceUnlessTheContextStopsThere) {
   EXPECT_FALSE(ResolveChance(r.steps(), s, stop, 3).ok());  // no die is due
 }
 
+// What a handler owes at its end (StepTable::SetAfterHandler) runs after the handler and
+// after each die's outcome, before the next die is rolled.
+class AfterHandlerRules : public ChanceRules {
+ public:
+  AfterHandlerRules() {
+    steps_.SetAfterHandler([this](State& s, Context&) {
+      log.push_back(TopKind(s) == roll_ ? "after, a die to roll" : "after");
+    });
+    StepDef roll = steps_.Def(roll_);
+    roll.resolve = [this, resolve = roll.resolve](State& s, Context& ctx, int value) {
+      log.push_back("roll " + std::to_string(value));
+      resolve(s, ctx, value);
+    };
+    steps_.Register(roll);
+  }
+  mutable std::vector<std::string> log;
+};
+
+TEST(Steps, WhatAHandlerOwesIsDoneAtItsEndBeforeTheNextDie) {
+  Game g;
+  AfterHandlerRules r;
+  State s;
+  ResetState(&s);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  s.rng = SeedRng(3);
+  r.Start(s, ctx);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), ctx).ok());
+  ASSERT_EQ(r.log.size(), 3u);
+  EXPECT_EQ(r.log[0], "after, a die to roll");
+  EXPECT_EQ(r.log[1], "roll " + std::to_string(r.last));
+  EXPECT_EQ(r.log[2], "after");
+}
+
+// A step that holds an action (StepDef::holds_action): `pick` calls `wait`, which holds the
+// action it goes on with; `wait`'s answer takes it back. The action is the step's alone.
+class HoldRules : public Rules {
+ public:
+  HoldRules() {
+    StepDef pick = NewStep("pick", "4.1", DecisionType::kChoice, Takes(ActionType::kChoice));
+    pick.apply = [this](State& s, const Action& a, Context& ctx) {
+      CallStep(s, ctx, steps_, wait_, 1);
+      HoldAction(s, steps_, Action::Of(ActionType::kChoice).Value(a.value + 100));
+      return Status::Ok();
+    };
+    pick_ = steps_.Register(pick);
+    StepDef wait = NewStep("wait", "4.2", DecisionType::kChoice, Takes(ActionType::kChoice));
+    wait.holds_action = true;
+    wait.apply = [this](State& s, const Action&, Context& ctx) {
+      taken = TakeHeldAction(s, steps_).value;
+      EndStep(s, ctx, steps_);
+      return Status::Ok();
+    };
+    wait_ = steps_.Register(wait);
+  }
+  void Start(State& s, Context&) const override { PushStep(s, steps_, pick_, 0); }
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
+  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "4.0"); }
+  mutable int taken = 0;
+  StepKind pick_ = kNoStep, wait_ = kNoStep;
+};
+
+TEST(Steps, AStepHoldsTheActionItGoesOnWithAndItGoesWithTheStep) {
+  Game g;
+  HoldRules r;
+  State s;
+  ResetState(&s);
+  Context ctx(g, nullptr, nullptr, nullptr);
+  r.Start(s, ctx);
+  EXPECT_FALSE(HoldAction(s, r.steps(), Action::Of(ActionType::kChoice)));  // pick holds nothing
+  EXPECT_FALSE(HoldsAction(s));
+  const uint64_t empty_hash = HashState(s);
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice).Value(3), ctx).ok());
+  ASSERT_EQ(TopKind(s), r.wait_);
+  ASSERT_TRUE(HoldsAction(s));
+  EXPECT_FALSE(HoldAction(s, r.steps(), Action::Of(ActionType::kChoice)));  // one at a time
+  ErrorList errors;
+  CheckStepStack(r.steps(), s, &errors);
+  EXPECT_TRUE(errors.ok()) << errors.ToString();
+  // The held action is part of the State's hash.
+  State other = s;
+  other.held.action[4] ^= 1;
+  EXPECT_NE(HashState(other), HashState(s));
+  // Popping the step drops it; a held action without its step is an invariant violation.
+  State popped = s;
+  PopStep(popped, r.steps());
+  EXPECT_FALSE(HoldsAction(popped));
+  State stray = popped;
+  stray.held.action[4] = 1;
+  CheckStepStack(r.steps(), stray, &errors);
+  EXPECT_FALSE(errors.ok());
+  ASSERT_TRUE(r.Apply(s, Action::Of(ActionType::kChoice), ctx).ok());
+  EXPECT_EQ(r.taken, 103);
+  EXPECT_FALSE(HoldsAction(s));
+  EXPECT_EQ(TopKind(s), r.pick_);
+  EXPECT_EQ(HashState(s), empty_hash);
+}
+
 // Call, goto, end: a phase calls a script; the script calls `ask` twice and is resumed
 // with each answer (kept in its own arguments), then ends with their sum, which resumes
 // the phase. An answer of 0 makes `ask` go to `confirm` in its place: confirm's end

@@ -135,6 +135,13 @@ TEST_F(WargameCli, SavesOfFormat3StoppedInACombatLoadAndContinueAsTheirReadmeSay
   EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v3_combat/"), 11);
 }
 
+// Saves of format 5 (before format 6 kept Blue & Gray's attack waiting for the cavalry's
+// choice, 11.2, in the step that holds it): two stopped at that choice, hashed with the
+// attack where the older code kept it.
+TEST_F(WargameCli, SavesOfFormat5LoadAndContinueAsTheirReadmeSays) {
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v5/"), 4);
+}
+
 // Saves of format 3 (before format 4 made Stars and Bars' choices of 3.0 and 5.8 the
 // players'): one of the default game, where the program made them (auto=setup+capture now),
 // one with optional=setup+capture, where the players did (the default game now).
@@ -153,7 +160,7 @@ TEST_F(WargameCli, SaveOfFormat3OfTheDefaultGameKeepsTheProgramsCapture) {
   EXPECT_NE(r.out.find("victory points: Union 69, Confederate 57\nresult: Union wins after 1116 actions\n"), std::string::npos)
       << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
   const std::string saved = Slurp(TempPath("v3.yaml"));
-  EXPECT_NE(saved.find("format: 5\ngame: \"stars_and_bars(auto=setup+capture)\"\n"), std::string::npos);
+  EXPECT_NE(saved.find("format: 6\ngame: \"stars_and_bars(auto=setup+capture)\"\n"), std::string::npos);
 }
 
 TEST_F(WargameCli, ListExitsZero) {

@@ -375,12 +375,11 @@ uint64_t Fnv(const State& s, size_t n, uint64_t h = 1469598103934665603ull, size
   }
   return h;
 }
-bool Holds(const State& s) { return s.held.sides != 0 || s.held.num_dice != 0; }
 }  // namespace
 
 uint64_t HashState(const State& s) {
   const uint64_t h = Fnv(s, kStateHeldAt);
-  return Holds(s) ? Fnv(s, sizeof(State), h, kStateHeldAt) : h;
+  return HoldsAction(s) ? Fnv(s, sizeof(State), h, kStateHeldAt) : h;
 }
 uint64_t HashStatePrefix(const State& s) { return Fnv(s, kStatePrefixBytes); }
 

@@ -100,7 +100,8 @@ void ReplaceStep(State& s, const StepTable& t, StepKind k, int side, std::initia
 
 void PopStep(State& s, const StepTable& t) {
   if (s.steps.depth == 0) return;
-  if (TopKind(s) == kHeldRollStep) s.held = HeldRoll{};  // its record goes with it
+  // The action a step holds goes with it.
+  if (TopKind(s) == kHeldRollStep || t.Def(TopKind(s)).holds_action) s.held = HeldRoll{};
   s.steps.items[--s.steps.depth] = Step{};
   Mirror(s, t);
 }
@@ -115,6 +116,26 @@ void ClearSteps(State& s) {
   s.held = HeldRoll{};
   s.steps.depth = 0;
   s.decision = DecisionType::kNone;
+}
+
+bool HoldsAction(const State& s) {
+  static const HeldRoll kNone{};
+  return std::memcmp(&s.held, &kNone, sizeof(HeldRoll)) != 0;
+}
+
+bool HoldAction(State& s, const StepTable& t, const Action& a) {
+  static_assert(sizeof(Action) == kHeldActionBytes && std::is_trivially_copyable_v<Action>);
+  if (s.steps.depth == 0 || !t.Def(TopKind(s)).holds_action || HoldsAction(s)) return false;
+  std::memcpy(s.held.action, &a, sizeof(Action));
+  return true;
+}
+
+Action TakeHeldAction(State& s, const StepTable& t) {
+  Action a;
+  if (s.steps.depth == 0 || !t.Def(TopKind(s)).holds_action) return a;
+  std::memcpy(&a, s.held.action, sizeof(Action));
+  s.held = HeldRoll{};
+  return a;
 }
 
 void SetStartingSide(State& s, int side) { s.decision_side = static_cast<uint8_t>(side); }
@@ -227,13 +248,15 @@ bool Hold(const StepTable& t, State& s, const Action& a, const uint8_t* dice, in
 
 // ApplyStep for a Context that stops at chance: applies the action (by `apply`)
 // with no die given; if it rolled one, s goes back to the State before it and
-// the roll is held. A full stack (no room for the held roll's step) rolls at once.
+// the roll is held. A full stack (no room for the held roll's step) or a step that
+// holds another action (one at a time) rolls at once.
 template <typename Fn>
 Status ApplyHolding(const StepTable& t, State& s, Context& ctx, const Action& a, Fn&& apply) {
   State before;
   std::memcpy(static_cast<void*>(&before), &s, sizeof(State));
   Context::HeldDice h;
-  h.roll_beyond = s.steps.depth >= kMaxSteps;
+  // No room for the held roll's step, or a step holds another action: rolled at once.
+  h.roll_beyond = s.steps.depth >= kMaxSteps || HoldsAction(s);
   BufferSink buf;
   const Status st = RunWithDice(ctx, &h, &buf, apply);
   if (h.short_sides == 0) {
@@ -340,6 +363,7 @@ Status ApplyStep(const Rules& rules, const StepTable& t, State& s, const Action&
   Status st = (*handler)(s, a, ctx);
   if (st.ok()) {
     Settle(s, ctx, t);
+    if (t.after_handler()) t.after_handler()(s, ctx);
     RollPendingChance(t, s, ctx);
   }
   return st;
@@ -377,6 +401,7 @@ Status ResolveChance(const StepTable& t, State& s, Context& ctx, int value) {
     ctx.Emit(e);
   }
   t.Def(TopKind(s)).resolve(s, ctx, value);
+  if (t.after_handler()) t.after_handler()(s, ctx);
   Settle(s, ctx, t);
   return Status::Ok();
 }
@@ -414,13 +439,18 @@ void CheckStepStack(const StepTable& t, const State& s, ErrorList* out) {
     fail("the step stack is over its capacity");
     return;
   }
+  int holders = 0;
   for (int i = 0; i < s.steps.depth; ++i) {
     const StepKind k = s.steps.items[i].kind;
     if (k == kNoStep || (k >= t.size() && k != kHeldRollStep)) fail("a step of no registered kind");
     if (k == kHeldRollStep && i != s.steps.depth - 1) fail("a held roll is not on top");
+    if (k == kHeldRollStep || t.Def(k).holds_action) ++holders;
   }
   const Step* top = TopStep(s);
   if ((TopKind(s) == kHeldRollStep) != (s.held.sides != 0)) fail("the held roll and its step disagree");
+  // One action held at a time, by the step that holds it: none left behind.
+  if (holders > 1) fail("two steps hold an action");
+  if ((holders == 1) != HoldsAction(s)) fail("the held action and the step that holds it disagree");
   const Step* decides = top && top->kind == kHeldRollStep && s.steps.depth > 1 ? top - 1 : top;
   const DecisionType want = decides ? t.Def(decides->kind).decision : DecisionType::kNone;
   if (s.decision != want || (top && s.decision_side != top->side)) fail("the decision is not the top step's");

@@ -33,7 +33,10 @@ namespace wg::blue_and_gray {
 
 // Per-game state kept in State::ext (no padding).
 struct BgExt {
-  Action pending;         // 11.2: the attack waiting for the cavalry's choice
+  // Always empty. Saves of format 1-5 hashed here the attack waiting for the cavalry's
+  // choice (11.2): now the action the cavalry_retreat step holds (State::held;
+  // LegacyFrameState, LegacySaveStates).
+  Action legacy_pending;
   // Always 0. Saves of format 1-4 hashed here what the exchange (8.3: the strength the
   // attacker must still lose), the defender's advance (8.6) and a displacement (8.52: hex + 1,
   // the retreated unit + 1) owed: now the arguments of those steps (LegacyFrameState).
@@ -138,11 +141,15 @@ class BgRules : public HexRules {
   // was in BgExt (legacy_*), the retreated unit of a displacement in PendingCombat
   // (legacy_current), and their steps had no arguments.
   void LegacyFrameState(const State& s, State* old) const override;
+  // Saves of format 5 also hashed the attack the cavalry_retreat step holds in BgExt.
+  void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
+  void MoveHeldAttackToExt(State* old) const;
 
  private:
   // --- Steps: the ruleset's procedures, each citing its rule (see RegisterSteps) ---------
   void RegisterSteps();
   StepKind step_displace_ = kNoStep, step_exchange_ = kNoStep, step_defender_advance_ = kNoStep;
+  StepKind step_cavalry_retreat_ = kNoStep;
   void BeginBgCombat(State& s, Context& ctx) const;
   void ListBgMovement(const State& s, Context& ctx, std::vector<Action>* out) const;
   void ListBgCombat(const State& s, Context& ctx, std::vector<Action>* out) const;

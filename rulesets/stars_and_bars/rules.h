@@ -67,9 +67,10 @@ struct SbExt {
   uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
   uint8_t num_cav_advanced;     // 7.8: entries of cav_advanced
   int16_t cav_advanced[8];      // 7.8: units that advanced after a cavalry retreat this player-turn
-  // 5.8 (unless auto=capture): convoys eliminated with an enemy unit in their hex in the
-  // action being applied, whose capture the capturer is asked at its end ({unit + 1, hex};
-  // unit + 1 == 0: none). Always 0 with auto=capture (the bytes were padding).
+  // 5.8 (unless auto=capture): convoys eliminated with an enemy unit in their hex by the
+  // handler (or die's outcome) being applied, whose capture the capturer is asked at its end
+  // ({unit + 1, hex}; unit + 1 == 0: none): then the capture steps' arguments. Always 0
+  // between actions (while the game goes on) and with auto=capture (the bytes were padding).
   int16_t pending_capture[2][2];
 };
 static_assert(sizeof(SbExt) == 112);

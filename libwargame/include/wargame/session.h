@@ -121,7 +121,10 @@ class Session {
   // (`auto=ID`), or the players if it named the choice in `optional` (then an optional rule).
   // 5 since what a combat owes is in its script steps' frames (retreats, losses, Stand)
   // rather than unit flags and ruleset counters (LegacySaveStates again).
-  static constexpr int kSaveFormat = 5;
+  // 6 since an action a step goes on with is the step's, in State::held (Blue & Gray
+  // 11.2's attack while the cavalry chooses), not the ruleset's State::ext; and Stars and
+  // Bars asks the captures (5.8) a handler owes before the dice its action goes on to roll.
+  static constexpr int kSaveFormat = 6;
 
  private:
   static Result<std::unique_ptr<Session>> Guarded(const std::string& text, const std::string& name,

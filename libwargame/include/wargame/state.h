@@ -141,10 +141,15 @@ struct StepStack {
 };
 static_assert(sizeof(StepStack) == 104);
 
-// An action waiting for a die rolled inside it (Context::Roll) while the
-// Context stops at chance: the action, the dice given so far, and the next
-// die's faces and label. The State is the one before the action; the action
-// is applied again, with the dice given, when the next die is (ResolveChance).
+// The action a step holds (wargame/steps.h), one at a time:
+// - a held roll's: an action waiting for a die rolled inside it (Context::Roll)
+//   while the Context stops at chance, with the dice given so far and the next
+//   die's faces and label. The State is the one before the action; the action is
+//   applied again, with the dice given, when the next die is (ResolveChance).
+// - or the action a step goes on with once its decision is made (a step whose
+//   StepDef::holds_action is set: Blue & Gray 11.2's attack, held while the
+//   attacked cavalry chooses); then no die is held (num_dice, sides 0).
+// All zero when no step holds an action.
 inline constexpr int kMaxHeldDice = 62;
 inline constexpr int kHeldLabelBytes = 20;
 inline constexpr int kHeldActionBytes = 76;  // sizeof(Action) (action.h includes this header)
@@ -190,9 +195,10 @@ struct State {
   // Last, so the bytes before it keep the layout saves of format 1 hashed
   // (HashStatePrefix).
   StepStack steps;
-  // A die rolled inside an action while the Context stops at chance (steps.h:
-  // the held roll). Empty (all zero) otherwise; HashState skips it then, so the
-  // hashes of saves written before it existed still check.
+  // The action a step holds (steps.h): a die rolled inside an action while the
+  // Context stops at chance (the held roll), or the action a holds_action step goes
+  // on with. Empty (all zero) otherwise; HashState skips it then, so the hashes of
+  // saves written before it existed still check.
   HeldRoll held;
 
   UnitState& unit(UnitId id) { return units[static_cast<size_t>(id)]; }

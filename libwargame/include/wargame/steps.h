@@ -110,6 +110,10 @@ struct StepDef {
   // of the phase without trying it. A ruleset that refines the step, or refuses the end
   // in its Apply, leaves it false (NewStep's default) and the end is tried on a copy.
   bool end_always_accepted = false;
+  // The step holds an action until it ends (HoldAction, TakeHeldAction): what it goes
+  // on with once its decision is made (Blue & Gray 11.2: the attack, while the attacked
+  // cavalry chooses). The action is the step's, in State::held: popping the step drops it.
+  bool holds_action = false;
   // A chance step: the dice, and what the outcome `value` does (pops the step).
   ChanceDef chance;
   std::function<void(State&, Context&, int value)> resolve;
@@ -150,12 +154,19 @@ class StepTable {
   const StepDef& Def(StepKind k) const { return k == kHeldRollStep ? held_ : defs_[k < defs_.size() ? k : 0]; }
   const std::string& RuleText(uint16_t id) const { return rules_[id < rules_.size() ? id : 0]; }
   int size() const { return static_cast<int>(defs_.size()); }
+  // What the ruleset does at the end of every handler (after it settled) and of every
+  // die's resolution, before the next die is rolled: the choices the action owes at
+  // its end (Stars and Bars 5.8: the captures of the convoys it eliminated). Null: none.
+  using AfterHandler = std::function<void(State&, Context&)>;
+  void SetAfterHandler(AfterHandler f) { after_handler_ = std::move(f); }
+  const AfterHandler& after_handler() const { return after_handler_; }
 
  private:
   uint16_t Intern(const std::string& rule);
   std::vector<StepDef> defs_;  // [0]: the empty step
   std::vector<std::string> rules_;
   StepDef held_;  // kHeldRollStep's: "held_roll" (its die and prompt are State::held's)
+  AfterHandler after_handler_;
 };
 
 // --- The turn procedure ---------------------------------------------------------------
@@ -241,6 +252,21 @@ Step* TopFrame(State& s);
 // what its caller owes.
 Step* FindFrame(State& s, StepKind k);
 const Step* FindFrame(const State& s, StepKind k);
+// --- The action a step holds ----------------------------------------------------------------
+//
+// A step may hold one action while it is on the stack (State::held): a held roll's
+// (the action waiting for its next die), or, for a step whose StepDef::holds_action
+// is set, the action it goes on with once its decision is made. One at a time: an
+// action applied while a step holds another rolls its dice at once, never holds them.
+
+// The top step (a holds_action step) holds `a`. False, changing nothing, when the top
+// step does not hold actions or a step already holds one.
+bool HoldAction(State& s, const StepTable& t, const Action& a);
+// The action the top step holds (an empty Action{} when none), no longer held.
+Action TakeHeldAction(State& s, const StepTable& t);
+// Whether a step holds an action (a held roll or a holds_action step's).
+bool HoldsAction(const State& s);
+
 // The top step's prompt ("" when the stack is empty or the step has none).
 std::string StepPrompt(const StepTable& t, const State& s);
 

@@ -122,9 +122,8 @@ bool BgRules::CavalryMayRetreat(const State& s, Context& ctx, const Action& a) c
 
 WG_RULE("11.2", BgRules::ApplyCavalryChoice);
 Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) const {
-  BgExt& x = Ext<BgExt>(s);
-  const Action pending = x.pending;
-  x.pending = Action{};
+  if (a.value != 0 && a.value != 1) return Status::Refused("11.2", "choose 0 (stand) or 1 (retreat two hexes)");
+  const Action pending = TakeHeldAction(s, steps_);  // the attack, held by the step
   EndStep(s, ctx, steps_);
   if (a.value == 0) {
     Event e;
@@ -135,7 +134,6 @@ Status BgRules::ApplyCavalryChoice(State& s, const Action& a, Context& ctx) cons
     ctx.Emit(e);
     return ApplyAttack(s, pending, ctx);
   }
-  if (a.value != 1) return Status::Refused("11.2", "choose 0 (stand) or 1 (retreat two hexes)");
   UnitId defenders[kMaxCombatUnits] = {};
   int nd = 0;
   for (int k = 0; k < pending.num_hexes; ++k) {

@@ -45,6 +45,22 @@ void BgRules::LegacyFrameState(const State& s, State* old) const {
     }
     st = Step{st.kind, st.side, st.rule, {}};  // pushed without arguments then
   }
+  MoveHeldAttackToExt(old);
+}
+
+// The attack the cavalry_retreat step holds, where saves of format 1-5 hashed it.
+void BgRules::MoveHeldAttackToExt(State* old) const {
+  if (FindFrame(*old, step_cavalry_retreat_) == nullptr) return;
+  std::memcpy(&Ext<BgExt>(*old).legacy_pending, old->held.action, sizeof(Action));
+  old->held = HeldRoll{};
+}
+
+void BgRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
+  HexRules::LegacySaveStates(s, format, out);  // formats 1-4: LegacyFrameState's
+  if (format != 5 || FindFrame(s, step_cavalry_retreat_) == nullptr) return;
+  State old = s;
+  MoveHeldAttackToExt(&old);
+  out->push_back(old);
 }
 
 // --- Steps: registration -------------------------------------------------------------------------
@@ -107,7 +123,8 @@ void BgRules::RegisterSteps() {
     return Status::Refused("11.2", "the cavalry must choose: stand (0) or retreat two hexes (1)");
   };
   k.prompt = [](const State&) { return std::string("11.2: the cavalry stands (choose 0) or retreats two hexes (choose 1)"); };
-  steps_.Register(std::move(k));
+  k.holds_action = true;  // the attack, made if the cavalry stands
+  step_cavalry_retreat_ = steps_.Register(std::move(k));
   StepDef g = NewStep("defender_advance", "8.6", DecisionType::kAdvance, 0);
   g.list = [this](const State& s, Context& ctx, Out out) { ListDefenderAdvances(s, ctx, out); };
   g.apply = [this](State& s, const Action& a, Context& ctx) {
@@ -274,8 +291,10 @@ Status BgRules::ApplyBgAttack(State& s, const Action& a, Context& ctx) const {
     AttackPlan plan;
     st = PrepareAttack(s, a, ctx, &plan);
     if (!st.ok()) return st;
-    Ext<BgExt>(s).pending = a;
-    CallStep(s, ctx, steps_, steps_.Find("cavalry_retreat"), 1 - s.phasing_side);
+    // The step holds the attack until the cavalry chooses.
+    if (!CallStep(s, ctx, steps_, step_cavalry_retreat_, 1 - s.phasing_side) || !HoldAction(s, steps_, a)) {
+      return Status::Refused("11.2", "the step stack is full");  // a ruleset bug: CheckStepStack's bound
+    }
     Event e;
     e.type = EventType::kNote;
     e.rule = "11.2";

@@ -921,6 +921,35 @@ TEST(Rules, Rule_11_2_CavalryRetreatsTwoHexesBeforeCombat) {
   EXPECT_EQ(q.Where("c_polk"), "eliminated");
 }
 
+// 11.2: while the cavalry chooses, the attack is the cavalry_retreat step's (the action it
+// holds), not the ruleset's: nothing of it is left in BgExt, and it goes when the step ends.
+TEST(Rules, Rule_11_2_TheCavalrysStepHoldsTheAttackUntilItChooses) {
+  Pos p("start: {turn: 3, side: confederate, phase: combat}\n"
+        "place: [{unit: u_cav_2, hex: '1914'}, {unit: c_polk, hex: '2014'}]");
+  p.Ok("{attack: [c_polk], target: ['1914']}");
+  const StepTable& t = p.game->rules->steps();
+  ASSERT_EQ(t.Def(TopKind(p.s())).name, "cavalry_retreat");
+  EXPECT_TRUE(t.Def(TopKind(p.s())).holds_action);
+  ASSERT_TRUE(HoldsAction(p.s()));
+  State copy = p.s();
+  const Action held = TakeHeldAction(copy, t);
+  EXPECT_EQ(held, *ParseActionText(*p.game, "{attack: [c_polk], target: ['1914']}"));
+  EXPECT_FALSE(HoldsAction(copy));
+  const BgExt& x = Ext<BgExt>(p.s());
+  EXPECT_EQ(x.legacy_pending, Action{});
+  ErrorList errors;
+  CheckStepStack(t, p.s(), &errors);
+  EXPECT_TRUE(errors.ok()) << errors.ToString();
+  // Another choice is refused and changes nothing; the attack stays held.
+  const State before = p.s();
+  p.Refused("{choose: 2}", "11.2");
+  EXPECT_TRUE(p.s().Equals(before));
+  p.Ok("{choose: 0}", {6});
+  EXPECT_FALSE(HoldsAction(p.s()));
+  CheckStepStack(t, p.s(), &errors);
+  EXPECT_TRUE(errors.ok()) << errors.ToString();
+}
+
 // --- 14.0-20.0 Chattanooga ---------------------------------------------------------------------
 
 TEST(Rules, Rule_14_0_InitialDeployment) {

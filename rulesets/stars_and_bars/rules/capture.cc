@@ -78,17 +78,25 @@ void SbRules::OfferCapture(State& s, Context& ctx, UnitId u, int hex, int side) 
   Capture(s, ctx, u, hex, side);  // a third convoy in one action (none in the game's set-up): captured
 }
 
-// Pushes the capture steps owed (5.8), the first owed on top; not over a chance step (the
-// resolve of the chance steps asks them, FinishSteps) nor once the game is over.
+// Pushes the capture steps owed (5.8), the first owed on top, at the end of the handler
+// (or die's outcome) that eliminated the convoys: a die the action goes on to roll is
+// rolled after them. Not once the game is over.
 void SbRules::AskCaptures(State& s) const {
   SbExt& x = Ext<SbExt>(s);
-  if (x.pending_capture[0][0] == 0 || s.game_over || PendingChance(steps_, s) != nullptr) return;
+  if (x.pending_capture[0][0] == 0 || s.game_over) return;
   for (int i = 1; i >= 0; --i) {
     auto& p = x.pending_capture[i];
     if (p[0] == 0) continue;
     const UnitId u = static_cast<UnitId>(p[0] - 1);
     PushStep(s, steps_, step_capture_, 1 - s.unit(u).side, {u, p[1]});
     p[0] = p[1] = 0;
+  }
+}
+
+void SbRules::CheckInvariants(const State& s, ErrorList* out) const {
+  HexRules::CheckInvariants(s, out);
+  if (!s.game_over && Ext<SbExt>(s).pending_capture[0][0] != 0) {
+    out->Add(Error{"", 0, 0, "", "a capture (5.8) is owed outside the capture step", "invariant"});
   }
 }
 

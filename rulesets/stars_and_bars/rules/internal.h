@@ -91,7 +91,6 @@ class SbRules final : public HexRules {
 
   void Start(State& s, Context& ctx) const override;
   // 5.8 (unless auto=capture): after each action, the captures it owes are asked.
-  Status Apply(State& s, const Action& a, Context& ctx) const override;
   void FinishSteps() override;
   void LegacyFrameState(const State& s, State* old) const override;
   void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
@@ -270,6 +269,8 @@ class SbRules final : public HexRules {
   // at the end of the action (AskCaptures), or, with auto=capture, declared at once.
   void OfferCapture(State& s, Context& ctx, UnitId convoy, int hex, int side) const;
   void AskCaptures(State& s) const;
+  // 5.8: no capture is left owed outside the capture steps between actions.
+  void CheckInvariants(const State& s, ErrorList* out) const override;
   void ListCapture(const State& s, std::vector<Action>* out) const;
   Status ApplyCapture(State& s, const Action& a, Context& ctx) const;
   // 3.0 (unless auto=setup): the next battery on the map to set up after `after` (kNoUnit: the first).

@@ -13,32 +13,17 @@
 
 namespace wg::stars_and_bars {
 
-Status SbRules::Apply(State& s, const Action& a, Context& ctx) const {
-  const Status st = HexRules::Apply(s, a, ctx);
-  if (option_capture_ && st.ok()) AskCaptures(s);
-  return st;
-}
-
 // After the core's steps: the combat result's script (registered last, so the kinds saved
-// States hold keep their numbers). The chance steps' outcomes may owe captures (5.8: a convoy
-// eliminated in the combat the die resolved): asked when the outcome is applied, also by a
-// caller that stops at chance.
+// States hold keep their numbers). An action, or a die's outcome, may owe captures (5.8: a
+// convoy eliminated with an enemy unit in its hex): asked at the end of its handler, before
+// the next die (StepTable::SetAfterHandler).
 void SbRules::FinishSteps() {
   HexRules::FinishSteps();
   StepDef r = NewStep("combat_result", "7.3", DecisionType::kNone);
   r.resume = [this](State& s, Context& ctx, int result) { ResumeCombatResult(s, ctx, result); };
   step_combat_result_ = steps_.Register(std::move(r));
   RegisterChanceSteps();
-  if (!option_capture_) return;
-  for (const StepKind k : {step_combat_roll_, step_untrained_, step_bombard_roll_, step_cav_withdrawal_, step_reorg_roll_,
-                           step_initiative_}) {
-    StepDef d = steps_.Def(k);
-    d.resolve = [this, resolve = d.resolve](State& s, Context& ctx, int value) {
-      resolve(s, ctx, value);
-      AskCaptures(s);
-    };
-    steps_.Register(std::move(d));
-  }
+  if (option_capture_) steps_.SetAfterHandler([this](State& s, Context&) { AskCaptures(s); });
 }
 
 // The dice rolled inside actions, each a chance step (a search enumerates its outcomes; a
