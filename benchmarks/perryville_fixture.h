@@ -1,5 +1,5 @@
 // The Perryville movement fixture shared by benchmarks/perryville_bench.cc and
-// tests/alloc_test.cc: the real Stars and Bars map (rulesets/stars_and_bars/map.yaml)
+// tests/alloc_test.cc: the real Stars and Bars map (rulesets/stars_and_bars/scenarios/perryville/map.yaml)
 // with the vocabulary of ruleset.yaml's `terrain:` section and the cost model of its
 // `movement:` section, a fixed set of enemy units projecting zones of control
 // (blocked by rivers unless a bridge or ford, 6.1), and fixed starts for the queries.
@@ -44,7 +44,7 @@ struct PerryvilleFixture {
     v.paths = r.StringList(t["paths"], "terrain.paths");
     v.place_kinds = r.StringList(t["place_kinds"], "terrain.place_kinds");
     v.default_terrain = r.OptionalString(t, "terrain", "default", "clear");
-    auto m = LoadMap(dir + "map.yaml", &v);
+    auto m = LoadMap(dir + "scenarios/perryville/map.yaml", &v);
     if (!m.ok()) {
       error = m.errors().ToString();
       return;

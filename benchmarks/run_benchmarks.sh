@@ -66,7 +66,7 @@ if [ "$baseline" != none ] && git -C "$src" cat-file -e "$baseline^{commit}" 2>/
   ai_games="${WG_AI_GAMES:-1}"
   : > "$cmp/ai.txt.new"
   : > "$cmp/tabletop.txt.new"
-  sed 's/^turns: .*/turns: 8/' "$src/rulesets/civil_war_miniatures/scenarios/farm.yaml" > "$cmp/farm8.yaml"
+  sed 's/^turns: .*/turns: 8/' "$src/rulesets/civil_war_miniatures/scenarios/farm/scenario.yaml" > "$cmp/farm8.yaml"
   for k in $(seq 1 "$rounds"); do
     echo "baseline round $k of $rounds ..."
     for side in base cur; do

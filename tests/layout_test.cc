@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -57,7 +59,44 @@ TEST(Layout, EveryRulesetFolderHasTheSameFiles) {
           << e.path().filename() << "/" << name << " looks like a scenario: it belongs in scenarios/";
     }
   }
-  EXPECT_EQ(rulesets, 3);
+  EXPECT_GT(rulesets, 0);
+}
+
+// Issue 38: one scenario layout. Each scenario is a folder scenarios/<name>/ holding its
+// scenario.yaml and the files it names (a hex game's map.yaml and units.yaml); ruleset.yaml
+// names no map or units file of its own, and the only YAML beside it is itself.
+TEST(Layout, EveryRulesetKeepsEachScenarioInItsOwnFolder) {
+  int scenarios = 0;
+  for (const auto& e : fs::directory_iterator(kRoot / "rulesets")) {
+    if (!e.is_directory()) continue;
+    const std::string rs = e.path().filename().string();
+    const YAML::Node root = YAML::LoadFile((e.path() / "ruleset.yaml").string());
+    EXPECT_FALSE(root["map"]) << rs << ": the map belongs to a scenario folder";
+    EXPECT_FALSE(root["units"]) << rs << ": the units belong to a scenario folder";
+    for (const auto& f : fs::directory_iterator(e.path())) {
+      EXPECT_FALSE(f.is_regular_file() && f.path().extension() == ".yaml" && f.path().filename() != "ruleset.yaml")
+          << rs << "/" << f.path().filename().string() << ": data beside ruleset.yaml belongs in it or in a scenario";
+    }
+    for (const auto& f : fs::directory_iterator(e.path() / "scenarios")) {
+      EXPECT_TRUE(f.is_directory()) << rs << "/scenarios/" << f.path().filename().string() << " is not a scenario folder";
+    }
+    ASSERT_TRUE(root["scenarios"] && root["scenarios"].IsMap()) << rs;
+    for (const auto& kv : root["scenarios"]) {
+      const std::string name = kv.first.as<std::string>();
+      EXPECT_EQ(kv.second.as<std::string>(), "scenarios/" + name + "/scenario.yaml") << rs;
+      const fs::path dir = e.path() / "scenarios" / name;
+      ASSERT_TRUE(fs::is_regular_file(dir / "scenario.yaml")) << rs << ": " << name;
+      const YAML::Node sc = YAML::LoadFile((dir / "scenario.yaml").string());
+      for (const char* key : {"map", "units"}) {
+        if (sc[key] && sc[key].IsScalar()) {  // a file's name (the miniatures' units are a section)
+          EXPECT_TRUE(fs::is_regular_file(dir / sc[key].as<std::string>()))
+              << rs << "/" << name << ": " << key << " names no file beside scenario.yaml";
+        }
+      }
+      ++scenarios;
+    }
+  }
+  EXPECT_GT(scenarios, 0);
 }
 
 // Issue 38: a ruleset's C++ is one file per rule section or step (rules/<section>.cc), each

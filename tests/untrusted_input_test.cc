@@ -464,9 +464,9 @@ TEST_F(UntrustedHooks, Issue14_StarsAndBarsRefusesACrtTokenItsHandlerDoesNotAppl
 TEST_F(UntrustedHooks, Issue14_StarsAndBarsMissingTableAndPlacesHavePositions) {
   Copy("stars_and_bars");
   Edit(file("ruleset.yaml"), "  union_initiative:", "  union_initiative_renamed:");
-  Edit(file("map.yaml"), "kind: objective", "kind: army_hq");
+  Edit(file("scenarios/perryville/map.yaml"), "kind: objective", "kind: army_hq");
   const std::string e = Errors();
-  EXPECT_HAS(e, "ruleset.yaml:196:3: tables.union_initiative: missing table union_initiative (12.4)");
+  EXPECT_HAS(e, "ruleset.yaml:194:3: tables.union_initiative: missing table union_initiative (12.4)");
   EXPECT_HAS(e, "map.yaml:");
   EXPECT_HAS(e, ": places: the two army HQ places (kind army_hq, attributes: {side: ...}) and the objective are "
                 "required (11.1)");

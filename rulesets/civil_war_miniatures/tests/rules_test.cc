@@ -1350,7 +1350,7 @@ TEST(Rules, Rule_T_4_SvgHasScaleLegendTerrainNamesMarkersAndLivestock) {
 // New York in the farm house and the 11th Virginia in the barn: their names go
 // beside the buildings, where they can be read.
 TEST(Rules, Rule_T_4_TerrainNamesAreNeverUnderAUnit) {
-  std::ifstream in(std::string(WG_RULESET_DIR) + "/scenarios/farm.yaml");
+  std::ifstream in(std::string(WG_RULESET_DIR) + "/scenarios/farm/scenario.yaml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"at: [14, 16]", "at: [34.5, 26.5]"},
                                  {"at: [58, 16]", "at: [40, 19.5]"}}) {
@@ -1435,7 +1435,7 @@ TEST(Rules, LoaderReportsMissingAndMisshapedSectionsWithPositions) {
   int i = 0;
   for (const Case& c : cases) {
     const std::string folder = CopyRuleset("bad" + std::to_string(i++), c.from, c.to);
-    const std::string scen = std::string(WG_RULESET_DIR) + "/scenarios/farm.yaml";
+    const std::string scen = std::string(WG_RULESET_DIR) + "/scenarios/farm/scenario.yaml";
     GameParams p;
     auto g = LoadMiniGame(folder, scen, p);
     ASSERT_FALSE(g.ok()) << c.path;
@@ -1466,9 +1466,9 @@ TEST(Rules, LoaderSurvivesEveryLineDeletedOrMisshaped) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   };
   const std::string dir = std::string(WG_RULESET_DIR);
-  const std::string files[2] = {read(dir + "/ruleset.yaml"), read(dir + "/scenarios/farm.yaml")};
+  const std::string files[2] = {read(dir + "/ruleset.yaml"), read(dir + "/scenarios/farm/scenario.yaml")};
   const auto tmp = std::filesystem::temp_directory_path() / "cwm_fuzz";
-  std::filesystem::create_directories(tmp / "scenarios");
+  std::filesystem::create_directories(tmp / "scenarios" / "farm");
   int loads = 0, refused = 0;
   for (int which = 0; which < 2; ++which) {
     std::vector<std::string> lines;
@@ -1488,10 +1488,10 @@ TEST(Rules, LoaderSurvivesEveryLineDeletedOrMisshaped) {
         std::string text;
         for (const std::string& l : mutated) text += l + "\n";
         std::ofstream(tmp / "ruleset.yaml") << (which == 0 ? text : files[0]);
-        std::ofstream(tmp / "scenarios" / "farm.yaml") << (which == 1 ? text : files[1]);
+        std::ofstream(tmp / "scenarios" / "farm" / "scenario.yaml") << (which == 1 ? text : files[1]);
         GameParams p;
         Result<std::shared_ptr<const Game>> g = ErrorList{};
-        EXPECT_NO_THROW(g = LoadMiniGame(tmp.string(), "scenarios/farm.yaml", p)) << which << ":" << i << " " << value;
+        EXPECT_NO_THROW(g = LoadMiniGame(tmp.string(), "scenarios/farm/scenario.yaml", p)) << which << ":" << i << " " << value;
         ++loads;
         if (g.ok()) continue;
         ++refused;

@@ -50,6 +50,9 @@ int ClearHex(int skip = 0) {
   return -1;
 }
 
+// A test scenario extends Perryville's (its map and units).
+const std::string kExtendsPerryville = "extends: " + std::string(WG_RULESET_DIR) + "/scenarios/perryville/scenario.yaml\n";
+
 // Loads Perryville with a test set-up. `place` is a YAML list body. The position gives each
 // battery's mode (`face:`), so the program makes 3.0's set-up choice (`automated`: auto=).
 std::shared_ptr<const Game> Position(const std::string& start, const std::string& place,
@@ -59,7 +62,7 @@ std::shared_ptr<const Game> Position(const std::string& start, const std::string
   // Named after the test: ctest runs tests in parallel processes.
   const std::string path = ::testing::TempDir() + "sb_pos_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(n++) + ".yaml";
-  std::ofstream(path) << "only_placed: true\nstart: " << start << "\nplace:\n" << place << extra;
+  std::ofstream(path) << kExtendsPerryville << "only_placed: true\nstart: " << start << "\nplace:\n" << place << extra;
   auto r = LoadGame("stars_and_bars(scenario=" + path + (options.empty() ? "" : ",optional=" + options) +
                     (automated.empty() ? "" : ",auto=" + automated) + ")");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.errors().ToString());
@@ -603,7 +606,7 @@ TEST(Rules, Rule_7_4_LossesReduceAttackAndDefense) {
                           "  - {id: foe, name: Foe, side: confederate, kind: infantry, size: brigade, values: {attack: 2, defense: 2, movement: 4}, setup: \"" +
                               L(Nb(ClearHex(), 0)) + "\"}\n";
   const std::string scen = ::testing::TempDir() + "sb_scen_344.yaml";
-  std::ofstream(scen) << "units: " << units << "\nstart: {turn: 5, side: confederate, phase: combat}\nplace:\n"
+  std::ofstream(scen) << kExtendsPerryville << "units: " << units << "\nstart: {turn: 5, side: confederate, phase: combat}\nplace:\n"
                       << "  - {unit: ex, hex: \"" << L(ClearHex()) << "\", markers: {permanent_loss: 1, disruption: 1}}\n";
   auto r = LoadGame("stars_and_bars(scenario=" + scen + ")");
   ASSERT_TRUE(r.ok()) << r.errors().ToString();
@@ -1417,14 +1420,14 @@ TEST(Rules, Rule_12_2_SetUpCountsTheBatteryFreeWithItsBrigade) {
   Session s(g, 1);
   EXPECT_TRUE(s.state().unit(U(*g, "swett")).OnMap());
   const std::string path = ::testing::TempDir() + "sb_12_2_setup.yaml";
-  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << place;
+  std::ofstream(path) << kExtendsPerryville << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << place;
   auto refused = LoadGame("stars_and_bars(scenario=" + path + ")");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.errors().ToString().find("3 units of confederate start in hex " + L(c)), std::string::npos)
       << refused.errors().ToString();
   // The same battery with another brigade's stack is a full unit (12.2: "at all other times").
   const std::string other = P("jones", c) + P("swett", c) + P("johnson", c);
-  std::ofstream(path) << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << other;
+  std::ofstream(path) << kExtendsPerryville << "only_placed: true\nstart: " << kUnionMove << "\nplace:\n" << other;
   EXPECT_FALSE(LoadGame("stars_and_bars(scenario=" + path + ",optional=12.2)").ok());
 }
 
