@@ -136,10 +136,11 @@ TEST_F(WargameCli, SavesOfFormat3StoppedInACombatLoadAndContinueAsTheirReadmeSay
 }
 
 // Saves of format 5 (before format 6 kept Blue & Gray's attack waiting for the cavalry's
-// choice, 11.2, in the step that holds it): two stopped at that choice, hashed with the
-// attack where the older code kept it.
+// choice, 11.2, in the step that holds it, and Stars and Bars' 7.8 advance in its step's
+// argument): two stopped at that choice and one at that advance, hashed with what the
+// step owed where the older code kept it.
 TEST_F(WargameCli, SavesOfFormat5LoadAndContinueAsTheirReadmeSays) {
-  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v5/"), 4);
+  EXPECT_EQ(ContinueSavesAsTheirReadmeSays(std::string(WG_TEST_DATA_DIR) + "/saves_v5/"), 5);
 }
 
 // Saves of format 3 (before format 4 made Stars and Bars' choices of 3.0 and 5.8 the

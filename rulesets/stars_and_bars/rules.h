@@ -36,6 +36,9 @@ enum SbChoice : uint8_t {
 
 // kCustom action codes (Action::value).
 inline constexpr int kCustomReorganize = 1;  // units [unit] or [unit, hq]
+// The advance step's argument 0 when it is 7.8's, after a cavalry retreat before combat
+// (the attackers adjacent to the hex the cavalry left may advance into it).
+inline constexpr int16_t kCavalryAdvanceArg = 1;
 
 // The ruleset's per-game state (State::ext). Fields ordered so there is no padding.
 struct SbExt {
@@ -64,7 +67,9 @@ struct SbExt {
   uint8_t legacy_stand[2];
   uint8_t unused_2;             // always 0 (was a flag for the losses/stand steps on the stack)
   uint8_t advance_rolled;       // 12.1 rolled for this combat
-  uint8_t cavalry_advance;      // 7.8: the attacker's advance after a cavalry retreat is pending
+  // Always 0. Saves of format 1-5 hashed here that the advance step on the stack was 7.8's
+  // (after a cavalry retreat): now that step's argument 0 (kCavalryAdvanceArg).
+  uint8_t legacy_cavalry_advance;
   uint8_t num_cav_advanced;     // 7.8: entries of cav_advanced
   int16_t cav_advanced[8];      // 7.8: units that advanced after a cavalry retreat this player-turn
   // 5.8 (unless auto=capture): convoys eliminated with an enemy unit in their hex by the

@@ -80,10 +80,8 @@ Status SbRules::ApplyCavalryRetreat(State& s, const Action& a, Context& ctx) con
         c.attackers[c.num_attackers++] = v;
       }
     }
-    if (c.num_attackers > 0) {
-      Ext<SbExt>(s).cavalry_advance = 1;
-      CallStep(s, ctx, steps_, step_advance_, s.phasing_side);
-    }
+    // The advance step, called as 7.8's (its argument 0).
+    if (c.num_attackers > 0) CallStep(s, ctx, steps_, step_advance_, s.phasing_side, {kCavalryAdvanceArg});
   }
   const DieTable& t = *data().tables.Find("cavalry_withdrawal");
   // The column least favourable to the cavalry: "cavalry" if any adjacent enemy is cavalry.

@@ -135,7 +135,7 @@ Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
       return Status::Refused("7.6", game_.UnitLabel(u) + " may advance only with attacking units it is stacked with");
     }
   }
-  if (x.cavalry_advance) return ApplyCavalryAdvance(s, attackers, a, ctx);
+  if (TopStep(s)->args[0] == kCavalryAdvanceArg) return ApplyCavalryAdvance(s, attackers, a, ctx);
   if (nc > 0) {
     if (attackers.num_units == 0) return Status::Refused("7.6", "zero-AS units advance only with attacking units");
     for (int i = 0; i < nc; ++i) MoveUnit(s, ctx, companions[i], s.combat.vacated_hex, EventType::kAdvance, "7.6");
@@ -175,7 +175,6 @@ Status SbRules::ApplyCavalryAdvance(State& s, const Action& attackers, const Act
     s.unit(u).flags |= kUnitAttacked;  // treated as having attacked (kept into the combat phase)
     if (x.num_cav_advanced < 8) x.cav_advanced[x.num_cav_advanced++] = u;
   }
-  x.cavalry_advance = 0;
   c = PendingCombat{};
   for (auto& h : c.defender_hexes) h = -1;
   c.vacated_hex = -1;

@@ -94,6 +94,7 @@ class SbRules final : public HexRules {
   void FinishSteps() override;
   void LegacyFrameState(const State& s, State* old) const override;
   void LegacySaveStates(const State& s, int format, std::vector<State>* out) const override;
+  bool ProjectCavalryAdvance(State* old) const;
   // The `ai` player's ruleset knowledge (rules/ai.cc).
   double Evaluate(const State& s, int side) const override;
 

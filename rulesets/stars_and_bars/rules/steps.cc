@@ -67,6 +67,7 @@ void SbRules::LegacyFrameState(const State& s, State* old) const {
     Step& st = old->steps.items[i];
     if (st.kind == step_losses_ || st.kind == step_stand_) st = Step{st.kind, st.side, st.rule, {}};
   }
+  ProjectCavalryAdvance(old);
   const Step* f = FindFrame(s, step_combat_result_);
   if (f == nullptr) return;
   SbExt& x = Ext<SbExt>(*old);
@@ -80,11 +81,30 @@ void SbRules::LegacyFrameState(const State& s, State* old) const {
   }
 }
 
+// Saves of format 1-5: 7.8's advance was the advance step without arguments and an SbExt
+// flag. Whether s has one.
+bool SbRules::ProjectCavalryAdvance(State* old) const {
+  bool found = false;
+  for (int i = 0; i < old->steps.depth; ++i) {
+    Step& st = old->steps.items[i];
+    if (st.kind != step_advance_ || st.args[0] != kCavalryAdvanceArg) continue;
+    st.args[0] = 0;
+    Ext<SbExt>(*old).legacy_cavalry_advance = 1;
+    found = true;
+  }
+  return found;
+}
+
 // Out of a combat result's script, the older code still held the last result's retreat and
 // Stand decision (its losses were all taken or forgiven): the State with each pair they may
 // have been per force ({0, 0} no retreat; a W or R result: stood or retreated).
 void SbRules::LegacySaveStates(const State& s, int format, std::vector<State>* out) const {
-  if (format >= 5) return;
+  if (format == 5) {  // 7.8's advance was an SbExt flag
+    State old = s;
+    if (ProjectCavalryAdvance(&old)) out->push_back(old);
+    return;
+  }
+  if (format > 5) return;
   const size_t first = out->size();
   HexRules::LegacySaveStates(s, format, out);
   if (FindFrame(s, step_combat_result_) != nullptr) return;
