@@ -293,6 +293,26 @@ void CheckHexStartStacking(RulesetDocument& doc, const Game& game, ErrorList* er
       [hq](const State& s, int hex, int side) { return hq->StackingCountOf(s, hex, side); }, errors);
 }
 
+// A data-only ruleset plays on HexRules::ApplyCombatResult: any CRT token it
+// does not apply (the standard AE, AR, DE, DR and the codes its crt.effects
+// declares) would silently do nothing, so it is an error at load.
+void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
+  if (!doc.Has("crt")) return;
+  const YAML::Node crt = doc.Section("crt");
+  std::vector<std::string> codes;  // the declared codes (the rules below view them)
+  const YAML::Node effects = YamlReader::Get(crt, "effects");
+  if (effects.IsMap()) {
+    for (const auto& kv : effects) {
+      if (kv.first.IsScalar()) codes.push_back(kv.first.Scalar());
+    }
+  }
+  std::vector<CrtTokenRule> tokens(kStandardCrtTokens.tokens.begin(), kStandardCrtTokens.tokens.end());
+  for (const std::string& c : codes) tokens.push_back(CrtTokenRule{c, true, true, true, false});
+  const CrtTokenSet set{"the standard hex rules", tokens, /*takes_effects=*/true};
+  CheckCrtTokens(*doc.ReaderFor("crt"), crt, "crt", set);
+  (void)errors;  // recorded in the document's reader, which LoadHexGame reports
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Game>> LoadHexGame(
@@ -322,5 +342,19 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   if (!errors.ok()) return errors;
   return std::shared_ptr<const Game>(std::move(game));
 }
+
+namespace {
+
+// A data-only ruleset (registry.h) plays on the standard hex-game flow. This file
+// is linked whenever a ruleset loads through LoadHexGame.
+const bool kDataOnlyRulesets = SetDataOnlyRulesetLoader([](const std::string& folder, const GameParams& params) {
+  return LoadHexGame(folder, params, {},
+                     [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
+                       CheckDefaultResultCodes(doc, errors);
+                       return std::make_unique<HexRules>(g);
+                     });
+});
+
+}  // namespace
 
 }  // namespace wg
