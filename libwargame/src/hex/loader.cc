@@ -343,18 +343,18 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   return std::shared_ptr<const Game>(std::move(game));
 }
 
-namespace {
-
-// A data-only ruleset (registry.h) plays on the standard hex-game flow. This file
-// is linked whenever a ruleset loads through LoadHexGame.
-const bool kDataOnlyRulesets = SetDataOnlyRulesetLoader([](const std::string& folder, const GameParams& params) {
+// A data-only ruleset (registry.h) plays on the standard hex-game flow, set before
+// main. Every program that links the hex engine keeps this definition, and so the
+// setting, whether or not it calls LoadHexGame itself: wargame_hex's link option
+// --undefined=wg_hex_data_only_rulesets (libwargame/CMakeLists.txt).
+extern "C" {
+bool wg_hex_data_only_rulesets = SetDataOnlyRulesetLoader([](const std::string& folder, const GameParams& params) {
   return LoadHexGame(folder, params, {},
                      [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
                        CheckDefaultResultCodes(doc, errors);
                        return std::make_unique<HexRules>(g);
                      });
 });
-
-}  // namespace
+}
 
 }  // namespace wg
