@@ -26,27 +26,27 @@ class HexMoveSampler final : public MoveSampler {
 
 bool HexMoveSampler::SampleMove(Session& session, RngState* rng, std::vector<UnitId>* candidates,
                                 std::vector<int>* destinations, Action* out) const {
-  RngState& rng_ = *rng;
-  std::vector<UnitId>& candidates_ = *candidates;
-  std::vector<int>& destinations_ = *destinations;
+  RngState& random = *rng;
+  std::vector<UnitId>& movers = *candidates;
+  std::vector<int>& ends = *destinations;
   const Game& game = session.game();
   const HexQueries* rules = game.rules->hex();
   const State& s = session.state();
   if (rules == nullptr || s.decision != DecisionType::kMovement) return false;
-  candidates_.clear();
+  movers.clear();
   for (int i = 0; i < s.num_units; ++i) {
-    if (MayMoveNow(game, *rules, s, static_cast<UnitId>(i))) candidates_.push_back(static_cast<UnitId>(i));
+    if (MayMoveNow(game, *rules, s, static_cast<UnitId>(i))) movers.push_back(static_cast<UnitId>(i));
   }
   Context ctx(game, nullptr, nullptr, &session.scratch());
   Pathfinder& pf = static_cast<HexScratch&>(session.scratch()).pathfinder;
   while (true) {
     // One slot per candidate unit and one for ending the phase.
-    const uint32_t pick = UniformBelow(rng_, static_cast<uint32_t>(candidates_.size() + 1));
-    if (pick == candidates_.size()) {
+    const uint32_t pick = UniformBelow(random, static_cast<uint32_t>(movers.size() + 1));
+    if (pick == movers.size()) {
       *out = Action::EndPhase();
       return true;
     }
-    const UnitId u = candidates_[pick];
+    const UnitId u = movers[pick];
     const UnitState& us = s.unit(u);
     const Reachable* r = nullptr;
     int start = us.hex;
@@ -59,18 +59,18 @@ bool HexMoveSampler::SampleMove(Session& session, RngState* rng, std::vector<Uni
       r = &pf.Search(q);
       start = -1;
     }
-    destinations_.clear();
+    ends.clear();
     for (int h : r->hexes()) {
       if (h == start || !r->CanEnd(h)) continue;
       int len = 0;
       for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) ++len;
-      if (len > 0 && len <= kMaxActionHexes) destinations_.push_back(h);
+      if (len > 0 && len <= kMaxActionHexes) ends.push_back(h);
     }
-    if (destinations_.empty()) {  // this unit has nowhere to go: drop it and pick again
-      candidates_.erase(candidates_.begin() + pick);
+    if (ends.empty()) {  // this unit has nowhere to go: drop it and pick again
+      movers.erase(movers.begin() + pick);
       continue;
     }
-    const int h = destinations_[UniformBelow(rng_, static_cast<uint32_t>(destinations_.size()))];
+    const int h = ends[UniformBelow(random, static_cast<uint32_t>(ends.size()))];
     int16_t path[kMaxActionHexes];
     int n = 0;
     for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) path[n++] = static_cast<int16_t>(p);
