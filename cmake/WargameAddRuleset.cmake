@@ -1,4 +1,4 @@
-# wargame_add_ruleset(NAME SOURCES hooks.cc ... [DATA folder] [PROGRAM exe])
+# wargame_add_ruleset(NAME SOURCES hooks.cc ... [DATA folder] [PROGRAM exe] [ENGINE hex|table])
 #
 # For a ruleset of your own, outside libwargame's tree, built against the
 # installed package (find_package(Wargame CONFIG REQUIRED) defines this):
@@ -11,7 +11,13 @@
 #   - with PROGRAM exe: also builds `exe`, the `wargame` program (play, check,
 #     render, odds, simulate, ...) with the installed rulesets and this one.
 function(wargame_add_ruleset name)
-  cmake_parse_arguments(A "" "DATA;PROGRAM" "SOURCES" ${ARGN})
+  cmake_parse_arguments(A "" "DATA;PROGRAM;ENGINE" "SOURCES" ${ARGN})
+  # ENGINE hex or table: the hooks link that engine (Wargame::hex, Wargame::table)
+  # and the core; without it, every engine (Wargame::wargame).
+  set(engine Wargame::wargame)
+  if(A_ENGINE)
+    set(engine Wargame::${A_ENGINE})
+  endif()
   if(NOT A_SOURCES)
     message(FATAL_ERROR "wargame_add_ruleset(${name}): SOURCES is required (the hooks' .cc files)")
   endif()
@@ -24,7 +30,7 @@ function(wargame_add_ruleset name)
   endif()
   set(lib wargame_ruleset_${name})
   add_library(${lib} OBJECT ${A_SOURCES})
-  target_link_libraries(${lib} PUBLIC Wargame::wargame)
+  target_link_libraries(${lib} PUBLIC ${engine})
   target_compile_features(${lib} PUBLIC cxx_std_20)
   target_compile_definitions(${lib} PRIVATE WARGAME_RULESET_DATA_DIR="${data}")
   if(A_PROGRAM)

@@ -4,10 +4,15 @@
 # one GoogleTest program per test file, and installs the ruleset's data
 # (the installed package links them from wargame_rulesets, WargameInstall.cmake).
 function(wg_add_ruleset name)
-  cmake_parse_arguments(A "" "" "SOURCES;TESTS" ${ARGN})
+  cmake_parse_arguments(A "" "ENGINE" "SOURCES;TESTS" ${ARGN})
+  # ENGINE hex or table: the ruleset's hooks link that engine (and the core) only.
+  set(engine wargame)
+  if(A_ENGINE)
+    set(engine wargame_${A_ENGINE})
+  endif()
   set(lib wg_ruleset_${name})
   add_library(${lib} OBJECT ${A_SOURCES})
-  target_link_libraries(${lib} PUBLIC wargame)
+  target_link_libraries(${lib} PUBLIC ${engine})
   target_include_directories(${lib} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   wg_set_warnings(${lib})
   target_sources(wg_rulesets INTERFACE $<TARGET_OBJECTS:${lib}>)

@@ -1,6 +1,7 @@
 // The generic computer player (wargame/ai.h) on the skirmish test ruleset, and
 // on Stars and Bars with that ruleset's Rules::Evaluate knowledge.
 #include "wargame/ai.h"
+#include "wargame/map.h"
 
 #include <algorithm>
 #include <cinttypes>

@@ -9,6 +9,7 @@
 #include "wargame/action_space.h"
 #include "wargame/game.h"
 #include "wargame/liveness.h"
+#include "wargame/map.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -46,22 +47,43 @@ TEST(Board, AGameHasAHexBoardOrATableNeverBoth) {
   Game g;
   EXPECT_FALSE(g.has_hex_board());
   EXPECT_FALSE(g.has_table());
-  g.mutable_hex_board().stacking.limit = 3;
+  MutableHexBoard(g).stacking.limit = 3;
   EXPECT_TRUE(g.has_hex_board());
   EXPECT_FALSE(g.has_table());
   Table t;
   t.width = 72;
   t.depth = 48;
-  g.SetTable(t);
+  SetTable(g, t);
   EXPECT_TRUE(g.has_table());
   EXPECT_FALSE(g.has_hex_board());
   EXPECT_EQ(g.hex_board().stacking.limit, EmptyBoardLimit());
   EXPECT_EQ(g.table().width, 72);
-  g.mutable_hex_board();
+  MutableHexBoard(g);
   EXPECT_TRUE(g.has_hex_board());
   EXPECT_FALSE(g.has_table());
   EXPECT_EQ(g.table().width, 0);
   EXPECT_EQ(g.hex_board().stacking.limit, EmptyBoardLimit());  // a new, empty board
+}
+
+// The core holds the board type-erased (board.h); each engine reads its own back typed.
+TEST(Board, TheCoreHoldsTheBoardAndEachEngineReadsItsOwnTyped) {
+  Game g;
+  EXPECT_EQ(g.board(), nullptr);
+  EXPECT_EQ(g.num_positions(), 0);
+  EXPECT_TRUE(g.places().empty());
+  MutableHexBoard(g).map.places.push_back(Place{"Chaplin", "objective", {0}, {}});
+  ASSERT_NE(g.board<HexBoard>(), nullptr);
+  EXPECT_EQ(g.board<Table>(), nullptr);
+  EXPECT_TRUE(g.board()->indexed());
+  EXPECT_EQ(g.FindPlace("Chaplin"), &g.places()[0]);
+  EXPECT_EQ(g.HexLabel(kOnTable), "on the table");
+  EXPECT_EQ(g.HexLabel(kNotYetEntered), "off-map");
+  SetTable(g, Table{});
+  EXPECT_EQ(g.board<HexBoard>(), nullptr);
+  ASSERT_NE(g.board<Table>(), nullptr);
+  EXPECT_FALSE(g.board()->indexed());
+  EXPECT_EQ(g.num_positions(), 0);
+  EXPECT_EQ(g.FindPlace("Chaplin"), nullptr);
 }
 
 // Every unit of the tabletop game stands on the table and on no hex, for the whole

@@ -9,7 +9,9 @@
 //   ruleset derives from;
 // - the programs (examples/, python/) reach a ruleset only through those interfaces and
 //   Rules::tabletop()'s TabletopQueries: they include no ruleset's header and test no
-//   ruleset's type (typeid, a cast to one of its classes).
+//   ruleset's type (typeid, a cast to one of its classes);
+// - the core (libwargame/src/*, libwargame/include/wargame/*, the engines' files aside:
+//   issue 38) includes no header of the hex engine or of the tabletop engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -206,6 +208,56 @@ TEST(Layout, TheInterfaceCheckCatchesARulesetHeaderAndTypeid) {
   EXPECT_TRUE(std::regex_search(std::string("dynamic_cast<const cwm::MiniRules*>(r)"), type_test));
   EXPECT_TRUE(std::regex_search(std::string("static_cast<const SbRules&>(*g.rules)"), type_test));
   EXPECT_FALSE(std::regex_search(std::string("dynamic_cast<TerminalPlayer*>(p.get())"), type_test));
+}
+
+// The engines' files (issue 38): the hex engine (libwargame/src/hex/ and these) and the
+// tabletop engine. Every other file of libwargame/src and libwargame/include/wargame is the core.
+const std::set<std::string> kHexFiles = {"hex.h", "map.h", "pathfinder.h", "los.h", "movement.h", "hex_rules.h",
+                                         "hex.cc", "map.cc", "map_loader.cc", "pathfinder.cc", "los.cc", "movement.cc"};
+const std::set<std::string> kTableFiles = {"tabletop.h", "tabletop.cc"};
+
+std::regex IncludeOfAnEngine() {
+  std::string names;
+  for (const auto* files : {&kHexFiles, &kTableFiles}) {
+    for (const std::string& f : *files) {
+      if (f.size() < 2 || f.compare(f.size() - 2, 2, ".h") != 0) continue;
+      if (!names.empty()) names.append("|");
+      names.append(f, 0, f.size() - 2).append(R"(\.h)");
+    }
+  }
+  std::string pattern = R"(#\s*include\s*["<]((\S*/)?()";
+  pattern.append(names).append(R"()|(\S*/)?hex/\S*|internal\.h)[">])");
+  return std::regex(pattern);
+}
+
+TEST(Layout, TheCoreIncludesNoHexOrTabletopHeader) {
+  const std::regex include = IncludeOfAnEngine();
+  int files = 0;
+  for (const char* dir : {"libwargame/src", "libwargame/include/wargame"}) {
+    for (const auto& e : fs::directory_iterator(kRoot / dir)) {
+      const std::string name = e.path().filename().string();
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
+      if (kHexFiles.count(name) || kTableFiles.count(name)) continue;
+      ++files;
+      const std::string text = ReadFile(e.path());
+      std::smatch m;
+      EXPECT_FALSE(std::regex_search(text, m, include)) << fs::relative(e.path(), kRoot) << " is the core and includes an engine's header: "
+                            << m.str(0) << " (reach the engine through board.h or a Rules hook)";
+    }
+  }
+  EXPECT_GT(files, 40);
+}
+
+TEST(Layout, TheCoreCheckCatchesAnEngineHeader) {
+  const std::regex include = IncludeOfAnEngine();
+  for (const char* line : {"#include \"wargame/map.h\"", "#include \"wargame/hex_rules.h\"", "#include <wargame/tabletop.h>",
+                           "#include \"wargame/pathfinder.h\"", "#  include \"hex/internal.h\""}) {
+    EXPECT_TRUE(std::regex_search(std::string(line), include)) << line;
+  }
+  for (const char* line : {"#include \"wargame/board.h\"", "#include \"wargame/game.h\"", "#include \"wargame/playout.h\""}) {
+    EXPECT_FALSE(std::regex_search(std::string(line), include)) << line;
+  }
 }
 
 }  // namespace

@@ -223,7 +223,9 @@ TEST(Tabletop, FootprintFrameAgreesWithFootprintExactly) {
     const FootprintFrame r = fa.Resized(b.width, b.depth), rf(resized);
     for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(r.Corners()[k] == rf.Corners()[k]);
     EXPECT_EQ(r.radius, rf.radius);
-    const Table table{"", 40, 40, {}, {}, {}};
+    Table table;  // 40 x 40 inches, no terrain
+    table.width = 40;
+    table.depth = 40;
     double m1 = 0, m2 = 0;
     bool e1 = false, e2 = false;
     const Vec2 dir{u(rng) - 20, u(rng) - 20};

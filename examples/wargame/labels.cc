@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "web_game.h"
 #include "wargame/action_text.h"
+#include "wargame/map.h"
 #include "wargame/tabletop.h"
 
 namespace wg::cli {

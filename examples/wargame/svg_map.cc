@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cli.h"
+#include "wargame/map.h"
 
 namespace wg::cli {
 

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "wargame/action_text.h"
+#include "wargame/map.h"
 #include "wargame/tabletop.h"
 #include "web_game.h"
 

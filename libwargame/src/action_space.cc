@@ -29,8 +29,8 @@ int AmountField(int v) { return In(v, kAmounts) ? v : -1; }
 
 ActionSpace::ActionSpace(const Game& game)
     : units_(std::max(1, game.num_units())),
-      positions_(game.hex_board().map.size()),
-      tabletop_(!game.has_hex_board()) {
+      positions_(game.num_positions()),
+      tabletop_(game.board() == nullptr || !game.board()->indexed()) {
   if (tabletop_) positions_ = kTableCellsX * kTableCellsY;
   const int U = units_, P = positions_;
   // Targets: hexes then units on a hex map; only units on a tabletop, whose

@@ -71,7 +71,7 @@ std::string ActionToText(const Game& g, const Action& a) {
     s += std::string(", ") + HexKey(a.type) + ": [";
     for (int i = 0; i < a.num_hexes; ++i) {
       if (i) s += ", ";
-      s += g.hex_board().map.Label(a.hexes[static_cast<size_t>(i)]);
+      s += g.board() != nullptr ? g.board()->Label(a.hexes[static_cast<size_t>(i)]) : std::to_string(a.hexes[static_cast<size_t>(i)]);
     }
     s += "]";
   }
@@ -162,7 +162,7 @@ Result<Action> ParseAction(const Game& g, YamlReader& r, const YAML::Node& node,
     auto add_hex = [&](const YAML::Node& h, const std::string& hp) {
       const auto label = r.String(h, hp);
       if (!label) return;
-      const int idx = g.hex_board().map.Index(*label);
+      const int idx = g.PositionIndex(*label);
       if (idx < 0) {
         r.Fail(h, hp, "hex \"" + *label + "\" is not on the map");
       } else if (a.num_hexes >= kMaxActionHexes) {

@@ -5,13 +5,9 @@
 #include <cstring>
 #include <limits>
 
-#include "wargame/hex_rules.h"
-
 namespace wg {
 
 namespace {
-
-const HexQueries* AsHex(const Game& game) { return game.rules->hex(); }
 
 bool IsFollowup(DecisionType d) {
   return d == DecisionType::kLosses || d == DecisionType::kStandOrRetreat || d == DecisionType::kRetreat ||
@@ -23,7 +19,7 @@ bool IsFollowup(DecisionType d) {
 int UnitStrength(const Game& game, const State& s, UnitId u) {
   if (!s.unit(u).InPlay() && s.unit(u).hex != kNotYetEntered) return 0;
   int attr = 0;
-  if (const HexQueries* h = AsHex(game); h && h->hex_data().attack >= 0) attr = h->hex_data().attack;
+  if (const AiBoardFeatures* f = game.rules->ai_features(); f && f->AttackAttribute(game) >= 0) attr = f->AttackAttribute(game);
   if (attr >= static_cast<int>(game.attributes.size())) return 0;
   return game.Current(s, u, attr);
 }
@@ -32,18 +28,18 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
     : game_(std::move(game)), options_(options), rng_(SeedRng(seed ^ 0xA15EEDULL)) {
   scratch_ = game_->rules->NewScratch();
   std::vector<std::string> kinds = {"objective"};
-  hex_ = AsHex(*game_);
-  if (const HexQueries* h = hex_) {
-    const HexGameData& d = h->hex_data();
-    attack_attr_ = d.attack >= 0 ? d.attack : 0;
-    defense_attr_ = d.defense;
-    if (!d.control_kinds.empty()) kinds = d.control_kinds;
-    mandatory_ = d.mandatory;
+  board_ = game_->rules->ai_features();
+  if (board_ != nullptr) {
+    terms_ = board_->TermsOf(*game_);
+    attack_attr_ = terms_.attack >= 0 ? terms_.attack : 0;
+    defense_attr_ = terms_.defense;
+    if (!terms_.control_kinds.empty()) kinds = terms_.control_kinds;
+    mandatory_ = terms_.mandatory;
   }
   if (attack_attr_ >= static_cast<int>(game_->attributes.size())) attack_attr_ = -1;
   if (defense_attr_ == attack_attr_) defense_attr_ = -1;
-  for (size_t p = 0; p < game_->hex_board().map.places.size(); ++p) {
-    if (std::find(kinds.begin(), kinds.end(), game_->hex_board().map.places[p].kind) != kinds.end()) {
+  for (size_t p = 0; p < game_->places().size(); ++p) {
+    if (std::find(kinds.begin(), kinds.end(), game_->places()[p].kind) != kinds.end()) {
       objective_places_.push_back(static_cast<int>(p));
     }
   }
@@ -59,10 +55,12 @@ AiPlayer::AiPlayer(std::shared_ptr<const Game> game, uint64_t seed, AiOptions op
   };
   attack_reducers_ = reducers(attack_attr_);
   defense_reducers_ = reducers(defense_attr_);
-  occupied_bits_.assign((static_cast<size_t>(std::max(0, game_->hex_board().map.size())) + 63) / 64, 0);
+  // Per position of an indexed board (none without the engine's features, as on a table).
+  const int positions = board_ != nullptr ? game_->num_positions() : 0;
+  occupied_bits_.assign((static_cast<size_t>(std::max(0, positions)) + 63) / 64, 0);
   reach_bits_.assign(2 * occupied_bits_.size(), 0);
-  near_.assign(static_cast<size_t>(std::max(0, game_->hex_board().map.size())), 0);
-  const size_t cells = 2 * static_cast<size_t>(std::max(0, game_->hex_board().map.size()));
+  near_.assign(static_cast<size_t>(std::max(0, positions)), 0);
+  const size_t cells = 2 * static_cast<size_t>(std::max(0, positions));
   att_.assign(cells, 0.0);
   def_.assign(cells, 0.0);
   val_.assign(cells, 0.0);
@@ -94,7 +92,7 @@ double GainAt(double r, double defender_value, double attacker_value, bool trapp
 }  // namespace
 
 void AiPlayer::ClearCells() const {
-  const size_t nh = static_cast<size_t>(game_->hex_board().map.size());
+  const size_t nh = near_.size();
   for (int h : occupied_) {
     for (size_t c : {static_cast<size_t>(h), nh + static_cast<size_t>(h)}) {
       att_[c] = def_[c] = val_[c] = 0.0;
@@ -105,23 +103,25 @@ void AiPlayer::ClearCells() const {
 }
 
 void AiPlayer::NearestTargets(const State& s, int side) const {
-  const Map& map = game_->hex_board().map;
-  const size_t nh = static_cast<size_t>(map.size());
+  const Game& g = *game_;
+  const size_t nh = near_.size();
   // The targets: the hexes of the other side's units, then the hexes of the
   // objectives the side does not hold (a min over them: the order is free).
   target_q_.clear();
   target_r_.clear();
-  auto add = [this, &map](int h) {
-    const Hex t = map.grid.HexAt(h);
-    target_q_.push_back(t.q);
-    target_r_.push_back(t.r);
+  if (board_ == nullptr) return;  // no indexed board: no unit stands on a position
+  auto add = [this, &g](int h) {
+    int q = 0, r = 0;
+    board_->Coordinates(g, h, &q, &r);
+    target_q_.push_back(q);
+    target_r_.push_back(r);
   };
   for (int h : occupied_) {
     if (count_[nh + static_cast<size_t>(h)] > 0) add(h);
   }
   for (int p : objective_places_) {
     if (p < kMaxPlaces && s.place_control[p] == side + 1) continue;
-    for (int h : map.places[static_cast<size_t>(p)].hexes) add(h);
+    for (int h : g.places()[static_cast<size_t>(p)].hexes) add(h);
   }
   // Once per hex of the side's units (a stack shares its distance).
   const int n = static_cast<int>(target_q_.size());
@@ -129,7 +129,7 @@ void AiPlayer::NearestTargets(const State& s, int side) const {
   const int* tr = target_r_.data();
   for (int h : occupied_) {
     if (count_[static_cast<size_t>(h)] == 0) continue;
-    near_[static_cast<size_t>(h)] = NearestDistance(map.grid.HexAt(h), tq, tr, n, 1 << 20);
+    near_[static_cast<size_t>(h)] = board_->NearestDistance(g, h, tq, tr, n, 1 << 20);
   }
 }
 
@@ -149,7 +149,7 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   const bool crowded = TallyUnits(s, side, &score);
   // Over the stacking limit: when the excess is eliminated at the checkpoint,
   // each excess unit is lost (valued at the hex's average unit).
-  if (crowded && hex_ != nullptr && hex_->hex_data().stacking_check == HexGameData::StackingCheck::kEliminate) {
+  if (crowded && board_ != nullptr && terms_.eliminate_over_stacking) {
     StackingTerm(s, side, &score);
   }
   // Places: control, and targets for the approach term.
@@ -161,7 +161,7 @@ double AiPlayer::Evaluation(const State& s, int side) const {
   EngagementTerm(&score);
   // Approach: each of my units toward the nearest enemy or objective not held.
   NearestTargets(s, side);
-  const int nh = g.hex_board().map.size();
+  const int nh = static_cast<int>(near_.size());
   for (int i = 0; i < s.num_units; ++i) {
     const UnitState& us = s.units[static_cast<size_t>(i)];
     if (us.side != side || !us.OnMap() || us.hex >= nh) continue;
@@ -172,9 +172,8 @@ double AiPlayer::Evaluation(const State& s, int side) const {
 }
 
 bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
-  const Game& g = *game_;
-  const int nh = g.hex_board().map.size();
-  const int limit = g.hex_board().stacking.limit;
+  const int nh = static_cast<int>(near_.size());
+  const int limit = terms_.stacking_limit;
   ClearCells();
   std::fill(reach_bits_.begin(), reach_bits_.end(), 0);
   bool crowded = false;  // some hex holds more units of a side than the stacking limit
@@ -206,7 +205,7 @@ bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
     val_[at(sd, us.hex)] += value;
     if (++count_[at(sd, us.hex)] > limit) crowded = true;
     // The hexes next to the side's units (its reach, for the engagement term).
-    const int32_t* nb = g.hex_board().map.grid.Neighbors(us.hex);
+    const int32_t* nb = terms_.adjacency + static_cast<size_t>(us.hex) * 6;
     uint64_t* reach = reach_bits_.data() + static_cast<size_t>(sd) * occupied_bits_.size();
     for (int k = 0; k < 6; ++k) {
       if (nb[k] >= 0) reach[static_cast<size_t>(nb[k]) >> 6] |= uint64_t{1} << (nb[k] & 63);
@@ -223,15 +222,15 @@ bool AiPlayer::TallyUnits(const State& s, int side, double* score) const {
 }
 
 void AiPlayer::StackingTerm(const State& s, int side, double* score) const {
-  const int nh = game_->hex_board().map.size();
-  const int limit = game_->hex_board().stacking.limit;
+  const int nh = static_cast<int>(near_.size());
+  const int limit = terms_.stacking_limit;
   for (int h : occupied_) {
     for (int sd = 0; sd < 2; ++sd) {
       const size_t c = static_cast<size_t>(sd * nh + h);
       const int n = count_[c];
       if (n <= limit) continue;
       const int real_side = sd == 0 ? side : 1 - side;
-      const int excess = hex_->StackingCountOf(s, h, real_side) - limit;
+      const int excess = board_->StackingCountOf(*game_, s, h, real_side) - limit;
       if (excess <= 0) continue;
       const double loss = excess * (val_[c] / n + options_.eliminated_penalty);
       *score += (sd == 0 ? -1.0 : 1.0) * options_.stacking_weight * loss;
@@ -240,8 +239,7 @@ void AiPlayer::StackingTerm(const State& s, int side, double* score) const {
 }
 
 void AiPlayer::EngagementTerm(double* score) const {
-  const Game& g = *game_;
-  const int nh = g.hex_board().map.size();
+  const int nh = static_cast<int>(near_.size());
   const size_t words = occupied_bits_.size();
   auto at = [nh](int sd, int hex) { return static_cast<size_t>(sd * nh + hex); };
   for (int h : occupied_) {
@@ -249,7 +247,7 @@ void AiPlayer::EngagementTerm(double* score) const {
       if (val_[at(sd, h)] <= 0) continue;
       // Engagement: the other side's units adjacent to this hex could attack it.
       double adj_att = 0, adj_val = 0;
-      const int32_t* nb = g.hex_board().map.grid.Neighbors(h);
+      const int32_t* nb = terms_.adjacency + static_cast<size_t>(h) * 6;
       for (int d = 0; d < 6; ++d) {
         if (nb[d] < 0) continue;
         adj_att += att_[at(1 - sd, nb[d])];

@@ -83,8 +83,8 @@ std::string Describe(const Game& g, const Event& e) {
       break;
     case EventType::kControl:
       body = SideName(g, e.side) + " controls " +
-             (e.a >= 0 && static_cast<size_t>(e.a) < g.hex_board().map.places.size()
-                  ? g.hex_board().map.places[static_cast<size_t>(e.a)].name
+             (e.a >= 0 && static_cast<size_t>(e.a) < g.places().size()
+                  ? g.places()[static_cast<size_t>(e.a)].name
                   : g.HexLabel(e.hex));
       break;
     case EventType::kChoice: body = SideName(g, e.side) + " chooses: " + text; break;

@@ -2,7 +2,6 @@
 
 #include "wargame/rule_index.h"
 #include "wargame/steps.h"
-#include "wargame/tabletop.h"
 
 #include <algorithm>
 #include <cstring>
@@ -195,26 +194,24 @@ std::string Rules::PositionText(const State& s, UnitId u) const {
 }
 
 std::string Game::HexLabel(int hex) const {
-  if (hex >= 0) return hex_board().map.Label(hex);
+  if (hex >= 0 && board_) return board_->Label(hex);
   return hex == kOnTable ? "on the table" : "off-map";
 }
 
-const HexBoard& Game::EmptyHexBoard() {
-  static const HexBoard kEmpty;
-  return kEmpty;
-}
+namespace {
+const std::vector<Place> kNoPlaces;
+}  // namespace
 
-HexBoard& Game::mutable_hex_board() {
-  if (!has_hex_board()) board_.emplace<HexBoard>();
-  return std::get<HexBoard>(board_);
-}
+const std::vector<Place>& Game::places() const { return board_ ? board_->places() : kNoPlaces; }
 
-const Table& Game::table() const {
-  static const Table kNoTable;
-  return has_table() ? *std::get<std::shared_ptr<const Table>>(board_) : kNoTable;
-}
+const std::vector<Place>& Board::places() const { return kNoPlaces; }
 
-void Game::SetTable(Table table) { board_ = std::make_shared<const Table>(std::move(table)); }
+const Place* Board::FindPlace(std::string_view name) const {
+  for (const Place& p : places()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
 
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "wargame/hex_rules.h"
+#include "wargame/state.h"
 #include "wargame/rule_index.h"
 
 namespace wg {
@@ -239,7 +239,7 @@ void ReadUnitPlacement(YamlReader& r, const Game& game, const YAML::Node& n, con
   }
   if (n["setup"]) {
     const std::string label = r.String(n["setup"], YamlReader::Child(p, "setup")).value_or("");
-    u->setup_hex = game.hex_board().map.Index(label);
+    u->setup_hex = game.PositionIndex(label);
     if (u->setup_hex < 0) {
       r.Fail(n["setup"], YamlReader::Child(p, "setup"), "hex \"" + label + "\" is not on the map");
     }
@@ -258,8 +258,8 @@ bool ReadReinforcement(YamlReader& r, const Game& game, const YAML::Node& re, co
   if (!r.CheckKeys(re, rp, {"turn", "entry"})) return false;
   u->reinforcement_turn = r.RequiredInt(re, rp, "turn", 1, kMaxTurns).value_or(0);
   const std::string entry = r.RequiredString(re, rp, "entry").value_or("");
-  for (size_t k = 0; k < game.hex_board().map.places.size(); ++k) {
-    if (game.hex_board().map.places[k].name == entry) u->entry_place = static_cast<int>(k);
+  for (size_t k = 0; k < game.places().size(); ++k) {
+    if (game.places()[k].name == entry) u->entry_place = static_cast<int>(k);
   }
   if (u->entry_place < 0 && re["entry"]) {
     r.Fail(re["entry"], YamlReader::Child(rp, "entry"), "no place named \"" + entry + "\" on the map");
@@ -373,9 +373,9 @@ struct StartHexes {
   }
   // The units starting in each map hex.
   std::vector<std::vector<size_t>> InHex(const Game& game) const {
-    std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.hex_board().map.size(), 0)));
+    std::vector<std::vector<size_t>> in_hex(static_cast<size_t>(std::max(game.num_positions(), 0)));
     for (size_t u = 0; u < hex.size(); ++u) {
-      if (hex[u] >= 0 && hex[u] < game.hex_board().map.size()) in_hex[static_cast<size_t>(hex[u])].push_back(u);
+      if (hex[u] >= 0 && hex[u] < game.num_positions()) in_hex[static_cast<size_t>(hex[u])].push_back(u);
     }
     return in_hex;
   }
@@ -388,14 +388,14 @@ struct StartHexes {
 void CheckStartPositions(RulesetDocument& doc, const Game& game, ErrorList* errors) {
   const StartHexes start(game);
   for (size_t u = 0; u < start.hex.size(); ++u) {
-    if (start.hex[u] >= game.hex_board().map.size()) start.Report(doc, game, {u}, game.units[u].id + " is off the map", errors);
+    if (start.hex[u] >= game.num_positions()) start.Report(doc, game, {u}, game.units[u].id + " is off the map", errors);
   }
   const auto in_hex = start.InHex(game);
   for (size_t h = 0; h < in_hex.size(); ++h) {
     const auto& here = in_hex[h];
     bool both = false;
     for (size_t u : here) both = both || game.units[u].side != game.units[here.front()].side;
-    if (both) start.Report(doc, game, here, "units of both sides start in hex " + game.hex_board().map.Label(static_cast<int>(h)), errors);
+    if (both) start.Report(doc, game, here, "units of both sides start in hex " + game.HexLabel(static_cast<int>(h)), errors);
   }
 }
 
@@ -518,36 +518,6 @@ void LoadChoices(RulesetDocument& doc, Game* game) {
   }
 }
 
-// `*ok` is false when the vocabulary has errors (the map is then not read).
-MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
-  MapVocabulary vocab;
-  YamlReader& r = *doc.ReaderFor("terrain");
-  const size_t before = r.errors().size();
-  const YAML::Node n = doc.Section("terrain");
-  if (!n) {
-    r.Fail(r.root(), "terrain", "missing required section");
-  } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
-    vocab.terrain = ReadNames(r, n["types"], "terrain.types");
-    vocab.features = ReadNames(r, n["features"], "terrain.features");
-    vocab.directed = ReadNames(r, n["directed"], "terrain.directed");
-    vocab.paths = ReadNames(r, n["paths"], "terrain.paths");
-    vocab.place_kinds = ReadNames(r, n["place_kinds"], "terrain.place_kinds");
-    vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
-    if (vocab.terrain.size() > static_cast<size_t>(kMaxTerrainTypes)) {
-      r.Fail(n["types"], "terrain.types", "at most " + std::to_string(kMaxTerrainTypes) + " terrain types");
-    }
-    if (vocab.features.size() > static_cast<size_t>(kMaxFeatureTypes)) {
-      r.Fail(n["features"], "terrain.features", "at most " + std::to_string(kMaxFeatureTypes) + " features");
-    }
-    if (const YAML::Node d = n["default"];
-        d && std::find(vocab.terrain.begin(), vocab.terrain.end(), vocab.default_terrain) == vocab.terrain.end()) {
-      r.Fail(d, "terrain.default", "\"" + vocab.default_terrain + "\" is not one of terrain.types");
-    }
-  }
-  *ok = r.errors().size() == before;
-  return vocab;
-}
-
 // Kinds (need the movement classes' names: the ruleset's `movement.classes`).
 void LoadKinds(RulesetDocument& doc, Game* game) {
   YamlReader& r = *doc.ReaderFor("kinds");
@@ -581,15 +551,6 @@ void LoadKinds(RulesetDocument& doc, Game* game) {
     }
     k.counts_for_stacking = r.OptionalBool(n[i], p, "stacking", true);
     game->kinds.push_back(k);
-  }
-}
-
-void LoadStacking(RulesetDocument& doc, Game* game) {
-  if (!doc.Has("stacking")) return;
-  YamlReader& r = *doc.ReaderFor("stacking");
-  const YAML::Node n = doc.Section("stacking");
-  if (r.CheckKeys(n, "stacking", {"limit"})) {
-    game->mutable_hex_board().stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
   }
 }
 
@@ -681,20 +642,6 @@ void LoadVictory(RulesetDocument& doc, Game* game) {
   }
 }
 
-void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game, ErrorList* errors) {
-  YamlReader& r = *doc.ReaderFor("map");
-  if (!doc.Has("map")) {
-    r.Fail(r.root(), "map", "missing required section");
-  } else if (auto name = r.String(doc.Section("map"), "map")) {
-    auto map = LoadMap(Join(doc.DirFor("map"), *name), &vocab);
-    if (map.ok()) {
-      game->mutable_hex_board().map = std::move(map.value());
-    } else {
-      errors->Append(map.errors());
-    }
-  }
-}
-
 // Scenario start: `start: {turn, side, phase}`.
 void LoadStart(RulesetDocument& doc, Game* game) {
   ScenarioStart* start = &game->start;
@@ -740,7 +687,7 @@ void ReadPlacement(YamlReader& r, const YAML::Node& n, const std::string& p, Gam
     } else if (h == "withdrawn") {
       pl.hex = kWithdrawn;
     } else {
-      pl.hex = game->hex_board().map.Index(h);
+      pl.hex = game->PositionIndex(h);
       if (pl.hex < 0) r.Fail(n["hex"], YamlReader::Child(p, "hex"), "hex \"" + h + "\" is not on the map");
     }
   }
@@ -778,7 +725,7 @@ void LoadScenarioStart(RulesetDocument& doc, Game* game, ErrorList* errors) {
 
 }  // namespace
 
-ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
+ErrorList LoadGenericSections(RulesetDocument& doc, Game* game, BoardSections* board) {
   ErrorList errors;
   if (doc.Has("title")) game->title = doc.ReaderFor("title")->String(doc.Section("title"), "title").value_or("");
   LoadSides(doc, game);
@@ -786,13 +733,12 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   LoadMarkers(doc, game);
   LoadOptionalRules(doc, game);
   LoadChoices(doc, game);
-  bool vocab_ok = true;
-  const MapVocabulary vocab = LoadTerrainVocabulary(doc, &vocab_ok);
+  if (board != nullptr) board->ReadVocabulary(doc);
   LoadKinds(doc, game);
-  LoadStacking(doc, game);
+  if (board != nullptr) board->ReadLimits(doc, game);
   LoadTurns(doc, game);
   LoadVictory(doc, game);
-  if (vocab_ok) LoadMapSection(doc, vocab, game, &errors);
+  if (board != nullptr) board->ReadBoard(doc, game, &errors);
   errors.Append(doc.Errors());
   if (!errors.ok()) return errors;
   // Units (need the map for set-up hexes and entry places).
@@ -803,27 +749,20 @@ ErrorList LoadGenericSections(RulesetDocument& doc, Game* game) {
   return errors;
 }
 
-// The side not moving first starts within the stacking limit, counted by the
-// rules' own predicate (HexQueries::StackingCountOf: what play counts, optional
-// rules included, e.g. Stars and Bars 12.2's battery stacking free with its
-// brigade). The side to move first may start over the limit: its own stacking
-// checkpoint resolves it (as the invariant allows during its movement).
-void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors) {
-  const HexQueries* hq = game.rules ? game.rules->hex() : nullptr;
-  if (hq == nullptr || game.hex_board().map.size() <= 0) return;
+void CheckStartStacking(RulesetDocument& doc, const Game& game, int limit, const StackingCounter& count,
+                        ErrorList* errors) {
   const StartHexes start(game);
   const State s = PlacedInitialState(game, 0);
   const int moving = game.turns.order.empty() ? -1 : game.turns.order[static_cast<size_t>(game.start.player_turn)];
-  const int limit = game.hex_board().stacking.limit;
   const auto in_hex = start.InHex(game);
   for (size_t h = 0; h < in_hex.size(); ++h) {
     if (in_hex[h].empty()) continue;
     for (int side = 0; side < 2; ++side) {
       if (side == moving) continue;
-      const int count = hq->StackingCountOf(s, static_cast<int>(h), side);
-      if (count <= limit) continue;
-      start.Report(doc, game, in_hex[h], std::to_string(count) + " units of " + game.sides[static_cast<size_t>(side)].id +
-                                             " start in hex " + game.hex_board().map.Label(static_cast<int>(h)) +
+      const int n = count(s, static_cast<int>(h), side);
+      if (n <= limit) continue;
+      start.Report(doc, game, in_hex[h], std::to_string(n) + " units of " + game.sides[static_cast<size_t>(side)].id +
+                                             " start in hex " + game.HexLabel(static_cast<int>(h)) +
                                              " (the stacking limit is " + std::to_string(limit) + ")",
                    errors);
     }

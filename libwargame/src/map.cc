@@ -20,6 +20,11 @@ FeatureMask Map::SidesOf(int hex) const {
   return m;
 }
 
+const HexBoard& EmptyHexBoard() {
+  static const HexBoard kEmpty;
+  return kEmpty;
+}
+
 const Place* Map::FindPlace(const std::string& name) const {
   for (const auto& p : places) {
     if (p.name == name) return &p;

@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "wargame/hex_rules.h"
 #include "wargame/players.h"
 #include "wargame/session.h"
 #include "wargame/state.h"
@@ -32,70 +31,13 @@ uint64_t MixString(uint64_t h, const char* s) {
   return MixValue<uint8_t>(h, 0);  // terminator: "ab"+"c" differs from "a"+"bc"
 }
 
-// May u move (on the map) or enter (a reinforcement due) now? Same tests as HexRules::ListMoves.
-bool MayMoveNow(const Game& game, const HexQueries& rules, const State& s, UnitId u) {
-  const UnitState& us = s.unit(u);
-  if (us.side != s.phasing_side || us.Has(kUnitMoved)) return false;
-  if (us.OnMap()) return rules.MayMove(s, u) && rules.MovementAllowance(s, u) > 0;
-  if (us.hex != kNotYetEntered) return false;
-  const UnitDef& d = game.units[static_cast<size_t>(u)];
-  return d.entry_place >= 0 && d.reinforcement_turn <= s.turn && d.reinforcement_turn != 0;
-}
-
 }  // namespace
 
 bool FastRandomPlayer::ChooseMove(Session& session, Action* out) {
-  const Game& game = session.game();
-  const HexQueries* rules = game.rules->hex();
-  const State& s = session.state();
-  if (rules == nullptr || s.decision != DecisionType::kMovement) return false;
-  candidates_.clear();
-  for (int i = 0; i < s.num_units; ++i) {
-    if (MayMoveNow(game, *rules, s, static_cast<UnitId>(i))) candidates_.push_back(static_cast<UnitId>(i));
-  }
-  Context ctx(game, nullptr, nullptr, &session.scratch());
-  Pathfinder& pf = static_cast<HexScratch&>(session.scratch()).pathfinder;
-  while (true) {
-    // One slot per candidate unit and one for ending the phase.
-    const uint32_t pick = UniformBelow(rng_, static_cast<uint32_t>(candidates_.size() + 1));
-    if (pick == candidates_.size()) {
-      *out = Action::EndPhase();
-      return true;
-    }
-    const UnitId u = candidates_[pick];
-    const UnitState& us = s.unit(u);
-    const Reachable* r = nullptr;
-    int start = us.hex;
-    if (us.OnMap()) {
-      r = &rules->SearchMoves(s, ctx, &u, 1);
-    } else {
-      const Place& place = game.hex_board().map.places[static_cast<size_t>(game.units[static_cast<size_t>(u)].entry_place)];
-      MoveQuery q = rules->BuildQuery(s, ctx, &u, 1);
-      q.EnterFrom(place.hexes);
-      r = &pf.Search(q);
-      start = -1;
-    }
-    destinations_.clear();
-    for (int h : r->hexes()) {
-      if (h == start || !r->CanEnd(h)) continue;
-      int len = 0;
-      for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) ++len;
-      if (len > 0 && len <= kMaxActionHexes) destinations_.push_back(h);
-    }
-    if (destinations_.empty()) {  // this unit has nowhere to go: drop it and pick again
-      candidates_.erase(candidates_.begin() + pick);
-      continue;
-    }
-    const int h = destinations_[UniformBelow(rng_, static_cast<uint32_t>(destinations_.size()))];
-    int16_t path[kMaxActionHexes];
-    int n = 0;
-    for (int p = h; p >= 0 && p != start; p = r->Predecessor(p)) path[n++] = static_cast<int16_t>(p);
-    Action a = Action::Of(us.OnMap() ? ActionType::kMove : ActionType::kEnter);
-    a.AddUnit(u);
-    while (n > 0) a.AddHex(path[--n]);
-    *out = a;
-    return true;
-  }
+  // The board's engine samples a move (the hex engine's: hex/playout.cc); a game
+  // whose engine has no sampler picks from the listed actions.
+  const MoveSampler* sampler = session.game().rules->move_sampler();
+  return sampler != nullptr && sampler->SampleMove(session, &rng_, &candidates_, &destinations_, out);
 }
 
 bool FastRandomPlayer::Choose(Session& session, Action* out) {

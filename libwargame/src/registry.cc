@@ -6,9 +6,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "wargame/combat_table.h"
 #include "wargame/game_loader.h"
-#include "wargame/hex_rules.h"
 
 namespace wg {
 
@@ -37,26 +35,6 @@ const RulesetInfo* RulesetRegistry::Find(const std::string& name) const {
 
 namespace {
 
-// A data-only ruleset plays on HexRules::ApplyCombatResult: any CRT token it
-// does not apply (the standard AE, AR, DE, DR and the codes its crt.effects
-// declares) would silently do nothing, so it is an error at load.
-void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
-  if (!doc.Has("crt")) return;
-  const YAML::Node crt = doc.Section("crt");
-  std::vector<std::string> codes;  // the declared codes (the rules below view them)
-  const YAML::Node effects = YamlReader::Get(crt, "effects");
-  if (effects.IsMap()) {
-    for (const auto& kv : effects) {
-      if (kv.first.IsScalar()) codes.push_back(kv.first.Scalar());
-    }
-  }
-  std::vector<CrtTokenRule> tokens(kStandardCrtTokens.tokens.begin(), kStandardCrtTokens.tokens.end());
-  for (const std::string& c : codes) tokens.push_back(CrtTokenRule{c, true, true, true, false});
-  const CrtTokenSet set{"the standard hex rules", tokens, /*takes_effects=*/true};
-  CheckCrtTokens(*doc.ReaderFor("crt"), crt, "crt", set);
-  (void)errors;  // recorded in the document's reader, which LoadHexGame reports
-}
-
 // The last line of defence for untrusted data: the readers never throw, but a
 // ruleset's hook code reading its own sections might index a node of the wrong
 // shape; that, or a file-system error, is reported instead of aborting.
@@ -76,6 +54,20 @@ Result<std::shared_ptr<const Game>> Guarded(const GameParams& params,
 
 }  // namespace
 
+namespace {
+
+DataOnlyRulesetLoader& DataOnlyLoader() {
+  static DataOnlyRulesetLoader loader;
+  return loader;
+}
+
+}  // namespace
+
+bool SetDataOnlyRulesetLoader(DataOnlyRulesetLoader loader) {
+  DataOnlyLoader() = std::move(loader);
+  return true;
+}
+
 Error NoRulesError(const std::string& ruleset) {
   return Error{ruleset, 0, 0, "",
                "the ruleset's hooks built no rules object and reported no error (a rules builder returned null)", ""};
@@ -94,7 +86,8 @@ Result<std::shared_ptr<const Game>> RulesetRegistry::MakeUnguarded(const GamePar
     if (e.info.name == params.ruleset) return e.factory(params);
   }
   // A folder with a ruleset.yaml and no C++ hooks plays on the standard
-  // hex-game flow: a ruleset author can try data before writing hooks. A
+  // hex-game flow (the hex engine's loader: SetDataOnlyRulesetLoader): a ruleset
+  // author can try data before writing hooks. A
   // name that is not a folder is looked up on the ruleset search path.
   std::error_code ec;
   std::string folder = params.ruleset;
@@ -102,11 +95,7 @@ Result<std::shared_ptr<const Game>> RulesetRegistry::MakeUnguarded(const GamePar
     folder = FindRulesetFolder(params.ruleset);
   }
   if (std::filesystem::exists(std::filesystem::path(folder) / "ruleset.yaml", ec)) {
-    return LoadHexGame(folder, params, {},
-                       [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
-                         CheckDefaultResultCodes(doc, errors);
-                         return std::make_unique<HexRules>(g);
-                       });
+    if (const DataOnlyRulesetLoader& load = DataOnlyLoader(); load) return load(folder, params);
   }
   std::string known;
   for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.info.name;

@@ -48,7 +48,7 @@ void Session::SupplyDice(const std::vector<int>& values) {
 Status Session::Apply(const Action& action) {
   if (state_.game_over) return Status::Refused("", "the game is over");
   // Untrusted actions: nothing reads a unit id or a hex before this.
-  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->hex_board().map.size()); !bad.empty()) {
+  if (std::string bad = ActionShapeError(action, game_->num_units(), game_->num_positions()); !bad.empty()) {
     return Status::Refused("", "malformed action: " + bad);
   }
   // What is applied is what the save will write.

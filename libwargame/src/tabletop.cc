@@ -7,6 +7,11 @@
 
 namespace wg {
 
+const Table& EmptyTable() {
+  static const Table kEmpty;
+  return kEmpty;
+}
+
 namespace {
 
 constexpr double kEps = 1e-9;

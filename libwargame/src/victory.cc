@@ -108,8 +108,8 @@ void ReadPlaces(YamlReader& r, const Game& game, const std::vector<std::string>&
   const std::vector<std::string> names = r.StringList(list, pp);
   if (names.empty() && list.IsSequence()) r.Fail(list, pp, "expected at least one place");
   for (const std::string& name : names) {
-    const Place* place = game.hex_board().map.FindPlace(name);
-    const int index = place ? static_cast<int>(place - game.hex_board().map.places.data()) : -1;
+    const Place* place = game.FindPlace(name);
+    const int index = place ? static_cast<int>(place - game.places().data()) : -1;
     if (!place || index >= kMaxPlaces) {
       r.Fail(list, pp, place ? "place \"" + name + "\" is past the " + std::to_string(kMaxPlaces) + " places whose control is kept"
                              : "no place named \"" + name + "\" on the map");
@@ -169,7 +169,7 @@ void AwardHeld(State& s, Context& ctx, For what) {
     for (size_t k = 0; k < e.places.size(); ++k) {
       const int holder = s.place_control[e.places[k]] - 1;
       if (holder < 0 || (e.side >= 0 && e.side != holder)) continue;
-      const Place& place = ctx.game().hex_board().map.places[static_cast<size_t>(e.places[k])];
+      const Place& place = ctx.game().places()[static_cast<size_t>(e.places[k])];
       AwardVictoryPoints(s, ctx, holder, e.points, e.rule.c_str(), e.texts[k].c_str(), kNoUnit,
                          place.hexes.empty() ? -1 : place.hexes.front());
     }
@@ -227,7 +227,7 @@ void VpOnControl(State& s, Context& ctx, int place, int side) {
       const uint64_t bit = uint64_t{1} << e.Bit(static_cast<int>(k), side);
       if (s.once_awarded & bit) continue;
       s.once_awarded |= bit;
-      const Place& p = ctx.game().hex_board().map.places[static_cast<size_t>(place)];
+      const Place& p = ctx.game().places()[static_cast<size_t>(place)];
       AwardVictoryPoints(s, ctx, side, e.points, e.rule.c_str(), e.texts[k].c_str(), kNoUnit,
                          p.hexes.empty() ? -1 : p.hexes.front());
     }

@@ -20,6 +20,7 @@
 #include "wargame/action_space.h"
 #include "wargame/ai.h"
 #include "wargame/action_text.h"
+#include "wargame/map.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
 #include "wargame/steps.h"

@@ -322,7 +322,7 @@ void ReadSides(YamlReader& r, const Node& root, Game* game) {
 void ReadScenarioTable(YamlReader& sr, const Node& sc, Game* game, MiniData* data) {
   if (const Node t = sc["table"]) {
     auto table = LoadTable(sr, t, "table");
-    if (table.ok()) game->SetTable(*table);
+    if (table.ok()) SetTable(*game, *table);
   } else {
     sr.Fail(sc, "table", "missing required section");
   }

@@ -19,6 +19,7 @@
 #include "serve_route.h"
 #include "wargame/action_text.h"
 #include "wargame/ai.h"
+#include "wargame/map.h"
 #include "wargame/registry.h"
 
 namespace wg::cli {

@@ -34,7 +34,33 @@
 
 namespace wg {
 
-class HexRules;
+// What the computer player's generic evaluation asks of the board engine a game is
+// played on (Rules::ai_features; the hex engine's: hex/ai_features.cc): the terms
+// its data sets, and the board's geometry in the evaluation's own terms. A game
+// whose engine has none (a tabletop) is evaluated without board terms.
+class AiBoardFeatures {
+ public:
+  virtual ~AiBoardFeatures() = default;
+  struct Terms {
+    int attack = -1, defense = -1;  // the combat attributes, -1: none given
+    std::vector<std::string> control_kinds;  // the kinds of place whose control counts; empty: "objective"
+    bool mandatory = false;                  // combat is mandatory
+    bool eliminate_over_stacking = false;    // units over the stacking limit are eliminated at the checkpoint
+    int stacking_limit = 2;                  // units that count, per position
+    // The board's adjacency: six entries per position (-1: off the board), or empty.
+    const int32_t* adjacency = nullptr;
+  };
+  virtual Terms TermsOf(const Game& game) const = 0;
+  // The attack attribute (UnitStrength), -1: none given.
+  virtual int AttackAttribute(const Game& game) const = 0;
+  // A position's coordinates, for NearestDistance.
+  virtual void Coordinates(const Game& game, int position, int* q, int* r) const = 0;
+  // The least distance from `position` to the positions at coordinates (q[k], r[k]),
+  // k < n; `none` when n is 0.
+  virtual int NearestDistance(const Game& game, int position, const int* q, const int* r, int n, int none) const = 0;
+  // The units of `side` that count for stacking in `position`, as the rules count them.
+  virtual int StackingCountOf(const Game& game, const State& s, int position, int side) const = 0;
+};
 
 struct AiOptions {
   int max_candidates = 160;  // actions evaluated per decision (moves are sampled beyond this)
@@ -60,7 +86,8 @@ struct AiOptions {
 };
 
 // The combat strength of a unit now: its current attack value (0 when not in
-// play). For HexRules games the `combat: attack:` attribute, else attribute 0.
+// play). The board engine's attack attribute (AiBoardFeatures: a hex game's
+// `combat: attack:`), else attribute 0.
 int UnitStrength(const Game& game, const State& s, UnitId u);
 
 class AiPlayer : public Player {
@@ -110,7 +137,7 @@ class AiPlayer : public Player {
   RngState rng_;
   std::unique_ptr<Scratch> scratch_;
   int attack_attr_ = 0, defense_attr_ = -1;
-  std::vector<int> objective_places_;  // indices into map.places
+  std::vector<int> objective_places_;  // indices into the board's places
   std::vector<Action> followups_;      // reused buffer
   std::vector<int> order_;             // reused buffer
   std::vector<int> moves_;             // reused buffer
@@ -118,7 +145,7 @@ class AiPlayer : public Player {
   std::vector<std::pair<double, int>> scores_;  // (score, index) of the last Greedy
   std::vector<Action> playout_legal_;  // reused buffer
   long work_ = 0;                      // rule applications this decision
-  bool mandatory_ = false;             // combat is mandatory (HexRules data)
+  bool mandatory_ = false;             // combat is mandatory (the board engine's data)
   // Per (side relative to the evaluating one, hex): attack, defense, value (reused).
   mutable std::vector<double> att_, def_, val_;
   mutable std::vector<int> count_;     // units per (relative side, hex)
@@ -128,7 +155,9 @@ class AiPlayer : public Player {
   mutable std::vector<int> near_;      // per hex: NearestTargets' distance
   mutable std::vector<int> target_q_, target_r_;  // NearestTargets' enemy and objective hexes
   std::vector<int> attack_reducers_, defense_reducers_;  // marker indices, one per `reduces` entry
-  const HexQueries* hex_ = nullptr;    // the hex queries of a hex game (nullptr on a tabletop)
+  // The board engine's features (nullptr on a tabletop) and what they say of this game.
+  const AiBoardFeatures* board_ = nullptr;
+  AiBoardFeatures::Terms terms_;
 };
 
 }  // namespace wg

@@ -14,14 +14,13 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "wargame/action.h"
+#include "wargame/board.h"
 #include "wargame/dice.h"
 #include "wargame/error.h"
 #include "wargame/event.h"
-#include "wargame/map.h"
 #include "wargame/state.h"
 #include "wargame/victory.h"
 #include "wargame/steps.h"
@@ -31,7 +30,8 @@ namespace wg {
 class Game;
 class HexQueries;  // hex_rules.h
 class TabletopQueries;  // tabletop.h
-struct Table;       // tabletop.h
+class MoveSampler;      // playout.h
+class AiBoardFeatures;  // ai.h
 struct RuleSource;  // rule_index.h
 
 // Reusable per-thread buffers (pathfinder, action lists) a ruleset's hooks use
@@ -84,7 +84,7 @@ struct UnitDef {
   uint8_t face = 0;
   int release_turn = 0;     // 0: released from the start
   int reinforcement_turn = 0;
-  int entry_place = -1;     // index into hex_board().map.places
+  int entry_place = -1;     // index into the board's places (Game::places())
   uint8_t markers[kMaxMarkers] = {};
   std::string optional_rule;  // present only when this optional rule is on
 };
@@ -118,10 +118,6 @@ struct VictoryRules {
   int thresholds[2] = {0, 0};        // kThresholds: minimum VPs a side needs to be able to win
   std::vector<VictoryLevel> levels;  // kDifferential: side 0 VPs minus side 1 VPs
   std::vector<VpScheduleEntry> points;  // victory.points: the VP schedule as data (victory.h)
-};
-
-struct StackingRules {
-  int limit = 2;  // units that count, per hex, at the checkpoints
 };
 
 // Optional rules the ruleset offers, switchable by name.
@@ -279,6 +275,12 @@ class Rules {
   // A game on a table measured in inches answers the tabletop queries (tabletop.h:
   // bases, rates, action labels) for players and pages; nullptr for a hex game.
   virtual const TabletopQueries* tabletop() const { return nullptr; }
+  // The board engine's sampler of random moves for fast playouts (playout.h:
+  // FastRandomPlayer); nullptr: the playouts pick from the listed actions.
+  virtual const MoveSampler* move_sampler() const { return nullptr; }
+  // The board engine's features for the computer player's evaluation (ai.h:
+  // neighbours, distances, stacking); nullptr: the evaluation has no board terms.
+  virtual const AiBoardFeatures* ai_features() const { return nullptr; }
   // What this game implements each rule number with (`wargame rules`, rule_index.h):
   // the YAML keys, steps and hooks that cite a rule. The default lists the steps.
   virtual void RuleSources(std::vector<RuleSource>* out) const;
@@ -327,13 +329,6 @@ struct ScenarioStart {
 // whatever its loader builds, read back typed with Game::Data<T>().
 struct RulesetData {
   virtual ~RulesetData() = default;
-};
-
-// The geometry of a hex game: its map and how many units a hex holds. A hex
-// game has one (Game::hex_board()); a tabletop game has a Table instead.
-struct HexBoard {
-  Map map;
-  StackingRules stacking;
 };
 
 // A data key the loaded game read whose line names a rule (a trailing comment
@@ -394,26 +389,58 @@ class Game {
   // Sum of the markers that reduce `attribute`.
   int Reduction(const State& s, UnitId u, int attribute) const;
   std::string UnitLabel(UnitId u) const;  // "Harris"
-  // A hex's label ("2302"); "off-map" for a unit not on the map, "on the table"
-  // for kOnTable.
+  // A position's label as the board gives it ("2302"); "off-map" for a unit not
+  // on the board, "on the table" for kOnTable.
   std::string HexLabel(int hex) const;
 
-  // --- Where the units stand: a hex game has a HexBoard (its map), a tabletop
-  // game a Table measured in inches (tabletop.h); a game has one or the other,
-  // never both (one storage holds either, so giving a game one takes the other
-  // away: Board.AGameHasAHexBoardOrATableNeverBoth).
-  bool has_hex_board() const { return std::holds_alternative<HexBoard>(board_); }
-  // The hex game's board. A game without one (a tabletop) answers an empty
-  // board: no hexes, so no hex index is on it.
-  const HexBoard& hex_board() const { return has_hex_board() ? std::get<HexBoard>(board_) : EmptyHexBoard(); }
-  // The board, made empty first if the game has none (for loaders); a table
-  // the game had is gone.
-  HexBoard& mutable_hex_board();
-  bool has_table() const { return std::holds_alternative<std::shared_ptr<const Table>>(board_); }
-  // The tabletop game's table; an empty one (0 x 0 inches) for a hex game.
-  const Table& table() const;
-  // Makes this a tabletop game: a hex board the game had is gone.
-  void SetTable(Table table);
+  // --- Where the units stand: the board (board.h), whichever engine's it is: a
+  // hex game has the hex engine's HexBoard (map.h), a tabletop game the tabletop
+  // engine's Table measured in inches (tabletop.h). A game has one board or none;
+  // giving it one takes the other away (Board.AGameHasAHexBoardOrATableNeverBoth).
+  const Board* board() const { return board_.get(); }
+  // What the core asks of any board: its indexed positions (0 without a board or
+  // on a table), a label's position (-1 if none), its places (none without a board).
+  int num_positions() const { return board_ ? board_->size() : 0; }
+  int PositionIndex(std::string_view label) const { return board_ ? board_->Index(label) : -1; }
+  const std::vector<Place>& places() const;
+  const Place* FindPlace(std::string_view name) const { return board_ ? board_->FindPlace(name) : nullptr; }
+  // The board as its engine's type B (HexBoard, Table), or nullptr if the game
+  // has none or another engine's.
+  template <class B>
+  const B* board() const {
+    return board_ ? static_cast<const Board&>(*board_).As<B>() : nullptr;
+  }
+  template <class B>
+  B* mutable_board() {
+    return board_ ? board_->As<B>() : nullptr;
+  }
+  // Gives the game this board (for loaders): a board it had is gone.
+  template <class B>
+  B& SetBoard(std::unique_ptr<B> board) {
+    B& b = *board;
+    board_ = std::move(board);
+    return b;
+  }
+  // The engines' accessors (map.h: HexBoardOf, HasHexBoard; tabletop.h: TableOf,
+  // HasTable) are declared with their engines; these members forward to them
+  // (found where the engine's header is included), so `game.hex_board()` reads as
+  // before and this header names no engine.
+  template <class G = Game>
+  decltype(auto) hex_board() const {
+    return HexBoardOf(static_cast<const G&>(*this));
+  }
+  template <class G = Game>
+  bool has_hex_board() const {
+    return HasHexBoard(static_cast<const G&>(*this));
+  }
+  template <class G = Game>
+  decltype(auto) table() const {
+    return TableOf(static_cast<const G&>(*this));
+  }
+  template <class G = Game>
+  bool has_table() const {
+    return HasTable(static_cast<const G&>(*this));
+  }
 
   // The ruleset's data as its own type (the hex engine's HexGameData, a tabletop's
   // MiniData...). T must be the type the loader stored: HasData<T>() tells.
@@ -428,8 +455,7 @@ class Game {
   }
 
  private:
-  static const HexBoard& EmptyHexBoard();
-  std::variant<std::monostate, HexBoard, std::shared_ptr<const Table>> board_;
+  std::unique_ptr<Board> board_;
 };
 
 // Makes the initial State: units placed per the unit definitions (optional

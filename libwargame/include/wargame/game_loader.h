@@ -31,6 +31,7 @@
 //            reinforcement: {turn, entry}, markers: {marker: n}, optional}]}
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,11 +68,30 @@ class RulesetDocument {
 // The scenario is a name from `scenarios:` or a path to a file.
 Result<std::unique_ptr<RulesetDocument>> LoadRulesetDocument(
     const std::string& folder, const std::string& scenario, const std::vector<std::string>& extra_keys);
-ErrorList LoadGenericSections(RulesetDocument& doc, Game* game);
-// Once game.rules exists: the side not moving first starts within the stacking
-// limit, as the rules count it in play (HexQueries::StackingCountOf, optional
-// rules included). Errors name the placement or set-up responsible.
-void CheckStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors);
+// A board engine's sections of the ruleset, read in their places among the
+// generic ones (the hex engine's `terrain:`, `stacking:` and `map:`: hex/loader.cc).
+class BoardSections {
+ public:
+  virtual ~BoardSections() = default;
+  // Before the kinds: the board's vocabulary.
+  virtual void ReadVocabulary(RulesetDocument& doc) = 0;
+  // After the kinds: the board's limits.
+  virtual void ReadLimits(RulesetDocument& doc, Game* game) = 0;
+  // After the victory conditions, before the units (their set-up positions and
+  // entry places are on it): the board itself. Errors of files the document does
+  // not read go to `errors`.
+  virtual void ReadBoard(RulesetDocument& doc, Game* game, ErrorList* errors) = 0;
+};
+// `board`: the board engine's sections (nullptr: none).
+ErrorList LoadGenericSections(RulesetDocument& doc, Game* game, BoardSections* board);
+// How many units of `side` count for stacking in `position` (the rules' own
+// predicate, optional rules included).
+using StackingCounter = std::function<int(const State& s, int position, int side)>;
+// Once game.rules exists: the side not moving first starts with at most `limit`
+// units counted by `count` in each position (the hex engine calls it with the
+// rules' HexQueries::StackingCountOf). Errors name the placement or set-up responsible.
+void CheckStartStacking(RulesetDocument& doc, const Game& game, int limit, const StackingCounter& count,
+                        ErrorList* errors);
 
 // The keys every reader of `doc` read whose line has a rule comment ("# 7.5.1",
 // "# 7.1: ..."): into game->data_rules. Called once the rules were built (their

@@ -8,10 +8,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "wargame/board.h"
 #include "wargame/error.h"
+#include "wargame/game.h"
 #include "wargame/hex.h"
 
 namespace wg {
@@ -37,13 +41,8 @@ struct MapVocabulary {
   std::string default_terrain;           // terrain of hexes the map does not list
 };
 
-// A named set of hexes: a house, an objective, an army HQ, an entry area.
-struct Place {
-  std::string name;
-  std::string kind;
-  std::vector<int> hexes;                         // grid indices
-  std::map<std::string, std::string> attributes;  // free-form, ruleset-interpreted
-};
+// Place (a named set of hexes: a house, an objective, an army HQ, an entry
+// area) is the core's (board.h): victory conditions and events name places.
 
 struct Map {
   std::string file;        // where it was loaded from
@@ -105,5 +104,39 @@ struct Map {
 Result<Map> LoadMap(const std::string& path, const MapVocabulary* vocabulary = nullptr);
 Result<Map> LoadMapFromString(const std::string& text, const std::string& name,
                               const MapVocabulary* vocabulary = nullptr);
+
+struct StackingRules {
+  int limit = 2;  // units that count, per hex, at the checkpoints
+};
+
+// The board of a hex game (board.h): its map and how many units a hex holds. A
+// hex game has one (HexBoardOf(game), game.hex_board()); a tabletop game has a
+// Table (tabletop.h) instead.
+struct HexBoard : Board {
+  Map map;
+  StackingRules stacking;
+
+  HexBoard() : Board(&kBoardKey<HexBoard>) {}
+  int size() const override { return map.size(); }
+  bool indexed() const override { return true; }
+  std::string Label(int hex) const override { return map.Label(hex); }
+  int Index(std::string_view label) const override { return map.Index(std::string(label)); }
+  const std::vector<Place>& places() const override { return map.places; }
+};
+
+// An empty hex board: no hexes, so no hex index is on it.
+const HexBoard& EmptyHexBoard();
+// The hex game's board; the empty board for a game without one (a tabletop).
+inline const HexBoard& HexBoardOf(const Game& game) {
+  const HexBoard* b = game.board<HexBoard>();
+  return b != nullptr ? *b : EmptyHexBoard();
+}
+inline bool HasHexBoard(const Game& game) { return game.board<HexBoard>() != nullptr; }
+// The game's hex board, made empty first if the game has none (for loaders); a
+// table the game had is gone.
+inline HexBoard& MutableHexBoard(Game& game) {
+  if (HexBoard* b = game.mutable_board<HexBoard>()) return *b;
+  return game.SetBoard(std::make_unique<HexBoard>());
+}
 
 }  // namespace wg

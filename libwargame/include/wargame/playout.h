@@ -60,6 +60,17 @@ uint64_t DeterminismSignature(const std::shared_ptr<const Game>& game, int games
 
 class Session;
 
+// A board engine's sampler of one random move for FastRandomPlayer (the hex
+// engine's: Rules::move_sampler of HexRules): a unit that may move now and a
+// destination it can reach, drawn from `rng`; false when it samples none (not
+// a movement decision) and the player picks from the listed actions.
+class MoveSampler {
+ public:
+  virtual ~MoveSampler() = default;
+  virtual bool SampleMove(Session& session, RngState* rng, std::vector<UnitId>* candidates,
+                          std::vector<int>* destinations, Action* out) const = 0;
+};
+
 class FastRandomPlayer {
  public:
   explicit FastRandomPlayer(uint64_t seed) : rng_(SeedRng(seed)) {}

@@ -55,6 +55,14 @@ Error NoRulesError(const std::string& ruleset);
 // "name" or "name(key=value,...)".
 Result<std::shared_ptr<const Game>> LoadGame(const std::string& spec);
 
+// The loader of a data-only ruleset (a folder with a ruleset.yaml and no C++
+// hooks, found where no registered name matches): the hex engine sets its
+// standard hex-game flow (hex/loader.cc) when it is linked; without one such a
+// folder is an unknown ruleset. Returns true (for a static initialiser).
+using DataOnlyRulesetLoader =
+    std::function<Result<std::shared_ptr<const Game>>(const std::string& folder, const GameParams& params)>;
+bool SetDataOnlyRulesetLoader(DataOnlyRulesetLoader loader);
+
 // --- Where rulesets' data is found ------------------------------------------------
 // A ruleset's folder (RulesetInfo::folder, or the name given to LoadGame for a
 // data-only ruleset) is looked up in these roots, in order; the first

@@ -27,13 +27,16 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "wargame/action.h"
+#include "wargame/board.h"
 #include "wargame/error.h"
+#include "wargame/game.h"
 #include "wargame/state.h"
 #include "wargame/yaml_reader.h"
 
@@ -211,7 +214,8 @@ struct Move {
   bool stopped_at_edge = false;  // the move was cut short by the table edge
 };
 
-struct Table {
+struct Table : Board {
+  Table() : Board(&kBoardKey<Table>) {}
   std::string file;
   double width = 0;
   double depth = 0;
@@ -255,6 +259,18 @@ struct Table {
   bool LineOfSightClear(Vec2 a, Vec2 b) const;
   const TerrainArea* FindArea(const std::string& name) const;
 };
+
+// An empty table (0 x 0 inches).
+const Table& EmptyTable();
+// The tabletop game's table (its board, board.h); the empty table for a game
+// without one (a hex game).
+inline const Table& TableOf(const Game& game) {
+  const Table* t = game.board<Table>();
+  return t != nullptr ? *t : EmptyTable();
+}
+inline bool HasTable(const Game& game) { return game.board<Table>() != nullptr; }
+// Makes this a tabletop game: a hex board the game had is gone.
+inline void SetTable(Game& game, Table table) { game.SetBoard(std::make_unique<Table>(std::move(table))); }
 
 // Reads a table (keys above). Errors are recorded in `reader` and returned.
 Result<Table> LoadTable(YamlReader& reader, const YAML::Node& node, const std::string& path);

@@ -1,6 +1,7 @@
 // Loading the hex engine's sections of a ruleset (hex_rules.h: LoadHexGameData, LoadHexGame).
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -198,6 +199,122 @@ ErrorList LoadHexGameData(RulesetDocument& doc, Game* game) {
   return errors;
 }
 
+namespace {
+
+// --- The hex engine's sections among the generic ones (game_loader.h: BoardSections):
+// `terrain:` (the map's vocabulary), `stacking:`, `map:`.
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  if (name.empty() || name[0] == '/') return name;
+  return (std::filesystem::path(dir) / name).lexically_normal().string();
+}
+
+std::vector<std::string> ReadNamesIfAny(YamlReader& r, const YAML::Node& n, const std::string& path) {
+  if (!n) return {};
+  return r.StringList(n, path);
+}
+
+// `*ok` is false when the vocabulary has errors (the map is then not read).
+MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
+  MapVocabulary vocab;
+  YamlReader& r = *doc.ReaderFor("terrain");
+  const size_t before = r.errors().size();
+  const YAML::Node n = doc.Section("terrain");
+  if (!n) {
+    r.Fail(r.root(), "terrain", "missing required section");
+  } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
+    vocab.terrain = ReadNamesIfAny(r, n["types"], "terrain.types");
+    vocab.features = ReadNamesIfAny(r, n["features"], "terrain.features");
+    vocab.directed = ReadNamesIfAny(r, n["directed"], "terrain.directed");
+    vocab.paths = ReadNamesIfAny(r, n["paths"], "terrain.paths");
+    vocab.place_kinds = ReadNamesIfAny(r, n["place_kinds"], "terrain.place_kinds");
+    vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
+    if (vocab.terrain.size() > static_cast<size_t>(kMaxTerrainTypes)) {
+      r.Fail(n["types"], "terrain.types", "at most " + std::to_string(kMaxTerrainTypes) + " terrain types");
+    }
+    if (vocab.features.size() > static_cast<size_t>(kMaxFeatureTypes)) {
+      r.Fail(n["features"], "terrain.features", "at most " + std::to_string(kMaxFeatureTypes) + " features");
+    }
+    if (const YAML::Node d = n["default"];
+        d && std::find(vocab.terrain.begin(), vocab.terrain.end(), vocab.default_terrain) == vocab.terrain.end()) {
+      r.Fail(d, "terrain.default", "\"" + vocab.default_terrain + "\" is not one of terrain.types");
+    }
+  }
+  *ok = r.errors().size() == before;
+  return vocab;
+}
+
+void LoadStacking(RulesetDocument& doc, Game* game) {
+  if (!doc.Has("stacking")) return;
+  YamlReader& r = *doc.ReaderFor("stacking");
+  const YAML::Node n = doc.Section("stacking");
+  if (r.CheckKeys(n, "stacking", {"limit"})) {
+    MutableHexBoard(*game).stacking.limit = r.OptionalInt(n, "stacking", "limit", 2, 0, kMaxUnits);
+  }
+}
+
+void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game, ErrorList* errors) {
+  YamlReader& r = *doc.ReaderFor("map");
+  if (!doc.Has("map")) {
+    r.Fail(r.root(), "map", "missing required section");
+  } else if (auto name = r.String(doc.Section("map"), "map")) {
+    auto map = LoadMap(JoinPath(doc.DirFor("map"), *name), &vocab);
+    if (map.ok()) {
+      MutableHexBoard(*game).map = std::move(map.value());
+    } else {
+      errors->Append(map.errors());
+    }
+  }
+}
+
+class HexSections final : public BoardSections {
+ public:
+  void ReadVocabulary(RulesetDocument& doc) override { vocab_ = LoadTerrainVocabulary(doc, &vocab_ok_); }
+  void ReadLimits(RulesetDocument& doc, Game* game) override { LoadStacking(doc, game); }
+  void ReadBoard(RulesetDocument& doc, Game* game, ErrorList* errors) override {
+    if (vocab_ok_) LoadMapSection(doc, vocab_, game, errors);
+  }
+
+ private:
+  bool vocab_ok_ = true;
+  MapVocabulary vocab_;
+};
+
+// The side not moving first starts within the stacking limit, counted by the
+// rules' own predicate (HexQueries::StackingCountOf: what play counts, optional
+// rules included, e.g. Stars and Bars 12.2's battery stacking free with its
+// brigade). The side to move first may start over the limit: its own stacking
+// checkpoint resolves it (as the invariant allows during its movement).
+void CheckHexStartStacking(RulesetDocument& doc, const Game& game, ErrorList* errors) {
+  const HexQueries* hq = game.rules ? game.rules->hex() : nullptr;
+  if (hq == nullptr || game.hex_board().map.size() <= 0) return;
+  CheckStartStacking(
+      doc, game, game.hex_board().stacking.limit,
+      [hq](const State& s, int hex, int side) { return hq->StackingCountOf(s, hex, side); }, errors);
+}
+
+// A data-only ruleset plays on HexRules::ApplyCombatResult: any CRT token it
+// does not apply (the standard AE, AR, DE, DR and the codes its crt.effects
+// declares) would silently do nothing, so it is an error at load.
+void CheckDefaultResultCodes(RulesetDocument& doc, ErrorList* errors) {
+  if (!doc.Has("crt")) return;
+  const YAML::Node crt = doc.Section("crt");
+  std::vector<std::string> codes;  // the declared codes (the rules below view them)
+  const YAML::Node effects = YamlReader::Get(crt, "effects");
+  if (effects.IsMap()) {
+    for (const auto& kv : effects) {
+      if (kv.first.IsScalar()) codes.push_back(kv.first.Scalar());
+    }
+  }
+  std::vector<CrtTokenRule> tokens(kStandardCrtTokens.tokens.begin(), kStandardCrtTokens.tokens.end());
+  for (const std::string& c : codes) tokens.push_back(CrtTokenRule{c, true, true, true, false});
+  const CrtTokenSet set{"the standard hex rules", tokens, /*takes_effects=*/true};
+  CheckCrtTokens(*doc.ReaderFor("crt"), crt, "crt", set);
+  (void)errors;  // recorded in the document's reader, which LoadHexGame reports
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const Game>> LoadHexGame(
     const std::string& folder, const GameParams& params, const std::vector<std::string>& extra_sections,
     const std::function<std::unique_ptr<Rules>(const Game&, RulesetDocument&, ErrorList*)>& make_rules) {
@@ -208,7 +325,8 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   auto game = std::make_unique<Game>();
   game->params = params;
   game->folder = folder;
-  ErrorList errors = LoadGenericSections(**doc, game.get());
+  HexSections board;
+  ErrorList errors = LoadGenericSections(**doc, game.get(), &board);
   if (!errors.ok()) return errors;
   errors = LoadHexGameData(**doc, game.get());
   if (!errors.ok()) return errors;
@@ -220,9 +338,23 @@ Result<std::shared_ptr<const Game>> LoadHexGame(
   // A builder that refuses says why (its errors, reported once); one that returns
   // no rules and no error is a fault of its hooks, reported here, never played.
   if (!game->rules) return NoRulesError(params.ruleset);
-  CheckStartStacking(**doc, *game, &errors);  // the rules' stacking predicate (Stars and Bars 12.2)
+  CheckHexStartStacking(**doc, *game, &errors);  // the rules' stacking predicate (Stars and Bars 12.2)
   if (!errors.ok()) return errors;
   return std::shared_ptr<const Game>(std::move(game));
+}
+
+// A data-only ruleset (registry.h) plays on the standard hex-game flow, set before
+// main. Every program that links the hex engine keeps this definition, and so the
+// setting, whether or not it calls LoadHexGame itself: wargame_hex's link option
+// --undefined=wg_hex_data_only_rulesets (libwargame/CMakeLists.txt).
+extern "C" {
+bool wg_hex_data_only_rulesets = SetDataOnlyRulesetLoader([](const std::string& folder, const GameParams& params) {
+  return LoadHexGame(folder, params, {},
+                     [](const Game& g, RulesetDocument& doc, ErrorList* errors) -> std::unique_ptr<Rules> {
+                       CheckDefaultResultCodes(doc, errors);
+                       return std::make_unique<HexRules>(g);
+                     });
+});
 }
 
 }  // namespace wg
