@@ -123,7 +123,8 @@ class Session {
   // rather than unit flags and ruleset counters (LegacySaveStates again).
   // 6 since an action a step goes on with is the step's, in State::held (Blue & Gray
   // 11.2's attack while the cavalry chooses), not the ruleset's State::ext; and Stars and
-  // Bars asks the captures (5.8) a handler owes before the dice its action goes on to roll.
+  // Bars asks the captures (5.8) a handler owes before the dice its action goes on to roll,
+  // and its 7.8 advance is the advance step's argument, not an SbExt flag.
   static constexpr int kSaveFormat = 6;
 
  private:

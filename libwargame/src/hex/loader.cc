@@ -256,7 +256,9 @@ void LoadStacking(RulesetDocument& doc, Game* game) {
 void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game, ErrorList* errors) {
   YamlReader& r = *doc.ReaderFor("map");
   if (!doc.Has("map")) {
-    r.Fail(r.root(), "map", "missing required section");
+    r.Fail(r.root(), "map",
+           "missing required section (in ruleset.yaml or the scenario; a scenario file of your own names "
+           "the map, or `extends:` a scenario that does)");
   } else if (auto name = r.String(doc.Section("map"), "map")) {
     auto map = LoadMap(JoinPath(doc.DirFor("map"), *name), &vocab);
     if (map.ok()) {

@@ -106,7 +106,6 @@ void SbRules::ListSbAdvance(const State& s, Context& ctx, std::vector<Action>* o
 
 WG_RULE("7.6/12.1", SbRules::ApplySbAdvance);
 Status SbRules::ApplySbAdvance(State& s, const Action& a, Context& ctx) const {
-  const SbExt& x = Ext<SbExt>(s);
   // 7.6: zero-AS units (HQs) may advance with the attacking units they are stacked with.
   Action attackers = Action::Of(ActionType::kAdvance);
   UnitId companions[kMaxActionUnits];
