@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "wargame/conformance.h"
 #include "wargame/players.h"
 #include "wargame/registry.h"
 #include "wargame/session.h"
@@ -71,58 +72,13 @@ bool CheckReload(wg::Session& s, uint64_t seed, const std::string& where) {
   return true;
 }
 
-// The action applied by a Context that stops at chance, every die given at its chance step
-// (explicit, or the held roll of a die rolled inside the action), each step checked, reaches
-// the State the session reaches with the same dice supplied (docs/steps.md, Chance).
+// The action applied stopping at every die reaches the State the session reaches rolling
+// them at once (wg::CheckStoppingAtEveryDie, docs/steps.md, Chance).
 bool CheckChance(wg::Session& s, const wg::Action& a, uint64_t seed, const std::string& where) {
-  const wg::Game& g = s.game();
-  const wg::StepTable& t = g.rules->steps();
-  wg::State st = s.state();
-  wg::Context ctx(g, nullptr, nullptr, &s.scratch());
-  ctx.StopAtChance(true);
-  const wg::Status applied = g.rules->Apply(st, a, ctx);
-  if (!applied.ok()) {
-    Fail(where + ": refused when stopping at chance: " + applied.ToString());
-    return false;
-  }
   wg::RngState rng = wg::SeedRng(seed);
-  std::vector<int> dice;
-  int k = 0;
-  for (; k < 1000 && !st.game_over; ++k) {
-    const wg::ChanceDef* c = wg::PendingChance(t, st);
-    if (c == nullptr) break;
-    wg::ErrorList inv;
-    wg::CheckStepStack(t, st, &inv);
-    if (!inv.ok()) {
-      Fail(where + ": at a chance step: " + inv.ToString());
-      return false;
-    }
-    int value = 0;
-    for (int i = 0; i < std::max(1, c->count); ++i) {
-      dice.push_back(wg::RollDie(rng, c->sides));
-      value += dice.back();
-    }
-    if (!wg::ResolveChance(t, st, ctx, value).ok()) {
-      Fail(where + ": a chance step refused a die in range");
-      return false;
-    }
-  }
-  if (k == 1000) {
-    Fail(where + ": the action's chance steps do not end");
-    return false;
-  }
-  auto copy = s.Clone();
-  copy->SupplyDice(dice);
-  if (!copy->Apply(a).ok()) {
-    Fail(where + ": refused with the dice given at its chance steps");
-    return false;
-  }
-  ++st.action_count;  // as Session::Apply counts it
-  if (!st.Equals(copy->state())) {
-    Fail(where + ": stopping at its dice reached another State than rolling them at once");
-    return false;
-  }
-  return true;
+  const wg::Status st = wg::CheckStoppingAtEveryDie(s, a, &rng);
+  if (!st.ok()) Fail(where + ": " + st.error().message);
+  return st.ok();
 }
 
 void PlayOne(Entry& e, uint64_t seed) {

@@ -15,6 +15,7 @@
 
 #include "skirmish.h"
 #include "wargame/action_text.h"
+#include "wargame/conformance.h"
 #include "wargame/event.h"
 #include "wargame/players.h"
 #include "wargame/hex_rules.h"
@@ -294,18 +295,10 @@ TEST(Stacking, TheExcessEliminatedIsTheWeakestUnlessTheRulesetPutsUntrainedUnits
 
 // --- Issue 37: every die of a hex ruleset is a chance step -------------------------------------
 
-class DieWatch : public EventSink {
- public:
-  void OnEvent(const Event& e) override {
-    if (e.type == EventType::kDieRoll) ++rolls;
-  }
-  int rolls = 0;
-};
-
-// Random games played on a Context that stops at chance: no action rolls a die itself (no
-// die-roll event while it applies); every die is a chance step, given here by ResolveChance.
-// Each action, with the dice given at its chance steps supplied instead, reaches the same State
-// in a Session that rolls at once: stopping at a die changes nothing but where it is asked.
+// Random games, each action checked by CheckStoppingAtEveryDie (conformance.h): applied on a
+// Context that stops at chance it rolls no die itself; every die is a chance step, given there;
+// and with those dice supplied instead it reaches the same State in a Session that rolls at once:
+// stopping at a die changes nothing but where it is asked. `met` counts the chance steps met.
 void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<std::string, int>* met) {
   auto g = LoadGame(spec);
   ASSERT_TRUE(g.ok()) << spec << ": " << g.errors().ToString();
@@ -313,47 +306,28 @@ void PlayStoppingAtEveryDie(const std::string& spec, uint64_t games, std::map<st
   const StepTable& t = rules.steps();
   for (uint64_t seed = 1; seed <= games; ++seed) {
     Session normal(*g, seed);
-    State s = normal.state();
-    DieWatch watch;
-    Context ctx(**g, nullptr, &watch, &normal.scratch());
-    ctx.StopAtChance(true);
     RngState rng = SeedRng(seed * 977 + 5);
     RandomPlayer player(seed);
-    std::vector<Action> legal;
-    for (int n = 0; n < 20000 && !s.game_over; ++n) {
-      legal.clear();  // LegalActions appends
-      rules.LegalActions(s, ctx, &legal);
+    for (int n = 0; n < 20000 && !normal.state().game_over; ++n) {
+      const std::vector<Action> legal = normal.LegalActions();
       ASSERT_FALSE(legal.empty()) << spec << " seed " << seed;
-      const Action a = player.Choose(**g, s, legal);
-      watch.rolls = 0;
-      const Status applied = rules.Apply(s, a, ctx);
-      ASSERT_TRUE(applied.ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a) << ": " << applied.ToString() << " (action " << n << ", held " << int(TopKind(s) == kHeldRollStep) << ")";
-      ASSERT_EQ(watch.rolls, 0) << spec << " seed " << seed << ": " << ActionToText(**g, a)
-                                << " rolled a die inside the action";
+      const Action a = player.Choose(**g, normal.state(), legal);
       std::vector<int> dice;
-      while (const ChanceDef* c = PendingChance(t, s)) {
+      const Status checked = CheckStoppingAtEveryDie(normal, a, &rng, &dice, [&](const State& s) {
         const std::string& name = t.Def(TopKind(s)).name;
         ++(*met)[name];
         // What a referee is asked: the die, by its step's prompt (Stars and Bars' own dice).
         if (name.size() > 5 && name.compare(name.size() - 5, 5, "_roll") == 0 && name != "combat_roll") {
-          EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d" + std::to_string(c->sides) + ": ", 0), 0u)
+          EXPECT_EQ(rules.DescribeDecision(s).rfind("roll a d" + std::to_string(PendingChance(t, s)->sides) + ": ", 0), 0u)
               << rules.DescribeDecision(s);
         }
-        int value = 0;
-        for (int k = 0; k < std::max(1, c->count); ++k) {
-          const int die = RollDie(rng, c->sides);
-          dice.push_back(die);
-          value += die;
-        }
-        ASSERT_TRUE(ResolveChance(t, s, ctx, value).ok()) << spec << ": " << t.Def(TopKind(s)).name;
-      }
-      ++s.action_count;  // as Session::Apply counts it
+      });
+      ASSERT_TRUE(checked.ok()) << spec << " seed " << seed << " action " << n << ": " << ActionToText(**g, a) << ": "
+                                << checked.ToString();
       normal.SupplyDice(dice);
       ASSERT_TRUE(normal.Apply(a).ok()) << spec << " seed " << seed << ": " << ActionToText(**g, a);
-      ASSERT_TRUE(s.Equals(normal.state())) << spec << " seed " << seed << " action " << n << ": "
-                                            << ActionToText(**g, a);
     }
-    EXPECT_TRUE(s.game_over) << spec << " seed " << seed;
+    EXPECT_TRUE(normal.state().game_over) << spec << " seed " << seed;
   }
 }
 

@@ -21,6 +21,52 @@ void Fail(ConformanceReport* r, int game, long action, const std::string& what) 
 
 }  // namespace
 
+namespace {
+struct DieRollCount : EventSink {
+  void OnEvent(const Event& e) override { rolls += e.type == EventType::kDieRoll ? 1 : 0; }
+  int rolls = 0;
+};
+}  // namespace
+
+Status CheckStoppingAtEveryDie(const Session& session, const Action& a, RngState* rng, std::vector<int>* dice_out,
+                               const std::function<void(const State&)>& at_die) {
+  const Game& g = session.game();
+  const StepTable& t = g.rules->steps();
+  State st = session.state();
+  auto fail = [](const std::string& what) { return Status::Refused("chance", what); };
+  auto normal = session.Clone();
+  DieRollCount watch;
+  Context ctx(g, nullptr, &watch, &normal->scratch());
+  ctx.StopAtChance(true);
+  const Status applied = g.rules->Apply(st, a, ctx);
+  if (!applied.ok()) return fail("refused when stopping at chance: " + applied.ToString());
+  if (watch.rolls != 0) return fail("a die was rolled inside the action, not at a chance step");
+  std::vector<int> dice;
+  int k = 0;
+  for (; k < 1000 && !st.game_over; ++k) {
+    const ChanceDef* c = PendingChance(t, st);
+    if (c == nullptr) break;
+    ErrorList inv;
+    CheckStepStack(t, st, &inv);
+    if (!inv.ok()) return fail("at a chance step: " + inv.ToString());
+    if (at_die) at_die(st);
+    int value = 0;
+    for (int i = 0; i < std::max(1, c->count); ++i) {
+      dice.push_back(RollDie(*rng, c->sides));
+      value += dice.back();
+    }
+    const std::string name = t.Def(TopKind(st)).name;
+    if (!ResolveChance(t, st, ctx, value).ok()) return fail("the chance step " + name + " refused a die in range");
+  }
+  if (k == 1000) return fail("the action's chance steps do not end");
+  normal->SupplyDice(dice);
+  if (!normal->Apply(a).ok()) return fail("refused with the dice given at its chance steps");
+  ++st.action_count;  // as Session::Apply counts it
+  if (!st.Equals(normal->state())) return fail("stopping at its dice reached another State than rolling them at once");
+  if (dice_out) *dice_out = std::move(dice);
+  return Status::Ok();
+}
+
 ConformanceReport RunConformance(const std::string& spec, const ConformanceOptions& opt) {
   ConformanceReport report;
   auto game = LoadGame(spec);

@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "wargame/error.h"
 #include "wargame/game.h"
@@ -51,6 +52,18 @@ struct ConformanceReport {
 ConformanceReport RunConformance(const std::string& game_spec, const ConformanceOptions& options);
 
 int ScaledGameCount(int n);  // n * WG_GAMES_PERCENT / 100, at least 1
+
+class Session;
+
+// Every die is a chance step (docs/steps.md, "Chance"): `a` applied to the session's State by a
+// Context that stops at chance rolls no die itself (no die-roll event while it applies); each die
+// is then asked at its chance step (an explicit one, or the held roll of a die rolled inside the
+// action), the stack checked there (CheckStepStack), and given from `rng`; and the State reached
+// is the one the session reaches applying `a` with those dice supplied. Ok, or what differs.
+// The session is unchanged. `dice` (if given) receives the dice in order; `at_die` (if given)
+// sees each chance step's State before its die.
+Status CheckStoppingAtEveryDie(const Session& session, const Action& a, RngState* rng, std::vector<int>* dice = nullptr,
+                               const std::function<void(const State&)>& at_die = {});
 
 // The referee of a hex game's phases (RefereeHooks, RunReferee, RefereeShard) and
 // the check of the hex engine's attack analysis against play (CheckAnalysisAgainstPlay)
