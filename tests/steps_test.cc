@@ -118,10 +118,26 @@ TEST(Steps, TheStackIsAtTheEndOfTheState) {
   EXPECT_NE(prefix, with_side);
 }
 
-// A rules object with one step that takes only kChoice, and a chance step.
-class ChanceRules : public Rules {
+// The test rules below: a game of their own steps, begun with `first_` on the stack and
+// dispatched by the step table, an action out of sequence refused citing `sequence`.
+class StepRules : public Rules {
  public:
-  ChanceRules() {
+  explicit StepRules(const char* sequence) : sequence_(sequence) {}
+  void Start(State& s, Context&) const override { PushStep(s, steps_, first_, 0); }
+  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
+  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, sequence_); }
+
+ protected:
+  StepKind first_ = kNoStep;
+
+ private:
+  const char* sequence_;
+};
+
+// A rules object with one step that takes only kChoice, and a chance step.
+class ChanceRules : public StepRules {
+ public:
+  ChanceRules() : StepRules("3.0") {
     StepDef pick;
     pick.name = "pick";
     pick.rule = "3.1";
@@ -143,10 +159,8 @@ class ChanceRules : public Rules {
       PopStep(s, steps_);
     };
     roll_ = steps_.Register(roll);
+    first_ = pick_;
   }
-  void Start(State& s, Context&) const override { PushStep(s, steps_, pick_, 0); }
-  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
-  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "3.0"); }
   mutable int last = 0;
   StepKind pick_ = kNoStep, roll_ = kNoStep;
 };
@@ -235,9 +249,9 @@ TEST(Steps, WhatAHandlerOwesIsDoneAtItsEndBeforeTheNextDie) {
 
 // A step that holds an action (StepDef::holds_action): `pick` calls `wait`, which holds the
 // action it goes on with; `wait`'s answer takes it back. The action is the step's alone.
-class HoldRules : public Rules {
+class HoldRules : public StepRules {
  public:
-  HoldRules() {
+  HoldRules() : StepRules("4.0") {
     StepDef pick = NewStep("pick", "4.1", DecisionType::kChoice, Takes(ActionType::kChoice));
     pick.apply = [this](State& s, const Action& a, Context& ctx) {
       CallStep(s, ctx, steps_, wait_, 1);
@@ -253,10 +267,8 @@ class HoldRules : public Rules {
       return Status::Ok();
     };
     wait_ = steps_.Register(wait);
+    first_ = pick_;
   }
-  void Start(State& s, Context&) const override { PushStep(s, steps_, pick_, 0); }
-  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
-  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "4.0"); }
   mutable int taken = 0;
   StepKind pick_ = kNoStep, wait_ = kNoStep;
 };
@@ -301,9 +313,9 @@ TEST(Steps, AStepHoldsTheActionItGoesOnWithAndItGoesWithTheStep) {
 // with each answer (kept in its own arguments), then ends with their sum, which resumes
 // the phase. An answer of 0 makes `ask` go to `confirm` in its place: confirm's end
 // resumes the script as ask's would have.
-class CallRules : public Rules {
+class CallRules : public StepRules {
  public:
-  CallRules() {
+  CallRules() : StepRules("1.0") {
     StepDef phase = NewStep("phase", "1.0", DecisionType::kMovement, Takes(ActionType::kChoice));
     phase.apply = [this](State& s, const Action&, Context& ctx) {
       CallStep(s, ctx, steps_, script_, 0, {0, 0});
@@ -344,10 +356,8 @@ class CallRules : public Rules {
       return Status::Ok();
     };
     confirm_ = steps_.Register(confirm);
+    first_ = phase_;
   }
-  void Start(State& s, Context&) const override { PushStep(s, steps_, phase_, 0); }
-  void LegalActions(const State& s, Context& ctx, std::vector<Action>* out) const override { ListStep(steps_, s, ctx, out); }
-  Status Apply(State& s, const Action& a, Context& ctx) const override { return ApplyStep(*this, steps_, s, a, ctx, "1.0"); }
   mutable int last = -1;
   mutable int entered = 0;  // times the script was entered (not resumed by a callee)
   StepKind phase_ = kNoStep, script_ = kNoStep, ask_ = kNoStep, confirm_ = kNoStep;

@@ -19,7 +19,7 @@ bool IsFollowup(DecisionType d) {
 int UnitStrength(const Game& game, const State& s, UnitId u) {
   if (!s.unit(u).InPlay() && s.unit(u).hex != kNotYetEntered) return 0;
   int attr = 0;
-  if (const AiBoardFeatures* f = game.rules->ai_features(); f && f->AttackAttribute(game) >= 0) attr = f->AttackAttribute(game);
+  if (const AiBoardFeatures* f = game.rules->ai_features()) attr = std::max(0, f->AttackAttribute(game));
   if (attr >= static_cast<int>(game.attributes.size())) return 0;
   return game.Current(s, u, attr);
 }

@@ -206,12 +206,14 @@ const std::vector<Place>& Game::places() const { return board_ ? board_->places(
 
 const std::vector<Place>& Board::places() const { return kNoPlaces; }
 
-const Place* Board::FindPlace(std::string_view name) const {
-  for (const Place& p : places()) {
+const Place* FindPlaceIn(const std::vector<Place>& places, std::string_view name) {
+  for (const Place& p : places) {
     if (p.name == name) return &p;
   }
   return nullptr;
 }
+
+const Place* Board::FindPlace(std::string_view name) const { return FindPlaceIn(places(), name); }
 
 int Context::Roll(State& s, int sides, const char* label) {
   int value = 1;

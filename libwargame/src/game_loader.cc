@@ -69,11 +69,6 @@ bool AddFile(RulesetDocument& doc, const std::string& path, const std::vector<st
   return true;
 }
 
-std::vector<std::string> ReadNames(YamlReader& r, const YAML::Node& n, const std::string& path) {
-  if (!n) return {};
-  return r.StringList(n, path);
-}
-
 }  // namespace
 
 YAML::Node RulesetDocument::Section(const std::string& key) const {
@@ -90,6 +85,10 @@ std::string RulesetDocument::DirFor(const std::string& key) const {
   auto it = sections_.find(key);
   const YamlReader& r = *(it == sections_.end() ? readers.front() : readers[it->second.reader]);
   return DirOf(r.file());
+}
+
+std::string RulesetDocument::FileFor(const std::string& key, const std::string& name) const {
+  return Join(DirFor(key), name);
 }
 
 ErrorList RulesetDocument::Errors() const {
@@ -299,7 +298,7 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
     errors->Append(doc.Errors());
     return;
   }
-  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), *name));
+  YamlReader r = YamlReader::FromFile(doc.FileFor("units", *name));
   if (!r.ok()) {
     errors->Append(r.errors());
     return;
@@ -325,7 +324,7 @@ void LoadUnits(RulesetDocument& doc, Game* game, ErrorList* errors) {
 // An error at the `setup` of the unit `id` in the units file (read again: the
 // reader of LoadUnits is gone by now).
 void ReportAtSetup(RulesetDocument& doc, const std::string& id, const std::string& what, ErrorList* errors) {
-  YamlReader r = YamlReader::FromFile(Join(doc.DirFor("units"), doc.Section("units").Scalar()));
+  YamlReader r = YamlReader::FromFile(doc.FileFor("units", doc.Section("units").Scalar()));
   const YAML::Node units = YamlReader::Get(r.root(), "units");
   for (size_t i = 0; units.IsSequence() && i < units.size(); ++i) {
     const YAML::Node id_node = YamlReader::Get(units[i], "id");
@@ -438,7 +437,7 @@ void LoadMarkers(RulesetDocument& doc, Game* game) {
     MarkerDef m;
     m.id = r.RequiredString(n[i], p, "id").value_or("");
     m.name = r.OptionalString(n[i], p, "name", m.id);
-    for (const auto& a : ReadNames(r, n[i]["reduces"], YamlReader::Child(p, "reduces"))) {
+    for (const auto& a : r.StringList(n[i]["reduces"], YamlReader::Child(p, "reduces"))) {
       const int idx = game->AttributeIndex(a);
       if (idx < 0) {
         r.Fail(n[i]["reduces"], YamlReader::Child(p, "reduces"), "unknown attribute \"" + a + "\"");
@@ -565,7 +564,7 @@ void LoadTurns(RulesetDocument& doc, Game* game) {
   if (!r.CheckKeys(n, "turns", {"count", "labels", "night", "order", "phases"})) return;
   const int count = r.RequiredInt(n, "turns", "count", 1, kMaxTurns).value_or(1);
   game->turns.turns.resize(static_cast<size_t>(count));
-  const auto labels = ReadNames(r, n["labels"], "turns.labels");
+  const auto labels = r.StringList(n["labels"], "turns.labels");
   if (!labels.empty() && labels.size() != game->turns.turns.size()) {
     r.Fail(n["labels"], "turns.labels", "expected " + std::to_string(count) + " labels, got " +
                                             std::to_string(labels.size()));
@@ -578,13 +577,13 @@ void LoadTurns(RulesetDocument& doc, Game* game) {
       }
     }
   }
-  for (const auto& side : ReadNames(r, n["order"], "turns.order")) {
+  for (const auto& side : r.StringList(n["order"], "turns.order")) {
     const int s = game->SideIndex(side);
     if (s < 0) r.Fail(n["order"], "turns.order", "unknown side \"" + side + "\"");
     game->turns.order.push_back(std::max(s, 0));
   }
   if (game->turns.order.empty()) r.Fail(n, "turns.order", "missing required key");
-  game->turns.phases = ReadNames(r, n["phases"], "turns.phases");
+  game->turns.phases = r.StringList(n["phases"], "turns.phases");
   if (game->turns.phases.empty()) r.Fail(n, "turns.phases", "missing required key");
 }
 

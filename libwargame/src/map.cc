@@ -25,12 +25,7 @@ const HexBoard& EmptyHexBoard() {
   return kEmpty;
 }
 
-const Place* Map::FindPlace(const std::string& name) const {
-  for (const auto& p : places) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
-}
+const Place* Map::FindPlace(const std::string& name) const { return FindPlaceIn(places, name); }
 
 std::vector<const Place*> Map::PlacesOfKind(const std::string& kind) const {
   std::vector<const Place*> out;

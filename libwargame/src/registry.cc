@@ -52,10 +52,6 @@ Result<std::shared_ptr<const Game>> Guarded(const GameParams& params,
   }
 }
 
-}  // namespace
-
-namespace {
-
 DataOnlyRulesetLoader& DataOnlyLoader() {
   static DataOnlyRulesetLoader loader;
   return loader;

@@ -22,6 +22,9 @@ struct Place {
   std::map<std::string, std::string> attributes;  // free-form, ruleset-interpreted
 };
 
+// The place of that name in `places`, or nullptr.
+const Place* FindPlaceIn(const std::vector<Place>& places, std::string_view name);
+
 // The key of a board type (Board::As): one object per type, no run-time type information.
 template <class B>
 inline constexpr char kBoardKey = 0;

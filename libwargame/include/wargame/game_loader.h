@@ -51,6 +51,9 @@ class RulesetDocument {
   YamlReader* ReaderFor(const std::string& key);
   // Directory of the file that gave the section, for relative file names.
   std::string DirFor(const std::string& key) const;
+  // The file `name` the section `key` names (map: map.yaml): beside the file that
+  // holds the section; an absolute name as it is.
+  std::string FileFor(const std::string& key, const std::string& name) const;
   bool Has(const std::string& key) const { return sections_.count(key) > 0; }
   // Collects the errors of every file read.
   ErrorList Errors() const;

@@ -154,9 +154,10 @@ class StepTable {
   const StepDef& Def(StepKind k) const { return k == kHeldRollStep ? held_ : defs_[k < defs_.size() ? k : 0]; }
   const std::string& RuleText(uint16_t id) const { return rules_[id < rules_.size() ? id : 0]; }
   int size() const { return static_cast<int>(defs_.size()); }
-  // What the ruleset does at the end of every handler (after it settled) and of every
-  // die's resolution, before the next die is rolled: the choices the action owes at
-  // its end (Stars and Bars 5.8: the captures of the convoys it eliminated). Null: none.
+  // What the ruleset does at the end of every handler (once it settled) and right after
+  // every die's resolution (before it settles), before the next die is rolled: the
+  // choices the action owes at its end (Stars and Bars 5.8: the captures of the convoys
+  // it eliminated). Null: none.
   using AfterHandler = std::function<void(State&, Context&)>;
   void SetAfterHandler(AfterHandler f) { after_handler_ = std::move(f); }
   const AfterHandler& after_handler() const { return after_handler_; }

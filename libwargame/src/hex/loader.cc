@@ -1,7 +1,6 @@
 // Loading the hex engine's sections of a ruleset (hex_rules.h: LoadHexGameData, LoadHexGame).
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 
 #include "internal.h"
 #include "wargame/hex_rules.h"
@@ -204,16 +203,6 @@ namespace {
 // --- The hex engine's sections among the generic ones (game_loader.h: BoardSections):
 // `terrain:` (the map's vocabulary), `stacking:`, `map:`.
 
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  if (name.empty() || name[0] == '/') return name;
-  return (std::filesystem::path(dir) / name).lexically_normal().string();
-}
-
-std::vector<std::string> ReadNamesIfAny(YamlReader& r, const YAML::Node& n, const std::string& path) {
-  if (!n) return {};
-  return r.StringList(n, path);
-}
-
 // `*ok` is false when the vocabulary has errors (the map is then not read).
 MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
   MapVocabulary vocab;
@@ -223,11 +212,11 @@ MapVocabulary LoadTerrainVocabulary(RulesetDocument& doc, bool* ok) {
   if (!n) {
     r.Fail(r.root(), "terrain", "missing required section");
   } else if (r.CheckKeys(n, "terrain", {"types", "features", "directed", "paths", "place_kinds", "default"})) {
-    vocab.terrain = ReadNamesIfAny(r, n["types"], "terrain.types");
-    vocab.features = ReadNamesIfAny(r, n["features"], "terrain.features");
-    vocab.directed = ReadNamesIfAny(r, n["directed"], "terrain.directed");
-    vocab.paths = ReadNamesIfAny(r, n["paths"], "terrain.paths");
-    vocab.place_kinds = ReadNamesIfAny(r, n["place_kinds"], "terrain.place_kinds");
+    vocab.terrain = r.StringList(n["types"], "terrain.types");
+    vocab.features = r.StringList(n["features"], "terrain.features");
+    vocab.directed = r.StringList(n["directed"], "terrain.directed");
+    vocab.paths = r.StringList(n["paths"], "terrain.paths");
+    vocab.place_kinds = r.StringList(n["place_kinds"], "terrain.place_kinds");
     vocab.default_terrain = r.OptionalString(n, "terrain", "default", vocab.terrain.empty() ? "" : vocab.terrain[0]);
     if (vocab.terrain.size() > static_cast<size_t>(kMaxTerrainTypes)) {
       r.Fail(n["types"], "terrain.types", "at most " + std::to_string(kMaxTerrainTypes) + " terrain types");
@@ -260,7 +249,7 @@ void LoadMapSection(RulesetDocument& doc, const MapVocabulary& vocab, Game* game
            "missing required section (in ruleset.yaml or the scenario; a scenario file of your own names "
            "the map, or `extends:` a scenario that does)");
   } else if (auto name = r.String(doc.Section("map"), "map")) {
-    auto map = LoadMap(JoinPath(doc.DirFor("map"), *name), &vocab);
+    auto map = LoadMap(doc.FileFor("map", *name), &vocab);
     if (map.ok()) {
       MutableHexBoard(*game).map = std::move(map.value());
     } else {
